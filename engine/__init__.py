@@ -1,0 +1,67 @@
+"""The embedded tensor engine: a numpy-backed subset of torch that behaves like PyTorch 2.13.
+
+`import engine as torch` gives storages, views, version counters, in-place ops and autograd with
+PyTorch's names, strides, errors and printing, so tensorscope can show what PyTorch does to memory.
+"""
+
+from __future__ import annotations
+
+from engine import autograd, cuda, dtypes
+from engine.autograd.grad_mode import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
+from engine.dtypes import (
+    bool_ as bool,  # noqa: A001 - torch.bool
+    dtype,
+    float16,
+    float32,
+    float64,
+    get_default_dtype,
+    int8,
+    int16,
+    int32,
+    int64,
+    promote_types,
+    set_default_dtype,
+    uint8,
+)
+from engine.ops import FUNCTIONS as _FUNCTIONS
+from engine.ops.core import result_type
+from engine.tensor import Size, Tensor, device
+from engine.version import __version__
+
+half = float16
+float = float32  # noqa: A001 - torch.float
+double = float64
+long = int64
+int = int32  # noqa: A001 - torch.int
+short = int16
+
+globals().update(_FUNCTIONS)
+
+FloatTensor = Tensor
+strided = "torch.strided"
+contiguous_format = "contiguous_format"
+preserve_format = "preserve_format"
+
+
+def is_tensor(obj: object) -> bool:
+    return isinstance(obj, Tensor)
+
+
+def numel(t: Tensor) -> int:
+    return t.numel()
+
+
+def can_cast(from_: dtype, to: dtype) -> bool:
+    return dtypes.can_cast(from_, to)
+
+
+def is_floating_point(t: Tensor) -> bool:
+    return t.dtype.is_floating_point
+
+
+from engine import nn  # noqa: E402  (nn builds on everything above)
+
+__all__ = sorted(
+    ["Size", "Tensor", "autograd", "cuda", "device", "dtype", "enable_grad", "inference_mode", "is_grad_enabled",
+     "no_grad", "set_grad_enabled", "nn", "result_type", "__version__", *_FUNCTIONS]
+)

@@ -1,0 +1,83 @@
+"""The one place storages are allocated and freed, so live and peak bytes are exact.
+
+Listeners (the application's memory timeline) hear every allocation and free; the engine itself
+only keeps the running totals.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+Listener = Callable[[str, int, int], None]  # (event: "alloc" | "free", storage_id, nbytes)
+
+
+def _physical_memory_bytes() -> int:
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):
+        return 8 * 1024**3
+
+
+@dataclass
+class Allocator:
+    """Exact byte accounting of host storages, with a budget instead of an out-of-memory crash."""
+
+    live_bytes: int = 0
+    peak_bytes: int = 0
+    live_count: int = 0
+    budget_bytes: int = field(default_factory=lambda: int(_physical_memory_bytes() * 0.75))
+    listeners: list[Listener] = field(default_factory=list)
+    _next_id: int = 0
+
+    def new_buffer(self, count: int, np_dtype: np.dtype) -> np.ndarray:
+        """A fresh flat buffer of `count` elements, or torch's out-of-memory error past the budget."""
+        nbytes = count * np_dtype.itemsize
+        self.check(nbytes)
+        try:
+            buffer = np.empty(count, dtype=np_dtype)
+        except (MemoryError, ValueError) as exc:
+            raise RuntimeError(
+                f"DefaultCPUAllocator: not enough memory: you tried to allocate {nbytes} bytes."
+            ) from exc
+        return buffer
+
+    def check(self, nbytes: int) -> None:
+        """Refuse, before numpy allocates, a result that would exceed the budget."""
+        if self.live_bytes + nbytes > self.budget_bytes:
+            raise RuntimeError(
+                f"DefaultCPUAllocator: not enough memory: you tried to allocate {nbytes} bytes."
+            )
+
+    def register(self, nbytes: int) -> int:
+        """Account for a storage whose buffer already exists (allocated here or bridged from numpy)."""
+        storage_id = self._next_id
+        self._next_id += 1
+        self.live_bytes += nbytes
+        self.live_count += 1
+        if self.live_bytes > self.peak_bytes:
+            self.peak_bytes = self.live_bytes
+        for listener in self.listeners:
+            listener("alloc", storage_id, nbytes)
+        return storage_id
+
+    def resize(self, storage_id: int, old_nbytes: int, new_nbytes: int) -> None:
+        self.live_bytes += new_nbytes - old_nbytes
+        self.peak_bytes = max(self.peak_bytes, self.live_bytes)
+        for listener in self.listeners:
+            listener("resize", storage_id, new_nbytes)
+
+    def free(self, storage_id: int, nbytes: int) -> None:
+        self.live_bytes -= nbytes
+        self.live_count -= 1
+        for listener in self.listeners:
+            listener("free", storage_id, nbytes)
+
+    def reset_peak(self) -> None:
+        self.peak_bytes = self.live_bytes
+
+
+allocator = Allocator()

@@ -1,0 +1,12 @@
+"""torch.autograd: grad mode, backward, autograd.grad and the graph's node types."""
+
+from __future__ import annotations
+
+from engine.autograd.api import backward, grad
+from engine.autograd.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
+from engine.autograd.node import AccumulateGrad, Node, SavedTensor
+
+__all__ = [
+    "AccumulateGrad", "Node", "SavedTensor", "backward", "enable_grad", "grad", "inference_mode",
+    "no_grad", "set_grad_enabled",
+]

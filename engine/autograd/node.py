@@ -1,0 +1,164 @@
+"""Graph nodes: what an op records so backward can run, and the tensors it saved for that.
+
+A Node holds the op's backward closure (written beside the op's forward in engine/ops), its edges to
+the nodes of its inputs (`next_functions`), and SavedTensors that remember the version they were
+saved at. Node classes carry PyTorch's names, so `type(t.grad_fn).__name__` reads `MulBackward0`.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from engine import errors
+
+Edge = tuple["Node | None", int]
+Backward = Callable[..., Sequence[np.ndarray | None]]
+_sequence = itertools.count()
+
+
+class SavedTensor:
+    """A tensor an op keeps for backward, checked against in-place changes when unpacked.
+
+    An op's own output is saved as an alias without grad_fn (as PyTorch does, to avoid a cycle), and
+    an error about it names the op that saved it; a saved input names its grad_fn at backward time.
+    """
+
+    __slots__ = ("is_output", "released", "tensor", "version")
+
+    def __init__(self, tensor: Any, is_output: bool) -> None:
+        self.version = tensor._version
+        self.is_output = is_output
+        self.tensor = tensor._alias() if is_output else tensor
+        self.released = False
+
+    def unpack(self, owner: Node) -> Any:
+        if self.released:
+            raise RuntimeError(errors.BACKWARD_TWICE)
+        tensor = self.tensor
+        current = tensor._version
+        if current != self.version:
+            raise RuntimeError(errors.VERSION_MISMATCH.format(core=self._mismatch_core(owner, current)))
+        return tensor
+
+    def _mismatch_core(self, owner: Node, current: int) -> str:
+        tensor = self.tensor
+        producer = owner if self.is_output else tensor._grad_fn_for_message()
+        named = f", which is output 0 of {producer.forward_op_name()}," if producer is not None else ""
+        return (
+            f"[torch.{tensor.dtype.legacy} {errors.shape_text(tensor.shape)}]{named} is at version "
+            f"{current}; expected version {self.version} instead"
+        )
+
+    def release(self) -> None:
+        self.released = True
+        self.tensor = None
+
+
+class Node:
+    """One recorded op. Subclasses exist only to carry PyTorch's node names."""
+
+    __slots__ = ("__weakref__", "_backward", "_retained", "_saved", "next_functions", "output_meta",
+                 "sequence_nr")
+
+    def __init__(self, backward: Backward | None, next_functions: tuple[Edge, ...],
+                 output_meta: tuple[tuple[tuple[int, ...], np.dtype], ...]) -> None:
+        self._backward = backward
+        self.next_functions = next_functions
+        self.output_meta = output_meta
+        self._saved: tuple[tuple[str, SavedTensor], ...] = ()
+        self._retained: dict[int, Any] | None = None
+        self.sequence_nr = next(_sequence)
+
+    def name(self) -> str:
+        return type(self).__name__
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} object at {hex(id(self))}>"
+
+    def forward_op_name(self) -> str:
+        """How the version-mismatch message names this node: `Mul`, `Pow1`, `torch::autograd::CopySlices`."""
+        name = type(self).__name__
+        head, sep, digits = name.rpartition("Backward")
+        if sep and digits.isdigit():
+            return head if digits == "0" else head + digits
+        return self.name()
+
+    def save(self, inputs: dict[str, Any], outputs: dict[str, Any]) -> None:
+        """Keep tensors for backward, in PyTorch's pack order (inputs as given, then outputs)."""
+        self._saved = tuple(
+            [(field, SavedTensor(t, False)) for field, t in inputs.items()]
+            + [(field, SavedTensor(t, True)) for field, t in outputs.items()]
+        )
+
+    def saved_tensors(self) -> list[tuple[str, SavedTensor]]:
+        """What this node keeps alive: inspection for the explorer's graph pane."""
+        return list(self._saved)
+
+    def __getattr__(self, attr: str) -> Any:
+        if attr.startswith("_saved_"):
+            for field, saved in self._saved:
+                if field == attr[7:]:
+                    if saved.released:
+                        raise RuntimeError(errors.BACKWARD_TWICE)
+                    return saved.tensor
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{attr}'")
+
+    def apply(self, grads: list[np.ndarray | None]) -> Sequence[np.ndarray | None]:
+        """Gradients for each next_function from the gradients of this node's outputs."""
+        saved = {field: s.unpack(self)._numpy_view() for field, s in self._saved}
+        if len(self.output_meta) == 1:
+            return self._backward(grads[0], saved)
+        filled = [g if g is not None else np.zeros(shape, dt) for g, (shape, dt) in zip(grads, self.output_meta)]
+        return self._backward(filled, saved)
+
+    def release(self) -> None:
+        for _, saved in self._saved:
+            saved.release()
+
+    def register_hook(self, fn: Callable[..., Any]) -> None:
+        raise RuntimeError("hooks on graph nodes are not supported by this engine")
+
+
+class AccumulateGrad(Node):
+    """The sink of a leaf that requires grad: adds incoming gradients into `leaf.grad`."""
+
+    __slots__ = ("variable",)
+
+    def __init__(self, variable: Any) -> None:
+        super().__init__(None, (), ((variable.shape, variable.dtype.np),))
+        self.variable = variable
+
+    def name(self) -> str:
+        return "torch::autograd::AccumulateGrad"
+
+    def apply(self, grads: list[np.ndarray | None]) -> Sequence[np.ndarray | None]:
+        grad = grads[0]
+        if grad is not None:
+            self.variable._accumulate_grad(grad)
+        return ()
+
+
+class _QualifiedNode(Node):
+    """Nodes PyTorch implements by hand: name() is qualified, the type name is not."""
+
+    __slots__ = ()
+
+    def name(self) -> str:
+        return "torch::autograd::" + type(self).__name__
+
+
+_node_types: dict[str, type[Node]] = {}
+_QUALIFIED = {"CopySlices", "CopyBackwards", "AccumulateGrad", "Error", "NotImplemented"}
+
+
+def node_type(name: str) -> type[Node]:
+    """The Node subclass named `name` (created once)."""
+    cls = _node_types.get(name)
+    if cls is None:
+        base = _QualifiedNode if name in _QUALIFIED else Node
+        cls = _node_types[name] = type(name, (base,), {"__slots__": ()})
+    return cls

@@ -1,0 +1,107 @@
+"""Torch dtypes as objects that print like PyTorch's and map to numpy dtypes."""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+class dtype:  # noqa: N801 - named as torch names it
+    """A tensor element type: `torch.float32` prints as `torch.float32`."""
+
+    __slots__ = ("name", "np", "is_floating_point", "is_signed", "itemsize", "legacy", "short")
+
+    def __init__(self, name: str, np_dtype: type, legacy: str, short: str) -> None:
+        self.name = name
+        self.np = np.dtype(np_dtype)
+        self.is_floating_point = self.np.kind == "f"
+        self.is_signed = self.np.kind in "fi"
+        self.itemsize = self.np.itemsize
+        self.legacy = legacy  # the `torch.FloatTensor` type name used in error messages
+        self.short = short  # the `Float` name of cast errors
+
+    @property
+    def is_complex(self) -> bool:
+        return False
+
+    def __repr__(self) -> str:
+        return f"torch.{self.name}"
+
+    def __reduce__(self) -> str:
+        return self.name
+
+
+float32 = dtype("float32", np.float32, "FloatTensor", "Float")
+float64 = dtype("float64", np.float64, "DoubleTensor", "Double")
+float16 = dtype("float16", np.float16, "HalfTensor", "Half")
+int64 = dtype("int64", np.int64, "LongTensor", "Long")
+int32 = dtype("int32", np.int32, "IntTensor", "Int")
+int16 = dtype("int16", np.int16, "ShortTensor", "Short")
+int8 = dtype("int8", np.int8, "CharTensor", "Char")
+uint8 = dtype("uint8", np.uint8, "ByteTensor", "Byte")
+bool_ = dtype("bool", np.bool_, "BoolTensor", "Bool")
+
+ALL = (float32, float64, float16, int64, int32, int16, int8, uint8, bool_)
+ALIASES = {
+    "float": float32, "double": float64, "half": float16, "long": int64, "int": int32,
+    "short": int16, "bool": bool_,
+}
+_BY_NUMPY = {d.np: d for d in ALL}
+
+_default_float = float32
+
+
+def get_default_dtype() -> dtype:
+    return _default_float
+
+
+def set_default_dtype(d: dtype) -> None:
+    global _default_float
+    if not (isinstance(d, dtype) and d.is_floating_point):
+        raise TypeError("only floating-point types are supported as the default type")
+    _default_float = d
+
+
+def from_numpy_dtype(np_dtype: np.dtype) -> dtype:
+    """The torch dtype of a numpy dtype, or the TypeError torch.from_numpy raises."""
+    found = _BY_NUMPY.get(np.dtype(np_dtype))
+    if found is None:
+        raise TypeError(
+            f"can't convert np.ndarray of type numpy.{np.dtype(np_dtype).name}. The only supported types are: "
+            "float64, float32, float16, complex64, complex128, int64, int32, int16, int8, uint8, and bool."
+        )
+    return found
+
+
+def to_dtype(value: object) -> dtype:
+    """Accept torch dtypes and the Python types torch accepts as dtypes (`float`, `int`, `bool`)."""
+    if isinstance(value, dtype):
+        return value
+    if value is float:
+        return float64
+    if value is int:
+        return int64
+    if value is bool:
+        return bool_
+    raise TypeError(f"dtype must be a torch.dtype, not {type(value).__name__}")
+
+
+def category(d: dtype) -> int:
+    """0 bool, 1 integer, 2 floating: the order torch's type promotion climbs."""
+    return 2 if d.is_floating_point else (0 if d is bool_ else 1)
+
+
+def promote_types(a: dtype, b: dtype) -> dtype:
+    """torch.promote_types: a float wins over any integer; otherwise the wider type."""
+    if a is b:
+        return a
+    ca, cb = category(a), category(b)
+    if ca != cb:
+        return a if ca > cb else b
+    if ca == 2 and {a, b} == {float16}:
+        return float16
+    return from_numpy_dtype(np.promote_types(a.np, b.np))
+
+
+def can_cast(src: dtype, dst: dtype) -> bool:
+    """torch.can_cast as in-place ops use it: no float into int, no number into bool."""
+    return category(src) <= category(dst)

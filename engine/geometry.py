@@ -1,0 +1,135 @@
+"""Strided-layout arithmetic shared by views, copies and the graph's slice nodes."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+
+from engine import errors
+
+Shape = tuple[int, ...]
+
+
+def contiguous_strides(shape: Sequence[int]) -> Shape:
+    """Row-major strides as torch computes them (size-0/1 dims count as 1)."""
+    strides = []
+    step = 1
+    for size in reversed(shape):
+        strides.append(step)
+        step *= max(size, 1)
+    return tuple(reversed(strides))
+
+
+def is_contiguous(shape: Sequence[int], stride: Sequence[int]) -> bool:
+    """torch's rule: strides of size-1 dims do not matter; empty tensors are contiguous."""
+    if 0 in shape:
+        return True
+    expected = 1
+    for size, st in zip(reversed(shape), reversed(stride)):
+        if size == 1:
+            continue
+        if st != expected:
+            return False
+        expected *= size
+    return True
+
+
+def has_internal_overlap(shape: Sequence[int], stride: Sequence[int]) -> bool:
+    """The case torch refuses to write to: a dimension of size > 1 with stride 0 (expand)."""
+    return any(st == 0 and size > 1 for size, st in zip(shape, stride))
+
+
+def storage_indices(shape: Sequence[int], stride: Sequence[int], offset: int) -> np.ndarray:
+    """The storage position of every element, laid out in the tensor's shape."""
+    index = np.full(tuple(shape), offset, dtype=np.int64)
+    for dim, (size, st) in enumerate(zip(shape, stride)):
+        step = np.arange(size, dtype=np.int64) * st
+        index += step.reshape((size,) + (1,) * (len(shape) - dim - 1))
+    return index
+
+
+def positions_within(outer: tuple[Shape, Shape, int], inner: tuple[Shape, Shape, int]) -> np.ndarray:
+    """For each element of `inner`, the flat index of the `outer` element at the same storage spot."""
+    outer_idx = storage_indices(*outer).ravel()
+    inner_idx = storage_indices(*inner)
+    if outer_idx.size == 0 or inner_idx.size == 0:
+        return np.zeros(inner_idx.shape, dtype=np.int64)
+    low = int(min(outer_idx.min(), inner_idx.min()))
+    high = int(max(outer_idx.max(), inner_idx.max()))
+    inverse = np.zeros(high - low + 1, dtype=np.int64)
+    inverse[outer_idx - low] = np.arange(outer_idx.size, dtype=np.int64)
+    return inverse[inner_idx - low]
+
+
+def wrap_dim(dim: int, ndim: int) -> int:
+    """A dim index checked and made non-negative, with torch's IndexError."""
+    bound = max(ndim, 1)
+    if not -bound <= dim < bound:
+        raise IndexError(errors.DIM_RANGE.format(lo=-bound, hi=bound - 1, dim=dim))
+    return dim % bound
+
+
+def infer_size(shape: Sequence[int], numel: int) -> Shape:
+    """Resolve one -1 in a view/reshape size, with torch's errors."""
+    shape = tuple(int(s) for s in shape)
+    if shape.count(-1) > 1:
+        raise RuntimeError(errors.ONE_INFERRED)
+    known = math.prod(s for s in shape if s != -1)
+    if -1 in shape:
+        if known == 0 or numel % known:
+            raise RuntimeError(errors.SHAPE_INVALID.format(shape=errors.shape_text(shape), numel=numel))
+        return tuple(numel // known if s == -1 else s for s in shape)
+    if known != numel:
+        raise RuntimeError(errors.SHAPE_INVALID.format(shape=errors.shape_text(shape), numel=numel))
+    return shape
+
+
+def view_strides(old_shape: Shape, old_stride: Shape, new_shape: Shape) -> Shape | None:
+    """torch's computeStride: strides for viewing without a copy, or None when impossible."""
+    if not old_shape:
+        return tuple(1 for _ in new_shape)
+    numel = math.prod(old_shape)
+    if numel == 0 and old_shape == new_shape:
+        return old_stride
+    new_stride = [0] * len(new_shape)
+    if numel == 0:
+        return contiguous_strides(new_shape)
+    view_d = len(new_shape) - 1
+    chunk_base_stride = old_stride[-1]
+    tensor_numel = 1
+    view_numel = 1
+    for tensor_d in range(len(old_shape) - 1, -1, -1):
+        tensor_numel *= old_shape[tensor_d]
+        if tensor_d == 0 or (old_shape[tensor_d - 1] != 1
+                             and old_stride[tensor_d - 1] != tensor_numel * chunk_base_stride):
+            while view_d >= 0 and (view_numel < tensor_numel or new_shape[view_d] == 1):
+                new_stride[view_d] = view_numel * chunk_base_stride
+                view_numel *= new_shape[view_d]
+                view_d -= 1
+            if view_numel != tensor_numel:
+                return None
+            if tensor_d > 0:
+                chunk_base_stride = old_stride[tensor_d - 1]
+                tensor_numel = 1
+                view_numel = 1
+    if view_d != -1:
+        return None
+    return tuple(new_stride)
+
+
+def broadcast_shapes(*shapes: Sequence[int]) -> Shape:
+    """Broadcast sizes, with torch's error naming the first mismatching pair."""
+    ndim = max((len(s) for s in shapes), default=0)
+    result = [1] * ndim
+    for shape in shapes:
+        for i, size in enumerate(shape):
+            dim = ndim - len(shape) + i
+            if size == result[dim] or size == 1:
+                continue
+            if result[dim] == 1:
+                result[dim] = size
+            else:
+                raise RuntimeError(errors.BROADCAST.format(a=result[dim], b=size, dim=dim))
+    return tuple(result)

@@ -1,0 +1,338 @@
+"""torch.nn.functional: layers as functions, recorded with PyTorch's node names and saved tensors.
+
+The arithmetic lives in engine/kernels (plain numpy, forward and backward); this module decides what
+each op saves (which is what makes an in-place change break backward) and how it joins the graph.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from engine import dtypes, errors
+from engine.kernels import activation, conv, loss, norm, pool
+from engine.ops import pointwise as pw
+from engine.ops import views
+from engine.ops.core import needs_grad, record
+from engine.tensor import Tensor
+
+
+def _new(array: np.ndarray, like: Tensor) -> Tensor:
+    return Tensor._wrap(np.asarray(array, dtype=like.dtype.np), like.dtype)
+
+
+def _np(t: Tensor | None) -> np.ndarray | None:
+    return None if t is None else t._numpy_view()
+
+
+# --------------------------------------------------------------------------- activations
+def relu(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002 - torch's argument names
+    return pw.unary_("relu", input) if inplace else pw.unary("relu", input)
+
+
+def relu_(input: Tensor) -> Tensor:  # noqa: A002
+    return pw.unary_("relu", input)
+
+
+def sigmoid(input: Tensor) -> Tensor:  # noqa: A002
+    return pw.unary("sigmoid", input)
+
+
+def tanh(input: Tensor) -> Tensor:  # noqa: A002
+    return pw.unary("tanh", input)
+
+
+def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:  # noqa: A002
+    return pw.leaky_relu(input, negative_slope, inplace)
+
+
+def leaky_relu_(input: Tensor, negative_slope: float = 0.01) -> Tensor:  # noqa: A002
+    return pw.leaky_relu_(input, negative_slope)
+
+
+def gelu(input: Tensor, approximate: str = "none") -> Tensor:  # noqa: A002
+    return pw.gelu(input, approximate)
+
+
+def _softmax_family(input: Tensor, dim: int | None, dtype: dtypes.dtype | None, log: bool) -> Tensor:  # noqa: A002
+    if dim is None:
+        dim = 0 if input.ndim in (0, 1, 3) else 1
+    source = input if dtype is None else input.to(dtype)
+    x = source._numpy_view()
+    d = dim % max(x.ndim, 1)
+    forward, backward_kernel = ((activation.log_softmax, activation.log_softmax_backward) if log
+                                else (activation.softmax, activation.softmax_backward))
+    out = _new(forward(x, d) if x.ndim else np.zeros_like(x) if log else np.ones_like(x), source)
+
+    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[np.ndarray]:
+        return (backward_kernel(g, s["result"], d) if g.ndim else np.zeros_like(g),)
+
+    grad = needs_grad(source)
+    record("LogSoftmaxBackward0" if log else "SoftmaxBackward0", out, (source,), backward,
+           save_outputs={"result": out} if grad else None)
+    return out
+
+
+def softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,  # noqa: A002
+            dtype: dtypes.dtype | None = None) -> Tensor:
+    return _softmax_family(input, dim, dtype, log=False)
+
+
+def log_softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,  # noqa: A002
+                dtype: dtypes.dtype | None = None) -> Tensor:
+    return _softmax_family(input, dim, dtype, log=True)
+
+
+def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:  # noqa: A002
+    """Training: multiply by a mask of 0 and 1/(1-p) (MulBackward0 saving the mask), as on CPU."""
+    if p < 0 or p > 1:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if not training or p == 0:
+        return input
+    from engine.ops.random import bernoulli_
+
+    mask = Tensor._empty(input._shape, input.dtype)
+    bernoulli_(mask, 1 - p)
+    mask._vc.value = 0
+    if p < 1:
+        mask._numpy_view()[...] /= (1 - p)
+    return input.mul_(mask) if inplace else pw.mul(input, mask)
+
+
+# --------------------------------------------------------------------------- linear layers
+def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:  # noqa: A002
+    """As ATen composes it: addmm for 2-D input with bias, a flattened addmm for 3-D, else matmul."""
+    from engine.ops import linalg
+
+    wt = views.t(weight)
+    if input.ndim == 2 and bias is not None:
+        return linalg.addmm(bias, input, wt)
+    if bias is not None and input.ndim == 3 and input.is_contiguous():
+        flat = views.view(input, -1, input._shape[-1])
+        return views.view(linalg.addmm(bias, flat, wt), *input._shape[:-1], weight._shape[0])
+    out = linalg.matmul(input, wt)
+    return pw.add(out, bias) if bias is not None else out
+
+
+def bilinear(*args: Any, **kwargs: Any) -> Tensor:
+    raise NotImplementedError("bilinear is not part of this engine")
+
+
+def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Any = 1,  # noqa: A002
+           padding: Any = 0, dilation: Any = 1, groups: int = 1) -> Tensor:
+    if input.ndim not in (3, 4):
+        raise RuntimeError(f"Expected 3D (unbatched) or 4D (batched) input to conv2d, but got input of size: "
+                           f"{errors.shape_text(input._shape)}")
+    in_channels = input._shape[-3]
+    if in_channels != weight._shape[1] * groups:
+        raise RuntimeError(
+            f"Given groups={groups}, weight of size {errors.shape_text(weight._shape)}, expected input"
+            f"{errors.shape_text(input._shape)} to have {weight._shape[1] * groups} channels, but got "
+            f"{in_channels} channels instead")
+    out = _new(conv.conv2d_forward(input._numpy_view(), weight._numpy_view(), _np(bias), stride, padding,
+                                   dilation, groups), input)
+    has_bias = bias is not None
+
+    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, ...]:
+        gx, gw, gb = conv.conv2d_backward(g, s["input"], s["weight"], stride, padding, dilation, groups,
+                                          (True, True, has_bias))
+        return (gx, gw, gb) if has_bias else (gx, gw)
+
+    inputs = (input, weight, bias) if has_bias else (input, weight)
+    if needs_grad(*inputs):
+        record("ConvolutionBackward0", out, inputs, backward, {"input": input, "weight": weight})
+    return out
+
+
+# --------------------------------------------------------------------------- pooling
+def max_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0,  # noqa: A002
+               dilation: Any = 1, ceil_mode: bool = False, return_indices: bool = False) -> Any:
+    values, indices = pool.max_pool2d_forward(input._numpy_view(), kernel_size, stride or None, padding,
+                                              dilation, ceil_mode)
+    out = _new(values, input)
+    index_tensor = Tensor._wrap(indices.astype(np.int64), dtypes.int64)
+    shape = input._shape
+
+    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[np.ndarray]:
+        return (pool.max_pool2d_backward(g, s["result1"], shape),)
+
+    record("MaxPool2DWithIndicesBackward0", out, (input,), backward, {"self": input, "result1": index_tensor})
+    return (out, index_tensor) if return_indices else out
+
+
+def avg_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0,  # noqa: A002
+               ceil_mode: bool = False, count_include_pad: bool = True, divisor_override: int | None = None) -> Tensor:
+    args = (kernel_size, stride or None, padding, ceil_mode, count_include_pad, divisor_override)
+    out = _new(pool.avg_pool2d_forward(input._numpy_view(), *args), input)
+    shape = input._shape
+    record("AvgPool2DBackward0", out, (input,), lambda g, s: (pool.avg_pool2d_backward(g, shape, *args),))
+    return out
+
+
+def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor:  # noqa: A002
+    out = _new(pool.adaptive_avg_pool2d_forward(input._numpy_view(), output_size), input)
+    shape = input._shape
+    record("AdaptiveAvgPool2DBackward0", out, (input,),
+           lambda g, s: (pool.adaptive_avg_pool2d_backward(g, shape),))
+    return out
+
+
+# --------------------------------------------------------------------------- normalisation
+def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor | None,  # noqa: A002
+               weight: Tensor | None = None, bias: Tensor | None = None, training: bool = False,
+               momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
+    """Training mode updates the running stats in place *without* a version bump, as ATen does."""
+    if training and input.numel() // input._shape[1] <= 1:
+        raise ValueError(f"Expected more than 1 value per channel when training, got input size "
+                         f"{views.sizes_arg([input._shape]) and 'torch.Size([' + ', '.join(map(str, input._shape)) + '])'}")
+    out_np, save_mean, save_invstd = norm.batch_norm_forward(
+        input._numpy_view(), _np(running_mean), _np(running_var), _np(weight), _np(bias), training, momentum, eps)
+    out = _new(out_np, input)
+    mean_t = Tensor._wrap(np.asarray(save_mean, dtype=input.dtype.np), input.dtype)
+    invstd_t = Tensor._wrap(np.asarray(save_invstd, dtype=input.dtype.np), input.dtype)
+    has_w, has_b = weight is not None, bias is not None
+
+    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, ...]:
+        gx, gw, gb = norm.batch_norm_backward(g, s["input"], s.get("weight"), s["result1"], s["result2"], training,
+                                              s.get("running_mean"), s.get("running_var"), eps)
+        grads = [gx]
+        if has_w:
+            grads.append(gw)
+        if has_b:
+            grads.append(gb)
+        return tuple(grads)
+
+    inputs = tuple(t for t in (input, weight, bias) if t is not None)
+    saved = {"input": input}
+    for field, tensor in (("running_mean", running_mean), ("running_var", running_var), ("weight", weight)):
+        if tensor is not None:
+            saved[field] = tensor
+    saved.update(result1=mean_t, result2=invstd_t)
+    if needs_grad(*inputs):
+        record("NativeBatchNormBackward0", out, inputs, backward, saved)
+    return out
+
+
+def layer_norm(input: Tensor, normalized_shape: Sequence[int], weight: Tensor | None = None,  # noqa: A002
+               bias: Tensor | None = None, eps: float = 1e-5) -> Tensor:
+    shape = tuple(normalized_shape) if not isinstance(normalized_shape, int) else (normalized_shape,)
+    out_np, mean, rstd = norm.layer_norm_forward(input._numpy_view(), shape, _np(weight), _np(bias), eps)
+    out = _new(out_np, input)
+    mean_t, rstd_t = _new(mean, input), _new(rstd, input)
+    has_w, has_b = weight is not None, bias is not None
+
+    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, ...]:
+        gx, gw, gb = norm.layer_norm_backward(g, s["input"], shape, s["result1"], s["result2"], s.get("weight"))
+        return tuple([gx] + ([gw] if has_w else []) + ([gb] if has_b else []))
+
+    inputs = tuple(t for t in (input, weight, bias) if t is not None)
+    saved: dict[str, Tensor] = {}
+    if bias is not None:
+        saved["bias"] = bias
+    saved["input"] = input
+    if weight is not None:
+        saved["weight"] = weight
+    saved.update(result1=mean_t, result2=rstd_t)
+    if needs_grad(*inputs):
+        record("NativeLayerNormBackward0", out, inputs, backward, saved)
+    return out
+
+
+# --------------------------------------------------------------------------- losses
+def mse_loss(input: Tensor, target: Tensor, size_average: Any = None, reduce: Any = None,  # noqa: A002
+             reduction: str = "mean") -> Tensor:
+    if input._shape != target._shape:
+        import warnings
+
+        warnings.warn(
+            f"Using a target size ({'torch.Size([' + ', '.join(map(str, target._shape)) + '])'}) that is different "
+            f"to the input size ({'torch.Size([' + ', '.join(map(str, input._shape)) + '])'}). This will likely lead "
+            "to incorrect results due to broadcasting. Please ensure they have the same size.",
+            UserWarning, stacklevel=2)
+    x, y = np.broadcast_arrays(input._numpy_view(), target._numpy_view())
+    out = _new(loss.mse_loss_forward(x, y, reduction), input)
+    in_shape, t_shape = input._shape, target._shape
+
+    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, Any]:
+        sx, sy = np.broadcast_arrays(s["self"], s["target"])
+        gx, gy = loss.mse_loss_backward(g, sx, sy, reduction)
+        from engine.ops.core import unbroadcast
+
+        return (unbroadcast(gx, in_shape), unbroadcast(gy, t_shape))
+
+    if needs_grad(input, target):
+        record("MseLossBackward0", out, (input, target), backward, {"self": input, "target": target})
+    return out
+
+
+def l1_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:  # noqa: A002
+    diff = pw.unary("abs", pw.sub(input, target))
+    return diff.mean() if reduction == "mean" else diff.sum() if reduction == "sum" else diff
+
+
+def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_average: Any = None,  # noqa: A002
+             ignore_index: int = -100, reduce: Any = None, reduction: str = "mean") -> Tensor:
+    if target.dtype not in (dtypes.int64, dtypes.uint8):
+        raise RuntimeError(errors.TARGET_DTYPE.format(got=target.dtype.short))
+    value, total = loss.nll_loss_forward(input._numpy_view(), target._numpy_view(), _np(weight), reduction,
+                                         ignore_index)
+    out = _new(value, input)
+    total_t = _new(total, input)
+
+    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, None]:
+        return (loss.nll_loss_backward(g, s["self"], s["target"], _np(weight), reduction, ignore_index,
+                                       s["total_weight"]), None)
+
+    if needs_grad(input):
+        record("NllLossBackward0", out, (input, target), backward,
+               {"self": input, "target": target, "total_weight": total_t})
+    return out
+
+
+def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, size_average: Any = None,  # noqa: A002
+                  ignore_index: int = -100, reduce: Any = None, reduction: str = "mean",
+                  label_smoothing: float = 0.0) -> Tensor:
+    if target.dtype.is_floating_point and target._shape == input._shape:
+        logp = log_softmax(input, 1 if input.ndim > 1 else 0)
+        per = pw.mul(logp, target)
+        summed = pw.neg(per.sum(1 if input.ndim > 1 else 0)) if hasattr(per, "sum") else per
+        return summed.mean() if reduction == "mean" else summed.sum() if reduction == "sum" else summed
+    if target.dtype not in (dtypes.int64, dtypes.uint8):
+        raise RuntimeError(errors.TARGET_DTYPE.format(got=target.dtype.short))
+    return nll_loss(log_softmax(input, 1 if input.ndim > 1 else 0), target, weight, None, ignore_index, None,
+                    reduction)
+
+
+def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,  # noqa: A002
+                         size_average: Any = None, reduce: Any = None, reduction: str = "mean") -> Tensor:
+    value = loss.binary_cross_entropy_forward(input._numpy_view(), target._numpy_view(), _np(weight), reduction)
+    out = _new(value, input)
+
+    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, None]:
+        return (loss.binary_cross_entropy_backward(g, s["self"], s["target"], _np(weight), reduction), None)
+
+    if needs_grad(input):
+        record("BinaryCrossEntropyBackward0", out, (input, target), backward, {"self": input, "target": target})
+    return out
+
+
+def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
+    values = tensor._numpy_view()
+    n = int(values.max()) + 1 if num_classes < 0 else num_classes
+    return Tensor._wrap((values[..., None] == np.arange(n)).astype(np.int64), dtypes.int64)
+
+
+def pad(input: Tensor, pad: Sequence[int], mode: str = "constant", value: float = 0.0) -> Tensor:  # noqa: A002
+    widths = [(0, 0)] * input.ndim
+    for i in range(len(pad) // 2):
+        widths[input.ndim - 1 - i] = (pad[2 * i], pad[2 * i + 1])
+    out = _new(np.pad(input._numpy_view(), widths, constant_values=value), input)
+    region = tuple(slice(lo, lo + n) for (lo, _), n in zip(widths, input._shape))
+    record("ConstantPadNdBackward0", out, (input,), lambda g, s: (g[region],))
+    return out
+
+
+def flatten(input: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:  # noqa: A002
+    return views.flatten(input, start_dim, end_dim)

@@ -1,0 +1,39 @@
+"""Op families, attached to Tensor as methods and exported as torch functions.
+
+Each module lists what it provides in METHODS (Tensor methods), FUNCTIONS (torch.* functions) and,
+where needed, PROPERTIES; this package installs them, and defines the Python operators in terms of
+them, so no op is written twice.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from typing import Any
+
+from engine.tensor import Tensor
+
+FAMILIES = ("pointwise", "views", "copying", "factories", "random", "reduction", "linalg", "indexing")
+
+
+def _available_modules() -> list[Any]:
+    modules = []
+    for name in FAMILIES:
+        try:
+            modules.append(importlib.import_module(f"engine.ops.{name}"))
+        except ModuleNotFoundError as exc:
+            if exc.name != f"engine.ops.{name}":
+                raise
+    return modules
+
+
+MODULES = _available_modules()
+FUNCTIONS: dict[str, Callable[..., Any]] = {}
+for _module in MODULES:
+    for _name, _fn in getattr(_module, "METHODS", {}).items():
+        setattr(Tensor, _name, _fn)
+    for _name, _fn in getattr(_module, "PROPERTIES", {}).items():
+        setattr(Tensor, _name, property(_fn))
+    FUNCTIONS.update(getattr(_module, "FUNCTIONS", {}))
+
+from engine.ops import operators  # noqa: E402,F401  (defines Tensor.__add__ and friends)

@@ -1,0 +1,116 @@
+"""Copies and writes: clone, contiguous, dtype conversion, copy_, fill_ and zero_.
+
+A copy gets a new Storage and a new version counter; copy_/fill_/zero_ write into self's memory.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from engine import dtypes
+from engine.ops.core import apply_inplace, check_inplace_allowed, check_writable, record, unbroadcast
+from engine.tensor import Tensor, device
+
+
+def clone(self: Tensor, *, memory_format: Any = None, contiguous: bool = False) -> Tensor:
+    """A new storage; dense layouts are preserved (torch.preserve_format), others become contiguous."""
+    source = self._numpy_view()
+    copied = np.array(source, order="C" if contiguous or memory_format == "contiguous_format" else "K", copy=True)
+    out = Tensor._wrap(copied, self.dtype)
+    record("CloneBackward0", out, (self,), lambda g, s: (g,))
+    return out
+
+
+def contiguous(self: Tensor, memory_format: Any = None) -> Tensor:
+    if self.is_contiguous():
+        return self
+    return clone(self, contiguous=True)
+
+
+def _to_dtype(self: Tensor, dtype: dtypes.dtype, copy: bool = False) -> Tensor:
+    if dtype is self.dtype and not copy:
+        return self
+    out = Tensor._wrap(np.array(self._numpy_view(), dtype=dtype.np, order="K", copy=True), dtype)
+    source_dtype = self.dtype.np
+    if dtype.is_floating_point:
+        record("ToCopyBackward0", out, (self,), lambda g, s: (g.astype(source_dtype),))
+    return out
+
+
+def to(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+    """`.to(dtype)`, `.to(device)`, `.to(other)`, with `dtype=`/`device=`/`copy=` keywords."""
+    target_dtype = kwargs.get("dtype")
+    copy = kwargs.get("copy", False)
+    for arg in args:
+        if isinstance(arg, dtypes.dtype):
+            target_dtype = arg
+        elif isinstance(arg, Tensor):
+            target_dtype = arg.dtype
+        elif isinstance(arg, (str, device)):
+            device(arg)
+    return _to_dtype(self, target_dtype or self.dtype, copy)
+
+
+def _caster(target: dtypes.dtype) -> Any:
+    def cast(self: Tensor, memory_format: Any = None) -> Tensor:
+        return _to_dtype(self, target)
+    return cast
+
+
+def cpu(self: Tensor) -> Tensor:
+    return self
+
+
+def copy_(self: Tensor, src: Tensor | float, non_blocking: bool = False) -> Tensor:
+    """Write src into self (broadcast, any dtype cast allowed); recorded as CopyBackwards."""
+    check_inplace_allowed(self)
+    if not isinstance(src, Tensor):
+        src = Tensor._wrap(np.array(src, dtype=self.dtype.np), self.dtype)
+    check_writable(self, None, (src._shape,))
+    source_array = src._numpy_view()
+    src_shape, src_dtype = src._shape, src.dtype.np
+
+    def write(target: np.ndarray) -> None:
+        np.copyto(target, source_array, casting="unsafe")
+
+    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, Any]:
+        return (np.zeros_like(g), unbroadcast(g, src_shape).astype(src_dtype))
+
+    return apply_inplace(self, write, "CopyBackwards", (src,), backward, check_autograd=False)
+
+
+def fill_(self: Tensor, value: Tensor | float) -> Tensor:
+    check_inplace_allowed(self)
+    check_writable(self)
+    if isinstance(value, Tensor):
+        if value.ndim:
+            raise RuntimeError("fill_ only supports 0-dimension value tensor but got tensor with "
+                               f"{value.ndim} dimensions.")
+        scalar = value._numpy_view()[()]
+
+        def backward3(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, Any]:
+            return (np.zeros_like(g), np.asarray(g.sum()))
+
+        return apply_inplace(self, lambda t: t.fill(scalar), "FillBackward3", (value,), backward3,
+                             check_autograd=False)
+    return apply_inplace(self, lambda t: t.fill(value), "FillBackward2", (),
+                         lambda g, s: (np.zeros_like(g),), check_autograd=False)
+
+
+def zero_(self: Tensor) -> Tensor:
+    check_inplace_allowed(self)
+    check_writable(self)
+    return apply_inplace(self, lambda t: t.fill(0), "ZeroBackward0", (), lambda g, s: (np.zeros_like(g),),
+                         check_autograd=False)
+
+
+METHODS = {
+    "clone": clone, "contiguous": contiguous, "to": to, "cpu": cpu, "copy_": copy_, "fill_": fill_,
+    "zero_": zero_, "float": _caster(dtypes.float32), "double": _caster(dtypes.float64),
+    "half": _caster(dtypes.float16), "long": _caster(dtypes.int64), "int": _caster(dtypes.int32),
+    "short": _caster(dtypes.int16), "char": _caster(dtypes.int8), "byte": _caster(dtypes.uint8),
+    "bool": _caster(dtypes.bool_),
+}
+FUNCTIONS = {"clone": clone}

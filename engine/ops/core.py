@@ -1,0 +1,221 @@
+"""What every op shares: type promotion, recording into the graph, and the in-place protocol.
+
+An op module writes its forward with numpy and its backward as a closure right beside it, then calls
+`record` (out-of-place) or `apply_inplace` (in-place). The in-place protocol is where PyTorch's rules
+live: the leaf / view-of-leaf / multi-output / no_grad-view checks, the overlap, cast and broadcast
+checks, the version bump, and rebasing the graph with CopySlices when the target is a view.
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from engine import dtypes, errors, geometry
+from engine.autograd import grad_mode
+from engine.autograd.node import Node, node_type
+from engine.tensor import DEFAULT, MULTI_OUTPUT, NO_GRAD_MODE, Tensor, ViewInfo
+
+Backward = Callable[..., Sequence[np.ndarray | None]]
+
+
+# --------------------------------------------------------------------------- operands and dtypes
+def is_tensor(x: object) -> bool:
+    return isinstance(x, Tensor)
+
+
+def result_type(*operands: Any) -> dtypes.dtype:
+    """torch.result_type: dimensioned tensors outrank 0-dim tensors, which outrank Python scalars;
+    a lower rank only matters when it brings a higher category (bool < int < float)."""
+    ranks: list[dtypes.dtype | None] = [None, None, None]
+    for x in operands:
+        if isinstance(x, Tensor):
+            rank, d = (0 if x._shape else 1), x.dtype
+        elif isinstance(x, bool | np.bool_):
+            rank, d = 2, dtypes.bool_
+        elif isinstance(x, numbers.Integral):
+            rank, d = 2, dtypes.int64
+        elif isinstance(x, numbers.Real):
+            rank, d = 2, dtypes.get_default_dtype()
+        else:
+            raise TypeError(f"unsupported operand type: {type(x).__name__}")
+        ranks[rank] = d if ranks[rank] is None else dtypes.promote_types(ranks[rank], d)
+    result: dtypes.dtype | None = None
+    for d in ranks:
+        if d is not None and (result is None or dtypes.category(d) > dtypes.category(result)):
+            result = d
+    if result is None:
+        raise TypeError("result_type needs at least one operand")
+    return result
+
+
+def array_of(x: Any, dtype: dtypes.dtype) -> Any:
+    """The numpy value of an operand in the computation dtype (scalars stay Python scalars)."""
+    if isinstance(x, Tensor):
+        arr = x._numpy_view()
+        return arr if arr.dtype == dtype.np else arr.astype(dtype.np)
+    return dtype.np.type(x)
+
+
+def scalar_tensor(value: Any, dtype: dtypes.dtype) -> Tensor:
+    return Tensor._wrap(np.array(value, dtype=dtype.np), dtype)
+
+
+def unbroadcast(grad: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """Sum a broadcast gradient back to an operand's shape."""
+    if grad.shape == tuple(shape):
+        return grad
+    lead = grad.ndim - len(shape)
+    axes = tuple(range(lead)) + tuple(i + lead for i, s in enumerate(shape) if s == 1 and grad.shape[i + lead] != 1)
+    summed = grad.sum(axis=axes, keepdims=True) if axes else grad
+    return summed.reshape(shape)
+
+
+# --------------------------------------------------------------------------- recording
+def needs_grad(*inputs: Any) -> bool:
+    return grad_mode.state.enabled and any(isinstance(t, Tensor) and t.requires_grad for t in inputs)
+
+
+def edges_of(inputs: Sequence[Any]) -> tuple[tuple[Node | None, int], ...]:
+    edges = []
+    for t in inputs:
+        edge = t._gradient_edge() if isinstance(t, Tensor) else None
+        edges.append(edge if edge is not None else (None, 0))
+    return tuple(edges)
+
+
+def record(name: str, outputs: Tensor | Sequence[Tensor], inputs: Sequence[Any], backward: Backward,
+           save: dict[str, Tensor] | None = None, save_outputs: dict[str, Tensor] | None = None) -> Node | None:
+    """Attach a node named `name` to `outputs` when grad mode is on and an input requires grad.
+
+    `backward(grad, saved)` returns one gradient per input (None where there is none); `saved` maps
+    field names to the numpy values of the saved tensors, version-checked when backward unpacks them.
+    """
+    if not needs_grad(*inputs):
+        return None
+    outs = (outputs,) if isinstance(outputs, Tensor) else tuple(outputs)
+    node = node_type(name)(backward, edges_of(inputs), tuple((o._shape, o.dtype.np) for o in outs))
+    for i, out in enumerate(outs):
+        out._set_grad_fn(node, i)
+    node.save(save or {}, save_outputs or {})
+    return node
+
+
+# --------------------------------------------------------------------------- in-place protocol
+def check_inplace_allowed(self: Tensor) -> None:
+    """PyTorch's check_inplace: which tensors autograd refuses to let you modify, and why."""
+    if not (grad_mode.state.enabled and self.requires_grad):
+        return
+    view = self._view
+    if view is not None:
+        if view.creation_meta == MULTI_OUTPUT:
+            raise RuntimeError(errors.MULTI_OUTPUT_VIEW_INPLACE.format(n=view.output_nr, fn=view.op_name))
+        if view.creation_meta == NO_GRAD_MODE:
+            raise RuntimeError(errors.NO_GRAD_VIEW_INPLACE)
+        if view.base.is_leaf and view.base.requires_grad:
+            raise RuntimeError(errors.VIEW_OF_LEAF_INPLACE)
+    elif self.is_leaf:
+        raise RuntimeError(errors.LEAF_INPLACE)
+
+
+def check_writable(self: Tensor, result_dtype: dtypes.dtype | None = None,
+                   operand_shapes: Sequence[tuple[int, ...]] = ()) -> None:
+    """The checks every in-place write makes: overlap, cast and broadcast into self's shape."""
+    if geometry.has_internal_overlap(self._shape, self._stride):
+        raise RuntimeError(errors.INTERNAL_OVERLAP)
+    if result_dtype is not None and not dtypes.can_cast(result_dtype, self.dtype):
+        raise RuntimeError(errors.CAST.format(src=result_dtype.short, dst=self.dtype.short))
+    if operand_shapes:
+        broadcast = geometry.broadcast_shapes(self._shape, *operand_shapes)
+        if broadcast != self._shape:
+            raise RuntimeError(errors.INPLACE_BROADCAST.format(
+                self=errors.shape_text(self._shape), broadcast=errors.shape_text(broadcast)))
+
+
+def apply_inplace(self: Tensor, write: Callable[[np.ndarray], None], name: str, inputs: Sequence[Any] = (),
+                  backward: Backward | None = None, save: dict[str, Tensor] | None = None,
+                  save_self_copy: str | None = None, save_result: str | None = None,
+                  check_autograd: bool = True) -> Tensor:
+    """Write into self's memory, bump its version once, and rewrite the graph as PyTorch does.
+
+    `inputs` are the op's operands after self; `save_self_copy` names the field under which a copy of
+    self *before* the write is saved (mul_, div_, clamp_...); `save_result` saves self after it
+    (relu_, sigmoid_, exp_...), which is why a later in-place change of self breaks their backward.
+    """
+    if check_autograd:
+        check_inplace_allowed(self)
+    tracked = backward is not None and needs_grad(self, *inputs)
+    if tracked:
+        saved_inputs = dict(save or {})
+        if save_self_copy is not None:
+            saved_inputs[save_self_copy] = Tensor._wrap(self._numpy_view().copy(), self.dtype)
+        self_edge = edges_of([self])[0]
+        base_edge = edges_of([self._view.base])[0] if self._view is not None else None
+    write(self._numpy_view())
+    self._bump_version()
+    if not tracked:
+        return self
+    node = node_type(name)(backward, (self_edge, *edges_of(inputs)), ((self._shape, self.dtype.np),))
+    node.save(saved_inputs, {save_result: self} if save_result else {})
+    if self._view is None:
+        self._set_grad_fn(node, 0)
+    else:
+        _rebase_view(self, node, base_edge)
+    return self
+
+
+def _rebase_view(view: Tensor, fn: Node, base_edge: tuple[Node | None, int]) -> None:
+    """In-place on a view: the base's history becomes CopySlices(fn), the view's AsStrided of it."""
+    base = view._view.base
+    geometry_pair = (base._layout_key(), view._layout_key())
+
+    def backward(grad: np.ndarray, saved: dict[str, np.ndarray]) -> list[np.ndarray | None]:
+        result = grad.copy()
+        positions = geometry.positions_within(*geometry_pair)
+        flat = result.reshape(-1)
+        fn_grads = fn.apply([flat[positions]])
+        flat[positions] = fn_grads[0] if fn_grads[0] is not None else 0
+        return [result, *fn_grads[1:]]
+
+    copy_slices = node_type("CopySlices")(backward, (base_edge, *fn.next_functions[1:]),
+                                          ((base._shape, base.dtype.np),))
+    copy_slices._saved = fn._saved  # released together, so a second backward is caught here too
+    base._set_grad_fn(copy_slices, 0)
+
+
+# --------------------------------------------------------------------------- views
+def make_view(source: Tensor, shape: Sequence[int], stride: Sequence[int], offset: int, name: str,
+              backward: Backward) -> Tensor:
+    """A tensor over source's memory sharing its version counter, recorded as view op `name`."""
+    out = Tensor._make(source._storage, offset, tuple(shape), tuple(stride), source.dtype, source._vc)
+    _mark_view(out, source, DEFAULT)
+    if not record(name, out, (source,), backward) and source.requires_grad and not grad_mode.state.enabled:
+        out._requires_grad = True
+    return out
+
+
+def make_multi_views(source: Tensor, layouts: Sequence[tuple[tuple[int, ...], tuple[int, ...], int]],
+                     name: str, backward: Backward) -> tuple[Tensor, ...]:
+    """split/chunk/unbind: views PyTorch forbids modifying in place while they require grad."""
+    outs = tuple(Tensor._make(source._storage, off, tuple(shape), tuple(stride), source.dtype, source._vc)
+                 for shape, stride, off in layouts)
+    op_name = name[: name.index("Backward")]
+    for i, out in enumerate(outs):
+        _mark_view(out, source, MULTI_OUTPUT, op_name, i)
+    if not record(name, outs, (source,), backward) and source.requires_grad and not grad_mode.state.enabled:
+        for out in outs:
+            out._requires_grad = True
+    return outs
+
+
+def _mark_view(out: Tensor, source: Tensor, meta: str, op_name: str = "", output_nr: int = 0) -> None:
+    parent = source._view
+    root = parent.base if parent is not None else source
+    if not grad_mode.state.enabled:
+        meta = NO_GRAD_MODE
+    elif parent is not None and parent.creation_meta != DEFAULT:
+        meta, op_name, output_nr = parent.creation_meta, parent.op_name, parent.output_nr
+    out._view = ViewInfo(root, meta, source._vc.value, op_name, output_nr)

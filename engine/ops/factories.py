@@ -1,0 +1,246 @@
+"""Tensor factories and the NumPy bridge (from_numpy / as_tensor share memory; tensor() copies)."""
+
+from __future__ import annotations
+
+import math
+import numbers
+import warnings
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from engine import dtypes, errors
+from engine.ops.views import sizes_arg
+from engine.storage import Storage
+from engine.tensor import Tensor, device
+
+
+def _finish(t: Tensor, requires_grad: bool) -> Tensor:
+    if requires_grad:
+        if not t.dtype.is_floating_point:
+            raise RuntimeError(errors.REQUIRES_GRAD_DTYPE_FACTORY)
+        t._requires_grad = True
+    return t
+
+
+def _check_device(dev: Any) -> None:
+    if dev is not None:
+        device(dev)
+
+
+def _infer_dtype(data: Any) -> dtypes.dtype:
+    """torch.tensor's inference: bools stay bool, integers become int64, any float the default float;
+    tensors and arrays inside the data bring their own dtype."""
+    found: list[dtypes.dtype] = []
+
+    def walk(x: Any) -> None:
+        if isinstance(x, Tensor):
+            found.append(x.dtype)
+        elif isinstance(x, np.ndarray | np.generic):
+            found.append(dtypes.from_numpy_dtype(np.asarray(x).dtype))
+        elif isinstance(x, (list, tuple)):
+            for item in x:
+                walk(item)
+        elif isinstance(x, bool):
+            found.append(dtypes.bool_)
+        elif isinstance(x, numbers.Integral):
+            found.append(dtypes.int64)
+        elif isinstance(x, numbers.Real):
+            found.append(dtypes.get_default_dtype())
+        else:
+            raise TypeError(f"Could not infer dtype of {type(x).__name__}")
+
+    walk(data)
+    result = found[0] if found else dtypes.get_default_dtype()
+    for d in found[1:]:
+        result = dtypes.promote_types(result, d)
+    return result
+
+
+def _to_nested(data: Any) -> Any:
+    if isinstance(data, Tensor):
+        return data._numpy_view()
+    if isinstance(data, (list, tuple)):
+        return [_to_nested(x) for x in data]
+    return data
+
+
+def tensor(data: Any, *, dtype: dtypes.dtype | None = None, device: Any = None, requires_grad: bool = False,
+           pin_memory: bool = False) -> Tensor:
+    """A copy of `data` in a new storage (even from an ndarray or another tensor)."""
+    _check_device(device)
+    if isinstance(data, Tensor):
+        warnings.warn(
+            "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() or "
+            "sourceTensor.detach().clone().requires_grad_(True), rather than torch.tensor(sourceTensor).",
+            UserWarning, stacklevel=2)
+    if isinstance(data, np.ndarray):
+        target = dtypes.to_dtype(dtype) if dtype is not None else dtypes.from_numpy_dtype(data.dtype)
+    else:
+        target = dtypes.to_dtype(dtype) if dtype is not None else _infer_dtype(data)
+    try:
+        array = np.array(_to_nested(data), dtype=target.np)
+    except ValueError as exc:
+        raise ValueError(f"expected sequence of length mismatch: {exc}") from None
+    return _finish(Tensor._wrap(np.require(array, requirements='C'), target), requires_grad)
+
+
+def _filled(shape: tuple[int, ...], value: Any, dtype: dtypes.dtype) -> Tensor:
+    t = Tensor._empty(shape, dtype)
+    if value is not None and t.numel():
+        t._storage.data.fill(value)
+    return t
+
+
+def _factory(fill: Any) -> Any:
+    def make(*size: Any, dtype: dtypes.dtype | None = None, device: Any = None, requires_grad: bool = False,
+             out: Tensor | None = None, **_: Any) -> Tensor:
+        _check_device(device)
+        shape = sizes_arg(size)
+        if any(s < 0 for s in shape):
+            raise RuntimeError(f"Trying to create tensor with negative dimension {min(shape)}: {list(shape)}")
+        target = dtypes.to_dtype(dtype) if dtype is not None else dtypes.get_default_dtype()
+        return _finish(_filled(shape, fill, target), requires_grad)
+    return make
+
+
+zeros = _factory(0)
+ones = _factory(1)
+empty = _factory(0)
+
+
+def full(size: Sequence[int], fill_value: Any, *, dtype: dtypes.dtype | None = None, device: Any = None,
+         requires_grad: bool = False) -> Tensor:
+    _check_device(device)
+    if dtype is None:
+        dtype = (dtypes.bool_ if isinstance(fill_value, bool) else dtypes.int64
+                 if isinstance(fill_value, numbers.Integral) else dtypes.get_default_dtype())
+    return _finish(_filled(sizes_arg([size]), fill_value, dtypes.to_dtype(dtype)), requires_grad)
+
+
+def _like(fill: Any) -> Any:
+    def make(other: Tensor, *, dtype: dtypes.dtype | None = None, device: Any = None,
+             requires_grad: bool = False, memory_format: Any = None) -> Tensor:
+        return _finish(_filled(other._shape, fill, dtype or other.dtype), requires_grad)
+    return make
+
+
+zeros_like = _like(0)
+ones_like = _like(1)
+empty_like = _like(0)
+
+
+def full_like(other: Tensor, fill_value: Any, *, dtype: dtypes.dtype | None = None, device: Any = None,
+              requires_grad: bool = False) -> Tensor:
+    return _finish(_filled(other._shape, fill_value, dtype or other.dtype), requires_grad)
+
+
+def arange(start: Any, end: Any = None, step: Any = 1, *, dtype: dtypes.dtype | None = None, device: Any = None,
+           requires_grad: bool = False) -> Tensor:
+    _check_device(device)
+    if end is None:
+        start, end = 0, start
+    values = [start, end, step]
+    if dtype is None:
+        floating = any(isinstance(v, float) or (isinstance(v, Tensor) and v.dtype.is_floating_point)
+                       for v in values)
+        dtype = dtypes.get_default_dtype() if floating else dtypes.int64
+    start, end, step = (float(v) if isinstance(v, Tensor) else v for v in values)
+    if step == 0:
+        raise RuntimeError("step must be nonzero")
+    count = max(0, math.ceil((end - start) / step))
+    array = (start + np.arange(count, dtype=np.float64) * step).astype(dtype.np) if dtype.is_floating_point \
+        else np.arange(start, end, step, dtype=dtype.np)
+    return _finish(Tensor._wrap(array, dtype), requires_grad)
+
+
+def linspace(start: float, end: float, steps: int, *, dtype: dtypes.dtype | None = None, device: Any = None,
+             requires_grad: bool = False) -> Tensor:
+    target = dtype or dtypes.get_default_dtype()
+    return _finish(Tensor._wrap(np.linspace(start, end, steps).astype(target.np), target), requires_grad)
+
+
+def eye(n: int, m: int | None = None, *, dtype: dtypes.dtype | None = None, device: Any = None,
+        requires_grad: bool = False) -> Tensor:
+    target = dtype or dtypes.get_default_dtype()
+    return _finish(Tensor._wrap(np.eye(n, m, dtype=target.np), target), requires_grad)
+
+
+def from_numpy(array: np.ndarray) -> Tensor:
+    """A tensor over the array's own memory: writes on either side show on the other."""
+    if not isinstance(array, np.ndarray):
+        raise TypeError(f"expected np.ndarray (got {type(array).__name__})")
+    dtype = dtypes.from_numpy_dtype(array.dtype)
+    itemsize = array.itemsize
+    if any(s < 0 for s in array.strides):
+        raise ValueError(
+            "At least one stride in the given numpy array is negative, and tensors with negative strides "
+            "are not currently supported. (You can probably work around this by making a copy of your array "
+            " with array.copy().) ")
+    if any(s % itemsize for s in array.strides):
+        raise ValueError("given numpy array strides not a multiple of the element byte size. "
+                         "Copy the numpy array to reallocate the memory.")
+    stride = tuple(s // itemsize for s in array.strides)
+    span = 1 + sum((n - 1) * st for n, st in zip(array.shape, stride)) if array.size else 0
+    flat = np.lib.stride_tricks.as_strided(array, shape=(span,), strides=(itemsize,)) if array.ndim else \
+        array.reshape(1)
+    if not array.flags.writeable:
+        warnings.warn(
+            "The given NumPy array is not writable, and PyTorch does not support non-writable tensors. This "
+            "means writing to this tensor will result in undefined behavior. You may want to copy the array to "
+            "protect its data or make it writable before converting it to a tensor. This type of warning will "
+            "be suppressed for the rest of this program.", UserWarning, stacklevel=2)
+    shape = tuple(array.shape)
+    return Tensor._make(Storage.wrap(flat), 0, shape, stride if array.size else _contig(shape), dtype)
+
+
+def _contig(shape: tuple[int, ...]) -> tuple[int, ...]:
+    from engine.geometry import contiguous_strides
+
+    return contiguous_strides(shape)
+
+
+def as_tensor(data: Any, dtype: dtypes.dtype | None = None, device: Any = None) -> Tensor:
+    """Shares memory with an ndarray (or returns the tensor itself) when no conversion is needed."""
+    if isinstance(data, Tensor):
+        return data if dtype is None or dtype is data.dtype else data.to(dtype)
+    if isinstance(data, np.ndarray):
+        shared = from_numpy(data)
+        return shared if dtype is None or dtype is shared.dtype else shared.to(dtype)
+    return tensor(data, dtype=dtype)
+
+
+def scalar_tensor(value: Any, *, dtype: dtypes.dtype | None = None, device: Any = None) -> Tensor:
+    target = dtype or dtypes.get_default_dtype()
+    return Tensor._wrap(np.array(value, dtype=target.np), target)
+
+
+FUNCTIONS = {
+    "tensor": tensor, "zeros": zeros, "ones": ones, "empty": empty, "full": full, "zeros_like": zeros_like,
+    "ones_like": ones_like, "empty_like": empty_like, "full_like": full_like, "arange": arange,
+    "linspace": linspace, "eye": eye, "from_numpy": from_numpy, "as_tensor": as_tensor, "asarray": as_tensor,
+    "scalar_tensor": scalar_tensor,
+}
+
+
+def new_factory(fill: Any) -> Any:
+    """Tensor.new_zeros/new_ones/new_empty: same dtype as self unless told otherwise."""
+    def make(self: Tensor, *size: Any, dtype: dtypes.dtype | None = None, device: Any = None,
+             requires_grad: bool = False) -> Tensor:
+        return _finish(_filled(sizes_arg(size), fill, dtype or self.dtype), requires_grad)
+    return make
+
+
+def new_tensor(self: Tensor, data: Any, dtype: dtypes.dtype | None = None, device: Any = None,
+               requires_grad: bool = False) -> Tensor:
+    return tensor(data, dtype=dtype or self.dtype, requires_grad=requires_grad)
+
+
+def new_full(self: Tensor, size: Sequence[int], fill_value: Any, dtype: dtypes.dtype | None = None,
+             device: Any = None, requires_grad: bool = False) -> Tensor:
+    return full(size, fill_value, dtype=dtype or self.dtype, requires_grad=requires_grad)
+
+
+METHODS = {"new_zeros": new_factory(0), "new_ones": new_factory(1), "new_empty": new_factory(0),
+           "new_tensor": new_tensor, "new_full": new_full}

@@ -1,0 +1,571 @@
+"""Indexing: `x[...]` and `x[...] = v`, gathers and scatters, and joining tensors.
+
+Basic indexing (ints, slices, None, Ellipsis) gives views, built from select/slice/unsqueeze exactly
+as PyTorch chains them; advanced indexing (index tensors, lists, masks) copies. `x[i] = v` writes
+through such a view (so the base gets CopySlices), `x[mask] = v` is index_put_.
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from engine import dtypes, errors, geometry
+from engine.ops import views
+from engine.ops.copying import copy_, fill_
+from engine.ops.core import (
+    apply_inplace,
+    check_inplace_allowed,
+    check_writable,
+    needs_grad,
+    record,
+    unbroadcast,
+)
+from engine.ops.pointwise import _finish
+from engine.tensor import Tensor
+
+
+# --------------------------------------------------------------------------- parsing an index
+def _is_advanced(item: Any) -> bool:
+    return isinstance(item, (Tensor, list, np.ndarray))
+
+
+def _as_index_array(item: Any) -> np.ndarray:
+    if isinstance(item, Tensor):
+        array = item._numpy_view()
+        if not (array.dtype == np.bool_ or array.dtype.kind in "iu"):
+            raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+        return array
+    array = np.asarray(item)
+    if array.dtype.kind == "f":
+        raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+    return array
+
+
+def _index_tensor(item: Any) -> Tensor:
+    return item if isinstance(item, Tensor) else Tensor._wrap(_as_index_array(item))
+
+
+def _normalize(index: Any) -> tuple[Any, ...]:
+    return index if isinstance(index, tuple) else (index,)
+
+
+def _consumed_dims(item: Any) -> int:
+    if item is None or item is Ellipsis:
+        return 0
+    if isinstance(item, Tensor) and item.dtype is dtypes.bool_:
+        return max(item.ndim, 1)
+    return 1
+
+
+def _apply_basic(self: Tensor, items: tuple[Any, ...], single: bool) -> tuple[Tensor, list[tuple[int, Any]]]:
+    """Apply ints/slices/None/Ellipsis as chained views; return the view and the advanced items with
+    the dim each applies to in that view."""
+    result = self
+    dim = 0
+    advanced: list[tuple[int, Any]] = []
+    specified = sum(_consumed_dims(item) for item in items)
+    if specified > self.ndim:
+        raise IndexError(f"too many indices for tensor of dimension {self.ndim}")
+    for item in items:
+        if item is Ellipsis:
+            dim += self.ndim - specified
+        elif item is None:
+            result = views.unsqueeze(result, dim)
+            dim += 1
+        elif isinstance(item, bool):
+            result = views.unsqueeze(result, dim)
+            dim += 1
+        elif isinstance(item, numbers.Integral) and not isinstance(item, Tensor):
+            size = result._shape[dim]
+            if not -size <= item < size:
+                raise IndexError(errors.INDEX_RANGE.format(i=item, dim=dim, size=size))
+            result = views.select(result, dim, int(item))
+        elif isinstance(item, slice):
+            start, stop, step = (None if v is None else int(v) for v in (item.start, item.stop, item.step))
+            step = 1 if step is None else step
+            size = result._shape[dim]
+            begin, end, _ = slice(start, stop, step if step > 0 else 1).indices(size)
+            full = begin == 0 and end >= size and step == 1
+            if single or not full:
+                result = views.slice_dim(result, dim, start, stop, step)
+            dim += 1
+        elif _is_advanced(item):
+            advanced.append((dim, item))
+            dim += _consumed_dims(item)
+        else:
+            raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables "
+                             "are valid indices (got " + type(item).__name__ + ")")
+    return result, advanced
+
+
+def _numpy_index(view: Tensor, advanced: list[tuple[int, Any]]) -> tuple[Any, ...]:
+    index: list[Any] = []
+    cursor = 0
+    for dim, item in advanced:
+        index.extend([slice(None)] * (dim - cursor))
+        array = _as_index_array(item)
+        index.append(array)
+        cursor = dim + (array.ndim if array.dtype == np.bool_ else 1)
+    return tuple(index)
+
+
+def _check_bounds(view: Tensor, advanced: list[tuple[int, Any]]) -> None:
+    for dim, item in advanced:
+        array = _as_index_array(item)
+        if array.dtype == np.bool_:
+            expected = view._shape[dim:dim + array.ndim]
+            if array.shape != expected:
+                raise IndexError(f"The shape of the mask {list(array.shape)} at index {dim} does not match the "
+                                 f"shape of the indexed tensor {list(expected)} at index {dim}")
+            continue
+        size = view._shape[dim]
+        if array.size and (array.max() >= size or array.min() < -size):
+            bad = int(array.max() if array.max() >= size else array.min())
+            raise IndexError(errors.INDEX_RANGE.format(i=bad, dim=dim, size=size))
+
+
+# --------------------------------------------------------------------------- x[index]
+def getitem(self: Tensor, index: Any) -> Tensor:
+    items = _normalize(index)
+    if self.ndim == 0 and len(items) == 1 and items[0] is Ellipsis:
+        return views.alias(self)
+    view, advanced = _apply_basic(self, items, single=not isinstance(index, tuple))
+    if not advanced:
+        return views.alias(view) if view is self else view
+    _check_bounds(view, advanced)
+    np_index = _numpy_index(view, advanced)
+    result = view._numpy_view()[np_index]
+    in_shape = view._shape
+    saved = {f"indices{k}": _index_tensor(item) for k, (_, item) in enumerate(advanced)}
+
+    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[np.ndarray]:
+        grad = np.zeros(in_shape, dtype=g.dtype)
+        np.add.at(grad, np_index, g)
+        return (grad,)
+
+    out = Tensor._wrap(np.array(result, copy=True), view.dtype)
+    record("IndexBackward0", out, (view,), backward, saved)
+    return out
+
+
+# --------------------------------------------------------------------------- x[index] = value
+def setitem(self: Tensor, index: Any, value: Any) -> None:
+    items = _normalize(index)
+    if index is Ellipsis:
+        _write(self, value)
+        return
+    view, advanced = _apply_basic(self, items, single=not isinstance(index, tuple))
+    if not advanced:
+        _write(view, value)
+        return
+    _check_bounds(view, advanced)
+    index_put_(view, [item for _, item in advanced], value, _positions=advanced)
+
+
+def _write(target: Tensor, value: Any) -> None:
+    if isinstance(value, Tensor):
+        copy_(target, value)
+    else:
+        fill_(target, value)
+
+
+def index_put_(self: Tensor, indices: Sequence[Any], values: Any, accumulate: bool = False,
+               _positions: list[tuple[int, Any]] | None = None) -> Tensor:
+    check_inplace_allowed(self)
+    positions = _positions if _positions is not None else list(zip(range(len(indices)), indices))
+    np_index = _numpy_index(self, positions)
+    selected_shape = self._numpy_view()[np_index].shape
+    if isinstance(values, Tensor):
+        check_writable(self, values.dtype if values.ndim else None)
+        geometry.broadcast_shapes(selected_shape, values._shape)
+        operand: Any = values._numpy_view()
+    else:
+        check_writable(self)
+        operand = values
+    index_tensors = {f"indices{k}": _index_tensor(item) for k, (_, item) in enumerate(positions)}
+    value_shape = values._shape if isinstance(values, Tensor) else ()
+
+    def write(target: np.ndarray) -> None:
+        if accumulate:
+            np.add.at(target, np_index, operand)
+        else:
+            target[np_index] = operand
+
+    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, ...]:
+        grad_self = g.copy()
+        if not accumulate:
+            grad_self[np_index] = 0
+        grad_values = unbroadcast(np.broadcast_to(g[np_index], selected_shape), value_shape) \
+            if isinstance(values, Tensor) else None
+        return (grad_self, grad_values)
+
+    inputs = (values,) if isinstance(values, Tensor) else ()
+    return apply_inplace(self, write, "IndexPutBackward0", inputs, backward, index_tensors, check_autograd=False)
+
+
+# --------------------------------------------------------------------------- gathers (copies)
+def index_select(self: Tensor, dim: int, index: Tensor, *, out: Tensor | None = None) -> Tensor:
+    d = geometry.wrap_dim(dim, max(self.ndim, 1))
+    idx = index._numpy_view().reshape(-1)
+    if idx.size and (idx.max() >= self._shape[d] or idx.min() < 0):
+        raise IndexError("index out of range in self")
+    result = np.take(self._numpy_view(), idx, axis=d)
+    in_shape = self._shape
+
+    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, None]:
+        grad = np.zeros(in_shape, dtype=g.dtype)
+        np.add.at(grad, (slice(None),) * d + (s["index"].reshape(-1),), g)
+        return (grad, None)
+
+    return _finish("IndexSelectBackward0", "index_select", result, self.dtype, (self, index), backward,
+                   {"index": index} if needs_grad(self) else None, out=out)
+
+
+def masked_select(self: Tensor, mask: Tensor, *, out: Tensor | None = None) -> Tensor:
+    if mask.dtype is not dtypes.bool_:
+        raise RuntimeError("masked_select: expected BoolTensor for mask")
+    shape = geometry.broadcast_shapes(self._shape, mask._shape)
+    x = np.broadcast_to(self._numpy_view(), shape)
+    m = np.broadcast_to(mask._numpy_view(), shape)
+    in_shape = self._shape
+
+    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, None]:
+        grad = np.zeros(shape, dtype=g.dtype)
+        grad[np.broadcast_to(s["mask"], shape)] = g
+        return (unbroadcast(grad, in_shape), None)
+
+    grad = needs_grad(self)
+    return _finish("MaskedSelectBackward0", "masked_select", x[m], self.dtype, (self, mask), backward,
+                   {"mask": mask, "self": self} if grad else None, out=out)
+
+
+def gather(self: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False, out: Tensor | None = None) -> Tensor:
+    d = geometry.wrap_dim(dim, max(self.ndim, 1))
+    if index.dtype is not dtypes.int64:
+        raise RuntimeError("gather(): Expected dtype int64 for index")
+    idx = index._numpy_view()
+    result = np.take_along_axis(self._numpy_view(), idx, axis=d)
+    in_shape = self._shape
+
+    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, None]:
+        grad = np.zeros(in_shape, dtype=g.dtype)
+        _scatter_add(grad, d, s["index"], g)
+        return (grad, None)
+
+    return _finish("GatherBackward0", "gather", result, self.dtype, (self, index), backward,
+                   {"index": index, "self": self} if needs_grad(self) else None, out=out)
+
+
+def _along(array: np.ndarray, d: int, index: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Full index tuple addressing array[..., index[...], ...] along dim d, for index's shape."""
+    grids = list(np.indices(index.shape, sparse=True))
+    grids[d] = index
+    return tuple(grids)
+
+
+def _scatter_add(target: np.ndarray, d: int, index: np.ndarray, src: np.ndarray) -> None:
+    np.add.at(target, _along(target, d, index), src[tuple(slice(0, n) for n in index.shape)])
+
+
+# --------------------------------------------------------------------------- scatters
+def _scatter_write(d: int, idx: np.ndarray, src: Any, reduce: str | None) -> Any:
+    def write(target: np.ndarray) -> None:
+        where = _along(target, d, idx)
+        values = src[tuple(slice(0, n) for n in idx.shape)] if isinstance(src, np.ndarray) else src
+        if reduce in ("add", "sum"):
+            np.add.at(target, where, values)
+        elif reduce == "multiply":
+            np.multiply.at(target, where, values)
+        else:
+            target[where] = values
+    return write
+
+
+def scatter_(self: Tensor, dim: int, index: Tensor, src: Any = None, *, value: Any = None,
+             reduce: str | None = None) -> Tensor:
+    check_inplace_allowed(self)
+    check_writable(self)
+    d = geometry.wrap_dim(dim, max(self.ndim, 1))
+    source = value if src is None else src
+    idx = index._numpy_view()
+    tensor_src = isinstance(source, Tensor)
+    operand = source._numpy_view() if tensor_src else source
+
+    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, ...]:
+        grad_self = g.copy()
+        grad_self[_along(g, d, s["index"])] = 0
+        if not tensor_src:
+            return (grad_self,)
+        grad_src = np.zeros(source._shape, dtype=g.dtype)
+        grad_src[tuple(slice(0, n) for n in idx.shape)] = np.take_along_axis(g, s["index"], axis=d)
+        return (grad_self, None, grad_src)
+
+    inputs = (index, source) if tensor_src else ()
+    name = "ScatterBackward0" if tensor_src else "ScatterBackward1"
+    return apply_inplace(self, _scatter_write(d, idx, operand, reduce), name, inputs, backward,
+                         {"index": index}, check_autograd=False)
+
+
+def scatter(self: Tensor, dim: int, index: Tensor, src: Any = None, *, value: Any = None,
+            reduce: str | None = None) -> Tensor:
+    return _out_of_place(self, lambda t: scatter_(t, dim, index, src, value=value, reduce=reduce))
+
+
+def scatter_add_(self: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
+    check_inplace_allowed(self)
+    check_writable(self)
+    d = geometry.wrap_dim(dim, max(self.ndim, 1))
+
+    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, ...]:
+        grad_src = np.zeros(src._shape, dtype=g.dtype)
+        grad_src[tuple(slice(0, n) for n in s["index"].shape)] = np.take_along_axis(g, s["index"], axis=d)
+        return (g, None, grad_src)
+
+    return apply_inplace(self, _scatter_write(d, index._numpy_view(), src._numpy_view(), "add"),
+                         "ScatterAddBackward0", (index, src), backward, {"index": index}, check_autograd=False)
+
+
+def index_add_(self: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha: float = 1) -> Tensor:
+    check_inplace_allowed(self)
+    check_writable(self, source.dtype)
+    d = geometry.wrap_dim(dim, max(self.ndim, 1))
+    idx = index._numpy_view().reshape(-1)
+    values = source._numpy_view() * alpha if alpha != 1 else source._numpy_view()
+
+    def write(target: np.ndarray) -> None:
+        np.add.at(target, (slice(None),) * d + (idx,), values)
+
+    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, ...]:
+        picked = np.take(g, s["index"].reshape(-1), axis=d)
+        return (g, None, (picked * alpha).reshape(source._shape) if source.ndim else picked.sum())
+
+    saved = {"index": index, "source": source} if needs_grad(self, source) else {"index": index}
+    return apply_inplace(self, write, "IndexAddBackward0", (index, source), backward, saved, check_autograd=False)
+
+
+def index_add(self: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha: float = 1) -> Tensor:
+    return _out_of_place(self, lambda t: index_add_(t, dim, index, source, alpha=alpha))
+
+
+def masked_fill_(self: Tensor, mask: Tensor, value: Any) -> Tensor:
+    check_inplace_allowed(self)
+    if mask.dtype is not dtypes.bool_:
+        raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype {mask.dtype}")
+    check_writable(self, None, (mask._shape,))
+    m = mask._numpy_view()
+    tensor_value = isinstance(value, Tensor)
+    fill = value._numpy_view()[()] if tensor_value else value
+
+    def write(target: np.ndarray) -> None:
+        np.copyto(target, fill, where=np.broadcast_to(m, target.shape), casting="unsafe")
+
+    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, ...]:
+        hit = np.broadcast_to(s["mask"], g.shape)
+        grad_self = np.where(hit, 0, g).astype(g.dtype)
+        return (grad_self, np.asarray(g[hit].sum())) if tensor_value else (grad_self,)
+
+    inputs = (value,) if tensor_value else ()
+    name = "MaskedFillBackward1" if tensor_value else "MaskedFillBackward0"
+    return apply_inplace(self, write, name, inputs, backward, {"mask": mask}, check_autograd=False)
+
+
+def masked_fill(self: Tensor, mask: Tensor, value: Any) -> Tensor:
+    return _out_of_place(self, lambda t: masked_fill_(t, mask, value))
+
+
+def _out_of_place(self: Tensor, inplace: Any) -> Tensor:
+    """`op(x)` for ops PyTorch defines as `x.clone().op_()` but records as one node fed by x."""
+    from engine.autograd import grad_mode
+    from engine.ops.copying import clone
+
+    with grad_mode.no_grad():
+        copied = clone(self)
+    edge = self._gradient_edge() if needs_grad(self) else None
+    if edge is not None:
+        copied._grad_fn, copied._output_nr = edge
+    result = inplace(copied)
+    result._vc.value = 0  # a fresh result, not a modified tensor
+    return result
+
+
+# --------------------------------------------------------------------------- joining and rearranging
+def cat(tensors: Sequence[Tensor], dim: int = 0, *, out: Tensor | None = None) -> Tensor:
+    tensors = list(tensors)
+    if not tensors:
+        raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
+    skipped = [t._shape == (0,) for t in tensors]  # legacy: 1-D empty tensors join anything
+    joined = [t for t, skip in zip(tensors, skipped) if not skip] or tensors[:1]
+    ref = joined[0]
+    d = geometry.wrap_dim(dim, max(ref.ndim, 1))
+    for k, (t, skip) in enumerate(zip(tensors, skipped)):
+        if skip:
+            continue
+        if t.ndim != ref.ndim:
+            raise RuntimeError(f"Tensors must have same number of dimensions: got {ref.ndim} and {t.ndim}")
+        for axis in range(ref.ndim):
+            if axis != d and t._shape[axis] != ref._shape[axis]:
+                raise RuntimeError(errors.CAT_SIZES.format(dim=d, want=ref._shape[axis], got=t._shape[axis], k=k))
+    dt = ref.dtype
+    for t in joined[1:]:
+        dt = dtypes.promote_types(dt, t.dtype)
+    result = np.concatenate([t._numpy_view().astype(dt.np, copy=False) for t in joined], axis=d)
+    sizes = [0 if skip else t._shape[d] for t, skip in zip(tensors, skipped)]
+    shapes = [t._shape for t in tensors]
+
+    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[np.ndarray, ...]:
+        parts, start = [], 0
+        for size, shape in zip(sizes, shapes):
+            if shape == (0,) and size == 0:
+                parts.append(np.zeros(shape, g.dtype))
+                continue
+            parts.append(np.take(g, range(start, start + size), axis=d))
+            start += size
+        return tuple(parts)
+
+    return _finish("CatBackward0", "cat", result, dt, tuple(tensors), backward, out=out)
+
+
+def stack(tensors: Sequence[Tensor], dim: int = 0, *, out: Tensor | None = None) -> Tensor:
+    tensors = list(tensors)
+    if not tensors:
+        raise RuntimeError("stack expects a non-empty TensorList")
+    for k, t in enumerate(tensors):
+        if t._shape != tensors[0]._shape:
+            raise RuntimeError(f"stack expects each tensor to be equal size, but got {errors.shape_text(tensors[0]._shape)}"
+                               f" at entry 0 and {errors.shape_text(t._shape)} at entry {k}")
+    d = geometry.wrap_dim(dim, tensors[0].ndim + 1)
+    dt = tensors[0].dtype
+    for t in tensors[1:]:
+        dt = dtypes.promote_types(dt, t.dtype)
+    result = np.stack([t._numpy_view().astype(dt.np, copy=False) for t in tensors], axis=d)
+
+    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[np.ndarray, ...]:
+        return tuple(np.take(g, k, axis=d) for k in range(len(tensors)))
+
+    return _finish("StackBackward0", "stack", result, dt, tuple(tensors), backward, out=out)
+
+
+def hstack(tensors: Sequence[Tensor]) -> Tensor:
+    return cat(tensors, 0 if tensors[0].ndim == 1 else 1)
+
+
+def vstack(tensors: Sequence[Tensor]) -> Tensor:
+    return cat([views.reshape(t, 1, -1) if t.ndim == 1 else t for t in tensors], 0)
+
+
+def repeat(self: Tensor, *sizes: Any) -> Tensor:
+    reps = views.sizes_arg(sizes)
+    if len(reps) < self.ndim:
+        raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor")
+    lead = len(reps) - self.ndim
+    source = self._numpy_view().reshape((1,) * lead + self._shape)
+    result = np.tile(source, reps)
+    in_shape = self._shape
+    expanded = source.shape
+
+    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[np.ndarray]:
+        split = []
+        for r, n in zip(reps, expanded):
+            split.extend([r, n])
+        return (g.reshape(split).sum(axis=tuple(range(0, len(split), 2))).reshape(in_shape),)
+
+    return _finish("RepeatBackward0", "repeat", result, self.dtype, (self,), backward)
+
+
+def flip(self: Tensor, dims: Sequence[int]) -> Tensor:
+    axes = tuple(geometry.wrap_dim(d, self.ndim) for d in (dims if isinstance(dims, (list, tuple)) else [dims]))
+    return _finish("FlipBackward0", "flip", np.flip(self._numpy_view(), axes).copy(), self.dtype, (self,),
+                   lambda g, s: (np.flip(g, axes),))
+
+
+def roll(self: Tensor, shifts: Any, dims: Any = None) -> Tensor:
+    result = np.roll(self._numpy_view(), shifts, dims)
+    neg = tuple(-v for v in shifts) if isinstance(shifts, (tuple, list)) else -shifts
+    return _finish("RollBackward0", "roll", result, self.dtype, (self,), lambda g, s: (np.roll(g, neg, dims),))
+
+
+def _triangle(keep: Any, name: str) -> Any:
+    def op(self: Tensor, diagonal: int = 0) -> Tensor:
+        return _finish(name, name, keep(self._numpy_view(), diagonal), self.dtype, (self,),
+                       lambda g, s: (keep(g, diagonal),))
+    return op
+
+
+tril = _triangle(np.tril, "TrilBackward0")
+triu = _triangle(np.triu, "TriuBackward0")
+
+
+def nonzero(self: Tensor, *, as_tuple: bool = False) -> Any:
+    found = np.nonzero(self._numpy_view())
+    if as_tuple:
+        return tuple(Tensor._wrap(a.astype(np.int64)) for a in found)
+    return Tensor._wrap(np.stack(found, axis=1).astype(np.int64) if found else np.zeros((0, 0), np.int64))
+
+
+def take(self: Tensor, index: Tensor) -> Tensor:
+    flat = np.ascontiguousarray(self._numpy_view()).reshape(-1)
+    idx = index._numpy_view()
+    return _finish("TakeBackward0", "take", flat[idx], self.dtype, (self, index),
+                   lambda g, s: (_take_grad(self._shape, idx, g), None))
+
+
+def _take_grad(shape: tuple[int, ...], idx: np.ndarray, g: np.ndarray) -> np.ndarray:
+    grad = np.zeros(int(np.prod(shape)), dtype=g.dtype)
+    np.add.at(grad, idx.reshape(-1), g.reshape(-1))
+    return grad.reshape(shape)
+
+
+def sort(self: Tensor, dim: int = -1, descending: bool = False, stable: bool = False) -> Any:
+    from engine.ops.reduction import return_type
+
+    d = geometry.wrap_dim(dim, max(self.ndim, 1))
+    x = self._numpy_view()
+    order = np.argsort(-x if descending else x, axis=d, kind="stable")
+    values = np.take_along_axis(x, order, axis=d)
+    out = _finish("SortBackward0", "sort", values, self.dtype, (self,),
+                  lambda g, s: (_put_along(g, order, d),))
+    return return_type("sort", out, Tensor._wrap(order.astype(np.int64)))
+
+
+def _put_along(g: np.ndarray, order: np.ndarray, d: int) -> np.ndarray:
+    grad = np.zeros_like(g)
+    np.put_along_axis(grad, order, g, axis=d)
+    return grad
+
+
+def topk(self: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = True) -> Any:  # noqa: A002
+    from engine.ops.reduction import return_type
+
+    d = geometry.wrap_dim(dim, max(self.ndim, 1))
+    x = self._numpy_view()
+    order = np.argsort(-x if largest else x, axis=d, kind="stable")
+    order = np.take(order, range(k), axis=d)
+    values = np.take_along_axis(x, order, axis=d)
+    shape = self._shape
+
+    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[np.ndarray]:
+        grad = np.zeros(shape, dtype=g.dtype)
+        np.put_along_axis(grad, order, g, axis=d)
+        return (grad,)
+
+    out = _finish("TopkBackward0", "topk", values, self.dtype, (self,), backward)
+    return return_type("topk", out, Tensor._wrap(order.astype(np.int64)))
+
+
+METHODS = {
+    "__getitem__": getitem, "__setitem__": setitem, "index_select": index_select, "masked_select": masked_select,
+    "gather": gather, "scatter": scatter, "scatter_": scatter_, "scatter_add_": scatter_add_, "index_add": index_add,
+    "index_add_": index_add_, "index_put_": index_put_, "masked_fill": masked_fill, "masked_fill_": masked_fill_,
+    "repeat": repeat, "flip": flip, "roll": roll, "tril": tril, "triu": triu, "nonzero": nonzero, "take": take,
+    "sort": sort, "topk": topk,
+}
+FUNCTIONS = {
+    "cat": cat, "concat": cat, "concatenate": cat, "stack": stack, "hstack": hstack, "vstack": vstack,
+    "index_select": index_select, "masked_select": masked_select, "gather": gather, "scatter": scatter,
+    "index_add": index_add, "masked_fill": masked_fill, "flip": flip, "roll": roll, "tril": tril, "triu": triu,
+    "nonzero": nonzero, "take": take, "sort": sort, "topk": topk,
+}

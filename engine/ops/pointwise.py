@@ -1,0 +1,689 @@
+"""Elementwise ops: arithmetic, activations, comparisons, and their in-place and out= forms.
+
+Every op is its forward (numpy) and its backward closure side by side. What each op saves for
+backward follows PyTorch exactly (see the reference), because that decides which later in-place
+change breaks backward: mul saves its operands, exp/sigmoid/tanh/relu save their output, add saves
+nothing.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from engine import dtypes, errors, geometry
+from engine.allocator import allocator
+from engine.ops.core import (
+    apply_inplace,
+    array_of,
+    check_inplace_allowed,
+    check_writable,
+    needs_grad,
+    record,
+    result_type,
+    unbroadcast,
+)
+from engine.tensor import Tensor
+
+Operand = Tensor | float | int | bool
+
+
+def _shape_of(x: Any) -> tuple[int, ...]:
+    return x._shape if isinstance(x, Tensor) else ()
+
+
+def _broadcast(*operands: Any) -> tuple[int, ...]:
+    return geometry.broadcast_shapes(*(_shape_of(x) for x in operands))
+
+
+def write_out(out: Tensor, result: np.ndarray, op: str, inputs: tuple[Any, ...]) -> Tensor:
+    """The `out=` contract: no autograd, resize (with torch's warning) if needed, one version bump."""
+    if needs_grad(*inputs):
+        raise RuntimeError(errors.OUT_REQUIRES_GRAD.format(op=op))
+    result_dtype = dtypes.from_numpy_dtype(result.dtype)
+    if not dtypes.can_cast(result_dtype, out.dtype):
+        raise RuntimeError(errors.CAST.format(src=result_dtype.short, dst=out.dtype.short))
+    if out._shape != result.shape:
+        if out.numel():
+            warnings.warn(errors.OUT_RESIZED.format(had=errors.shape_text(out._shape),
+                                                    want=errors.shape_text(result.shape)), UserWarning, stacklevel=3)
+        out._storage.resize(out._offset + math.prod(result.shape))
+        out._set_layout(result.shape, geometry.contiguous_strides(result.shape), out._offset)
+    np.copyto(out._numpy_view(), result, casting="unsafe")
+    out._bump_version()
+    return out
+
+
+def _finish(name: str, op: str, result: Any, dtype: dtypes.dtype, inputs: tuple[Any, ...], backward: Any,
+            save: dict[str, Tensor] | None = None, save_result: str | None = None,
+            out: Tensor | None = None) -> Tensor:
+    """Wrap a numpy result as a new tensor and record it, or honour `out=`."""
+    result = np.asarray(result)
+    if result.dtype != dtype.np:
+        result = result.astype(dtype.np)
+    if out is not None:
+        return write_out(out, result, op, inputs)
+    tensor = Tensor._wrap(result, dtype)
+    record(name, tensor, inputs, backward, save, {save_result: tensor} if save_result else None)
+    return tensor
+
+
+def _reserve(shape: tuple[int, ...], dtype: dtypes.dtype) -> None:
+    allocator.check(math.prod(shape) * dtype.itemsize)
+
+
+# --------------------------------------------------------------------------- binary arithmetic
+def add(self: Operand, other: Operand, *, alpha: float = 1, out: Tensor | None = None) -> Tensor:
+    dt = result_type(self, other)
+    shape = _broadcast(self, other)
+    _reserve(shape, dt)
+    a, b = array_of(self, dt), array_of(other, dt)
+    result = a + (b * dt.np.type(alpha) if alpha != 1 else b)
+    sa, sb = _shape_of(self), _shape_of(other)
+    return _finish("AddBackward0", "add", result, dt, (self, other),
+                   lambda g, s: (unbroadcast(g, sa), unbroadcast(g * alpha if alpha != 1 else g, sb)), out=out)
+
+
+def sub(self: Operand, other: Operand, *, alpha: float = 1, out: Tensor | None = None) -> Tensor:
+    dt = result_type(self, other)
+    if dt is dtypes.bool_:
+        raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. "
+                           "Use the `^` or `logical_xor()` operator instead.")
+    _reserve(_broadcast(self, other), dt)
+    a, b = array_of(self, dt), array_of(other, dt)
+    result = a - (b * dt.np.type(alpha) if alpha != 1 else b)
+    sa, sb = _shape_of(self), _shape_of(other)
+    return _finish("SubBackward0", "sub", result, dt, (self, other),
+                   lambda g, s: (unbroadcast(g, sa), unbroadcast(-g * alpha, sb)), out=out)
+
+
+def rsub(self: Tensor, other: Operand, alpha: float = 1) -> Tensor:
+    """`2 - x` (RsubBackward1 for a scalar, RsubBackward0 for a tensor)."""
+    dt = result_type(self, other)
+    a, b = array_of(self, dt), array_of(other, dt)
+    result = b - a * alpha
+    sa, sb = _shape_of(self), _shape_of(other)
+    name = "RsubBackward0" if isinstance(other, Tensor) else "RsubBackward1"
+    return _finish(name, "rsub", result, dt, (self, other),
+                   lambda g, s: (unbroadcast(-g * alpha, sa), unbroadcast(g, sb)))
+
+
+def _mul_saves(self: Operand, other: Operand) -> dict[str, Tensor]:
+    """mul saves each operand only if the *other* one needs its gradient (PyTorch's rule)."""
+    saved = {}
+    if isinstance(other, Tensor) and isinstance(self, Tensor) and self.requires_grad:
+        saved["other"] = other
+    if isinstance(self, Tensor) and isinstance(other, Tensor) and other.requires_grad:
+        saved["self"] = self
+    return saved
+
+
+def mul(self: Operand, other: Operand, *, out: Tensor | None = None) -> Tensor:
+    if not isinstance(self, Tensor):
+        self, other = other, self
+    dt = result_type(self, other)
+    _reserve(_broadcast(self, other), dt)
+    a, b = array_of(self, dt), array_of(other, dt)
+    sa, sb = _shape_of(self), _shape_of(other)
+    scalar = None if isinstance(other, Tensor) else other
+
+    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, Any]:
+        if scalar is not None:
+            return (g * dt.np.type(scalar), None)
+        return (unbroadcast(g * s["other"], sa) if "other" in s else None,
+                unbroadcast(g * s["self"], sb) if "self" in s else None)
+
+    return _finish("MulBackward0", "mul", a * b, dt, (self, other), backward, _mul_saves(self, other), out=out)
+
+
+def _true_div_dtype(self: Operand, other: Operand) -> dtypes.dtype:
+    dt = result_type(self, other)
+    return dt if dt.is_floating_point else dtypes.get_default_dtype()
+
+
+def div(self: Operand, other: Operand, *, rounding_mode: str | None = None, out: Tensor | None = None) -> Tensor:
+    if rounding_mode is not None:
+        return _rounded_div(self, other, rounding_mode, out)
+    dt = _true_div_dtype(self, other)
+    _reserve(_broadcast(self, other), dt)
+    a, b = array_of(self, dt), array_of(other, dt)
+    sa, sb = _shape_of(self), _shape_of(other)
+    saved = {}
+    if isinstance(other, Tensor) and needs_grad(self, other):
+        saved["other"] = other
+    if isinstance(other, Tensor) and other.requires_grad and isinstance(self, Tensor):
+        saved["self"] = self
+    scalar = None if isinstance(other, Tensor) else other
+
+    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, Any]:
+        if scalar is not None:
+            return (g / dt.np.type(scalar), None)
+        o = s["other"]
+        ga = unbroadcast(g / o, sa)
+        gb = unbroadcast(-g * s["self"] / (o * o), sb) if "self" in s else None
+        return (ga, gb)
+
+    with np.errstate(divide="ignore", invalid="ignore"):
+        result = a / b
+    return _finish("DivBackward0", "div", result, dt, (self, other), backward, saved, out=out)
+
+
+def _rounded_div(self: Operand, other: Operand, mode: str, out: Tensor | None) -> Tensor:
+    dt = result_type(self, other)
+    a, b = array_of(self, dt), array_of(other, dt)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        result = np.floor_divide(a, b) if mode == "floor" else np.trunc(a / b).astype(dt.np)
+    sa = _shape_of(self)
+    return _finish("DivBackward1" if mode else "DivBackward0", "div", result, dt, (self, other),
+                   lambda g, s: (np.zeros(sa, g.dtype), None), out=out)
+
+
+def rdiv(self: Tensor, other: Operand) -> Tensor:
+    """`2 / x` is `reciprocal(x) * 2`, as PyTorch records it."""
+    return mul(unary("reciprocal", self), other)
+
+
+def pow(self: Operand, exponent: Operand, *, out: Tensor | None = None) -> Tensor:  # noqa: A001
+    if not isinstance(self, Tensor):
+        return _scalar_pow(self, exponent)
+    dt = result_type(self, exponent)
+    _reserve(_broadcast(self, exponent), dt)
+    a = array_of(self, dt)
+    if not isinstance(exponent, Tensor):
+        e = exponent
+
+        def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, Any]:
+            if e == 0:
+                return (np.zeros_like(g), None)
+            return (g * (e * np.power(s["self"], e - 1)).astype(g.dtype), None)
+
+        with np.errstate(divide="ignore", invalid="ignore"):
+            result = np.power(a, dt.np.type(e)) if dt.is_floating_point else np.power(a, int(e))
+        return _finish("PowBackward0", "pow", result, dt, (self, exponent), backward,
+                       {"self": self} if needs_grad(self) else None, out=out)
+    b = array_of(exponent, dt)
+    sa, sb = self._shape, exponent._shape
+
+    def backward1(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, Any]:
+        x, y, r = s["self"], s["exponent"], s["result"]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ga = unbroadcast(g * y * np.power(x, y - 1), sa)
+            gb = unbroadcast(g * r * np.where(x == 0, 0, np.log(np.where(x == 0, 1, x))), sb)
+        return (ga, gb)
+
+    with np.errstate(divide="ignore", invalid="ignore"):
+        result = np.power(a, b)
+    return _finish("PowBackward1", "pow", result, dt, (self, exponent), backward1,
+                   {"exponent": exponent, "self": self} if needs_grad(self, exponent) else None,
+                   save_result="result" if needs_grad(self, exponent) else None, out=out)
+
+
+def _scalar_pow(base: Operand, exponent: Tensor) -> Tensor:
+    """`2 ** x`: PowBackward2, saving the exponent and the result."""
+    dt = result_type(base, exponent)
+    b = array_of(exponent, dt)
+    result = np.power(dt.np.type(base), b)
+    log_base = math.log(base) if base > 0 else float("nan")
+
+    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, Any]:
+        return (None, (g * s["result"] * log_base).astype(g.dtype))
+
+    grad = needs_grad(exponent)
+    return _finish("PowBackward2", "pow", result, dt, (base, exponent), backward,
+                   {"exponent": exponent} if grad else None, save_result="result" if grad else None)
+
+
+def _minmax_binary(self: Tensor, other: Tensor, pick: Callable[..., np.ndarray], name: str) -> Tensor:
+    dt = result_type(self, other)
+    a, b = array_of(self, dt), array_of(other, dt)
+    sa, sb = self._shape, other._shape
+
+    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, Any]:
+        x, y = s["self"], s["other"]
+        chosen_a = pick(x, y) == x
+        tie = x == y
+        wa = np.where(tie, 0.5, chosen_a.astype(g.dtype))
+        return (unbroadcast(g * wa, sa), unbroadcast(g * (1 - wa), sb))
+
+    return _finish(name, name.lower()[:7], pick(a, b), dt, (self, other), backward,
+                   {"self": self, "other": other} if needs_grad(self, other) else None)
+
+
+def maximum(self: Tensor, other: Tensor) -> Tensor:
+    return _minmax_binary(self, other, np.maximum, "MaximumBackward0")
+
+
+def minimum(self: Tensor, other: Tensor) -> Tensor:
+    return _minmax_binary(self, other, np.minimum, "MinimumBackward0")
+
+
+def remainder(self: Operand, other: Operand) -> Tensor:
+    dt = result_type(self, other)
+    a, b = array_of(self, dt), array_of(other, dt)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        result = np.mod(a, b)
+    return _finish("RemainderBackward0", "remainder", result, dt, (self, other), lambda g, s: (g, None))
+
+
+def floor_divide(self: Operand, other: Operand) -> Tensor:
+    return _rounded_div(self, other, "floor", None)
+
+
+# --------------------------------------------------------------------------- unary ops
+# name: (node, numpy forward, derivative from (x, out) -> d out / d x, what the node saves)
+UNARY: dict[str, tuple[str, Callable[[np.ndarray], np.ndarray], Callable[..., np.ndarray] | None, str]] = {
+    "neg": ("NegBackward0", np.negative, lambda x, y: -1, "none"),
+    "exp": ("ExpBackward0", np.exp, lambda x, y: y, "result"),
+    "log": ("LogBackward0", np.log, lambda x, y: 1 / x, "self"),
+    "log2": ("Log2Backward0", np.log2, lambda x, y: 1 / (x * math.log(2)), "self"),
+    "log10": ("Log10Backward0", np.log10, lambda x, y: 1 / (x * math.log(10)), "self"),
+    "log1p": ("Log1PBackward0", np.log1p, lambda x, y: 1 / (1 + x), "self"),
+    "expm1": ("Expm1Backward0", np.expm1, lambda x, y: y + 1, "result"),
+    "sqrt": ("SqrtBackward0", np.sqrt, lambda x, y: 0.5 / y, "result"),
+    "rsqrt": ("RsqrtBackward0", lambda x: 1 / np.sqrt(x), lambda x, y: -0.5 * y**3, "result"),
+    "abs": ("AbsBackward0", np.abs, lambda x, y: np.sign(x), "self"),
+    "sin": ("SinBackward0", np.sin, lambda x, y: np.cos(x), "self"),
+    "cos": ("CosBackward0", np.cos, lambda x, y: -np.sin(x), "self"),
+    "tan": ("TanBackward0", np.tan, lambda x, y: 1 + y * y, "result"),
+    "tanh": ("TanhBackward0", np.tanh, lambda x, y: 1 - y * y, "result"),
+    "sigmoid": ("SigmoidBackward0", lambda x: 1 / (1 + np.exp(-x)), lambda x, y: y * (1 - y), "result"),
+    "relu": ("ReluBackward0", lambda x: np.maximum(x, 0).astype(x.dtype), lambda x, y: y > 0, "result"),
+    "reciprocal": ("ReciprocalBackward0", lambda x: 1 / x, lambda x, y: -y * y, "result"),
+    "square": ("PowBackward0", np.square, lambda x, y: 2 * x, "self"),
+    "sign": ("SignBackward0", np.sign, None, "none"),
+    "floor": ("FloorBackward0", np.floor, None, "none"),
+    "ceil": ("CeilBackward0", np.ceil, None, "none"),
+    "round": ("RoundBackward0", np.round, None, "none"),
+    "trunc": ("TruncBackward0", np.trunc, None, "none"),
+    "erf": ("ErfBackward0", None, lambda x, y: 2 / math.sqrt(math.pi) * np.exp(-x * x), "self"),
+}
+_FLOAT_ONLY = {"exp", "log", "log2", "log10", "log1p", "expm1", "sqrt", "rsqrt", "sin", "cos", "tan", "tanh",
+               "sigmoid", "reciprocal", "erf"}
+
+
+def _erf(x: np.ndarray) -> np.ndarray:
+    return np.vectorize(math.erf, otypes=[x.dtype])(x) if x.size else x.copy()
+
+
+def _unary_backward(derivative: Callable[..., np.ndarray] | None, saves: str) -> Any:
+    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[np.ndarray]:
+        if derivative is None:
+            return (np.zeros_like(g),)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            d = derivative(s.get("self"), s.get("result"))
+        return ((g * d).astype(g.dtype),)
+    return backward
+
+
+def _forward(op: str, x: np.ndarray) -> np.ndarray:
+    fn = UNARY[op][1] or _erf
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        return fn(x)
+
+
+def unary(op: str, self: Tensor, out: Tensor | None = None) -> Tensor:
+    name, _, derivative, saves = UNARY[op]
+    dt = self.dtype if (self.dtype.is_floating_point or op not in _FLOAT_ONLY) else dtypes.get_default_dtype()
+    if op == "abs" and self.dtype is dtypes.bool_:
+        raise RuntimeError("abs() is not supported for bool tensors")
+    _reserve(self._shape, dt)
+    result = _forward(op, array_of(self, dt))
+    grad = needs_grad(self)
+    return _finish(name, op, result, dt, (self,), _unary_backward(derivative, saves),
+                   {"self": self} if grad and saves == "self" else None,
+                   save_result="result" if grad and saves == "result" else None, out=out)
+
+
+def unary_(op: str, self: Tensor) -> Tensor:
+    """The in-place form: ops needing their input save a copy of it; the others save self after."""
+    name, _, derivative, saves = UNARY[op]
+    check_inplace_allowed(self)
+    if op in _FLOAT_ONLY and not self.dtype.is_floating_point:
+        raise RuntimeError(errors.CAST.format(src=dtypes.get_default_dtype().short, dst=self.dtype.short))
+    check_writable(self)
+
+    def write(target: np.ndarray) -> None:
+        target[...] = _forward(op, target)
+
+    return apply_inplace(self, write, name, (), _unary_backward(derivative, saves), check_autograd=False,
+                         save_self_copy="self" if saves == "self" else None,
+                         save_result="result" if saves == "result" else None)
+
+
+def _make_unary(op: str) -> tuple[Callable[..., Tensor], Callable[..., Tensor]]:
+    def fn(self: Tensor, *, out: Tensor | None = None) -> Tensor:
+        return unary(op, self, out)
+
+    def fn_(self: Tensor) -> Tensor:
+        return unary_(op, self)
+
+    fn.__name__, fn_.__name__ = op, op + "_"
+    return fn, fn_
+
+
+# --------------------------------------------------------------------------- parametrised activations
+def leaky_relu(self: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
+    if inplace:
+        return leaky_relu_(self, negative_slope)
+    x = self._numpy_view()
+    result = np.where(x > 0, x, x * self.dtype.np.type(negative_slope))
+
+    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[np.ndarray]:
+        return (np.where(s["self"] > 0, g, g * negative_slope).astype(g.dtype),)
+
+    return _finish("LeakyReluBackward0", "leaky_relu", result, self.dtype, (self,), backward,
+                   {"self": self} if needs_grad(self) else None)
+
+
+def leaky_relu_(self: Tensor, negative_slope: float = 0.01) -> Tensor:
+    check_inplace_allowed(self)
+    check_writable(self)
+
+    def write(t: np.ndarray) -> None:
+        np.multiply(t, self.dtype.np.type(negative_slope), out=t, where=t < 0)
+
+    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[np.ndarray]:
+        return (np.where(s["result"] > 0, g, g * negative_slope).astype(g.dtype),)
+
+    return apply_inplace(self, write, "LeakyReluBackward1", (), backward, save_result="result",
+                         check_autograd=False)
+
+
+def _gelu(x: np.ndarray, approximate: str) -> np.ndarray:
+    if approximate == "tanh":
+        inner = math.sqrt(2 / math.pi) * (x + 0.044715 * x**3)
+        return (0.5 * x * (1 + np.tanh(inner))).astype(x.dtype)
+    return (0.5 * x * (1 + _erf(x / math.sqrt(2)))).astype(x.dtype)
+
+
+def _gelu_grad(x: np.ndarray, approximate: str) -> np.ndarray:
+    if approximate == "tanh":
+        k = math.sqrt(2 / math.pi)
+        inner = k * (x + 0.044715 * x**3)
+        th = np.tanh(inner)
+        return 0.5 * (1 + th) + 0.5 * x * (1 - th * th) * k * (1 + 3 * 0.044715 * x * x)
+    cdf = 0.5 * (1 + _erf(x / math.sqrt(2)))
+    return cdf + x * np.exp(-0.5 * x * x) / math.sqrt(2 * math.pi)
+
+
+def gelu(self: Tensor, approximate: str = "none") -> Tensor:
+    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[np.ndarray]:
+        return ((g * _gelu_grad(s["self"], approximate)).astype(g.dtype),)
+
+    return _finish("GeluBackward0", "gelu", _gelu(self._numpy_view(), approximate), self.dtype, (self,), backward,
+                   {"self": self} if needs_grad(self) else None)
+
+
+def clamp(self: Tensor, min: float | None = None, max: float | None = None, *,  # noqa: A002
+          out: Tensor | None = None) -> Tensor:
+    if min is None and max is None:
+        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    dt = result_type(self, *(v for v in (min, max) if v is not None))
+    x = array_of(self, dt)
+    result = np.clip(x, min, max).astype(dt.np)
+    return _finish("ClampBackward1", "clamp", result, dt, (self,), _clamp_backward(min, max),
+                   {"self": self} if needs_grad(self) else None, out=out)
+
+
+def _clamp_backward(low: float | None, high: float | None) -> Any:
+    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[np.ndarray]:
+        x = s["self"]
+        inside = np.ones(x.shape, dtype=bool)
+        if low is not None:
+            inside &= x >= low
+        if high is not None:
+            inside &= x <= high
+        return (g * inside,)
+    return backward
+
+
+def clamp_(self: Tensor, min: float | None = None, max: float | None = None) -> Tensor:  # noqa: A002
+    check_inplace_allowed(self)
+    check_writable(self, result_type(self, *(v for v in (min, max) if v is not None)))
+
+    def write(t: np.ndarray) -> None:
+        np.clip(t, min, max, out=t)
+
+    return apply_inplace(self, write, "ClampBackward1", (), _clamp_backward(min, max), save_self_copy="self",
+                         check_autograd=False)
+
+
+def clamp_min(self: Tensor, min: float) -> Tensor:  # noqa: A002
+    return clamp(self, min=min)
+
+
+def clamp_max(self: Tensor, max: float) -> Tensor:  # noqa: A002
+    return clamp(self, max=max)
+
+
+# --------------------------------------------------------------------------- in-place arithmetic
+def _binary_inplace(self: Tensor, other: Operand, name: str, dt: dtypes.dtype,
+                    write: Callable[[np.ndarray, Any], None], backward: Any, save: dict[str, Tensor] | None = None,
+                    save_self_copy: str | None = None) -> Tensor:
+    check_inplace_allowed(self)
+    check_writable(self, dt, (_shape_of(other),))
+    operand = array_of(other, dt) if isinstance(other, Tensor) else other
+    return apply_inplace(self, lambda t: write(t, operand), name, (other,), backward, save,
+                         save_self_copy=save_self_copy, check_autograd=False)
+
+
+def add_(self: Tensor, other: Operand, *, alpha: float = 1) -> Tensor:
+    dt = result_type(self, other)
+    sb = _shape_of(other)
+
+    def write(t: np.ndarray, o: Any) -> None:
+        np.add(t, o * alpha if alpha != 1 else o, out=t, casting="unsafe")
+
+    return _binary_inplace(self, other, "AddBackward0", dt, write,
+                           lambda g, s: (g, unbroadcast(g * alpha if alpha != 1 else g, sb)))
+
+
+def sub_(self: Tensor, other: Operand, *, alpha: float = 1) -> Tensor:
+    dt = result_type(self, other)
+    sb = _shape_of(other)
+
+    def write(t: np.ndarray, o: Any) -> None:
+        np.subtract(t, o * alpha if alpha != 1 else o, out=t, casting="unsafe")
+
+    return _binary_inplace(self, other, "SubBackward0", dt, write, lambda g, s: (g, unbroadcast(-g * alpha, sb)))
+
+
+def mul_(self: Tensor, other: Operand) -> Tensor:
+    dt = result_type(self, other)
+    sb = _shape_of(other)
+    tensor_other = isinstance(other, Tensor)
+    save = {"other": other} if tensor_other and self.requires_grad and needs_grad(self) else {}
+    copy_self = "self" if tensor_other and other.requires_grad and needs_grad(other) else None
+
+    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, Any]:
+        if not tensor_other:
+            return (g * dt.np.type(other), None)
+        return (g * s["other"] if "other" in s else None,
+                unbroadcast(g * s["self"], sb) if "self" in s else None)
+
+    def write(t: np.ndarray, o: Any) -> None:
+        np.multiply(t, o, out=t, casting="unsafe")
+
+    return _binary_inplace(self, other, "MulBackward0", dt, write, backward, save, copy_self)
+
+
+def div_(self: Tensor, other: Operand, *, rounding_mode: str | None = None) -> Tensor:
+    dt = _true_div_dtype(self, other) if rounding_mode is None else result_type(self, other)
+    sb = _shape_of(other)
+    tensor_other = isinstance(other, Tensor)
+    save = {"other": other} if tensor_other and needs_grad(self, other) else {}
+    copy_self = "self" if tensor_other and other.requires_grad and needs_grad(other) else None
+
+    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, Any]:
+        if not tensor_other:
+            return (g / dt.np.type(other), None)
+        o = s["other"]
+        return (g / o, unbroadcast(-g * s["self"] / (o * o), sb) if "self" in s else None)
+
+    def write(t: np.ndarray, o: Any) -> None:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            if rounding_mode == "floor":
+                np.floor_divide(t, o, out=t, casting="unsafe")
+            elif rounding_mode == "trunc":
+                t[...] = np.trunc(t / o)
+            else:
+                np.divide(t, o, out=t, casting="unsafe")
+
+    return _binary_inplace(self, other, "DivBackward0", dt, write, backward, save, copy_self)
+
+
+def pow_(self: Tensor, exponent: Operand) -> Tensor:
+    dt = result_type(self, exponent)
+    if isinstance(exponent, Tensor):
+        sb = exponent._shape
+
+        def backward1(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, Any]:
+            x, y = s["self"], s["exponent"]
+            with np.errstate(divide="ignore", invalid="ignore"):
+                return (g * y * np.power(x, y - 1), unbroadcast(g * np.power(x, y) * np.log(x), sb))
+
+        def write1(t: np.ndarray, o: Any) -> None:
+            with np.errstate(divide="ignore", invalid="ignore"):
+                np.power(t, o, out=t, casting="unsafe")
+
+        return _binary_inplace(self, exponent, "PowBackward1", dt, write1, backward1,
+                               {"exponent": exponent}, save_self_copy="self")
+    e = exponent
+
+    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, Any]:
+        return (g * e * np.power(s["self"], e - 1) if e != 0 else np.zeros_like(g), None)
+
+    def write(t: np.ndarray, o: Any) -> None:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            np.power(t, o, out=t, casting="unsafe")
+
+    return _binary_inplace(self, e, "PowBackward0", dt, write, backward, save_self_copy="self")
+
+
+# --------------------------------------------------------------------------- comparisons and logic
+def _compare(ufunc: np.ufunc) -> Callable[..., Tensor]:
+    def compare(self: Operand, other: Operand, *, out: Tensor | None = None) -> Tensor:
+        dt = result_type(self, other)
+        geometry.broadcast_shapes(_shape_of(self), _shape_of(other))
+        result = ufunc(array_of(self, dt), array_of(other, dt))
+        if out is not None:
+            return write_out(out, np.asarray(result), ufunc.__name__, ())
+        return Tensor._wrap(np.asarray(result), dtypes.bool_)
+    return compare
+
+
+eq, ne, lt, le, gt, ge = (_compare(u) for u in (np.equal, np.not_equal, np.less, np.less_equal, np.greater,
+                                                np.greater_equal))
+
+
+def _logical(ufunc: np.ufunc) -> Callable[..., Tensor]:
+    def logical(self: Operand, other: Operand) -> Tensor:
+        a = self._numpy_view() if isinstance(self, Tensor) else self
+        b = other._numpy_view() if isinstance(other, Tensor) else other
+        return Tensor._wrap(np.asarray(ufunc(a, b)), dtypes.bool_)
+    return logical
+
+
+logical_and, logical_or, logical_xor = (_logical(u) for u in (np.logical_and, np.logical_or, np.logical_xor))
+
+
+def logical_not(self: Tensor) -> Tensor:
+    return Tensor._wrap(np.logical_not(self._numpy_view()), dtypes.bool_)
+
+
+def _bitwise(ufunc: np.ufunc) -> Callable[..., Tensor]:
+    def bitwise(self: Operand, other: Operand) -> Tensor:
+        dt = result_type(self, other)
+        if dt.is_floating_point:
+            raise RuntimeError(f"\"{ufunc.__name__}_cpu\" not implemented for '{dt.short}'")
+        return Tensor._wrap(np.asarray(ufunc(array_of(self, dt), array_of(other, dt))), dt)
+    return bitwise
+
+
+bitwise_and, bitwise_or, bitwise_xor = (_bitwise(u) for u in (np.bitwise_and, np.bitwise_or, np.bitwise_xor))
+
+
+def bitwise_not(self: Tensor) -> Tensor:
+    if self.dtype.is_floating_point:
+        raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type tensors")
+    return Tensor._wrap(np.invert(self._numpy_view()), self.dtype)
+
+
+def isnan(self: Tensor) -> Tensor:
+    return Tensor._wrap(np.isnan(self._numpy_view()), dtypes.bool_)
+
+
+def isinf(self: Tensor) -> Tensor:
+    return Tensor._wrap(np.isinf(self._numpy_view()), dtypes.bool_)
+
+
+def isfinite(self: Tensor) -> Tensor:
+    return Tensor._wrap(np.isfinite(self._numpy_view()), dtypes.bool_)
+
+
+def where(condition: Tensor, input: Operand, other: Operand) -> Tensor:  # noqa: A002
+    dt = result_type(input, other)
+    geometry.broadcast_shapes(condition._shape, _shape_of(input), _shape_of(other))
+    cond = condition._numpy_view().astype(bool, copy=False)
+    result = np.where(cond, array_of(input, dt), array_of(other, dt))
+    si, so = _shape_of(input), _shape_of(other)
+
+    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, Any, Any]:
+        c = s["condition"]
+        return (None, unbroadcast(np.where(c, g, 0).astype(g.dtype), si),
+                unbroadcast(np.where(c, 0, g).astype(g.dtype), so))
+
+    return _finish("WhereBackward0", "where", result, dt, (condition, input, other), backward,
+                   {"condition": condition} if needs_grad(input, other) else None)
+
+
+def lerp(self: Tensor, end: Tensor, weight: float) -> Tensor:
+    return add(self, mul(sub(end, self), weight))
+
+
+def addcmul(self: Tensor, t1: Tensor, t2: Tensor, *, value: float = 1) -> Tensor:
+    return add(self, mul(mul(t1, t2), value))
+
+
+def addcdiv(self: Tensor, t1: Tensor, t2: Tensor, *, value: float = 1) -> Tensor:
+    return add(self, mul(div(t1, t2), value))
+
+
+_UNARY_FNS = {op: _make_unary(op) for op in UNARY}
+
+METHODS: dict[str, Callable[..., Any]] = {
+    "add": add, "sub": sub, "subtract": sub, "mul": mul, "multiply": mul, "div": div, "divide": div,
+    "true_divide": div, "pow": pow, "maximum": maximum, "minimum": minimum, "remainder": remainder,
+    "floor_divide": floor_divide, "add_": add_, "sub_": sub_, "mul_": mul_, "div_": div_, "pow_": pow_,
+    "leaky_relu": leaky_relu, "clamp": clamp, "clip": clamp, "clamp_": clamp_, "clip_": clamp_,
+    "clamp_min": clamp_min, "clamp_max": clamp_max, "eq": eq, "ne": ne, "lt": lt, "le": le, "gt": gt, "ge": ge,
+    "greater": gt, "less": lt, "greater_equal": ge, "less_equal": le, "not_equal": ne,
+    "logical_and": logical_and, "logical_or": logical_or, "logical_xor": logical_xor, "logical_not": logical_not,
+    "bitwise_and": bitwise_and, "bitwise_or": bitwise_or, "bitwise_xor": bitwise_xor, "bitwise_not": bitwise_not,
+    "isnan": isnan, "isinf": isinf, "isfinite": isfinite, "where": lambda self, cond, other: where(cond, self, other),
+    "lerp": lerp, "addcmul": addcmul, "addcdiv": addcdiv,
+    "multiply_": mul_, "subtract_": sub_,
+}
+for _op, (_fn, _fn_) in _UNARY_FNS.items():
+    METHODS[_op] = _fn
+    METHODS[_op + "_"] = _fn_
+METHODS["negative"] = METHODS["neg"]
+METHODS["absolute"] = METHODS["abs"]
+
+FUNCTIONS: dict[str, Callable[..., Any]] = {
+    name: METHODS[name] for name in (
+        "add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide", "pow", "maximum", "minimum",
+        "remainder", "floor_divide", "clamp", "clip", "clamp_min", "clamp_max", "eq", "ne", "lt", "le", "gt",
+        "ge", "greater", "less", "greater_equal", "less_equal", "not_equal", "logical_and", "logical_or",
+        "logical_xor", "logical_not", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "isnan",
+        "isinf", "isfinite", "lerp", "addcmul", "addcdiv", "negative", "absolute", "rsub",
+    ) if name in METHODS
+}
+FUNCTIONS.update({op: fn for op, (fn, _) in _UNARY_FNS.items()})
+FUNCTIONS.update({op + "_": fn_ for op, (_, fn_) in _UNARY_FNS.items() if op in ("relu", "sigmoid", "tanh", "exp")})
+FUNCTIONS["where"] = where
+FUNCTIONS["rsub"] = rsub

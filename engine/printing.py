@@ -1,0 +1,169 @@
+"""Tensor repr text, byte for byte as PyTorch 2.13 prints it.
+
+This mirrors torch/_tensor_str.py under the default print options (precision 4,
+threshold 1000, edgeitems 3, linewidth 80, sci_mode chosen automatically), for
+strided, dense, real tensors. Large tensors are summarized before anything is
+formatted, so printing never touches more than 6 entries per cut dimension.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from itertools import compress
+
+import numpy as np
+
+_PRECISION = 4
+_THRESHOLD = 1000
+_EDGEITEMS = 3
+_LINEWIDTH = 80
+_PREFIX = "tensor("
+_INDENT = len(_PREFIX)
+_FLOAT_DTYPES = frozenset({"float16", "bfloat16", "float32", "float64"})
+# torch omits the dtype suffix for the default float dtype, int64 and bool
+# (empty tensors only for the default float dtype, since nothing else hints at it).
+_IMPLIED_DTYPES = frozenset({"float32", "int64", "bool"})
+_DEFAULT_DTYPE = "float32"
+_SCI_FORMAT = f"{{:.{_PRECISION}e}}".format
+_FIXED_FORMAT = f"{{:.{_PRECISION}f}}".format
+
+
+def format_tensor(
+    values: np.ndarray,
+    dtype_name: str,
+    *,
+    requires_grad: bool = False,
+    grad_fn_name: str | None = None,
+    device: str | None = None,
+) -> str:
+    """The text PyTorch prints for a tensor holding `values` (already in the tensor's numpy dtype, any strides).
+
+    dtype_name is the torch dtype name without 'torch.'. grad_fn_name is
+    type(t.grad_fn).__name__ ('Invalid' when reading it raises) and wins over
+    requires_grad. device is None for cpu, else e.g. 'cuda:0'.
+    """
+    values = np.asarray(values)
+    suffixes = []
+    if device is not None and device != "cpu":
+        suffixes.append(f"device='{device}'")
+    if values.size == 0:
+        body = "[]"
+        if values.ndim != 1:
+            suffixes.append(f"size={tuple(values.shape)}")
+        if dtype_name != _DEFAULT_DTYPE:
+            suffixes.append(f"dtype=torch.{dtype_name}")
+    else:
+        body = _tensor_body(values, dtype_name)
+        if dtype_name not in _IMPLIED_DTYPES:
+            suffixes.append(f"dtype=torch.{dtype_name}")
+    if grad_fn_name is not None:
+        suffixes.append(f"grad_fn=<{grad_fn_name}>")
+    elif requires_grad:
+        suffixes.append("requires_grad=True")
+    return _add_suffixes(_PREFIX + body, suffixes)
+
+
+def format_parameter(values: np.ndarray, dtype_name: str, *, device: str | None = None) -> str:
+    """nn.Parameter's repr: a header line, then the tensor text of a leaf requiring grad."""
+    return "Parameter containing:\n" + format_tensor(
+        values, dtype_name, requires_grad=True, device=device
+    )
+
+
+def _tensor_body(values: np.ndarray, dtype_name: str) -> str:
+    """The bracketed data of a non-empty tensor; widths come from the summarized data only."""
+    summarize = values.size > _THRESHOLD
+    cuts = tuple(summarize and n > 2 * _EDGEITEMS for n in values.shape)
+    shown = _edges(values) if summarize else values
+    if dtype_name in _FLOAT_DTYPES:
+        # Like torch (item()/tolist()), format every float width through Python doubles.
+        cells, width = _float_cells(shown.ravel().tolist())
+    else:
+        cells, width = _plain_cells(shown.ravel().tolist())
+    return _layout(cells, shown.shape, cuts, width, _INDENT)
+
+
+def _edges(values: np.ndarray) -> np.ndarray:
+    """The first and last edge items along every dimension longer than twice that (torch's get_summarized_data)."""
+    index = [
+        np.r_[0:_EDGEITEMS, n - _EDGEITEMS : n] if n > 2 * _EDGEITEMS else np.arange(n)
+        for n in values.shape
+    ]
+    return values[np.ix_(*index)]
+
+
+def _plain_cells(flat: list[int] | list[bool]) -> tuple[list[str], int]:
+    """Integers and bools print with str(), right-aligned to the widest one."""
+    cells = [str(v) for v in flat]
+    width = max(map(len, cells))
+    return [c.rjust(width) for c in cells], width
+
+
+def _float_cells(flat: list[float]) -> tuple[list[str], int]:
+    """Floats share one mode and one width, both decided by the nonzero finite values alone."""
+    counted = [v != 0.0 and math.isfinite(v) for v in flat]
+    fmt = _float_mode(list(compress(flat, counted)))
+    cells = [fmt(v) for v in flat]
+    width = max(map(len, compress(cells, counted)), default=1)
+    return [c.rjust(width) for c in cells], width
+
+
+def _float_mode(nonzero_finite: list[float]) -> Callable[[float], str]:
+    """Pick sci, int or fixed notation as torch's _Formatter does (in double precision)."""
+    if not nonzero_finite:
+        return _int_mode_str
+    magnitudes = [abs(v) for v in nonzero_finite]
+    lo, hi = min(magnitudes), max(magnitudes)
+    if hi / lo > 1000.0 or hi > 1.0e8 or lo < 1.0e-4:
+        return _SCI_FORMAT
+    if all(v.is_integer() for v in nonzero_finite):
+        return _int_mode_str
+    return _FIXED_FORMAT
+
+
+def _int_mode_str(value: float) -> str:
+    """Integral floats print without digits, but keep the '.' that marks a float dtype."""
+    text = f"{value:.0f}"
+    return text + "." if math.isfinite(value) else text
+
+
+def _layout(
+    cells: Sequence[str], shape: tuple[int, ...], cuts: tuple[bool, ...], width: int, indent: int
+) -> str:
+    """Nest the row-major cells into brackets, one blank line fewer per inner dimension."""
+    if not shape:
+        return cells[0]
+    if len(shape) == 1:
+        return _vector(cells, cuts[0], width, indent)
+    step = len(cells) // shape[0]
+    blocks = [
+        _layout(cells[i * step : (i + 1) * step], shape[1:], cuts[1:], width, indent + 1)
+        for i in range(shape[0])
+    ]
+    if cuts[0]:
+        blocks.insert(_EDGEITEMS, "...")
+    return "[" + ("," + "\n" * (len(shape) - 1) + " " * (indent + 1)).join(blocks) + "]"
+
+
+def _vector(cells: Sequence[str], cut: bool, width: int, indent: int) -> str:
+    """One innermost row, wrapped to the line width by the formatter width (not the cells' own)."""
+    per_line = max(1, (_LINEWIDTH - indent) // (width + 2))
+    row = [*cells[:_EDGEITEMS], " ...", *cells[_EDGEITEMS:]] if cut else list(cells)
+    lines = [", ".join(row[i : i + per_line]) for i in range(0, len(row), per_line)]
+    return "[" + (",\n" + " " * (indent + 1)).join(lines) + "]"
+
+
+def _add_suffixes(text: str, suffixes: list[str]) -> str:
+    """Append ', suffix' items, moving one to a new line when it would pass the line width."""
+    parts = [text]
+    line_len = len(text) - text.rfind("\n") + 1  # torch's count: 2 more than the visible line
+    for suffix in suffixes:
+        if line_len + len(suffix) + 2 > _LINEWIDTH:
+            parts.append(",\n" + " " * _INDENT + suffix)
+            line_len = _INDENT + len(suffix)
+        else:
+            parts.append(", " + suffix)
+            line_len += len(suffix) + 2
+    parts.append(")")
+    return "".join(parts)

@@ -1,0 +1,553 @@
+"""Tensor: a strided window onto a Storage, with a version counter and autograd metadata.
+
+Ops live in engine/ops and are attached to Tensor there; this module holds what every op relies on:
+the layout, the version counter shared by a base and its views, the view bookkeeping PyTorch uses to
+rebase the graph after an in-place change (CopySlices / AsStridedBackward0), and gradient edges.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+import weakref
+from typing import Any
+
+import numpy as np
+
+from engine import dtypes, errors, geometry
+from engine.autograd import grad_mode
+from engine.autograd.node import AccumulateGrad, Node, node_type
+from engine.storage import Storage, UntypedStorage
+
+DEFAULT = "default"
+NO_GRAD_MODE = "no_grad_mode"
+MULTI_OUTPUT = "multi_output"
+
+
+class VersionCounter:
+    """One counter shared by a tensor, its views and its detach()ed aliases."""
+
+    __slots__ = ("value",)
+
+    def __init__(self) -> None:
+        self.value = 0
+
+
+class ViewInfo:
+    """Why a tensor is a view: its root base, how it was made, and the version its grad_fn matches."""
+
+    __slots__ = ("attr_version", "base", "creation_meta", "op_name", "output_nr")
+
+    def __init__(self, base: Tensor, creation_meta: str, attr_version: int, op_name: str = "",
+                 output_nr: int = 0) -> None:
+        self.base = base
+        self.creation_meta = creation_meta
+        self.attr_version = attr_version
+        self.op_name = op_name
+        self.output_nr = output_nr
+
+
+class Size(tuple):
+    """torch.Size: a tuple of ints that prints as `torch.Size([2, 3])`."""
+
+    def __repr__(self) -> str:
+        return f"torch.Size([{', '.join(str(s) for s in self)}])"
+
+    __str__ = __repr__
+
+    def numel(self) -> int:
+        return math.prod(self)
+
+
+class device:  # noqa: N801 - torch's name
+    """torch.device: `cpu` or `cuda:N`."""
+
+    __slots__ = ("index", "type")
+
+    def __init__(self, spec: str | device = "cpu", index: int | None = None) -> None:
+        if isinstance(spec, device):
+            self.type, self.index = spec.type, spec.index
+            return
+        kind, _, number = str(spec).partition(":")
+        if kind not in ("cpu", "cuda", "meta"):
+            raise RuntimeError(
+                "Expected one of cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, fpga, maia, "
+                f"xla, lazy, vulkan, mps, meta, hpu, mtia, privateuseone device type at start of device string: {spec}"
+            )
+        self.type = kind
+        self.index = int(number) if number else index
+
+    def __str__(self) -> str:
+        return self.type if self.index is None else f"{self.type}:{self.index}"
+
+    def __repr__(self) -> str:
+        if self.index is None:
+            return f"device(type='{self.type}')"
+        return f"device(type='{self.type}', index={self.index})"
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, str):
+            other = device(other)
+        return isinstance(other, device) and (self.type, self.index) == (other.type, other.index)
+
+    def __hash__(self) -> int:
+        return hash((self.type, self.index))
+
+
+CPU = device("cpu")
+
+
+class Tensor:
+    """A strided view of a Storage that behaves like torch.Tensor."""
+
+    __slots__ = ("__dict__", "__weakref__", "_accumulator", "_grad", "_grad_fn", "_np_cache", "_offset",
+                 "_output_nr", "_requires_grad", "_retains_grad", "_shape", "_storage", "_stride",
+                 "_vc", "_view", "dtype")
+
+    # ----------------------------------------------------------------- construction
+    @classmethod
+    def _make(cls, storage: Storage, offset: int, shape: tuple[int, ...], stride: tuple[int, ...],
+              dtype: dtypes.dtype, vc: VersionCounter | None = None) -> Tensor:
+        """The one constructor every op uses: layout over a storage, no autograd history."""
+        t = object.__new__(cls)
+        t._storage = storage
+        t._offset = offset
+        t._shape = shape
+        t._stride = stride
+        t.dtype = dtype
+        t._vc = vc if vc is not None else VersionCounter()
+        t._requires_grad = False
+        t._grad_fn = None
+        t._output_nr = 0
+        t._grad = None
+        t._retains_grad = False
+        t._view = None
+        t._accumulator = None
+        t._np_cache = None
+        return t
+
+    @classmethod
+    def _empty(cls, shape: tuple[int, ...], dtype: dtypes.dtype) -> Tensor:
+        storage = Storage.allocate(math.prod(shape), dtype.np)
+        return cls._make(storage, 0, tuple(shape), geometry.contiguous_strides(shape), dtype)
+
+    @classmethod
+    def _wrap(cls, array: Any, dtype: dtypes.dtype | None = None) -> Tensor:
+        """A new tensor owning the result of a numpy computation, adopted without a copy when it is
+        a fresh dense array (keeping numpy's layout, which follows its inputs as torch's does)."""
+        dtype = dtype or dtypes.from_numpy_dtype(np.asarray(array).dtype)
+        if not isinstance(array, np.ndarray) or array.dtype != dtype.np or array.base is not None:
+            array = np.array(array, dtype=dtype.np)
+        if not array.flags.c_contiguous:
+            order = sorted(range(array.ndim), key=lambda d: -array.strides[d])
+            dense = array.transpose(order)
+            if not dense.flags.c_contiguous:
+                array = np.ascontiguousarray(array)
+        shape = array.shape
+        if array.flags.c_contiguous:
+            stride = geometry.contiguous_strides(shape)
+            flat = array.reshape(-1)
+        else:
+            stride = tuple(s // array.itemsize for s in array.strides)
+            flat = dense.reshape(-1)
+        return cls._make(Storage.wrap(flat), 0, shape, stride, dtype)
+
+    # ----------------------------------------------------------------- layout
+    def _numpy_view(self) -> np.ndarray:
+        """This tensor as a numpy array over the same memory: writes go straight to the storage."""
+        data = self._storage.data
+        cache = self._np_cache
+        if cache is not None and cache[0] is data:
+            return cache[1]
+        itemsize = data.itemsize
+        if 0 in self._shape:
+            array = np.empty(self._shape, dtype=data.dtype)
+        else:
+            array = np.ndarray(self._shape, data.dtype, buffer=data, offset=self._offset * itemsize,
+                               strides=tuple(s * itemsize for s in self._stride))
+        self._np_cache = (data, array)
+        return array
+
+    def _set_layout(self, shape: tuple[int, ...], stride: tuple[int, ...], offset: int) -> None:
+        """Change this tensor's own geometry (t_, squeeze_, as_strided_, resize_, set_)."""
+        self._shape, self._stride, self._offset = tuple(shape), tuple(stride), offset
+        self._np_cache = None
+
+    @property
+    def shape(self) -> Size:
+        return Size(self._shape)
+
+    def size(self, dim: int | None = None) -> Size | int:
+        if dim is None:
+            return Size(self._shape)
+        return self._shape[geometry.wrap_dim(dim, len(self._shape))]
+
+    def stride(self, dim: int | None = None) -> tuple[int, ...] | int:
+        if dim is None:
+            return self._stride
+        return self._stride[geometry.wrap_dim(dim, len(self._shape))]
+
+    def storage_offset(self) -> int:
+        return self._offset
+
+    @property
+    def ndim(self) -> int:
+        return len(self._shape)
+
+    def dim(self) -> int:
+        return len(self._shape)
+
+    ndimension = dim
+
+    def numel(self) -> int:
+        return math.prod(self._shape)
+
+    nelement = numel
+
+    def element_size(self) -> int:
+        return self.dtype.itemsize
+
+    @property
+    def itemsize(self) -> int:
+        return self.dtype.itemsize
+
+    @property
+    def nbytes(self) -> int:
+        return self.numel() * self.dtype.itemsize
+
+    def is_contiguous(self, memory_format: object = None) -> bool:
+        return geometry.is_contiguous(self._shape, self._stride)
+
+    def untyped_storage(self) -> UntypedStorage:
+        return UntypedStorage(self._storage)
+
+    def data_ptr(self) -> int:
+        return self._storage.data_ptr + self._offset * self.dtype.itemsize
+
+    @property
+    def device(self) -> device:
+        return CPU
+
+    @property
+    def is_cuda(self) -> bool:
+        return False
+
+    is_sparse = False
+    is_quantized = False
+    is_meta = False
+    layout = "torch.strided"
+
+    def is_floating_point(self) -> bool:
+        return self.dtype.is_floating_point
+
+    def is_complex(self) -> bool:
+        return False
+
+    # ----------------------------------------------------------------- versions and views
+    @property
+    def _version(self) -> int:
+        return self._vc.value
+
+    def _bump_version(self) -> None:
+        self._vc.value += 1
+
+    def _is_view(self) -> bool:
+        return self._view is not None
+
+    @property
+    def _base(self) -> Tensor | None:
+        return self._view.base if self._view is not None else None
+
+    def _alias(self) -> Tensor:
+        """Same memory, layout and version counter; no autograd history (what detach() returns)."""
+        return Tensor._make(self._storage, self._offset, self._shape, self._stride, self.dtype, self._vc)
+
+    def _layout_key(self) -> tuple[tuple[int, ...], tuple[int, ...], int]:
+        return self._shape, self._stride, self._offset
+
+    # ----------------------------------------------------------------- autograd metadata
+    @property
+    def requires_grad(self) -> bool:
+        if self._requires_grad or self._grad_fn is not None:
+            return True
+        return self._view is not None and self._view.base.requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, flag: bool) -> None:
+        if not self.is_leaf:
+            raise RuntimeError(errors.REQUIRES_GRAD_NON_LEAF if flag else errors.REQUIRES_GRAD_NON_LEAF_FALSE)
+        if flag and not self.dtype.is_floating_point:
+            raise RuntimeError(errors.REQUIRES_GRAD_DTYPE_ATTR)
+        self._requires_grad = bool(flag)
+
+    def requires_grad_(self, requires_grad: bool = True) -> Tensor:
+        if not self.is_leaf:
+            raise RuntimeError(
+                errors.REQUIRES_GRAD_NON_LEAF if requires_grad else errors.REQUIRES_GRAD_NON_LEAF_FALSE)
+        if requires_grad and not self.dtype.is_floating_point:
+            raise RuntimeError(errors.REQUIRES_GRAD_DTYPE_METHOD)
+        self._requires_grad = bool(requires_grad)
+        return self
+
+    @property
+    def is_leaf(self) -> bool:
+        return self.grad_fn is None
+
+    @property
+    def grad_fn(self) -> Node | None:
+        view = self._view
+        if view is not None and view.attr_version != self._vc.value:
+            return self._regenerate_view_grad_fn(view)
+        return self._grad_fn
+
+    @property
+    def output_nr(self) -> int:
+        return self._output_nr
+
+    def _regenerate_view_grad_fn(self, view: ViewInfo) -> Node | None:
+        """After its base (or another view of it) changed in place, a view's history becomes
+        AsStridedBackward0 of the base's new history, as in PyTorch."""
+        base = view.base
+        if not (base.requires_grad or self._requires_grad or self._grad_fn is not None):
+            view.attr_version = self._vc.value
+            return self._grad_fn
+        if grad_mode.state.enabled:
+            if view.creation_meta == MULTI_OUTPUT:
+                raise RuntimeError(errors.MULTI_OUTPUT_VIEW_BASE_MODIFIED.format(
+                    n=view.output_nr, fn=view.op_name))
+            if view.creation_meta == NO_GRAD_MODE:
+                raise RuntimeError(errors.NO_GRAD_VIEW_BASE_MODIFIED)
+        elif view.creation_meta != DEFAULT:
+            return self._grad_fn
+        base_edge = base._gradient_edge()
+        if base_edge is None:
+            view.attr_version = self._vc.value
+            return self._grad_fn
+        from engine.ops.views import as_strided_backward
+
+        node = node_type("AsStridedBackward0")(
+            as_strided_backward(base._layout_key(), self._layout_key()),
+            (base_edge,), ((self._shape, self.dtype.np),))
+        self._set_grad_fn(node, 0)
+        view.attr_version = self._vc.value
+        return node
+
+    def _grad_fn_for_message(self) -> Node | None:
+        """grad_fn as a version-mismatch message names it; never raises."""
+        try:
+            return self.grad_fn
+        except RuntimeError:
+            return self._grad_fn
+
+    def _set_grad_fn(self, node: Node | None, output_nr: int) -> None:
+        self._grad_fn = node
+        self._output_nr = output_nr
+        if self._retains_grad and node is not None:
+            if node._retained is None:
+                node._retained = {}
+            node._retained[output_nr] = weakref.ref(self)
+
+    def _gradient_edge(self) -> tuple[Node, int] | None:
+        """Where gradients for this tensor go: its grad_fn, or its leaf's AccumulateGrad."""
+        fn = self.grad_fn
+        if fn is not None:
+            return fn, self._output_nr
+        if self._requires_grad:
+            acc = self._accumulator() if self._accumulator is not None else None
+            if acc is None:
+                acc = AccumulateGrad(self)
+                self._accumulator = weakref.ref(acc)
+            return acc, 0
+        return None
+
+    @property
+    def grad(self) -> Tensor | None:
+        if not self._retains_grad and self.grad_fn is not None:
+            warnings.warn(errors.NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
+        return self._grad
+
+    @grad.setter
+    def grad(self, value: Tensor | None) -> None:
+        if value is not None:
+            if value._shape != self._shape:
+                raise RuntimeError(errors.GRAD_ASSIGN_SIZE.format(
+                    got=errors.shape_text(value._shape), want=errors.shape_text(self._shape)))
+            if value.dtype is not self.dtype:
+                raise RuntimeError(errors.GRAD_ASSIGN_DTYPE.format(
+                    got=_cpp_type_name(value.dtype), want=self.dtype.short))
+        self._grad = value
+
+    def _accumulate_grad(self, grad: np.ndarray) -> None:
+        """First gradient: a new tensor. Later ones: added in place (its version goes up)."""
+        grad = np.asarray(grad)
+        if self._grad is None:
+            self._grad = Tensor._wrap(np.array(grad, dtype=self.dtype.np, copy=True), self.dtype)
+        else:
+            target = self._grad._numpy_view()
+            np.add(target, grad, out=target, casting="unsafe")
+            self._grad._bump_version()
+
+    @property
+    def retains_grad(self) -> bool:
+        return self._retains_grad
+
+    def retain_grad(self) -> None:
+        if not self.requires_grad:
+            raise RuntimeError(errors.RETAIN_GRAD_NO_GRAD)
+        if self.is_leaf or self._retains_grad:
+            return
+        self._retains_grad = True
+        self._set_grad_fn(self.grad_fn, self._output_nr)
+
+    def backward(self, gradient: Tensor | None = None, retain_graph: bool | None = None,
+                 create_graph: bool = False, inputs: Any = None) -> None:
+        from engine.autograd.api import backward
+
+        backward([self], [gradient], retain_graph=retain_graph, create_graph=create_graph, inputs=inputs)
+
+    # ----------------------------------------------------------------- python protocol
+    def __repr__(self) -> str:
+        from engine.printing import format_tensor
+
+        try:
+            fn = self.grad_fn
+            fn_name = type(fn).__name__ if fn is not None else None
+        except RuntimeError:
+            fn_name = "Invalid"
+        return format_tensor(self._numpy_view(), self.dtype.name, requires_grad=self.requires_grad,
+                             grad_fn_name=fn_name)
+
+    __str__ = __repr__
+
+    def __format__(self, spec: str) -> str:
+        if self.ndim == 0 and spec:
+            return format(self.item(), spec)
+        return repr(self)
+
+    def __len__(self) -> int:
+        if not self._shape:
+            raise TypeError("len() of a 0-d tensor")
+        return self._shape[0]
+
+    def __iter__(self) -> Any:
+        if not self._shape:
+            raise TypeError("iteration over a 0-d tensor")
+        return iter(self.unbind(0))
+
+    def __bool__(self) -> bool:
+        if self.numel() != 1:
+            raise RuntimeError(errors.BOOL_AMBIGUOUS)
+        return bool(self._numpy_view().reshape(()))
+
+    def __float__(self) -> float:
+        return float(self.item())
+
+    def __int__(self) -> int:
+        return int(self.item())
+
+    def __index__(self) -> int:
+        if self.dtype.is_floating_point or self.numel() != 1:
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return int(self.item())
+
+    def __hash__(self) -> int:
+        return id(self)
+
+    def item(self) -> Any:
+        if self.numel() != 1:
+            raise RuntimeError(errors.ITEM_MULTI.format(n=self.numel()))
+        return self._numpy_view().reshape(()).item()
+
+    def tolist(self) -> Any:
+        return self._numpy_view().tolist()
+
+    def numpy(self, force: bool = False) -> np.ndarray:
+        if self.requires_grad and not force:
+            raise RuntimeError(errors.NUMPY_REQUIRES_GRAD)
+        return self._numpy_view()
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        array = self.numpy()
+        return array if dtype is None else array.astype(dtype)
+
+    def __reduce_ex__(self, protocol: int) -> Any:
+        raise TypeError("tensors cannot be pickled in this engine")
+
+    @property
+    def data(self) -> Tensor:
+        """Same memory, its own version counter, no history: the old escape hatch around autograd."""
+        return Tensor._make(self._storage, self._offset, self._shape, self._stride, self.dtype)
+
+    @data.setter
+    def data(self, other: Tensor) -> None:
+        self._storage = other._storage
+        self.dtype = other.dtype
+        self._set_layout(other._shape, other._stride, other._offset)
+
+    def detach(self) -> Tensor:
+        return self._alias()
+
+    def detach_(self) -> Tensor:
+        if self._view is not None:
+            raise RuntimeError(errors.DETACH_VIEW)
+        self._grad_fn = None
+        self._requires_grad = False
+        return self
+
+    @property
+    def is_cpu(self) -> bool:
+        return True
+
+    def type(self, dtype: Any = None) -> Any:
+        if dtype is None:
+            return f"torch.{self.dtype.legacy}"
+        return self.to(dtype)
+
+    def get_device(self) -> int:
+        return -1
+
+
+class Parameter(Tensor):
+    """nn.Parameter: a leaf that requires grad and prints as `Parameter containing:`."""
+
+    __slots__ = ()
+
+    def __new__(cls, data: Tensor | None = None, requires_grad: bool = True) -> Parameter:
+        if data is None:
+            data = Tensor._empty((0,), dtypes.get_default_dtype())
+        p = object.__new__(cls)
+        for slot in Tensor.__slots__:
+            if slot not in ("__dict__", "__weakref__"):
+                object.__setattr__(p, slot, None)
+        p._storage, p._offset, p._shape, p._stride = data._storage, data._offset, data._shape, data._stride
+        p.dtype = data.dtype
+        p._vc = data._vc
+        p._requires_grad = bool(requires_grad)
+        p._output_nr = 0
+        p._retains_grad = False
+        if requires_grad and not data.dtype.is_floating_point:
+            raise RuntimeError(errors.REQUIRES_GRAD_DTYPE_FACTORY)
+        return p
+
+    def __init__(self, data: Tensor | None = None, requires_grad: bool = True) -> None:
+        pass
+
+    def __repr__(self) -> str:
+        from engine.printing import format_parameter
+
+        if not self._requires_grad:
+            return "Parameter containing:\n" + super().__repr__()
+        return format_parameter(self._numpy_view(), self.dtype.name)
+
+    __str__ = __repr__
+
+
+def _cpp_type_name(d: dtypes.dtype) -> str:
+    """How C++ names a scalar type in grad-assignment messages ('double', 'float', 'long int')."""
+    return {"float64": "double", "float32": "float", "int64": "long int", "int32": "int",
+            "float16": "c10::Half", "bool": "bool", "uint8": "unsigned char", "int8": "signed char",
+            "int16": "short int"}[d.name]
+
+
+def grad_enabled() -> bool:
+    return grad_mode.state.enabled
