@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 
@@ -12,14 +13,19 @@ from engine import errors
 Shape = tuple[int, ...]
 
 
-def contiguous_strides(shape: Sequence[int]) -> Shape:
-    """Row-major strides as torch computes them (size-0/1 dims count as 1)."""
+@functools.lru_cache(maxsize=4096)
+def _contiguous_strides(shape: Shape) -> Shape:
     strides = []
     step = 1
     for size in reversed(shape):
         strides.append(step)
         step *= max(size, 1)
     return tuple(reversed(strides))
+
+
+def contiguous_strides(shape: Sequence[int]) -> Shape:
+    """Row-major strides as torch computes them (size-0/1 dims count as 1)."""
+    return _contiguous_strides(tuple(shape))
 
 
 def is_contiguous(shape: Sequence[int], stride: Sequence[int]) -> bool:
@@ -121,6 +127,9 @@ def view_strides(old_shape: Shape, old_stride: Shape, new_shape: Shape) -> Shape
 
 def broadcast_shapes(*shapes: Sequence[int]) -> Shape:
     """Broadcast sizes, with torch's error naming the first mismatching pair."""
+    first = shapes[0] if shapes else ()
+    if all(shape == first for shape in shapes):
+        return tuple(first)
     ndim = max((len(s) for s in shapes), default=0)
     result = [1] * ndim
     for shape in shapes:

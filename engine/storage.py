@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import weakref
-
 import numpy as np
 
 from engine.allocator import allocator
@@ -12,13 +10,15 @@ from engine.allocator import allocator
 class Storage:
     """A flat buffer with an identity. Every tensor is a strided window onto exactly one Storage."""
 
-    __slots__ = ("__weakref__", "_finalizer", "data", "id", "nbytes")
+    __slots__ = ("__weakref__", "data", "id", "nbytes")
 
     def __init__(self, data: np.ndarray, storage_id: int) -> None:
         self.data = data
         self.id = storage_id
         self.nbytes = data.nbytes
-        self._finalizer = weakref.finalize(self, allocator.free, storage_id, self.nbytes)
+
+    def __del__(self) -> None:
+        allocator.free(self.id, self.nbytes)
 
     @classmethod
     def allocate(cls, count: int, np_dtype: np.dtype) -> Storage:
@@ -45,8 +45,6 @@ class Storage:
         self.data = bigger
         self.nbytes = bigger.nbytes
         allocator.resize(self.id, old, self.nbytes)
-        self._finalizer.detach()
-        self._finalizer = weakref.finalize(self, allocator.free, self.id, self.nbytes)
 
 
 class UntypedStorage:

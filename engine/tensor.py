@@ -138,19 +138,15 @@ class Tensor:
         dtype = dtype or dtypes.from_numpy_dtype(np.asarray(array).dtype)
         if not isinstance(array, np.ndarray) or array.dtype != dtype.np or array.base is not None:
             array = np.array(array, dtype=dtype.np)
-        if not array.flags.c_contiguous:
-            order = sorted(range(array.ndim), key=lambda d: -array.strides[d])
-            dense = array.transpose(order)
-            if not dense.flags.c_contiguous:
-                array = np.ascontiguousarray(array)
-        shape = array.shape
         if array.flags.c_contiguous:
-            stride = geometry.contiguous_strides(shape)
-            flat = array.reshape(-1)
-        else:
-            stride = tuple(s // array.itemsize for s in array.strides)
-            flat = dense.reshape(-1)
-        return cls._make(Storage.wrap(flat), 0, shape, stride, dtype)
+            shape = array.shape
+            return cls._make(Storage.wrap(array.reshape(-1)), 0, shape, geometry.contiguous_strides(shape), dtype)
+        order = sorted(range(array.ndim), key=lambda d: -array.strides[d])
+        dense = array.transpose(order)
+        if not dense.flags.c_contiguous:  # not a permuted dense block: lay it out row-major
+            return cls._wrap(np.ascontiguousarray(array), dtype)
+        stride = tuple(s // array.itemsize for s in array.strides)
+        return cls._make(Storage.wrap(dense.reshape(-1)), 0, array.shape, stride, dtype)
 
     # ----------------------------------------------------------------- layout
     def _numpy_view(self) -> np.ndarray:

@@ -19,8 +19,8 @@ Padding = int | tuple[int, int] | str
 
 def _pair(value: IntPair) -> Pair:
     """Expand an int to (v, v), as torch does for every 2-D conv argument."""
-    if isinstance(value, int):
-        return value, value
+    if isinstance(value, int | np.integer):
+        return int(value), int(value)
     h, w = value
     return int(h), int(w)
 

@@ -16,8 +16,8 @@ Size = int | tuple[int, int]
 
 
 def _pair(value: Size) -> Pair:
-    if isinstance(value, int):
-        return value, value
+    if isinstance(value, int | np.integer):
+        return int(value), int(value)
     h, w = value
     return int(h), int(w)
 

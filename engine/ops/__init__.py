@@ -13,7 +13,8 @@ from typing import Any
 
 from engine.tensor import Tensor
 
-FAMILIES = ("pointwise", "views", "copying", "factories", "random", "reduction", "linalg", "indexing")
+FAMILIES = ("pointwise", "views", "copying", "factories", "random", "reduction", "linalg", "indexing",
+            "storage_ops")
 
 
 def _available_modules() -> list[Any]:

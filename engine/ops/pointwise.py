@@ -64,7 +64,7 @@ def _finish(name: str, op: str, result: Any, dtype: dtypes.dtype, inputs: tuple[
     """Wrap a numpy result as a new tensor and record it, or honour `out=`."""
     result = np.asarray(result)
     if result.dtype != dtype.np:
-        result = result.astype(dtype.np)
+        result = result.astype(dtype.np, copy=False)
     if out is not None:
         return write_out(out, result, op, inputs)
     tensor = Tensor._wrap(result, dtype)
@@ -73,7 +73,9 @@ def _finish(name: str, op: str, result: Any, dtype: dtypes.dtype, inputs: tuple[
 
 
 def _reserve(shape: tuple[int, ...], dtype: dtypes.dtype) -> None:
-    allocator.check(math.prod(shape) * dtype.itemsize)
+    """Refuse a result past the memory budget before numpy tries to allocate it."""
+    if len(shape) > 1 or (shape and shape[0] > 1 << 16):
+        allocator.check(math.prod(shape) * dtype.itemsize)
 
 
 # --------------------------------------------------------------------------- binary arithmetic
@@ -274,8 +276,38 @@ def floor_divide(self: Operand, other: Operand) -> Tensor:
 
 
 # --------------------------------------------------------------------------- unary ops
-# name: (node, numpy forward, derivative from (x, out) -> d out / d x, what the node saves)
-UNARY: dict[str, tuple[str, Callable[[np.ndarray], np.ndarray], Callable[..., np.ndarray] | None, str]] = {
+def _sigmoid(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+    out = np.negative(x, out=out)
+    np.exp(out, out=out)
+    np.add(out, 1, out=out)
+    return np.reciprocal(out, out=out)
+
+
+def _relu(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+    return np.maximum(x, x.dtype.type(0), out=out)
+
+
+def _rsqrt(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+    out = np.sqrt(x, out=out)
+    return np.reciprocal(out, out=out)
+
+
+def _reciprocal(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+    return np.divide(x.dtype.type(1), x, out=out)
+
+
+def _erf(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+    from engine.kernels.activation import erf
+
+    result = erf(x).astype(x.dtype, copy=False)
+    if out is None:
+        return result
+    out[...] = result
+    return out
+
+
+# name: (node, numpy forward (x, out=None), derivative from (x, out) -> d out / d x, what the node saves)
+UNARY: dict[str, tuple[str, Callable[..., np.ndarray], Callable[..., np.ndarray] | None, str]] = {
     "neg": ("NegBackward0", np.negative, lambda x, y: -1, "none"),
     "exp": ("ExpBackward0", np.exp, lambda x, y: y, "result"),
     "log": ("LogBackward0", np.log, lambda x, y: 1 / x, "self"),
@@ -284,29 +316,25 @@ UNARY: dict[str, tuple[str, Callable[[np.ndarray], np.ndarray], Callable[..., np
     "log1p": ("Log1PBackward0", np.log1p, lambda x, y: 1 / (1 + x), "self"),
     "expm1": ("Expm1Backward0", np.expm1, lambda x, y: y + 1, "result"),
     "sqrt": ("SqrtBackward0", np.sqrt, lambda x, y: 0.5 / y, "result"),
-    "rsqrt": ("RsqrtBackward0", lambda x: 1 / np.sqrt(x), lambda x, y: -0.5 * y**3, "result"),
+    "rsqrt": ("RsqrtBackward0", _rsqrt, lambda x, y: -0.5 * y**3, "result"),
     "abs": ("AbsBackward0", np.abs, lambda x, y: np.sign(x), "self"),
     "sin": ("SinBackward0", np.sin, lambda x, y: np.cos(x), "self"),
     "cos": ("CosBackward0", np.cos, lambda x, y: -np.sin(x), "self"),
     "tan": ("TanBackward0", np.tan, lambda x, y: 1 + y * y, "result"),
     "tanh": ("TanhBackward0", np.tanh, lambda x, y: 1 - y * y, "result"),
-    "sigmoid": ("SigmoidBackward0", lambda x: 1 / (1 + np.exp(-x)), lambda x, y: y * (1 - y), "result"),
-    "relu": ("ReluBackward0", lambda x: np.maximum(x, 0).astype(x.dtype), lambda x, y: y > 0, "result"),
-    "reciprocal": ("ReciprocalBackward0", lambda x: 1 / x, lambda x, y: -y * y, "result"),
+    "sigmoid": ("SigmoidBackward0", _sigmoid, lambda x, y: y * (1 - y), "result"),
+    "relu": ("ReluBackward0", _relu, lambda x, y: y > 0, "result"),
+    "reciprocal": ("ReciprocalBackward0", _reciprocal, lambda x, y: -y * y, "result"),
     "square": ("PowBackward0", np.square, lambda x, y: 2 * x, "self"),
     "sign": ("SignBackward0", np.sign, None, "none"),
     "floor": ("FloorBackward0", np.floor, None, "none"),
     "ceil": ("CeilBackward0", np.ceil, None, "none"),
     "round": ("RoundBackward0", np.round, None, "none"),
     "trunc": ("TruncBackward0", np.trunc, None, "none"),
-    "erf": ("ErfBackward0", None, lambda x, y: 2 / math.sqrt(math.pi) * np.exp(-x * x), "self"),
+    "erf": ("ErfBackward0", _erf, lambda x, y: 2 / math.sqrt(math.pi) * np.exp(-x * x), "self"),
 }
 _FLOAT_ONLY = {"exp", "log", "log2", "log10", "log1p", "expm1", "sqrt", "rsqrt", "sin", "cos", "tan", "tanh",
                "sigmoid", "reciprocal", "erf"}
-
-
-def _erf(x: np.ndarray) -> np.ndarray:
-    return np.vectorize(math.erf, otypes=[x.dtype])(x) if x.size else x.copy()
 
 
 def _unary_backward(derivative: Callable[..., np.ndarray] | None, saves: str) -> Any:
@@ -319,10 +347,11 @@ def _unary_backward(derivative: Callable[..., np.ndarray] | None, saves: str) ->
     return backward
 
 
-def _forward(op: str, x: np.ndarray) -> np.ndarray:
-    fn = UNARY[op][1] or _erf
+def _forward(op: str, x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        return fn(x)
+        if op == "round" and out is not None:
+            return np.round(x, out=out)
+        return UNARY[op][1](x, out=out)
 
 
 def unary(op: str, self: Tensor, out: Tensor | None = None) -> Tensor:
@@ -347,7 +376,7 @@ def unary_(op: str, self: Tensor) -> Tensor:
     check_writable(self)
 
     def write(target: np.ndarray) -> None:
-        target[...] = _forward(op, target)
+        _forward(op, target, out=target)
 
     return apply_inplace(self, write, name, (), _unary_backward(derivative, saves), check_autograd=False,
                          save_self_copy="self" if saves == "self" else None,
@@ -393,28 +422,14 @@ def leaky_relu_(self: Tensor, negative_slope: float = 0.01) -> Tensor:
                          check_autograd=False)
 
 
-def _gelu(x: np.ndarray, approximate: str) -> np.ndarray:
-    if approximate == "tanh":
-        inner = math.sqrt(2 / math.pi) * (x + 0.044715 * x**3)
-        return (0.5 * x * (1 + np.tanh(inner))).astype(x.dtype)
-    return (0.5 * x * (1 + _erf(x / math.sqrt(2)))).astype(x.dtype)
-
-
-def _gelu_grad(x: np.ndarray, approximate: str) -> np.ndarray:
-    if approximate == "tanh":
-        k = math.sqrt(2 / math.pi)
-        inner = k * (x + 0.044715 * x**3)
-        th = np.tanh(inner)
-        return 0.5 * (1 + th) + 0.5 * x * (1 - th * th) * k * (1 + 3 * 0.044715 * x * x)
-    cdf = 0.5 * (1 + _erf(x / math.sqrt(2)))
-    return cdf + x * np.exp(-0.5 * x * x) / math.sqrt(2 * math.pi)
-
-
 def gelu(self: Tensor, approximate: str = "none") -> Tensor:
-    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[np.ndarray]:
-        return ((g * _gelu_grad(s["self"], approximate)).astype(g.dtype),)
+    from engine.kernels import activation
 
-    return _finish("GeluBackward0", "gelu", _gelu(self._numpy_view(), approximate), self.dtype, (self,), backward,
+    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[np.ndarray]:
+        return (activation.gelu_backward(g, s["self"], approximate),)
+
+    return _finish("GeluBackward0", "gelu", activation.gelu(self._numpy_view(), approximate), self.dtype, (self,),
+                   backward,
                    {"self": self} if needs_grad(self) else None)
 
 
@@ -424,7 +439,7 @@ def clamp(self: Tensor, min: float | None = None, max: float | None = None, *,  
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     dt = result_type(self, *(v for v in (min, max) if v is not None))
     x = array_of(self, dt)
-    result = np.clip(x, min, max).astype(dt.np)
+    result = np.clip(x, min, max).astype(dt.np, copy=False)
     return _finish("ClampBackward1", "clamp", result, dt, (self,), _clamp_backward(min, max),
                    {"self": self} if needs_grad(self) else None, out=out)
 

@@ -25,7 +25,7 @@ import pytest
 import engine as torch
 import engine.nn as nn
 import engine.nn.functional as F
-from tests.oracle import clean_warning, grad_fn_name, run_snippet
+from tests.oracle import clean_warning, run_snippet
 
 REF = json.loads((Path(__file__).resolve().parents[1] / "data" / "torch-ops.json").read_text())
 

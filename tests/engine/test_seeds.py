@@ -79,10 +79,8 @@ def run_seed(name: str, modules) -> str:
         for dep in chain[:-1]:
             with contextlib.redirect_stdout(io.StringIO()), warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                try:
+                with contextlib.suppress(Exception):
                     exec(compile((SEEDS / f"{dep}.py").read_text(), f"{dep}.py", "exec"), ns)
-                except Exception:
-                    pass
         path = SEEDS / f"{name}.py"
         buf = io.StringIO()
         error = None
@@ -102,7 +100,8 @@ def run_seed(name: str, modules) -> str:
 
 
 def real_torch_modules():
-    torch = pytest.importorskip("torch")
+    pytest.importorskip("torch")
+    import torch
     import torch.nn
     import torch.nn.functional
 

@@ -148,7 +148,7 @@ def model_view(pos, op):
     kind, args = op[0], op[1:]
     nd = pos.ndim
     if kind == "transpose":
-        return pos if args[0] != args[1] and pos.shape[args[0]] > 1 and pos.shape[args[1]] > 1 and pos.shape[args[0]] != pos.shape[args[1]] else np.swapaxes(pos, args[0], args[1])
+        return np.swapaxes(pos, args[0], args[1])
     if kind == "permute":
         return pos.transpose(args[0])
     if kind == "t":

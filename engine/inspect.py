@@ -1,0 +1,150 @@
+"""What tensorscope reads from the engine, as an explicit API instead of private attributes.
+
+Storage identity and coverage, version counters, views, and the autograd graph with each saved
+tensor's saved and current version. Everything here only reads; nothing changes engine state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from engine import geometry
+from engine.allocator import allocator
+from engine.autograd.node import AccumulateGrad, Node
+from engine.tensor import Tensor
+
+
+def storage_id(t: Tensor) -> int:
+    """Identity of the memory block t lives in: equal ids mean shared memory."""
+    return t._storage.id
+
+
+def storage_nbytes(t: Tensor) -> int:
+    return t._storage.nbytes
+
+
+def storage_numel(t: Tensor) -> int:
+    return int(t._storage.data.size)
+
+
+def array_shares_storage(array: np.ndarray, t: Tensor) -> bool:
+    """Whether an ndarray (from `.numpy()` or given to `from_numpy`) lives in t's storage."""
+    return bool(np.shares_memory(array, t._storage.data))
+
+
+def covered_span(t: Tensor) -> tuple[int, int]:
+    """First and last storage element t can touch (inclusive); (0, -1) for an empty tensor."""
+    if t.numel() == 0:
+        return 0, -1
+    low = t._offset + sum((n - 1) * s for n, s in zip(t._shape, t._stride) if s < 0)
+    high = t._offset + sum((n - 1) * s for n, s in zip(t._shape, t._stride) if s > 0)
+    return low, high
+
+
+def covered_elements(t: Tensor, limit: int = 1 << 16) -> np.ndarray | None:
+    """The storage elements t covers (sorted, unique), or None when there are more than `limit`."""
+    if t.numel() > limit:
+        return None
+    return np.unique(geometry.storage_indices(t._shape, t._stride, t._offset))
+
+
+def is_contiguous_block(t: Tensor) -> bool:
+    """True when t covers one gap-free run of its storage (then covered_span says it all)."""
+    low, high = covered_span(t)
+    return high - low + 1 == t.numel() and not geometry.has_internal_overlap(t._shape, t._stride)
+
+
+def version(t: Tensor) -> int:
+    return t._version
+
+
+def shares_version_counter(a: Tensor, b: Tensor) -> bool:
+    return a._vc is b._vc
+
+
+def view_base(t: Tensor) -> Tensor | None:
+    return t._base
+
+
+@dataclass(frozen=True)
+class SavedInfo:
+    """One tensor a node keeps for backward; stale when its version moved since it was saved."""
+
+    field: str
+    saved_version: int
+    current_version: int | None
+    is_output: bool
+    released: bool
+    tensor: Tensor | None
+    shape: tuple[int, ...]
+    dtype: str
+
+    @property
+    def stale(self) -> bool:
+        return self.current_version is not None and self.current_version != self.saved_version
+
+
+@dataclass(frozen=True)
+class NodeInfo:
+    node: Node
+    name: str
+    next_functions: tuple[tuple[Node | None, int], ...]
+    saved: tuple[SavedInfo, ...]
+    variable: Tensor | None  # the leaf an AccumulateGrad feeds
+
+
+def saved_tensors(node: Node) -> tuple[SavedInfo, ...]:
+    infos = []
+    for field, saved in node.saved_tensors():
+        tensor = saved.tensor
+        infos.append(SavedInfo(
+            field=field, saved_version=saved.version,
+            current_version=None if tensor is None else tensor._version,
+            is_output=saved.is_output, released=saved.released, tensor=tensor,
+            shape=tuple(tensor._shape) if tensor is not None else (), dtype=tensor.dtype.name if tensor is not None else ""))
+    return tuple(infos)
+
+
+def node_info(node: Node) -> NodeInfo:
+    return NodeInfo(node=node, name=type(node).__name__, next_functions=tuple(node.next_functions),
+                    saved=saved_tensors(node), variable=node.variable if isinstance(node, AccumulateGrad) else None)
+
+
+def graph(roots: Iterable[Tensor]) -> list[NodeInfo]:
+    """Every node reachable from the roots' grad_fns, roots first, each once."""
+    order: list[NodeInfo] = []
+    seen: set[int] = set()
+    stack: list[Node] = []
+    for t in roots:
+        try:
+            fn = t.grad_fn
+        except RuntimeError:
+            fn = t._grad_fn
+        if fn is not None:
+            stack.append(fn)
+    while stack:
+        node = stack.pop(0)
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        order.append(node_info(node))
+        stack.extend(child for child, _ in node.next_functions if child is not None)
+    return order
+
+
+def grad_fn_name(t: Tensor) -> str | None:
+    """`type(t.grad_fn).__name__`, or 'Invalid' where reading grad_fn raises (as torch prints it)."""
+    try:
+        fn = t.grad_fn
+    except RuntimeError:
+        return "Invalid"
+    return None if fn is None else type(fn).__name__
+
+
+def memory() -> dict[str, Any]:
+    return {"live_bytes": allocator.live_bytes, "peak_bytes": allocator.peak_bytes,
+            "live_storages": allocator.live_count}

@@ -1,0 +1,591 @@
+"""Reductions: sums, means, extrema, statistics, norms, scans and softmax.
+
+Each op is its numpy forward and its backward closure side by side. What a node saves follows
+PyTorch (see the reference), because that decides which later in-place change breaks backward: sum
+and mean save nothing, max() and amax save their input and result, max(dim) only its indices, var
+its input, std its input and result, softmax its result.
+
+Whether a dim was passed at all matters too: `x.sum()` records SumBackward0 while `x.sum(dim=None)`
+records SumBackward1, so a sentinel stands for "not given".
+"""
+
+from __future__ import annotations
+
+import builtins
+import math
+import operator
+import warnings
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from engine import dtypes, geometry
+from engine.kernels import activation
+from engine.ops.core import needs_grad, record
+from engine.ops.pointwise import maximum, minimum, write_out
+from engine.tensor import Tensor
+
+Dim = int | Sequence[int] | None
+Grads = tuple[np.ndarray | None, ...]
+_ABSENT: Any = object()
+
+
+# --------------------------------------------------------------------------- shared helpers
+def _dims(dim: Dim, ndim: int) -> tuple[int, ...]:
+    """Reduced dims, wrapped and checked; None or () mean every dim (none for a 0-d tensor)."""
+    listed = (dim,) if dim is not None and not isinstance(dim, (tuple, list)) else tuple(dim or ())
+    if not listed:
+        return tuple(range(ndim))
+    wrapped: list[int] = []
+    for d in listed:
+        w = geometry.wrap_dim(operator.index(d), ndim)
+        if w in wrapped:
+            raise RuntimeError(f"dim {w} appears multiple times in the list of dims")
+        wrapped.append(w)
+    return tuple(wrapped) if ndim else ()
+
+
+def _unsqueeze(g: np.ndarray, dims: tuple[int, ...], keepdim: bool) -> np.ndarray:
+    """A reduced array with its reduced dims back as size 1, ready to broadcast against the input."""
+    return np.expand_dims(g, tuple(sorted(dims))) if dims and not keepdim else g
+
+
+def _spread(g: np.ndarray, shape: tuple[int, ...], dims: tuple[int, ...], keepdim: bool,
+            dt: np.dtype) -> np.ndarray:
+    """A reduced gradient broadcast back over the reduced dims, in the input's dtype."""
+    return np.broadcast_to(_unsqueeze(g, dims, keepdim), shape).astype(dt)
+
+
+def _accumulate_in(dt: dtypes.dtype) -> np.dtype:
+    """float16 sums in float32 (as torch accumulates); every other dtype in itself."""
+    return np.dtype(np.float32) if dt is dtypes.float16 else dt.np
+
+
+def _counted(shape: tuple[int, ...], dims: tuple[int, ...]) -> int:
+    return math.prod(shape[d] for d in dims)
+
+
+def _check_nonempty(self: Tensor, op: str, dims: tuple[int, ...], dim_given: bool,
+                    error: type[Exception] = RuntimeError, tail: str = " Specify the reduction dim with the 'dim' argument.") -> None:
+    """Extrema have no identity: torch refuses empty reductions, with two different messages."""
+    if not dim_given and self.numel() == 0:
+        raise error(f"{op}(): Expected reduction dim to be specified for input.numel() == 0.{tail}")
+    for d in dims:
+        if self._shape[d] == 0:
+            raise IndexError(f"{op}(): Expected reduction dim {d} to have non-zero size.")
+
+
+def _dense(array: Any, dt: np.dtype | None = None) -> np.ndarray:
+    """A C-contiguous array, 0-d kept 0-d (np.ascontiguousarray would make it 1-d)."""
+    return np.asarray(array, dtype=dt, order="C")
+
+
+def _emit(result: Any, dt: dtypes.dtype, name: str, op: str, inputs: tuple[Any, ...], backward: Any,
+          save: dict[str, Tensor] | None = None, save_result: str | None = None,
+          out: Tensor | None = None) -> Tensor:
+    """Wrap a reduction result as a new contiguous tensor and record it, or honour `out=`."""
+    result = _dense(result, dt.np)
+    if out is not None:
+        return write_out(out, result, op, inputs)
+    tensor = Tensor._wrap(result, dt)
+    if backward is not None:
+        record(name, tensor, inputs, backward, save, {save_result: tensor} if save_result else None)
+    return tensor
+
+
+def _keepdim_without_dim(op: str) -> TypeError:
+    return TypeError(f"{op}() received an invalid combination of arguments - got (keepdim=bool, ), "
+                     "but expected one with `dim` given")
+
+
+# --------------------------------------------------------------------------- sum, mean, prod
+def _sum_dtype(dt: dtypes.dtype) -> dtypes.dtype:
+    """Integers and bools sum to int64, so counting never overflows a narrow type."""
+    return dt if dt.is_floating_point else dtypes.int64
+
+
+def sum(self: Tensor, dim: Any = _ABSENT, keepdim: bool = False, *, dtype: Any = None,  # noqa: A001
+        out: Tensor | None = None) -> Tensor:
+    if dim is _ABSENT and keepdim:
+        raise _keepdim_without_dim("sum")
+    dims = _dims(None if dim is _ABSENT else dim, self.ndim)
+    dt = dtypes.to_dtype(dtype) if dtype is not None else (out.dtype if out is not None
+                                                           else _sum_dtype(self.dtype))
+    result = np.sum(self._numpy_view(), axis=dims, dtype=_accumulate_in(dt), keepdims=keepdim)
+    shape, in_dt = self._shape, self.dtype.np
+    return _emit(result, dt, "SumBackward0" if dim is _ABSENT else "SumBackward1", "sum", (self,),
+                 lambda g, s: (_spread(g, shape, dims, keepdim, in_dt),), out=out)
+
+
+def mean(self: Tensor, dim: Any = _ABSENT, keepdim: bool = False, *, dtype: Any = None,
+         out: Tensor | None = None) -> Tensor:
+    if dim is _ABSENT and keepdim:
+        raise _keepdim_without_dim("mean")
+    if dtype is not None:
+        dt = dtypes.to_dtype(dtype)
+        if not dt.is_floating_point:
+            raise RuntimeError("mean(): could not infer output dtype. Optional dtype must be either a "
+                               f"floating point or complex dtype. Got: {dt.short}")
+    elif not self.dtype.is_floating_point:
+        raise RuntimeError("mean(): could not infer output dtype. Input dtype must be either a floating "
+                           f"point or complex dtype. Got: {self.dtype.short}")
+    else:
+        dt = out.dtype if out is not None and out.dtype.is_floating_point else self.dtype
+    dims = _dims(None if dim is _ABSENT else dim, self.ndim)
+    count = _counted(self._shape, dims)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        result = np.sum(self._numpy_view(), axis=dims, dtype=_accumulate_in(dt), keepdims=keepdim) / count
+    shape, in_dt = self._shape, self.dtype.np
+
+    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> Grads:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return (_spread(g / count, shape, dims, keepdim, in_dt),)
+
+    return _emit(result, dt, "MeanBackward0" if dim is _ABSENT else "MeanBackward1", "mean", (self,),
+                 backward, out=out)
+
+
+def _others_product(x: np.ndarray, axis: int) -> np.ndarray:
+    """For each element, the product of the rest of its slice: exclusive prefix times exclusive
+    suffix products, so zeros need no division (torch's prod_safe_zeros_backward)."""
+    ones = np.ones_like(np.take(x, [0], axis=axis))
+    before = np.concatenate([ones, np.cumprod(np.delete(x, -1, axis=axis), axis=axis)], axis=axis)
+    reversed_x = np.flip(np.delete(x, 0, axis=axis), axis=axis)
+    after = np.concatenate([np.flip(np.cumprod(reversed_x, axis=axis), axis=axis), ones], axis=axis)
+    return before * after
+
+
+def prod(self: Tensor, dim: Any = _ABSENT, keepdim: bool = False, *, dtype: Any = None,
+         out: Tensor | None = None) -> Tensor:
+    if dim is _ABSENT and keepdim:
+        raise _keepdim_without_dim("prod")
+    if dim is not _ABSENT and not isinstance(dim, int):
+        raise TypeError(f"prod(): argument 'dim' must be int, not {type(dim).__name__}")
+    dims = _dims(None if dim is _ABSENT else dim, self.ndim)
+    dt = dtypes.to_dtype(dtype) if dtype is not None else (out.dtype if out is not None
+                                                           else _sum_dtype(self.dtype))
+    result = np.prod(self._numpy_view(), axis=dims, dtype=_accumulate_in(dt), keepdims=keepdim)
+    ndim, whole = self.ndim, dim is _ABSENT
+
+    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> Grads:
+        x = s["self"]
+        if ndim == 0:
+            return (g.astype(x.dtype),)
+        r, gg = _unsqueeze(s["result"], dims, keepdim), _unsqueeze(g, dims, keepdim)
+        if not (x == 0).any():
+            return ((gg * (r / x)).astype(x.dtype),)
+        if whole:
+            return ((gg * _others_product(x.reshape(-1), 0).reshape(x.shape)).astype(x.dtype),)
+        return ((gg * _others_product(x, dims[0])).astype(x.dtype),)
+
+    return _emit(result, dt, "ProdBackward0" if whole else "ProdBackward1", "prod", (self,), backward,
+                 {"self": self}, save_result="result", out=out)
+
+
+# --------------------------------------------------------------------------- extrema
+def _return_type(name: str) -> type[tuple]:
+    """torch.return_types.max and friends: a (values, indices) tuple with torch's repr."""
+    def __new__(cls: type, values: Tensor, indices: Tensor) -> tuple:  # noqa: N807
+        return tuple.__new__(cls, (values, indices))
+
+    def __repr__(self: tuple) -> str:  # noqa: N807
+        return f"torch.return_types.{name}(\nvalues={self[0]!r},\nindices={self[1]!r})"
+
+    namespace = {
+        "__new__": __new__, "__repr__": __repr__, "__str__": __repr__, "__slots__": (),
+        "__module__": "torch.return_types", "_fields": ("values", "indices"),
+        "values": property(operator.itemgetter(0)), "indices": property(operator.itemgetter(1)),
+        "n_fields": 2, "n_sequence_fields": 2, "n_unnamed_fields": 0,
+    }
+    return type(name, (tuple,), namespace)
+
+
+class return_types:  # noqa: N801 - torch's name
+    """The namedtuple types torch.max / torch.min return (`torch.return_types`)."""
+
+    max = _return_type("max")
+    min = _return_type("min")
+    max_out = _return_type("max_out")
+    min_out = _return_type("min_out")
+
+
+def _extreme(self: Tensor, dim: Any, keepdim: bool, out: Any, op: str) -> Any:
+    """max/min: the whole tensor (MaxBackward1, ties share the gradient evenly) or along one dim
+    (values and indices; MaxBackward0 saves only the indices and routes the gradient through them)."""
+    pick, arg = (np.max, np.argmax) if op == "max" else (np.min, np.argmin)
+    title = op.capitalize()
+    x = self._numpy_view()
+    if dim is _ABSENT:
+        if keepdim:
+            raise _keepdim_without_dim(op)
+        _check_nonempty(self, op, (), False)
+
+        def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> Grads:
+            inp, r = s["self"], s["result"]
+            mask = np.isnan(inp) if np.isnan(r) else inp == r
+            return (np.where(mask, g / mask.sum(), 0).astype(inp.dtype),)
+
+        return _emit(pick(x), self.dtype, f"{title}Backward1", op, (self,), backward, {"self": self},
+                     save_result="result", out=out)
+    if not isinstance(dim, int):
+        raise TypeError(f"{op}(): argument 'dim' must be int, not {type(dim).__name__}")
+    dims = _dims(dim, self.ndim)
+    _check_nonempty(self, op, dims, True)
+    if dims:
+        values = pick(x, axis=dims[0], keepdims=keepdim)
+        indices = arg(x, axis=dims[0], keepdims=keepdim)
+    else:
+        values, indices = x.copy(), np.zeros((), np.int64)
+    shape = self._shape
+
+    def backward_dim(g: np.ndarray, s: dict[str, np.ndarray]) -> Grads:
+        if not dims:
+            return (g,)
+        result = np.zeros(shape, g.dtype)
+        np.put_along_axis(result, _unsqueeze(s["indices"], dims, keepdim), _unsqueeze(g, dims, keepdim),
+                          axis=dims[0])
+        return (result,)
+
+    if out is not None:
+        write_out(out[0], _dense(values), op, (self,))
+        write_out(out[1], _dense(indices, np.int64), op, (self,))
+        return getattr(return_types, op + "_out")(out[0], out[1])
+    index_tensor = Tensor._wrap(_dense(indices, np.int64), dtypes.int64)
+    value_tensor = _emit(values, self.dtype, f"{title}Backward0", op, (self,), backward_dim,
+                         {"indices": index_tensor})
+    return getattr(return_types, op)(value_tensor, index_tensor)
+
+
+def max(self: Tensor, dim: Any = _ABSENT, keepdim: bool = False, *, out: Any = None) -> Any:  # noqa: A001
+    if isinstance(dim, Tensor):
+        return maximum(self, dim) if out is None else write_out(out, maximum(self, dim)._numpy_view(), "max",
+                                                                (self, dim))
+    return _extreme(self, dim, keepdim, out, "max")
+
+
+def min(self: Tensor, dim: Any = _ABSENT, keepdim: bool = False, *, out: Any = None) -> Any:  # noqa: A001
+    if isinstance(dim, Tensor):
+        return minimum(self, dim) if out is None else write_out(out, minimum(self, dim)._numpy_view(), "min",
+                                                                (self, dim))
+    return _extreme(self, dim, keepdim, out, "min")
+
+
+def _amax_amin(self: Tensor, dim: Dim, keepdim: bool, out: Tensor | None, op: str) -> Tensor:
+    """amax/amin: a gradient split evenly among the tied extremes of each reduced slice."""
+    dims = _dims(dim, self.ndim)
+    _check_nonempty(self, op, dims, dim not in (None, (), []))
+    pick = np.max if op == "amax" else np.min
+    result = pick(self._numpy_view(), axis=dims, keepdims=keepdim)
+
+    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> Grads:
+        x = s["self"]
+        mask = x == _unsqueeze(s["result"], dims, keepdim)
+        share = _unsqueeze(g, dims, keepdim) / mask.sum(axis=dims, keepdims=True)
+        return ((share * mask).astype(x.dtype),)
+
+    return _emit(result, self.dtype, "AmaxBackward0" if op == "amax" else "AminBackward0", op, (self,),
+                 backward, {"self": self}, save_result="result", out=out)
+
+
+def amax(self: Tensor, dim: Dim = (), keepdim: bool = False, *, out: Tensor | None = None) -> Tensor:
+    return _amax_amin(self, dim, keepdim, out, "amax")
+
+
+def amin(self: Tensor, dim: Dim = (), keepdim: bool = False, *, out: Tensor | None = None) -> Tensor:
+    return _amax_amin(self, dim, keepdim, out, "amin")
+
+
+def _arg_extreme(self: Tensor, dim: int | None, keepdim: bool, out: Tensor | None, op: str) -> Tensor:
+    """argmax/argmin: int64 positions, of the flattened tensor when no dim is given."""
+    if self.dtype is dtypes.bool_:
+        raise RuntimeError(f"{op}(): does not support bool input")
+    dims = _dims(dim, self.ndim) if dim is not None else ()
+    _check_nonempty(self, op, dims, dim is not None, IndexError, "")
+    pick = np.argmax if op == "argmax" else np.argmin
+    x = self._numpy_view()
+    if dim is None:
+        result = np.full((1,) * self.ndim if keepdim else (), pick(x), dtype=np.int64)
+    else:
+        result = pick(x, axis=dims[0], keepdims=keepdim) if dims else np.zeros((), np.int64)
+    return _emit(result, dtypes.int64, "", op, (), None, out=out)
+
+
+def argmax(self: Tensor, dim: int | None = None, keepdim: bool = False, *, out: Tensor | None = None) -> Tensor:
+    return _arg_extreme(self, dim, keepdim, out, "argmax")
+
+
+def argmin(self: Tensor, dim: int | None = None, keepdim: bool = False, *, out: Tensor | None = None) -> Tensor:
+    return _arg_extreme(self, dim, keepdim, out, "argmin")
+
+
+# --------------------------------------------------------------------------- variance and std
+def _correction(unbiased: bool | None, correction: float | None, op: str) -> float:
+    if unbiased is not None and correction is not None:
+        raise TypeError(f"{op}() received an invalid combination of arguments - got both `unbiased` and "
+                        "`correction`")
+    if correction is not None:
+        return correction
+    return 0 if unbiased is False else 1
+
+
+def _moments(self: Tensor, dim: Any, unbiased: Any, keepdim: bool, correction: float | None,
+             op: str) -> tuple[np.ndarray, np.ndarray, tuple[int, ...], float, bool]:
+    """var and mean over `dim` (computed in float64, then rounded), the reduced dims and correction.
+
+    Divides by max(0, N - correction) like torch, warning when that leaves no degrees of freedom."""
+    if isinstance(dim, bool):
+        dim, unbiased = None, dim
+    if not self.dtype.is_floating_point:
+        raise RuntimeError("std and var only support floating point and complex dtypes")
+    c = _correction(unbiased, correction, op)
+    dims = _dims(dim, self.ndim)
+    count = _counted(self._shape, dims)
+    if count - c <= 0:
+        warnings.warn(f"{op}(): degrees of freedom is <= 0. Correction should be strictly less than the "
+                      "reduction factor (input numel divided by output numel).", UserWarning, stacklevel=3)
+    x = self._numpy_view().astype(np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        mu = np.sum(x, axis=dims, keepdims=True) / count
+        var = np.sum(np.square(x - mu), axis=dims, keepdims=keepdim) / np.float64(builtins.max(0, count - c))
+    return var, mu if keepdim else np.squeeze(mu, axis=dims), dims, c, dim is None
+
+
+def _var_backward(g: np.ndarray, x: np.ndarray, dims: tuple[int, ...], c: float, keepdim: bool,
+                  whole: bool) -> np.ndarray:
+    """torch's var_backward: 2 / (N - c) * g * (x - mean), with its own rule when N - c <= 0 over
+    the whole tensor (NaN where x equals the mean, inf elsewhere)."""
+    count = _counted(x.shape, dims)
+    centered = x - np.sum(x, axis=dims, keepdims=True, dtype=np.float64) / count
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if (whole or x.ndim == 0) and count - c <= 0:
+            return (g * np.where(centered == 0, np.nan, np.inf)).astype(x.dtype)
+        factor = np.float64(2.0) / np.float64(count - c)
+        return (factor * _unsqueeze(g, dims, keepdim) * centered).astype(x.dtype)
+
+
+def _std_to_var_grad(g: np.ndarray, std: np.ndarray) -> np.ndarray:
+    """d std = d var / (2 std), with a zero subgradient where std is 0."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(std == 0, 0, g / (std * 2))
+
+
+def var(self: Tensor, dim: Any = None, unbiased: bool | None = None, keepdim: bool = False, *,
+        correction: float | None = None, out: Tensor | None = None) -> Tensor:
+    v, _, dims, c, whole = _moments(self, dim, unbiased, keepdim, correction, "var")
+    return _emit(v, self.dtype, "VarBackward0", "var", (self,),
+                 lambda g, s: (_var_backward(g, s["self"], dims, c, keepdim, whole),), {"self": self}, out=out)
+
+
+def std(self: Tensor, dim: Any = None, unbiased: bool | None = None, keepdim: bool = False, *,
+        correction: float | None = None, out: Tensor | None = None) -> Tensor:
+    v, _, dims, c, whole = _moments(self, dim, unbiased, keepdim, correction, "std")
+
+    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> Grads:
+        return (_var_backward(_std_to_var_grad(g, s["result"]), s["self"], dims, c, keepdim, whole),)
+
+    return _emit(np.sqrt(v), self.dtype, "StdBackward0", "std", (self,), backward, {"self": self},
+                 save_result="result", out=out)
+
+
+def _two_moments(self: Tensor, dim: Any, unbiased: Any, keepdim: bool, correction: float | None,
+                 take_root: bool) -> tuple[Tensor, Tensor]:
+    """var_mean / std_mean: one node with two outputs, whose backward adds both contributions."""
+    op = "std_mean" if take_root else "var_mean"
+    v, mu, dims, c, whole = _moments(self, dim, unbiased, keepdim, correction, op)
+    first = Tensor._wrap(_dense(np.sqrt(v) if take_root else v, self.dtype.np), self.dtype)
+    second = Tensor._wrap(_dense(mu, self.dtype.np), self.dtype)
+    shape, count = self._shape, _counted(self._shape, dims)
+
+    def backward(grads: list[np.ndarray], s: dict[str, np.ndarray]) -> Grads:
+        g_first, g_mean = grads
+        if take_root:
+            g_first = _std_to_var_grad(g_first, s["result0"])
+        grad = _var_backward(g_first, s["self"], dims, c, keepdim, whole)
+        return (grad + _spread(g_mean / count, shape, dims, keepdim, grad.dtype),)
+
+    record("StdMeanBackward0" if take_root else "VarMeanBackward0", (first, second), (self,), backward,
+           {"self": self}, {"result0": first} if take_root else None)
+    return first, second
+
+
+def var_mean(self: Tensor, dim: Any = None, unbiased: bool | None = None, keepdim: bool = False, *,
+             correction: float | None = None) -> tuple[Tensor, Tensor]:
+    return _two_moments(self, dim, unbiased, keepdim, correction, take_root=False)
+
+
+def std_mean(self: Tensor, dim: Any = None, unbiased: bool | None = None, keepdim: bool = False, *,
+             correction: float | None = None) -> tuple[Tensor, Tensor]:
+    return _two_moments(self, dim, unbiased, keepdim, correction, take_root=True)
+
+
+# --------------------------------------------------------------------------- norms and logsumexp
+def _vector_norm(x: np.ndarray, p: float, dims: tuple[int, ...], keepdim: bool) -> np.ndarray:
+    a = np.abs(x)
+    if p == 2:
+        return np.sqrt(np.sum(a * a, axis=dims, keepdims=keepdim))
+    if p == 1:
+        return np.sum(a, axis=dims, keepdims=keepdim)
+    if p == math.inf:
+        return np.max(a, axis=dims, keepdims=keepdim)
+    if p == -math.inf:
+        return np.min(a, axis=dims, keepdims=keepdim)
+    if p == 0:
+        return np.sum(a != 0, axis=dims, keepdims=keepdim).astype(x.dtype)
+    with np.errstate(divide="ignore"):
+        return np.power(np.sum(np.power(a, p), axis=dims, keepdims=keepdim), 1.0 / p)
+
+
+def _norm_backward(g: np.ndarray, x: np.ndarray, norm: np.ndarray, p: float,
+                   dims: tuple[int, ...]) -> np.ndarray | None:
+    """torch's norm_backward, case by case (g and norm already have the reduced dims restored)."""
+    sign = np.sign(x)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if p == 0:
+            return None
+        if p == 1:
+            return sign * g
+        if p == 2:
+            return g * np.where(norm == 0, 0, x / norm)
+        if math.isinf(p):
+            a = np.abs(x)
+            mask = (a == norm) | np.isnan(a)
+            return sign * ((g / mask.sum(axis=dims, keepdims=True)) * mask)
+        if p < 1:
+            scaled = sign * np.where(x == 0, 0, np.power(np.abs(x), p - 1))
+            return scaled * g * np.power(norm, 1 - p)
+        scaled = sign * np.power(np.abs(x), p - 1) if p < 2 else x * np.power(np.abs(x), p - 2)
+        return scaled * np.where(norm == 0, 0, g / np.power(norm, p - 1))
+
+
+def norm(self: Tensor, p: float | str | None = "fro", dim: Dim = None, keepdim: bool = False,
+         dtype: Any = None, *, out: Tensor | None = None) -> Tensor:
+    """torch.norm for vector orders, which torch 2 routes to linalg.vector_norm."""
+    if p is None or p == "fro":
+        p = 2
+    elif p == "nuc":
+        raise NotImplementedError("norm(p='nuc') needs an SVD, which this engine does not provide")
+    elif isinstance(p, str):
+        raise RuntimeError(f"linalg.matrix_norm: Order {p} not supported.")
+    if not self.dtype.is_floating_point:
+        raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as input. "
+                           f"Got {self.dtype.short}")
+    dims = _dims(dim, self.ndim)
+    if math.isinf(p) and builtins.any(self._shape[d] == 0 for d in dims):
+        raise RuntimeError(f"linalg.vector_norm cannot compute the {'inf' if p > 0 else '-inf'} norm on an "
+                           "empty tensor because the operation does not have an identity")
+    dt = dtypes.to_dtype(dtype) if dtype is not None else self.dtype
+    result = _vector_norm(self._numpy_view().astype(np.float64), float(p), dims, keepdim)
+
+    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> Grads:
+        x = s["self"]
+        grad = _norm_backward(_unsqueeze(g, dims, keepdim), x, _unsqueeze(s["result"], dims, keepdim), float(p),
+                              dims)
+        return (None if grad is None else grad.astype(x.dtype),)
+
+    return _emit(result, dt, "LinalgVectorNormBackward0", "linalg_vector_norm", (self,), backward,
+                 {"self": self}, save_result="result", out=out)
+
+
+def logsumexp(self: Tensor, dim: Dim, keepdim: bool = False, *, out: Tensor | None = None) -> Tensor:
+    """log(sum(exp(x - m))) + m with m the slice max (0 where it is infinite, as torch does)."""
+    dims = _dims(dim, self.ndim)
+    dt = self.dtype if self.dtype.is_floating_point else dtypes.get_default_dtype()
+    x = self._numpy_view().astype(np.float64)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        shift = np.max(x, axis=dims, keepdims=True, initial=-np.inf)
+        shift = np.where(np.isinf(shift), 0, shift)
+        total = np.log(np.sum(np.exp(x - shift), axis=dims, keepdims=True)) + shift
+    result = total if keepdim else np.squeeze(total, axis=dims)
+
+    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> Grads:
+        inp = s["self"]
+        with np.errstate(over="ignore", invalid="ignore"):
+            weight = np.exp(inp - _unsqueeze(s["result"], dims, keepdim))
+        return ((_unsqueeze(g, dims, keepdim) * weight).astype(inp.dtype),)
+
+    return _emit(result, dt, "LogsumexpBackward0", "logsumexp", (self,), backward, {"self": self},
+                 save_result="result", out=out)
+
+
+# --------------------------------------------------------------------------- logical reductions
+def _logical(self: Tensor, dim: Dim, keepdim: bool, out: Tensor | None, op: str) -> Tensor:
+    """all/any: bool results (uint8 for uint8 input, as torch keeps it)."""
+    dims = _dims(dim, self.ndim)
+    reduce = np.all if op == "all" else np.any
+    dt = dtypes.uint8 if self.dtype is dtypes.uint8 else dtypes.bool_
+    return _emit(reduce(self._numpy_view(), axis=dims, keepdims=keepdim), dt, "", op, (), None, out=out)
+
+
+def all(self: Tensor, dim: Dim = None, keepdim: bool = False, *, out: Tensor | None = None) -> Tensor:  # noqa: A001
+    return _logical(self, dim, keepdim, out, "all")
+
+
+def any(self: Tensor, dim: Dim = None, keepdim: bool = False, *, out: Tensor | None = None) -> Tensor:  # noqa: A001
+    return _logical(self, dim, keepdim, out, "any")
+
+
+def count_nonzero(self: Tensor, dim: Dim = None) -> Tensor:
+    dims = _dims(dim, self.ndim)
+    return _emit(np.count_nonzero(self._numpy_view(), axis=dims), dtypes.int64, "", "count_nonzero", (), None)
+
+
+# --------------------------------------------------------------------------- scans and softmax
+def cumsum(self: Tensor, dim: int, *, dtype: Any = None, out: Tensor | None = None) -> Tensor:
+    d = geometry.wrap_dim(operator.index(dim), self.ndim)
+    dt = dtypes.to_dtype(dtype) if dtype is not None else (out.dtype if out is not None
+                                                           else _sum_dtype(self.dtype))
+    x = self._numpy_view()
+    result = np.cumsum(x, axis=d, dtype=_accumulate_in(dt)) if self.ndim else x.astype(dt.np)
+    in_dt = self.dtype.np
+
+    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> Grads:
+        g = g.astype(in_dt)
+        if g.ndim == 0:
+            return (g,)
+        return (np.flip(np.cumsum(np.flip(g, d), axis=d), d),)
+
+    return _emit(result, dt, "CumsumBackward0", "cumsum", (self,), backward, out=out)
+
+
+def _softmax_family(self: Tensor, dim: int, dtype: Any, out: Tensor | None, op: str) -> Tensor:
+    """softmax/log_softmax save their result. With dtype=, the input is first converted (a
+    ToCopyBackward0 node), as torch does. Under out= with a grad input, torch raises nothing and
+    gives out a NotImplemented node whose backward fails."""
+    source = self.to(dtypes.to_dtype(dtype)) if dtype is not None else self
+    d = geometry.wrap_dim(operator.index(dim), self.ndim)
+    if not source.dtype.is_floating_point:
+        kernel = "lastdim_kernel_impl" if d == builtins.max(self.ndim - 1, 0) else "kernel_impl"
+        raise NotImplementedError(f"\"{op}_{kernel}\" not implemented for '{source.dtype.short}'")
+    forward, backward_kernel = ((activation.softmax, activation.softmax_backward) if op == "softmax"
+                                else (activation.log_softmax, activation.log_softmax_backward))
+    x = source._numpy_view()
+    result = forward(x.astype(_accumulate_in(source.dtype)), d).astype(source.dtype.np)
+    if out is not None and needs_grad(source):
+        target = write_out(out, _dense(result), op, ())
+
+        def unimplemented(g: np.ndarray, s: dict[str, np.ndarray]) -> Grads:
+            raise RuntimeError(f"derivative for aten::{op} is not implemented")
+
+        record("NotImplemented", target, (source,), unimplemented)
+        return target
+    return _emit(result, source.dtype, "SoftmaxBackward0" if op == "softmax" else "LogSoftmaxBackward0", op,
+                 (source,), lambda g, s: (backward_kernel(g, s["result"], d),), save_result="result", out=out)
+
+
+def softmax(self: Tensor, dim: int, dtype: Any = None, *, out: Tensor | None = None) -> Tensor:
+    return _softmax_family(self, dim, dtype, out, "softmax")
+
+
+def log_softmax(self: Tensor, dim: int, dtype: Any = None, *, out: Tensor | None = None) -> Tensor:
+    return _softmax_family(self, dim, dtype, out, "log_softmax")
+
+
+METHODS: dict[str, Callable[..., Any]] = {
+    "sum": sum, "mean": mean, "prod": prod, "max": max, "min": min, "amax": amax, "amin": amin,
+    "argmax": argmax, "argmin": argmin, "var": var, "std": std, "norm": norm, "logsumexp": logsumexp,
+    "all": all, "any": any, "count_nonzero": count_nonzero, "cumsum": cumsum, "softmax": softmax,
+    "log_softmax": log_softmax,
+}
+FUNCTIONS: dict[str, Any] = {**METHODS, "var_mean": var_mean, "std_mean": std_mean,
+                             "return_types": return_types}
