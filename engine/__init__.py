@@ -62,6 +62,9 @@ def is_floating_point(t: Tensor) -> bool:
 from engine import nn  # noqa: E402  (nn builds on everything above)
 
 __all__ = sorted(
-    ["Size", "Tensor", "autograd", "cuda", "device", "dtype", "enable_grad", "inference_mode", "is_grad_enabled",
-     "no_grad", "set_grad_enabled", "nn", "result_type", "__version__", *_FUNCTIONS]
+    ["Size", "Tensor", "FloatTensor", "autograd", "cuda", "device", "dtype", "enable_grad", "inference_mode",
+     "is_grad_enabled", "no_grad", "set_grad_enabled", "nn", "result_type", "__version__", "is_tensor", "numel",
+     "can_cast", "is_floating_point", "get_default_dtype", "set_default_dtype", "promote_types",
+     "float32", "float64", "float16", "int64", "int32", "int16", "int8", "uint8", "bool", "half", "float",
+     "double", "long", "int", "short", "strided", "contiguous_format", "preserve_format", *_FUNCTIONS]
 )

@@ -20,6 +20,11 @@ class dtype:  # noqa: N801 - named as torch names it
         self.short = short  # the `Float` name of cast errors
 
     @property
+    def message_name(self) -> str:
+        """How C++ error messages name a CPU tensor of this dtype: `torch.FloatTensor`, `CPUBoolType`."""
+        return "CPUBoolType" if self is bool_ else f"torch.{self.legacy}"
+
+    @property
     def is_complex(self) -> bool:
         return False
 

@@ -49,7 +49,7 @@ class SavedTensor:
         producer = owner if self.is_output else tensor._grad_fn_for_message()
         named = f", which is output 0 of {producer.forward_op_name()}," if producer is not None else ""
         return (
-            f"[torch.{tensor.dtype.legacy} {errors.shape_text(tensor.shape)}]{named} is at version "
+            f"[{tensor.dtype.message_name} {errors.shape_text(tensor.shape)}]{named} is at version "
             f"{current}; expected version {self.version} instead"
         )
 
@@ -61,8 +61,8 @@ class SavedTensor:
 class Node:
     """One recorded op. Subclasses exist only to carry PyTorch's node names."""
 
-    __slots__ = ("__weakref__", "_backward", "_retained", "_saved", "next_functions", "output_meta",
-                 "sequence_nr")
+    __slots__ = ("__weakref__", "_backward", "_retained", "_saved", "_saved_values", "next_functions",
+                 "output_meta", "sequence_nr")
 
     def __init__(self, backward: Backward | None, next_functions: tuple[Edge, ...],
                  output_meta: tuple[tuple[tuple[int, ...], np.dtype], ...]) -> None:
@@ -71,6 +71,7 @@ class Node:
         self.output_meta = output_meta
         self._saved: tuple[tuple[str, SavedTensor], ...] = ()
         self._retained: dict[int, Any] | None = None
+        self._saved_values: dict[str, Any] = {}
         self.sequence_nr = next(_sequence)
 
     def name(self) -> str:
@@ -100,6 +101,8 @@ class Node:
 
     def __getattr__(self, attr: str) -> Any:
         if attr.startswith("_saved_"):
+            if attr[7:] in self._saved_values:
+                return self._saved_values[attr[7:]]
             for field, saved in self._saved:
                 if field == attr[7:]:
                     if saved.released:

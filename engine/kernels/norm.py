@@ -57,10 +57,14 @@ def batch_norm_forward(
     mean = x64.mean(axis=axes)
     var_sum = np.square(x64 - _per_channel(mean, x.ndim)).sum(axis=axes)
     invstd = 1.0 / np.sqrt(var_sum / count + eps)
+    # torch updates the running stats in the stats' own precision, momentum included
     if running_mean is not None:
-        running_mean[...] = momentum * mean + (1 - momentum) * running_mean
+        m = running_mean.dtype.type(momentum)
+        running_mean[...] = m * mean.astype(running_mean.dtype) + (1 - m) * running_mean
     if running_var is not None:
-        running_var[...] = momentum * var_sum / (count - 1) + (1 - momentum) * running_var
+        m = running_var.dtype.type(momentum)
+        unbiased = (var_sum / (count - 1)).astype(running_var.dtype)
+        running_var[...] = m * unbiased + (1 - m) * running_var
     out = _affine(x, mean, invstd, weight, bias)
     return out, mean.astype(x.dtype), invstd.astype(x.dtype)
 

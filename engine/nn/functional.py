@@ -52,8 +52,8 @@ def leaky_relu_(input: Tensor, negative_slope: float = 0.01) -> Tensor:  # noqa:
     return pw.leaky_relu_(input, negative_slope)
 
 
-def gelu(input: Tensor, approximate: str = "none") -> Tensor:  # noqa: A002
-    return pw.gelu(input, approximate)
+def gelu(input: Tensor, approximate: str = "none", *, out: Tensor | None = None) -> Tensor:  # noqa: A002
+    return pw.gelu(input, approximate, out=out)
 
 
 def _softmax_family(input: Tensor, dim: int | None, dtype: dtypes.dtype | None, log: bool) -> Tensor:  # noqa: A002
@@ -102,9 +102,14 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool 
 
 
 # --------------------------------------------------------------------------- linear layers
-def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:  # noqa: A002
+def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None, *,  # noqa: A002
+           out: Tensor | None = None) -> Tensor:
     """As ATen composes it: addmm for 2-D input with bias, a flattened addmm for 3-D, else matmul."""
     from engine.ops import linalg
+
+    if out is not None:
+        result = linear(input, weight, bias)
+        return pw.write_out(out, result._numpy_view(), "linear", (input, weight, bias))
 
     wt = views.t(weight)
     if input.ndim == 2 and bias is not None:
@@ -147,7 +152,7 @@ def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: An
 
 
 # --------------------------------------------------------------------------- pooling
-def max_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0,  # noqa: A002
+def _max_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0,  # noqa: A002
                dilation: Any = 1, ceil_mode: bool = False, return_indices: bool = False) -> Any:
     values, indices = pool.max_pool2d_forward(input._numpy_view(), kernel_size, stride or None, padding,
                                               dilation, ceil_mode)
@@ -160,6 +165,9 @@ def max_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any
 
     record("MaxPool2DWithIndicesBackward0", out, (input,), backward, {"self": input, "result1": index_tensor})
     return (out, index_tensor) if return_indices else out
+
+
+max_pool2d = _max_pool2d  # torch's own wrapper is named _max_pool2d (its TypeErrors say so)
 
 
 def avg_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0,  # noqa: A002
@@ -285,9 +293,11 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_a
         return (loss.nll_loss_backward(g, s["self"], s["target"], _np(weight), reduction, ignore_index,
                                        s["total_weight"]), None)
 
-    if needs_grad(input):
-        record("NllLossBackward0", out, (input, target), backward,
-               {"self": input, "target": target, "total_weight": total_t})
+    node = record("NllLossBackward0", out, (input, target), backward,
+                  {"self": input, "target": target, "total_weight": total_t})
+    if node is not None:  # non-tensor fields as torch exposes them (ignore_index as an unsigned int64)
+        node._saved_values.update(ignore_index=ignore_index % (1 << 64),
+                                  reduction={"none": 0, "mean": 1, "sum": 2}[reduction])
     return out
 
 

@@ -113,4 +113,8 @@ METHODS = {
     "short": _caster(dtypes.int16), "char": _caster(dtypes.int8), "byte": _caster(dtypes.uint8),
     "bool": _caster(dtypes.bool_),
 }
-FUNCTIONS = {"clone": clone}
+def detach(input: Tensor) -> Tensor:  # noqa: A002 - torch's argument name
+    return input.detach()
+
+
+FUNCTIONS = {"clone": clone, "detach": detach}

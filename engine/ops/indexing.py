@@ -24,7 +24,7 @@ from engine.ops.core import (
     record,
     unbroadcast,
 )
-from engine.ops.pointwise import _finish
+from engine.ops.pointwise import _finish, write_out
 from engine.tensor import Tensor
 
 
@@ -311,8 +311,9 @@ def scatter_(self: Tensor, dim: int, index: Tensor, src: Any = None, *, value: A
 
 
 def scatter(self: Tensor, dim: int, index: Tensor, src: Any = None, *, value: Any = None,
-            reduce: str | None = None) -> Tensor:
-    return _out_of_place(self, lambda t: scatter_(t, dim, index, src, value=value, reduce=reduce))
+            reduce: str | None = None, out: Tensor | None = None) -> Tensor:
+    result = _out_of_place(self, lambda t: scatter_(t, dim, index, src, value=value, reduce=reduce))
+    return _to_out(result, out, "scatter", (self, src))
 
 
 def scatter_add_(self: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
@@ -347,8 +348,14 @@ def index_add_(self: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha: 
     return apply_inplace(self, write, "IndexAddBackward0", (index, source), backward, saved, check_autograd=False)
 
 
-def index_add(self: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha: float = 1) -> Tensor:
-    return _out_of_place(self, lambda t: index_add_(t, dim, index, source, alpha=alpha))
+def index_add(self: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha: float = 1,
+              out: Tensor | None = None) -> Tensor:
+    result = _out_of_place(self, lambda t: index_add_(t, dim, index, source, alpha=alpha))
+    return _to_out(result, out, "index_add", (self, source))
+
+
+def _to_out(result: Tensor, out: Tensor | None, op: str, inputs: tuple[Any, ...]) -> Tensor:
+    return result if out is None else write_out(out, result._numpy_view(), op, inputs)
 
 
 def masked_fill_(self: Tensor, mask: Tensor, value: Any) -> Tensor:

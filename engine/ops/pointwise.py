@@ -422,15 +422,14 @@ def leaky_relu_(self: Tensor, negative_slope: float = 0.01) -> Tensor:
                          check_autograd=False)
 
 
-def gelu(self: Tensor, approximate: str = "none") -> Tensor:
+def gelu(self: Tensor, approximate: str = "none", *, out: Tensor | None = None) -> Tensor:
     from engine.kernels import activation
 
     def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[np.ndarray]:
         return (activation.gelu_backward(g, s["self"], approximate),)
 
     return _finish("GeluBackward0", "gelu", activation.gelu(self._numpy_view(), approximate), self.dtype, (self,),
-                   backward,
-                   {"self": self} if needs_grad(self) else None)
+                   backward, {"self": self} if needs_grad(self) else None, out=out)
 
 
 def clamp(self: Tensor, min: float | None = None, max: float | None = None, *,  # noqa: A002
@@ -565,8 +564,12 @@ def pow_(self: Tensor, exponent: Operand) -> Tensor:
             with np.errstate(divide="ignore", invalid="ignore"):
                 np.power(t, o, out=t, casting="unsafe")
 
-        return _binary_inplace(self, exponent, "PowBackward1", dt, write1, backward1,
-                               {"exponent": exponent}, save_self_copy="self")
+        check_inplace_allowed(self)
+        check_writable(self, dt, (exponent._shape,))
+        operand = array_of(exponent, dt)
+        return apply_inplace(self, lambda t: write1(t, operand), "PowBackward1", (exponent,), backward1,
+                             {"exponent": exponent}, save_self_copy="self", save_result="result",
+                             check_autograd=False)
     e = exponent
 
     def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, Any]:
@@ -640,7 +643,7 @@ def isfinite(self: Tensor) -> Tensor:
     return Tensor._wrap(np.isfinite(self._numpy_view()), dtypes.bool_)
 
 
-def where(condition: Tensor, input: Operand, other: Operand) -> Tensor:  # noqa: A002
+def where(condition: Tensor, input: Operand, other: Operand, *, out: Tensor | None = None) -> Tensor:  # noqa: A002
     dt = result_type(input, other)
     geometry.broadcast_shapes(condition._shape, _shape_of(input), _shape_of(other))
     cond = condition._numpy_view().astype(bool, copy=False)
@@ -653,7 +656,7 @@ def where(condition: Tensor, input: Operand, other: Operand) -> Tensor:  # noqa:
                 unbroadcast(np.where(c, 0, g).astype(g.dtype), so))
 
     return _finish("WhereBackward0", "where", result, dt, (condition, input, other), backward,
-                   {"condition": condition} if needs_grad(input, other) else None)
+                   {"condition": condition} if needs_grad(input, other) else None, out=out)
 
 
 def lerp(self: Tensor, end: Tensor, weight: float) -> Tensor:
@@ -699,6 +702,14 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     ) if name in METHODS
 }
 FUNCTIONS.update({op: fn for op, (fn, _) in _UNARY_FNS.items()})
+
+
+def relu(self: Tensor) -> Tensor:
+    """torch.relu takes no out= (unlike torch.sigmoid)."""
+    return unary("relu", self)
+
+
+FUNCTIONS["relu"] = relu
 FUNCTIONS.update({op + "_": fn_ for op, (_, fn_) in _UNARY_FNS.items() if op in ("relu", "sigmoid", "tanh", "exp")})
 FUNCTIONS["where"] = where
 FUNCTIONS["rsub"] = rsub
