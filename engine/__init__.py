@@ -37,7 +37,7 @@ short = int16
 
 globals().update(_FUNCTIONS)
 
-FloatTensor = Tensor
+
 strided = "torch.strided"
 contiguous_format = "contiguous_format"
 preserve_format = "preserve_format"

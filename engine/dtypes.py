@@ -8,7 +8,7 @@ import numpy as np
 class dtype:  # noqa: N801 - named as torch names it
     """A tensor element type: `torch.float32` prints as `torch.float32`."""
 
-    __slots__ = ("name", "np", "is_floating_point", "is_signed", "itemsize", "legacy", "short")
+    __slots__ = ("cpp", "is_floating_point", "is_signed", "itemsize", "legacy", "name", "np", "short")
 
     def __init__(self, name: str, np_dtype: type, legacy: str, short: str) -> None:
         self.name = name
@@ -18,6 +18,7 @@ class dtype:  # noqa: N801 - named as torch names it
         self.itemsize = self.np.itemsize
         self.legacy = legacy  # the `torch.FloatTensor` type name used in error messages
         self.short = short  # the `Float` name of cast errors
+        self.cpp = _CPP_NAMES[name]  # the C++ type name some messages use ('float', 'long int')
 
     @property
     def message_name(self) -> str:
@@ -34,6 +35,9 @@ class dtype:  # noqa: N801 - named as torch names it
     def __reduce__(self) -> str:
         return self.name
 
+
+_CPP_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int", "int32": "int",
+              "int16": "short int", "int8": "signed char", "uint8": "unsigned char", "bool": "bool"}
 
 float32 = dtype("float32", np.float32, "FloatTensor", "Float")
 float64 = dtype("float64", np.float64, "DoubleTensor", "Double")

@@ -51,6 +51,10 @@ INTERNAL_OVERLAP = (
     "unsupported operation: more than one element of the written-to tensor refers to a single memory "
     "location. Please clone() the tensor before performing the operation."
 )
+PARTIAL_OVERLAP = (
+    "unsupported operation: some elements of the input tensor and the written-to tensor refer to a single "
+    "memory location. Please clone() the tensor before performing the operation."
+)
 INPLACE_BROADCAST = "output with shape {self} doesn't match the broadcast shape {broadcast}"
 CAST = "result type {src} can't be cast to the desired output type {dst}"
 RESIZE_REQUIRES_GRAD = "cannot resize variables that require grad"

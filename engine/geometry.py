@@ -42,6 +42,31 @@ def is_contiguous(shape: Sequence[int], stride: Sequence[int]) -> bool:
     return True
 
 
+def dense_permutation(shape: Sequence[int], stride: Sequence[int]) -> list[int] | None:
+    """If the layout is a permutation of a contiguous one (torch's "non-overlapping and dense"),
+    the dim order from outermost to innermost; else None."""
+    order = sorted(range(len(shape)), key=lambda d: (-stride[d], -shape[d]))
+    expected = 1
+    for d in reversed(order):
+        if shape[d] != 1 and stride[d] != expected:
+            return None
+        expected *= shape[d]
+    return order
+
+
+def preserved_strides(shape: Sequence[int], stride: Sequence[int]) -> Shape:
+    """Strides of a copy made with torch.preserve_format: same layout when dense, else row-major."""
+    order = dense_permutation(shape, stride)
+    if order is None:
+        return contiguous_strides(shape)
+    result = [0] * len(shape)
+    step = 1
+    for d in reversed(order):
+        result[d] = step
+        step *= max(shape[d], 1)
+    return tuple(result)
+
+
 def has_internal_overlap(shape: Sequence[int], stride: Sequence[int]) -> bool:
     """The case torch refuses to write to: a dimension of size > 1 with stride 0 (expand)."""
     return any(st == 0 and size > 1 for size, st in zip(shape, stride))
@@ -132,9 +157,12 @@ def broadcast_shapes(*shapes: Sequence[int]) -> Shape:
         return tuple(first)
     ndim = max((len(s) for s in shapes), default=0)
     result = [1] * ndim
-    for shape in shapes:
-        for i, size in enumerate(shape):
-            dim = ndim - len(shape) + i
+    for dim in range(ndim - 1, -1, -1):  # torch checks from the last dim backwards
+        for shape in shapes:
+            offset = dim - (ndim - len(shape))
+            if offset < 0:
+                continue
+            size = shape[offset]
             if size == result[dim] or size == 1:
                 continue
             if result[dim] == 1:
@@ -142,3 +170,20 @@ def broadcast_shapes(*shapes: Sequence[int]) -> Shape:
             else:
                 raise RuntimeError(errors.BROADCAST.format(a=result[dim], b=size, dim=dim))
     return tuple(result)
+
+
+def check_expandable(shape: Sequence[int], target: Sequence[int]) -> None:
+    """`expand`'s rule, with its error, for writes that expand their source (copy_, setitem)."""
+    lead = len(target) - len(shape)
+    if lead < 0:
+        raise RuntimeError(
+            f"expand(torch.FloatTensor{{{errors.shape_text(shape)}}}, size={errors.shape_text(target)}): the "
+            f"number of sizes provided ({len(target)}) must be greater or equal to the number of dimensions in "
+            f"the tensor ({len(shape)})")
+    for i, have in enumerate(shape):
+        want = target[lead + i]
+        if have != want and have != 1:
+            raise RuntimeError(
+                f"The expanded size of the tensor ({want}) must match the existing size ({have}) at "
+                f"non-singleton dimension {lead + i}.  Target sizes: {errors.shape_text(target)}.  "
+                f"Tensor sizes: {errors.shape_text(shape)}")

@@ -105,6 +105,12 @@ class Tensor:
                  "_vc", "_view", "dtype")
 
     # ----------------------------------------------------------------- construction
+    def __new__(cls, *args: Any, **kwargs: Any) -> Tensor:
+        """`torch.Tensor(2, 3)` / `torch.Tensor([1, 2])`: the legacy constructor (default dtype)."""
+        from engine.ops.factories import legacy_new
+
+        return legacy_new(dtypes.get_default_dtype(), *args, **kwargs)
+
     @classmethod
     def _make(cls, storage: Storage, offset: int, shape: tuple[int, ...], stride: tuple[int, ...],
               dtype: dtypes.dtype, vc: VersionCounter | None = None) -> Tensor:
@@ -130,6 +136,13 @@ class Tensor:
     def _empty(cls, shape: tuple[int, ...], dtype: dtypes.dtype) -> Tensor:
         storage = Storage.allocate(math.prod(shape), dtype.np)
         return cls._make(storage, 0, tuple(shape), geometry.contiguous_strides(shape), dtype)
+
+    @classmethod
+    def _empty_strided(cls, shape: tuple[int, ...], stride: tuple[int, ...], dtype: dtypes.dtype) -> Tensor:
+        """Fresh memory laid out with the given (dense) strides."""
+        span = 1 + sum((n - 1) * st for n, st in zip(shape, stride)) if 0 not in shape else 0
+        storage = Storage.allocate(span, dtype.np)
+        return cls._make(storage, 0, tuple(shape), tuple(stride), dtype)
 
     @classmethod
     def _wrap(cls, array: Any, dtype: dtypes.dtype | None = None) -> Tensor:
@@ -370,7 +383,7 @@ class Tensor:
                     got=errors.shape_text(value._shape), want=errors.shape_text(self._shape)))
             if value.dtype is not self.dtype:
                 raise RuntimeError(errors.GRAD_ASSIGN_DTYPE.format(
-                    got=_cpp_type_name(value.dtype), want=self.dtype.short))
+                    got=value.dtype.cpp, want=self.dtype.short))
         self._grad = value
 
     def _accumulate_grad(self, grad: np.ndarray) -> None:
@@ -536,13 +549,6 @@ class Parameter(Tensor):
         return format_parameter(self._numpy_view(), self.dtype.name)
 
     __str__ = __repr__
-
-
-def _cpp_type_name(d: dtypes.dtype) -> str:
-    """How C++ names a scalar type in grad-assignment messages ('double', 'float', 'long int')."""
-    return {"float64": "double", "float32": "float", "int64": "long int", "int32": "int",
-            "float16": "c10::Half", "bool": "bool", "uint8": "unsigned char", "int8": "signed char",
-            "int16": "short int"}[d.name]
 
 
 def grad_enabled() -> bool:

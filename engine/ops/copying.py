@@ -9,16 +9,19 @@ from typing import Any
 
 import numpy as np
 
-from engine import dtypes
+from engine import dtypes, geometry
 from engine.ops.core import apply_inplace, check_inplace_allowed, check_writable, record, unbroadcast
 from engine.tensor import Tensor, device
 
 
 def clone(self: Tensor, *, memory_format: Any = None, contiguous: bool = False) -> Tensor:
     """A new storage; dense layouts are preserved (torch.preserve_format), others become contiguous."""
-    source = self._numpy_view()
-    copied = np.array(source, order="C" if contiguous or memory_format == "contiguous_format" else "K", copy=True)
-    out = Tensor._wrap(copied, self.dtype)
+    if contiguous or memory_format == "contiguous_format":
+        stride = geometry.contiguous_strides(self._shape)
+    else:
+        stride = geometry.preserved_strides(self._shape, self._stride)
+    out = Tensor._empty_strided(self._shape, stride, self.dtype)
+    np.copyto(out._numpy_view(), self._numpy_view())
     record("CloneBackward0", out, (self,), lambda g, s: (g,))
     return out
 
@@ -32,7 +35,8 @@ def contiguous(self: Tensor, memory_format: Any = None) -> Tensor:
 def _to_dtype(self: Tensor, dtype: dtypes.dtype, copy: bool = False) -> Tensor:
     if dtype is self.dtype and not copy:
         return self
-    out = Tensor._wrap(np.array(self._numpy_view(), dtype=dtype.np, order="K", copy=True), dtype)
+    out = Tensor._empty_strided(self._shape, geometry.preserved_strides(self._shape, self._stride), dtype)
+    np.copyto(out._numpy_view(), self._numpy_view(), casting="unsafe")
     source_dtype = self.dtype.np
     if dtype.is_floating_point:
         record("ToCopyBackward0", out, (self,), lambda g, s: (g.astype(source_dtype),))
@@ -68,7 +72,8 @@ def copy_(self: Tensor, src: Tensor | float, non_blocking: bool = False) -> Tens
     check_inplace_allowed(self)
     if not isinstance(src, Tensor):
         src = Tensor._wrap(np.array(src, dtype=self.dtype.np), self.dtype)
-    check_writable(self, None, (src._shape,))
+    check_writable(self)
+    geometry.check_expandable(src._shape, self._shape)
     source_array = src._numpy_view()
     src_shape, src_dtype = src._shape, src.dtype.np
 

@@ -135,6 +135,25 @@ def check_writable(self: Tensor, result_dtype: dtypes.dtype | None = None,
                 self=errors.shape_text(self._shape), broadcast=errors.shape_text(broadcast)))
 
 
+def check_no_partial_overlap(self: Tensor, other: Any) -> None:
+    """torch refuses a write whose input shares some, but not all, of the written memory."""
+    if not isinstance(other, Tensor) or other is self or other._storage is not self._storage:
+        return
+    if self.numel() == 0 or other.numel() == 0:
+        return
+    if geometry.dense_permutation(self._shape, self._stride) is None or \
+            geometry.dense_permutation(other._shape, other._stride) is None:
+        return
+    a_begin, b_begin = self._offset, other._offset
+    a_end, b_end = a_begin + self.numel(), b_begin + other.numel()
+    if (a_begin, a_end) == (b_begin, b_end):
+        partial = self._stride != other._stride
+    else:
+        partial = a_begin < b_end and b_begin < a_end
+    if partial:
+        raise RuntimeError(errors.PARTIAL_OVERLAP)
+
+
 def apply_inplace(self: Tensor, write: Callable[[np.ndarray], None], name: str, inputs: Sequence[Any] = (),
                   backward: Backward | None = None, save: dict[str, Tensor] | None = None,
                   save_self_copy: str | None = None, save_result: str | None = None,
@@ -147,6 +166,8 @@ def apply_inplace(self: Tensor, write: Callable[[np.ndarray], None], name: str, 
     """
     if check_autograd:
         check_inplace_allowed(self)
+    for other in inputs:
+        check_no_partial_overlap(self, other)
     tracked = backward is not None and needs_grad(self, *inputs)
     if tracked:
         saved_inputs = dict(save or {})

@@ -10,10 +10,10 @@ from typing import Any
 
 import numpy as np
 
-from engine import dtypes, errors
+from engine import dtypes, errors, geometry
 from engine.ops.views import sizes_arg
 from engine.storage import Storage
-from engine.tensor import Tensor, device
+from engine.tensor import Size, Tensor, device
 
 
 def _finish(t: Tensor, requires_grad: bool) -> Tensor:
@@ -58,6 +58,26 @@ def _infer_dtype(data: Any) -> dtypes.dtype:
     return result
 
 
+def _check_rectangular(data: Any, dim: int = 0) -> tuple[int, ...]:
+    """The nested-list shape, or torch's error for ragged data."""
+    if not isinstance(data, (list, tuple)):
+        return tuple(data.shape) if isinstance(data, (np.ndarray, Tensor)) else ()
+    shapes = [_check_rectangular(item, dim + 1) for item in data]
+    if not shapes:
+        return (0,)
+    first = data[0]
+    for item, shape in zip(data, shapes):
+        if isinstance(first, (list, tuple)) != isinstance(item, (list, tuple)):
+            if isinstance(first, (list, tuple)):
+                raise TypeError("not a sequence")
+            raise TypeError(f"'{type(item).__name__}' object cannot be interpreted as an integer")
+        if isinstance(item, (list, tuple)) and len(item) != len(first):
+            raise ValueError(f"expected sequence of length {len(first)} at dim {dim + 1} (got {len(item)})")
+        if shape != shapes[0]:
+            raise ValueError(f"expected sequence of length {shapes[0][0]} at dim {dim + 1} (got {shape[0]})")
+    return (len(data), *shapes[0])
+
+
 def _to_nested(data: Any) -> Any:
     if isinstance(data, Tensor):
         return data._numpy_view()
@@ -79,10 +99,8 @@ def tensor(data: Any, *, dtype: dtypes.dtype | None = None, device: Any = None, 
         target = dtypes.to_dtype(dtype) if dtype is not None else dtypes.from_numpy_dtype(data.dtype)
     else:
         target = dtypes.to_dtype(dtype) if dtype is not None else _infer_dtype(data)
-    try:
-        array = np.array(_to_nested(data), dtype=target.np)
-    except ValueError as exc:
-        raise ValueError(f"expected sequence of length mismatch: {exc}") from None
+    _check_rectangular(data)
+    array = np.array(_to_nested(data), dtype=target.np)
     return _finish(Tensor._wrap(np.require(array, requirements='C'), target), requires_grad)
 
 
@@ -93,21 +111,29 @@ def _filled(shape: tuple[int, ...], value: Any, dtype: dtypes.dtype) -> Tensor:
     return t
 
 
-def _factory(fill: Any) -> Any:
+def check_sizes(shape: tuple[int, ...], op: str | None = None) -> None:
+    """Negative sizes fail as torch words it (zeros says so in its own way)."""
+    if any(s < 0 for s in shape):
+        if op == "zeros":
+            raise RuntimeError("zeros: Dimension size must be non-negative.")
+        negative = next(s for s in shape if s < 0)
+        raise RuntimeError(f"Trying to create tensor with negative dimension {negative}: {list(shape)}")
+
+
+def _factory(fill: Any, op: str) -> Any:
     def make(*size: Any, dtype: dtypes.dtype | None = None, device: Any = None, requires_grad: bool = False,
              out: Tensor | None = None, **_: Any) -> Tensor:
         _check_device(device)
         shape = sizes_arg(size)
-        if any(s < 0 for s in shape):
-            raise RuntimeError(f"Trying to create tensor with negative dimension {min(shape)}: {list(shape)}")
+        check_sizes(shape, op)
         target = dtypes.to_dtype(dtype) if dtype is not None else dtypes.get_default_dtype()
         return _finish(_filled(shape, fill, target), requires_grad)
     return make
 
 
-zeros = _factory(0)
-ones = _factory(1)
-empty = _factory(0)
+zeros = _factory(0, "zeros")
+ones = _factory(1, "ones")
+empty = _factory(0, "empty")
 
 
 def full(size: Sequence[int], fill_value: Any, *, dtype: dtypes.dtype | None = None, device: Any = None,
@@ -116,13 +142,23 @@ def full(size: Sequence[int], fill_value: Any, *, dtype: dtypes.dtype | None = N
     if dtype is None:
         dtype = (dtypes.bool_ if isinstance(fill_value, bool) else dtypes.int64
                  if isinstance(fill_value, numbers.Integral) else dtypes.get_default_dtype())
-    return _finish(_filled(sizes_arg([size]), fill_value, dtypes.to_dtype(dtype)), requires_grad)
+    shape = sizes_arg([size])
+    check_sizes(shape)
+    return _finish(_filled(shape, fill_value, dtypes.to_dtype(dtype)), requires_grad)
+
+
+def _filled_like(other: Tensor, value: Any, dtype: dtypes.dtype) -> Tensor:
+    """`*_like` factories keep a dense input's layout (torch.preserve_format)."""
+    t = Tensor._empty_strided(other._shape, geometry.preserved_strides(other._shape, other._stride), dtype)
+    if value is not None and t.numel():
+        t._storage.data.fill(value)
+    return t
 
 
 def _like(fill: Any) -> Any:
     def make(other: Tensor, *, dtype: dtypes.dtype | None = None, device: Any = None,
              requires_grad: bool = False, memory_format: Any = None) -> Tensor:
-        return _finish(_filled(other._shape, fill, dtype or other.dtype), requires_grad)
+        return _finish(_filled_like(other, fill, dtype or other.dtype), requires_grad)
     return make
 
 
@@ -133,7 +169,7 @@ empty_like = _like(0)
 
 def full_like(other: Tensor, fill_value: Any, *, dtype: dtypes.dtype | None = None, device: Any = None,
               requires_grad: bool = False) -> Tensor:
-    return _finish(_filled(other._shape, fill_value, dtype or other.dtype), requires_grad)
+    return _finish(_filled_like(other, fill_value, dtype or other.dtype), requires_grad)
 
 
 def arange(start: Any, end: Any = None, step: Any = 1, *, dtype: dtypes.dtype | None = None, device: Any = None,
@@ -216,11 +252,57 @@ def scalar_tensor(value: Any, *, dtype: dtypes.dtype | None = None, device: Any 
     return Tensor._wrap(np.array(value, dtype=target.np), target)
 
 
+def legacy_new(dtype: dtypes.dtype, *args: Any, **kwargs: Any) -> Tensor:
+    """The legacy constructors `torch.FloatTensor(10)` (uninitialised sizes) and
+    `torch.FloatTensor([1, 2])` (data)."""
+    if kwargs.get("device") is not None:
+        device(kwargs["device"])
+    if len(args) == 1 and isinstance(args[0], (list, tuple, np.ndarray)) and not isinstance(args[0], Size):
+        return tensor(args[0], dtype=dtype)
+    if len(args) == 1 and isinstance(args[0], Tensor):
+        return args[0] if args[0].dtype is dtype else args[0].to(dtype)
+    shape = sizes_arg(args)
+    check_sizes(shape)
+    return _filled(shape, 0, dtype)
+
+
+class _LegacyTensorType(type):
+    """`torch.FloatTensor` and friends: callable constructors that also work with isinstance."""
+
+    dtype: dtypes.dtype
+
+    def __instancecheck__(cls, obj: object) -> bool:
+        return isinstance(obj, Tensor) and obj.dtype is cls.dtype
+
+    def __call__(cls, *args: Any, **kwargs: Any) -> Tensor:  # type: ignore[override]
+        return legacy_new(cls.dtype, *args, **kwargs)
+
+    def __repr__(cls) -> str:
+        return f"<class 'torch.{cls.__name__}'>"
+
+
+LEGACY_TYPES = {
+    d.legacy: _LegacyTensorType(d.legacy, (), {"dtype": d})
+    for d in (dtypes.float32, dtypes.float64, dtypes.float16, dtypes.int64, dtypes.int32, dtypes.int16,
+              dtypes.int8, dtypes.uint8, dtypes.bool_)
+}
+
+
+def diag(input: Tensor, diagonal: int = 0) -> Tensor:  # noqa: A002
+    """1-D in: a new square matrix; 2-D in: a copy of the diagonal (unlike Tensor.diagonal, a view)."""
+    from engine.ops.copying import clone
+    from engine.ops.indexing import _finish_diag
+
+    if input.ndim == 2:
+        return clone(input.diagonal(diagonal), contiguous=True)
+    return _finish_diag(input, diagonal)
+
+
 FUNCTIONS = {
     "tensor": tensor, "zeros": zeros, "ones": ones, "empty": empty, "full": full, "zeros_like": zeros_like,
     "ones_like": ones_like, "empty_like": empty_like, "full_like": full_like, "arange": arange,
     "linspace": linspace, "eye": eye, "from_numpy": from_numpy, "as_tensor": as_tensor, "asarray": as_tensor,
-    "scalar_tensor": scalar_tensor,
+    "scalar_tensor": scalar_tensor, "diag": diag, **LEGACY_TYPES,
 }
 
 

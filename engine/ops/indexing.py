@@ -120,7 +120,7 @@ def _check_bounds(view: Tensor, advanced: list[tuple[int, Any]]) -> None:
             expected = view._shape[dim:dim + array.ndim]
             if array.shape != expected:
                 raise IndexError(f"The shape of the mask {list(array.shape)} at index {dim} does not match the "
-                                 f"shape of the indexed tensor {list(expected)} at index {dim}")
+                                 f"shape of the indexed tensor {list(view._shape)} at index {dim}")
             continue
         size = view._shape[dim]
         if array.size and (array.max() >= size or array.min() < -size):
@@ -147,7 +147,7 @@ def getitem(self: Tensor, index: Any) -> Tensor:
         np.add.at(grad, np_index, g)
         return (grad,)
 
-    out = Tensor._wrap(np.array(result, copy=True), view.dtype)
+    out = Tensor._wrap(np.ascontiguousarray(result) if result.base is None else np.array(result, order="C"), view.dtype)
     record("IndexBackward0", out, (view,), backward, saved)
     return out
 
@@ -361,7 +361,7 @@ def _to_out(result: Tensor, out: Tensor | None, op: str, inputs: tuple[Any, ...]
 def masked_fill_(self: Tensor, mask: Tensor, value: Any) -> Tensor:
     check_inplace_allowed(self)
     if mask.dtype is not dtypes.bool_:
-        raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype {mask.dtype}")
+        raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype {mask.dtype.cpp}")
     check_writable(self, None, (mask._shape,))
     m = mask._numpy_view()
     tensor_value = isinstance(value, Tensor)
@@ -378,6 +378,52 @@ def masked_fill_(self: Tensor, mask: Tensor, value: Any) -> Tensor:
     inputs = (value,) if tensor_value else ()
     name = "MaskedFillBackward1" if tensor_value else "MaskedFillBackward0"
     return apply_inplace(self, write, name, inputs, backward, {"mask": mask}, check_autograd=False)
+
+
+def index_fill_(self: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
+    check_inplace_allowed(self)
+    check_writable(self)
+    d = geometry.wrap_dim(dim, max(self.ndim, 1))
+    idx = index._numpy_view().reshape(-1)
+    fill = value._numpy_view()[()] if isinstance(value, Tensor) else value
+
+    def write(target: np.ndarray) -> None:
+        target[(slice(None),) * d + (idx,)] = fill
+
+    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, ...]:
+        grad = g.copy()
+        grad[(slice(None),) * d + (s["index"].reshape(-1),)] = 0
+        return (grad,)
+
+    return apply_inplace(self, write, "IndexFillBackward0", (), backward, {"index": index}, check_autograd=False)
+
+
+def index_copy_(self: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor:
+    check_inplace_allowed(self)
+    check_writable(self, source.dtype)
+    d = geometry.wrap_dim(dim, max(self.ndim, 1))
+    idx = index._numpy_view().reshape(-1)
+    values = source._numpy_view()
+
+    def write(target: np.ndarray) -> None:
+        target[(slice(None),) * d + (idx,)] = values
+
+    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, ...]:
+        where = (slice(None),) * d + (s["index"].reshape(-1),)
+        grad = g.copy()
+        grad[where] = 0
+        return (grad, None, g[where].reshape(source._shape))
+
+    return apply_inplace(self, write, "IndexCopyBackward0", (index, source), backward, {"index": index},
+                         check_autograd=False)
+
+
+def index_fill(self: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
+    return _out_of_place(self, lambda t: index_fill_(t, dim, index, value))
+
+
+def index_copy(self: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor:
+    return _out_of_place(self, lambda t: index_copy_(t, dim, index, source))
 
 
 def masked_fill(self: Tensor, mask: Tensor, value: Any) -> Tensor:
@@ -506,6 +552,13 @@ tril = _triangle(np.tril, "TrilBackward0")
 triu = _triangle(np.triu, "TriuBackward0")
 
 
+def _finish_diag(vector: Tensor, diagonal: int) -> Tensor:
+    """torch.diag of a 1-D tensor: a square matrix with it on the chosen diagonal (DiagEmbed-like)."""
+    result = np.diag(vector._numpy_view(), diagonal)
+    return _finish("DiagEmbedBackward0", "diag", result, vector.dtype, (vector,),
+                   lambda g, s: (np.diagonal(g, diagonal).copy(),))
+
+
 def nonzero(self: Tensor, *, as_tuple: bool = False) -> Any:
     found = np.nonzero(self._numpy_view())
     if as_tuple:
@@ -566,13 +619,14 @@ def topk(self: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool
 METHODS = {
     "__getitem__": getitem, "__setitem__": setitem, "index_select": index_select, "masked_select": masked_select,
     "gather": gather, "scatter": scatter, "scatter_": scatter_, "scatter_add_": scatter_add_, "index_add": index_add,
-    "index_add_": index_add_, "index_put_": index_put_, "masked_fill": masked_fill, "masked_fill_": masked_fill_,
+    "index_add_": index_add_, "index_put_": index_put_, "index_fill_": index_fill_, "index_copy_": index_copy_,
+    "index_fill": index_fill, "index_copy": index_copy, "masked_fill": masked_fill, "masked_fill_": masked_fill_,
     "repeat": repeat, "flip": flip, "roll": roll, "tril": tril, "triu": triu, "nonzero": nonzero, "take": take,
     "sort": sort, "topk": topk,
 }
 FUNCTIONS = {
     "cat": cat, "concat": cat, "concatenate": cat, "stack": stack, "hstack": hstack, "vstack": vstack,
     "index_select": index_select, "masked_select": masked_select, "gather": gather, "scatter": scatter,
-    "index_add": index_add, "masked_fill": masked_fill, "flip": flip, "roll": roll, "tril": tril, "triu": triu,
+    "index_add": index_add, "masked_fill": masked_fill, "index_fill": index_fill, "index_copy": index_copy, "flip": flip, "roll": roll, "tril": tril, "triu": triu,
     "nonzero": nonzero, "take": take, "sort": sort, "topk": topk,
 }

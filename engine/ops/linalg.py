@@ -22,7 +22,7 @@ from engine.ops import views
 from engine.ops.copying import contiguous
 from engine.ops.core import needs_grad, record, unbroadcast
 from engine.ops.pointwise import mul, write_out
-from engine.tensor import Tensor, _cpp_type_name
+from engine.tensor import Tensor
 
 Grads = tuple[np.ndarray | None, ...]
 
@@ -69,8 +69,8 @@ def mm(self: Tensor, mat2: Tensor, *, out: Tensor | None = None) -> Tensor:
     if self._shape[1] != mat2._shape[0]:
         raise _mm_shapes(self._shape, mat2._shape)
     if self.dtype is not mat2.dtype:
-        raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {_cpp_type_name(self.dtype)} "
-                           f"!= {_cpp_type_name(mat2.dtype)}")
+        raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {self.dtype.cpp} "
+                           f"!= {mat2.dtype.cpp}")
     _no_bool("addmm_impl_cpu_", self.dtype)
 
     def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> Grads:

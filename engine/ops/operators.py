@@ -30,7 +30,7 @@ OPERATORS: dict[str, Any] = {
     "__ror__": lambda self, other: pw.bitwise_or(other, self),
     "__invert__": pw.bitwise_not,
     "__iadd__": _iop(pw.add_), "__isub__": _iop(pw.sub_), "__imul__": _iop(pw.mul_), "__itruediv__": _iop(pw.div_),
-    "__ipow__": _iop(pw.pow_),
+    "__ipow__": _iop(pw.pow_), "__ifloordiv__": _iop(pw.floor_divide_), "__imod__": _iop(pw.remainder_),
 }
 for _name, _fn in OPERATORS.items():
     setattr(Tensor, _name, _fn)

@@ -203,6 +203,8 @@ def pow(self: Operand, exponent: Operand, *, out: Tensor | None = None) -> Tenso
                 return (np.zeros_like(g), None)
             return (g * (e * np.power(s["self"], e - 1)).astype(g.dtype), None)
 
+        if not dt.is_floating_point and isinstance(e, int) and e < 0:
+            raise RuntimeError("Integers to negative integer powers are not allowed.")
         with np.errstate(divide="ignore", invalid="ignore"):
             result = np.power(a, dt.np.type(e)) if dt.is_floating_point else np.power(a, int(e))
         return _finish("PowBackward0", "pow", result, dt, (self, exponent), backward,
@@ -273,6 +275,20 @@ def remainder(self: Operand, other: Operand) -> Tensor:
 
 def floor_divide(self: Operand, other: Operand) -> Tensor:
     return _rounded_div(self, other, "floor", None)
+
+
+def floor_divide_(self: Tensor, other: Operand) -> Tensor:
+    return div_(self, other, rounding_mode="floor")
+
+
+def remainder_(self: Tensor, other: Operand) -> Tensor:
+    dt = result_type(self, other)
+
+    def write(t: np.ndarray, o: Any) -> None:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            np.mod(t, o, out=t, casting="unsafe")
+
+    return _binary_inplace(self, other, "RemainderBackward0", dt, write, lambda g, s: (g, None))
 
 
 # --------------------------------------------------------------------------- unary ops
@@ -359,6 +375,9 @@ def unary(op: str, self: Tensor, out: Tensor | None = None) -> Tensor:
     dt = self.dtype if (self.dtype.is_floating_point or op not in _FLOAT_ONLY) else dtypes.get_default_dtype()
     if op == "abs" and self.dtype is dtypes.bool_:
         raise RuntimeError("abs() is not supported for bool tensors")
+    if op == "neg" and self.dtype is dtypes.bool_:
+        raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. If you are trying to "
+                           "invert a mask, use the `~` or `logical_not()` operator instead.")
     _reserve(self._shape, dt)
     result = _forward(op, array_of(self, dt))
     grad = needs_grad(self)
@@ -457,13 +476,25 @@ def _clamp_backward(low: float | None, high: float | None) -> Any:
 
 def clamp_(self: Tensor, min: float | None = None, max: float | None = None) -> Tensor:  # noqa: A002
     check_inplace_allowed(self)
-    check_writable(self, result_type(self, *(v for v in (min, max) if v is not None)))
+    dt = result_type(self, *(v for v in (min, max) if v is not None))
+    if not dtypes.can_cast(dt, self.dtype):  # clamp_ names the target the C++ way
+        raise RuntimeError(errors.CAST.format(src=dt.short, dst=self.dtype.cpp))
+    check_writable(self)
+    bounds = [v._numpy_view() if isinstance(v, Tensor) else v for v in (min, max)]
 
     def write(t: np.ndarray) -> None:
-        np.clip(t, min, max, out=t)
+        np.clip(t, bounds[0], bounds[1], out=t)
 
     return apply_inplace(self, write, "ClampBackward1", (), _clamp_backward(min, max), save_self_copy="self",
                          check_autograd=False)
+
+
+def clamp_min_(self: Tensor, min: float) -> Tensor:  # noqa: A002
+    return clamp_(self, min=min)
+
+
+def clamp_max_(self: Tensor, max: float) -> Tensor:  # noqa: A002
+    return clamp_(self, max=max)
 
 
 def clamp_min(self: Tensor, min: float) -> Tensor:  # noqa: A002
@@ -678,7 +709,8 @@ METHODS: dict[str, Callable[..., Any]] = {
     "true_divide": div, "pow": pow, "maximum": maximum, "minimum": minimum, "remainder": remainder,
     "floor_divide": floor_divide, "add_": add_, "sub_": sub_, "mul_": mul_, "div_": div_, "pow_": pow_,
     "leaky_relu": leaky_relu, "clamp": clamp, "clip": clamp, "clamp_": clamp_, "clip_": clamp_,
-    "clamp_min": clamp_min, "clamp_max": clamp_max, "eq": eq, "ne": ne, "lt": lt, "le": le, "gt": gt, "ge": ge,
+    "clamp_min": clamp_min, "clamp_max": clamp_max, "clamp_min_": clamp_min_, "clamp_max_": clamp_max_,
+    "floor_divide_": floor_divide_, "remainder_": remainder_, "eq": eq, "ne": ne, "lt": lt, "le": le, "gt": gt, "ge": ge,
     "greater": gt, "less": lt, "greater_equal": ge, "less_equal": le, "not_equal": ne,
     "logical_and": logical_and, "logical_or": logical_or, "logical_xor": logical_xor, "logical_not": logical_not,
     "bitwise_and": bitwise_and, "bitwise_or": bitwise_or, "bitwise_xor": bitwise_xor, "bitwise_not": bitwise_not,

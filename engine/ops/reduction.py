@@ -54,7 +54,7 @@ def _unsqueeze(g: np.ndarray, dims: tuple[int, ...], keepdim: bool) -> np.ndarra
 def _spread(g: np.ndarray, shape: tuple[int, ...], dims: tuple[int, ...], keepdim: bool,
             dt: np.dtype) -> np.ndarray:
     """A reduced gradient broadcast back over the reduced dims, in the input's dtype."""
-    return np.broadcast_to(_unsqueeze(g, dims, keepdim), shape).astype(dt)
+    return np.broadcast_to(_unsqueeze(g, dims, keepdim), shape).astype(dt, order="C")
 
 
 def _accumulate_in(dt: dtypes.dtype) -> np.dtype:

@@ -209,6 +209,15 @@ def expand_as(self: Tensor, other: Tensor) -> Tensor:
     return expand(self, other._shape)
 
 
+def broadcast_to(self: Tensor, size: Sequence[int]) -> Tensor:
+    return expand(self, tuple(size))
+
+
+def broadcast_tensors(*tensors: Tensor) -> tuple[Tensor, ...]:
+    shape = geometry.broadcast_shapes(*(t._shape for t in tensors))
+    return tuple(expand(t, shape) for t in tensors)
+
+
 # --------------------------------------------------------------------------- selecting along a dim
 def select(self: Tensor, dim: int, index: int) -> Tensor:
     if self.ndim == 0:
@@ -240,7 +249,7 @@ def slice_dim(self: Tensor, dim: int, start: int | None, stop: int | None, step:
     length = max(0, (end - begin + step - 1) // step)
     shape = self._shape[:d] + (length,) + self._shape[d + 1:]
     stride = self._stride[:d] + (self._stride[d] * step,) + self._stride[d + 1:]
-    offset = self._offset + (begin * self._stride[d] if length else 0)
+    offset = self._offset + begin * self._stride[d]
     in_shape = self._shape
     region = (slice(None),) * d + (slice(begin, begin + length * step, step),)
 
@@ -424,7 +433,7 @@ METHODS = {
     "view": view, "view_as": view_as, "reshape": reshape, "reshape_as": reshape_as, "flatten": flatten,
     "unflatten": unflatten, "transpose": transpose, "swapaxes": transpose, "swapdims": transpose, "t": t,
     "permute": permute, "movedim": movedim, "moveaxis": movedim, "squeeze": squeeze, "unsqueeze": unsqueeze,
-    "expand": expand, "expand_as": expand_as, "select": select, "narrow": narrow, "diagonal": diagonal,
+    "expand": expand, "expand_as": expand_as, "broadcast_to": broadcast_to, "select": select, "narrow": narrow, "diagonal": diagonal,
     "as_strided": as_strided, "unfold": unfold, "split": split, "chunk": chunk, "unbind": unbind, "t_": t_,
     "transpose_": transpose_, "squeeze_": squeeze_, "unsqueeze_": unsqueeze_, "as_strided_": as_strided_,
 }
@@ -432,4 +441,5 @@ PROPERTIES = {"T": T, "mT": mT}
 FUNCTIONS = {name: METHODS[name] for name in (
     "reshape", "flatten", "unflatten", "transpose", "swapaxes", "swapdims", "t", "permute", "movedim",
     "moveaxis", "squeeze", "unsqueeze", "select", "narrow", "diagonal", "as_strided", "split", "chunk",
-    "unbind")}
+    "unbind", "broadcast_to")}
+FUNCTIONS["broadcast_tensors"] = broadcast_tensors
