@@ -58,6 +58,13 @@ class Size(tuple):
     def numel(self) -> int:
         return math.prod(self)
 
+    def __add__(self, other: tuple) -> Size:  # type: ignore[override]
+        return Size(tuple(self) + tuple(other))
+
+    def __getitem__(self, index: Any) -> Any:
+        item = tuple.__getitem__(self, index)
+        return Size(item) if isinstance(index, slice) else item
+
 
 class device:  # noqa: N801 - torch's name
     """torch.device: `cpu` or `cuda:N`."""
@@ -386,11 +393,13 @@ class Tensor:
                     got=value.dtype.cpp, want=self.dtype.short))
         self._grad = value
 
-    def _accumulate_grad(self, grad: np.ndarray) -> None:
-        """First gradient: a new tensor. Later ones: added in place (its version goes up)."""
+    def _accumulate_grad(self, grad: np.ndarray, first_version: int) -> None:
+        """First gradient: a new tensor (at the version PyTorch's would have: 0 when it adopted the
+        incoming gradient, 1 when it had to copy it). Later ones: added in place (version + 1)."""
         grad = np.asarray(grad)
         if self._grad is None:
             self._grad = Tensor._wrap(np.array(grad, dtype=self.dtype.np, copy=True), self.dtype)
+            self._grad._vc.value = first_version
         else:
             target = self._grad._numpy_view()
             np.add(target, grad, out=target, casting="unsafe")

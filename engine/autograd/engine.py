@@ -72,15 +72,84 @@ def _needed_for(targets: set[Node], dependencies: dict[Node, int]) -> set[Node]:
     return {node for node, hit in needed.items() if hit}
 
 
+class _GradFlow:
+    """The gradients waiting at each node, and a model of the tensor identities PyTorch would use.
+
+    PyTorch adds a second gradient for the same input in place when nobody else holds the first,
+    and AccumulateGrad adopts ("steals") a gradient nobody else holds instead of copying it. That is
+    why `x.grad._version` is 0 after `(x * 2).sum().backward()` but 1 after `x.sum().backward()`
+    (an expanded gradient must be copied) or `(x * x).sum().backward()` (summed in place). The
+    arithmetic here never writes into an array; only the version bookkeeping mimics those writes.
+    """
+
+    def __init__(self) -> None:
+        self.slots: dict[Node, list[np.ndarray | None]] = {}
+        self.holders: dict[int, int] = {}
+        self.bumps: dict[int, int] = {}
+        self.alive: dict[int, np.ndarray] = {}  # keeps ids stable while the model refers to them
+
+    def hold(self, grad: np.ndarray) -> None:
+        self.holders[id(grad)] = self.holders.get(id(grad), 0) + 1
+        self.alive[id(grad)] = grad
+
+    def release(self, grad: np.ndarray) -> None:
+        self.holders[id(grad)] -= 1
+
+    def add(self, node: Node, nr: int, grad: np.ndarray) -> None:
+        slots = self.slots.get(node)
+        if slots is None:
+            slots = self.slots[node] = [None] * max(len(node.output_meta), nr + 1)
+        old = slots[nr]
+        if old is None:
+            slots[nr] = grad
+            self.hold(grad)
+            return
+        total = old + grad
+        if self.holders.get(id(old), 0) == 1 and _writable(old):
+            self.bumps[id(total)] = self.bumps.get(id(old), 0) + 1
+        elif self.holders.get(id(grad), 0) == 0 and _writable(grad):
+            self.bumps[id(total)] = self.bumps.get(id(grad), 0) + 1
+        self.release(old)
+        slots[nr] = total
+        self.hold(total)
+
+    def take(self, node: Node) -> list[np.ndarray | None]:
+        return self.slots.pop(node, None) or [None] * len(node.output_meta)
+
+    def version_if_adopted(self, grad: np.ndarray, variable: Any) -> int:
+        """The version `.grad` starts at: the gradient's own when stolen, 1 when copied (copy_)."""
+        stealable = (self.holders.get(id(grad), 0) == 1 and _writable(grad) and grad.dtype == variable.dtype.np
+                     and _strides_match(grad, variable))
+        return self.bumps.get(id(grad), 0) if stealable else 1
+
+
+def _writable(grad: np.ndarray) -> bool:
+    return grad.flags.writeable and (grad.size <= 1 or 0 not in grad.strides)
+
+
+def _strides_match(grad: np.ndarray, variable: Any) -> bool:
+    element = tuple(s // grad.itemsize for s in grad.strides)
+    return all(n <= 1 or a == b for n, a, b in zip(grad.shape, element, variable._stride))
+
+
+def _priority(node: Node) -> tuple[int, int]:
+    """Leaves' AccumulateGrad first (oldest first), then the newest node, as PyTorch's ready queue."""
+    if isinstance(node, AccumulateGrad):
+        return (0, node.sequence_nr)
+    return (1, -node.sequence_nr)
+
+
 def run_backward(tensors: Sequence[Any], grads: Sequence[Any], retain_graph: bool,
                  inputs: Sequence[Any] | None = None, allow_unused: bool = False) -> list[np.ndarray | None]:
     """Run backward from `tensors`. With `inputs` (autograd.grad), return their gradients instead of
     accumulating into `.grad`."""
     roots = _root_edges(tensors, grads)
     dependencies = _discover([edge[0] for edge, _ in roots])
-    buffers: dict[Node, list[np.ndarray | None]] = {}
-    for (node, nr), value in roots:
-        _add(buffers, node, nr, value)
+    flow = _GradFlow()
+    for ((node, nr), value), given in zip(roots, grads):
+        flow.add(node, nr, value)
+        if given is not None:
+            flow.hold(value)  # the caller still holds the gradient it passed
 
     captures: dict[Edge, int] = {}
     needed: set[Node] | None = None
@@ -95,18 +164,21 @@ def run_backward(tensors: Sequence[Any], grads: Sequence[Any], retain_graph: boo
         needed = _needed_for({node for node, _ in captures}, dependencies)
     captured: list[np.ndarray | None] = [None] * (len(inputs) if inputs is not None else 0)
 
-    ready = [(-node.sequence_nr, id(node), node) for node, count in dependencies.items() if count == 0]
+    ready = [(_priority(node), id(node), node) for node, count in dependencies.items() if count == 0]
     heapq.heapify(ready)
     executed: list[Node] = []
     try:
         while ready:
             _, _, node = heapq.heappop(ready)
-            incoming = buffers.pop(node, None) or [None] * len(node.output_meta)
+            incoming = flow.take(node)
             for (target, nr), index in captures.items():
                 if target is node:
                     captured[index] = incoming[nr]
             outgoing: Sequence[np.ndarray | None] = ()
-            if needed is None or (node in needed and not isinstance(node, AccumulateGrad)):
+            if isinstance(node, AccumulateGrad):
+                if needed is None and incoming[0] is not None:
+                    node.variable._accumulate_grad(incoming[0], flow.version_if_adopted(incoming[0], node.variable))
+            elif needed is None or node in needed:
                 _retain_grads(node, incoming)
                 if any(g is not None for g in incoming):
                     outgoing = node.apply(incoming)
@@ -115,22 +187,18 @@ def run_backward(tensors: Sequence[Any], grads: Sequence[Any], retain_graph: boo
                 if child is None:
                     continue
                 if grad is not None:
-                    _add(buffers, child, nr, grad)
+                    flow.add(child, nr, grad)
                 dependencies[child] -= 1
                 if dependencies[child] == 0:
-                    heapq.heappush(ready, (-child.sequence_nr, id(child), child))
+                    heapq.heappush(ready, (_priority(child), id(child), child))
+            for grad in incoming:
+                if grad is not None:
+                    flow.release(grad)
     finally:
         if not retain_graph:
             for node in executed:
                 node.release()
     return captured
-
-
-def _add(buffers: dict[Node, list[np.ndarray | None]], node: Node, nr: int, grad: np.ndarray) -> None:
-    slots = buffers.get(node)
-    if slots is None:
-        slots = buffers[node] = [None] * max(len(node.output_meta), nr + 1)
-    slots[nr] = grad if slots[nr] is None else slots[nr] + grad
 
 
 def _retain_grads(node: Node, incoming: list[np.ndarray | None]) -> None:
@@ -139,4 +207,4 @@ def _retain_grads(node: Node, incoming: list[np.ndarray | None]) -> None:
     for nr, ref in node._retained.items():
         tensor = ref()
         if tensor is not None and incoming[nr] is not None:
-            tensor._accumulate_grad(incoming[nr])
+            tensor._accumulate_grad(incoming[nr], 1)

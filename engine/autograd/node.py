@@ -139,9 +139,8 @@ class AccumulateGrad(Node):
         return "torch::autograd::AccumulateGrad"
 
     def apply(self, grads: list[np.ndarray | None]) -> Sequence[np.ndarray | None]:
-        grad = grads[0]
-        if grad is not None:
-            self.variable._accumulate_grad(grad)
+        if grads[0] is not None:
+            self.variable._accumulate_grad(grads[0], 1)
         return ()
 
 

@@ -72,8 +72,7 @@ def copy_(self: Tensor, src: Tensor | float, non_blocking: bool = False) -> Tens
     check_inplace_allowed(self)
     if not isinstance(src, Tensor):
         src = Tensor._wrap(np.array(src, dtype=self.dtype.np), self.dtype)
-    check_writable(self)
-    geometry.check_expandable(src._shape, self._shape)
+    check_writable(self, None, (src._shape,))
     source_array = src._numpy_view()
     src_shape, src_dtype = src._shape, src.dtype.np
 

@@ -168,6 +168,7 @@ def setitem(self: Tensor, index: Any, value: Any) -> None:
 
 def _write(target: Tensor, value: Any) -> None:
     if isinstance(value, Tensor):
+        geometry.check_expandable(value._shape, target._shape)  # setitem expands the value first
         copy_(target, value)
     else:
         fill_(target, value)

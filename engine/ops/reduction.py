@@ -99,6 +99,15 @@ def _keepdim_without_dim(op: str) -> TypeError:
                      "but expected one with `dim` given")
 
 
+def _out_without_dim(op: str, dim_type: str, dtype: Any) -> TypeError:
+    """torch.sum / torch.prod over the whole tensor have no out= overload."""
+    if dtype is not None:
+        return TypeError(f'{op}() missing 1 required positional arguments: "dim"')
+    return TypeError(f"{op}() received an invalid combination of arguments - got (Tensor, out=Tensor), but expected "
+                     f"one of:\n * (Tensor input, *, torch.dtype dtype = None)\n * (Tensor input, {dim_type} dim, "
+                     "bool keepdim = False, *, torch.dtype dtype = None, Tensor out = None)\n")
+
+
 # --------------------------------------------------------------------------- sum, mean, prod
 def _sum_dtype(dt: dtypes.dtype) -> dtypes.dtype:
     """Integers and bools sum to int64, so counting never overflows a narrow type."""
@@ -109,6 +118,8 @@ def sum(self: Tensor, dim: Any = _ABSENT, keepdim: bool = False, *, dtype: Any =
         out: Tensor | None = None) -> Tensor:
     if dim is _ABSENT and keepdim:
         raise _keepdim_without_dim("sum")
+    if dim is _ABSENT and out is not None:
+        raise _out_without_dim("sum", "tuple of ints", dtype)
     dims = _dims(None if dim is _ABSENT else dim, self.ndim)
     dt = dtypes.to_dtype(dtype) if dtype is not None else (out.dtype if out is not None
                                                            else _sum_dtype(self.dtype))
@@ -160,6 +171,8 @@ def prod(self: Tensor, dim: Any = _ABSENT, keepdim: bool = False, *, dtype: Any 
          out: Tensor | None = None) -> Tensor:
     if dim is _ABSENT and keepdim:
         raise _keepdim_without_dim("prod")
+    if dim is _ABSENT and out is not None:
+        raise _out_without_dim("prod", "int", dtype)
     if dim is not _ABSENT and not isinstance(dim, int):
         raise TypeError(f"prod(): argument 'dim' must be int, not {type(dim).__name__}")
     dims = _dims(None if dim is _ABSENT else dim, self.ndim)
@@ -461,6 +474,8 @@ def _norm_backward(g: np.ndarray, x: np.ndarray, norm: np.ndarray, p: float,
 def norm(self: Tensor, p: float | str | None = "fro", dim: Dim = None, keepdim: bool = False,
          dtype: Any = None, *, out: Tensor | None = None) -> Tensor:
     """torch.norm for vector orders, which torch 2 routes to linalg.vector_norm."""
+    if p == "fro" and isinstance(dim, (tuple, list)) and len(dim) > 2:
+        raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got {' '.join(map(str, dim))}")
     if p is None or p == "fro":
         p = 2
     elif p == "nuc":
@@ -489,6 +504,8 @@ def norm(self: Tensor, p: float | str | None = "fro", dim: Dim = None, keepdim: 
 
 def logsumexp(self: Tensor, dim: Dim, keepdim: bool = False, *, out: Tensor | None = None) -> Tensor:
     """log(sum(exp(x - m))) + m with m the slice max (0 where it is infinite, as torch does)."""
+    if dim is None:
+        raise TypeError("logsumexp(): argument 'dim' (position 1) must be tuple of ints, not NoneType")
     dims = _dims(dim, self.ndim)
     dt = self.dtype if self.dtype.is_floating_point else dtypes.get_default_dtype()
     x = self._numpy_view().astype(np.float64)
