@@ -397,8 +397,10 @@ class Tensor:
         """First gradient: a new tensor (at the version PyTorch's would have: 0 when it adopted the
         incoming gradient, 1 when it had to copy it). Later ones: added in place (version + 1)."""
         grad = np.asarray(grad)
-        if self._grad is None:
-            self._grad = Tensor._wrap(np.array(grad, dtype=self.dtype.np, copy=True), self.dtype)
+        if self._grad is None:  # the layout contract: the variable's strides when dense, else row-major
+            self._grad = Tensor._empty_strided(self._shape, geometry.preserved_strides(self._shape, self._stride),
+                                               self.dtype)
+            np.copyto(self._grad._numpy_view(), grad, casting="unsafe")
             self._grad._vc.value = first_version
         else:
             target = self._grad._numpy_view()

@@ -72,6 +72,16 @@ def _needed_for(targets: set[Node], dependencies: dict[Node, int]) -> set[Node]:
     return {node for node, hit in needed.items() if hit}
 
 
+_WRITTEN: dict[int, tuple[np.ndarray, int]] = {}
+
+
+def written_in_place(grad: np.ndarray, times: int = 1) -> np.ndarray:
+    """Mark a gradient a backward formula built with in-place ops (torch's zeros().scatter_(...)),
+    so a leaf adopting it starts at the version PyTorch's would."""
+    _WRITTEN[id(grad)] = (grad, times)
+    return grad
+
+
 class _GradFlow:
     """The gradients waiting at each node, and a model of the tensor identities PyTorch would use.
 
@@ -96,15 +106,20 @@ class _GradFlow:
         self.holders[id(grad)] -= 1
 
     def add(self, node: Node, nr: int, grad: np.ndarray) -> None:
+        if not isinstance(grad, np.ndarray):  # numpy reduces 0-d results to scalars: a fresh tensor in torch
+            grad = np.array(grad)
         slots = self.slots.get(node)
         if slots is None:
             slots = self.slots[node] = [None] * max(len(node.output_meta), nr + 1)
+        written = _WRITTEN.pop(id(grad), None)
+        if written is not None and written[0] is grad:
+            self.bumps[id(grad)] = written[1]
         old = slots[nr]
         if old is None:
             slots[nr] = grad
             self.hold(grad)
             return
-        total = old + grad
+        total = np.asarray(old + grad)
         if self.holders.get(id(old), 0) == 1 and _writable(old):
             self.bumps[id(total)] = self.bumps.get(id(old), 0) + 1
         elif self.holders.get(id(grad), 0) == 0 and _writable(grad):
@@ -119,7 +134,7 @@ class _GradFlow:
     def version_if_adopted(self, grad: np.ndarray, variable: Any) -> int:
         """The version `.grad` starts at: the gradient's own when stolen, 1 when copied (copy_)."""
         stealable = (self.holders.get(id(grad), 0) == 1 and _writable(grad) and grad.dtype == variable.dtype.np
-                     and _strides_match(grad, variable))
+                     and _layout_fits(grad, variable))
         return self.bumps.get(id(grad), 0) if stealable else 1
 
 
@@ -127,8 +142,12 @@ def _writable(grad: np.ndarray) -> bool:
     return grad.flags.writeable and (grad.size <= 1 or 0 not in grad.strides)
 
 
-def _strides_match(grad: np.ndarray, variable: Any) -> bool:
+def _layout_fits(grad: np.ndarray, variable: Any) -> bool:
+    """PyTorch adopts a gradient only in the variable's own layout. A negative stride is numpy's way
+    of a flip that PyTorch computes into fresh memory, so it counts as fitting."""
     element = tuple(s // grad.itemsize for s in grad.strides)
+    if any(s < 0 for s in element):
+        return True
     return all(n <= 1 or a == b for n, a, b in zip(grad.shape, element, variable._stride))
 
 
@@ -140,9 +159,10 @@ def _priority(node: Node) -> tuple[int, int]:
 
 
 def run_backward(tensors: Sequence[Any], grads: Sequence[Any], retain_graph: bool,
-                 inputs: Sequence[Any] | None = None, allow_unused: bool = False) -> list[np.ndarray | None]:
-    """Run backward from `tensors`. With `inputs` (autograd.grad), return their gradients instead of
-    accumulating into `.grad`."""
+                 inputs: Sequence[Any] | None = None,
+                 allow_unused: bool = False) -> list[tuple[np.ndarray, int] | None]:
+    """Run backward from `tensors`. With `inputs` (autograd.grad), return their gradients (each with
+    the version PyTorch's tensor would have) instead of accumulating into `.grad`."""
     roots = _root_edges(tensors, grads)
     dependencies = _discover([edge[0] for edge, _ in roots])
     flow = _GradFlow()
@@ -162,7 +182,7 @@ def run_backward(tensors: Sequence[Any], grads: Sequence[Any], retain_graph: boo
                 continue
             captures[edge] = i
         needed = _needed_for({node for node, _ in captures}, dependencies)
-    captured: list[np.ndarray | None] = [None] * (len(inputs) if inputs is not None else 0)
+    captured: list[tuple[np.ndarray, int] | None] = [None] * (len(inputs) if inputs is not None else 0)
 
     ready = [(_priority(node), id(node), node) for node, count in dependencies.items() if count == 0]
     heapq.heapify(ready)
@@ -172,8 +192,8 @@ def run_backward(tensors: Sequence[Any], grads: Sequence[Any], retain_graph: boo
             _, _, node = heapq.heappop(ready)
             incoming = flow.take(node)
             for (target, nr), index in captures.items():
-                if target is node:
-                    captured[index] = incoming[nr]
+                if target is node and incoming[nr] is not None:
+                    captured[index] = (incoming[nr], flow.bumps.get(id(incoming[nr]), 0))
             outgoing: Sequence[np.ndarray | None] = ()
             if isinstance(node, AccumulateGrad):
                 if needed is None and incoming[0] is not None:
@@ -207,4 +227,4 @@ def _retain_grads(node: Node, incoming: list[np.ndarray | None]) -> None:
     for nr, ref in node._retained.items():
         tensor = ref()
         if tensor is not None and incoming[nr] is not None:
-            tensor._accumulate_grad(incoming[nr], 1)
+            tensor._accumulate_grad(incoming[nr], 0)  # retain_grad keeps a clone

@@ -16,7 +16,8 @@ import numpy as np
 
 from engine import dtypes, errors, geometry
 from engine.autograd import grad_mode
-from engine.autograd.node import Node, node_type
+from engine.autograd.engine import written_in_place
+from engine.autograd.node import Node, SavedTensor, node_type
 from engine.tensor import DEFAULT, MULTI_OUTPUT, NO_GRAD_MODE, Tensor, ViewInfo
 
 Backward = Callable[..., Sequence[np.ndarray | None]]
@@ -173,6 +174,7 @@ def apply_inplace(self: Tensor, write: Callable[[np.ndarray], None], name: str, 
         saved_inputs = dict(save or {})
         if save_self_copy is not None:
             saved_inputs[save_self_copy] = Tensor._wrap(self._numpy_view().copy(), self.dtype)
+        saved_before = [(field, SavedTensor(t, False)) for field, t in saved_inputs.items()]  # versions now
         self_edge = edges_of([self])[0]
         base_edge = edges_of([self._view.base])[0] if self._view is not None else None
     write(self._numpy_view())
@@ -180,7 +182,7 @@ def apply_inplace(self: Tensor, write: Callable[[np.ndarray], None], name: str, 
     if not tracked:
         return self
     node = node_type(name)(backward, (self_edge, *edges_of(inputs)), ((self._shape, self.dtype.np),))
-    node.save(saved_inputs, {save_result: self} if save_result else {})
+    node._saved = tuple(saved_before + ([(save_result, SavedTensor(self, True))] if save_result else []))
     if self._view is None:
         self._set_grad_fn(node, 0)
     else:
@@ -199,7 +201,7 @@ def _rebase_view(view: Tensor, fn: Node, base_edge: tuple[Node | None, int]) -> 
         flat = result.reshape(-1)
         fn_grads = fn.apply([flat[positions]])
         flat[positions] = fn_grads[0] if fn_grads[0] is not None else 0
-        return [result, *fn_grads[1:]]
+        return [written_in_place(result, 2), *fn_grads[1:]]  # torch: empty_strided().copy_(), then a slice copy_
 
     copy_slices = node_type("CopySlices")(backward, (base_edge, *fn.next_functions[1:]),
                                           ((base._shape, base.dtype.np),))

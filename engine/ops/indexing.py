@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from engine import dtypes, errors, geometry
+from engine.autograd.engine import written_in_place
 from engine.ops import views
 from engine.ops.copying import copy_, fill_
 from engine.ops.core import (
@@ -145,7 +146,7 @@ def getitem(self: Tensor, index: Any) -> Tensor:
     def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[np.ndarray]:
         grad = np.zeros(in_shape, dtype=g.dtype)
         np.add.at(grad, np_index, g)
-        return (grad,)
+        return (written_in_place(grad),)  # torch: zeros().index_put_(..., accumulate=True)
 
     out = Tensor._wrap(np.ascontiguousarray(result) if result.base is None else np.array(result, order="C"), view.dtype)
     record("IndexBackward0", out, (view,), backward, saved)
@@ -220,7 +221,7 @@ def index_select(self: Tensor, dim: int, index: Tensor, *, out: Tensor | None = 
     def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, None]:
         grad = np.zeros(in_shape, dtype=g.dtype)
         np.add.at(grad, (slice(None),) * d + (s["index"].reshape(-1),), g)
-        return (grad, None)
+        return (written_in_place(grad), None)  # torch: zeros().index_add_()
 
     return _finish("IndexSelectBackward0", "index_select", result, self.dtype, (self, index), backward,
                    {"index": index} if needs_grad(self) else None, out=out)
@@ -255,7 +256,7 @@ def gather(self: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False, 
     def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, None]:
         grad = np.zeros(in_shape, dtype=g.dtype)
         _scatter_add(grad, d, s["index"], g)
-        return (grad, None)
+        return (written_in_place(grad), None)  # torch: zeros().scatter_add_()
 
     return _finish("GatherBackward0", "gather", result, self.dtype, (self, index), backward,
                    {"index": index, "self": self} if needs_grad(self) else None, out=out)

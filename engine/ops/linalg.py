@@ -61,6 +61,14 @@ def _mm_shapes(a: tuple[int, ...], b: tuple[int, ...]) -> RuntimeError:
     return RuntimeError(errors.MM_SHAPES.format(a0=a[0], a1=a[1], b0=b[0], b1=b[1]))
 
 
+def _in_layout_of(grad: np.ndarray, stride: tuple[int, ...]) -> np.ndarray:
+    """torch's mm backward computes a matrix's gradient transposed when the matrix itself is
+    (a transposed view, e.g. a Linear weight's .t()), so the gradient lands in its layout."""
+    if len(stride) == 2 and stride[0] == 1 and stride[1] != 1:
+        return np.asfortranarray(grad)
+    return grad
+
+
 # --------------------------------------------------------------------------- the products
 def mm(self: Tensor, mat2: Tensor, *, out: Tensor | None = None) -> Tensor:
     for t, name in ((self, "self"), (mat2, "mat2")):
@@ -73,9 +81,11 @@ def mm(self: Tensor, mat2: Tensor, *, out: Tensor | None = None) -> Tensor:
                            f"!= {mat2.dtype.cpp}")
     _no_bool("addmm_impl_cpu_", self.dtype)
 
+    layouts = (self._stride, mat2._stride)
+
     def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> Grads:
-        return (_product(g, s["mat2"].T) if "mat2" in s else None,
-                _product(s["self"].T, g) if "self" in s else None)
+        return (_in_layout_of(_product(g, s["mat2"].T), layouts[0]) if "mat2" in s else None,
+                _in_layout_of(_product(s["self"].T, g), layouts[1]) if "self" in s else None)
 
     return _finish("MmBackward0", "mm", _product(self._numpy_view(), mat2._numpy_view()), self.dtype,
                    (self, mat2), backward, _saves(("mat2", mat2, self), ("self", self, mat2)), out)
@@ -164,12 +174,13 @@ def addmm(self: Tensor, mat1: Tensor, mat2: Tensor, *, beta: float = 1, alpha: f
     if beta != 0:
         result = result + (bias * beta if beta != 1 else bias)
     self_shape = self._shape
+    layouts = (mat1._stride, mat2._stride)
 
     def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> Grads:
         scaled = g * alpha if alpha != 1 else g
         return (unbroadcast(g * beta if beta != 1 else g, self_shape),
-                _product(scaled, s["mat2"].T) if "mat2" in s else None,
-                _product(s["mat1"].T, scaled) if "mat1" in s else None)
+                _in_layout_of(_product(scaled, s["mat2"].T), layouts[0]) if "mat2" in s else None,
+                _in_layout_of(_product(s["mat1"].T, scaled), layouts[1]) if "mat1" in s else None)
 
     return _finish("AddmmBackward0", "addmm", result, self.dtype, (self, mat1, mat2), backward,
                    _saves(("mat1", mat1, mat2), ("mat2", mat2, mat1)), out)

@@ -17,6 +17,7 @@ import numpy as np
 
 from engine import dtypes, errors, geometry
 from engine.allocator import allocator
+from engine.autograd.engine import written_in_place
 from engine.ops.core import (
     apply_inplace,
     array_of,
@@ -250,8 +251,8 @@ def _minmax_binary(self: Tensor, other: Tensor, pick: Callable[..., np.ndarray],
         x, y = s["self"], s["other"]
         chosen_a = pick(x, y) == x
         tie = x == y
-        wa = np.where(tie, 0.5, chosen_a.astype(g.dtype))
-        return (unbroadcast(g * wa, sa), unbroadcast(g * (1 - wa), sb))
+        wa = np.where(tie, 0.5, chosen_a.astype(g.dtype))  # torch builds these with masked_fill_
+        return (written_in_place(unbroadcast(g * wa, sa)), written_in_place(unbroadcast(g * (1 - wa), sb)))
 
     return _finish(name, name.lower()[:7], pick(a, b), dt, (self, other), backward,
                    {"self": self, "other": other} if needs_grad(self, other) else None)

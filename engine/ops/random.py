@@ -1,71 +1,727 @@
-"""Random numbers from one seeded generator, so a replay with the same seed gives the same values.
+"""Random numbers that repeat PyTorch's CPU generator value for value.
 
-Values follow numpy's PCG64 stream, not PyTorch's; shapes, dtypes, versions and graphs match.
+After `torch.manual_seed(n)` the engine produces the tensors PyTorch 2.13 produces on an x86-64 CPU,
+so pasted tutorial code that seeds and prints random weights prints what PyTorch prints. Equal
+distributions are not enough for that: every op below replays ATen's CPU kernel, i.e. which 32-bit
+words it takes from the generator, in which order, and with which floating-point operations.
+
+* The engine is mt19937 seeded with the low 32 bits of the seed (init_genrand). numpy's legacy
+  RandomState is the same engine with the same seeding, so it hands out the words in bulk.
+* `random64()` is two words, the first one high. Float uniforms keep the low 24 (float32) or 53
+  (float64) bits, scaled by 2**-24 / 2**-53, then `x * (to - from) + from` as one fused multiply-add.
+* Normals have two paths. A contiguous tensor of >= 16 elements is first filled with uniforms, then
+  Box-Muller turns each block of 16 into 16 normals (pairs j, j+8); when 16 does not divide the size,
+  the last 16 are drawn again and recomputed. float32 does this with the Cephes polynomials of
+  ATen's avx_mathfun.h, compiled with fused multiply-adds, which we replay in numpy (the fused steps
+  in float64, where a float32 product is exact). Anything else draws one normal at a time from
+  `at::normal_distribution<double>`, whose Box-Muller pair returns r*cos and keeps r*sin on the
+  generator for the next call -- also across calls and ops, as in PyTorch.
+* Element i of an in-place op on a strided tensor gets the i-th draw in memory order (the order
+  ATen's TensorIterator visits it), not in logical order.
+
+Known limits: bernoulli_(p) follows ATen's default kernel; on Intel CPUs PyTorch uses MKL's stream for
+it instead. randperm(n) for n >= 2**32 / 20 runs its (exact) inside-out shuffle in Python. A fresh
+PyTorch 2.13 process seeds its default generator randomly; the engine starts from torch.Generator()'s
+fixed default seed, so unseeded runs repeat too.
 """
 
 from __future__ import annotations
 
+import math
+import numbers
+import secrets
+import warnings
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from engine import dtypes
+from engine import dtypes, geometry
 from engine.ops.core import apply_inplace, check_inplace_allowed, check_writable
 from engine.ops.factories import _check_device, _finish
 from engine.ops.views import sizes_arg
-from engine.tensor import Tensor
+from engine.storage import Storage
+from engine.tensor import CPU, Tensor
 
-DEFAULT_SEED = 67280421310721  # torch.initial_seed() of a fresh process
+DEFAULT_SEED = 67280421310721  # c10::detail::default_rng_seed_val: the seed of a new torch.Generator()
+_MT_WORDS = 624
+
+# CPUGeneratorImplState as torch.get_rng_state() returns it: THGeneratorState (the mt19937 words widened
+# to uint64, `left`/`next` of the engine, the cached double normal) plus the cached float normal.
+_STATE = np.dtype({
+    "names": ["seed", "left", "seeded", "next", "words", "normal_x", "normal_y", "normal_rho", "normal_valid",
+              "float_normal", "float_normal_valid"],
+    "formats": ["<u8", "<i4", "<i4", "<u8", ("<u8", (_MT_WORDS,)), "<f8", "<f8", "<f8", "<i4", "<f4", "u1"],
+    "offsets": [0, 8, 12, 16, 24, 5016, 5024, 5032, 5040, 5048, 5052],
+    "itemsize": 5056,
+})
+
+# C++ type names, as ATen's bounds messages print the dtype.
+_CPP_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int", "int32": "int",
+              "int16": "short int", "int8": "signed char", "uint8": "unsigned char", "bool": "bool"}
+
+_F32, _F64 = np.float32, np.float64
 
 
 class Generator:
-    """torch.Generator: a seedable source of random numbers."""
+    """torch.Generator on the CPU: ATen's mt19937 plus the normal sample it caches between calls."""
 
     def __init__(self, device: Any = "cpu") -> None:
+        _check_device(device)
+        self.device = CPU
+        self._mt = np.random.RandomState(0)
         self.manual_seed(DEFAULT_SEED)
 
     def manual_seed(self, seed: int) -> Generator:
-        self._seed = int(seed)
-        self.rng = np.random.Generator(np.random.PCG64(self._seed))
+        """Seed as CPUGeneratorImpl::set_current_seed: the 64-bit seed is kept, mt19937 gets its low
+        32 bits, and both cached normals are dropped."""
+        if not isinstance(seed, numbers.Integral):
+            raise RuntimeError(f"manual_seed expected a long, but got {type(seed).__name__}")
+        seed = int(seed)
+        if not -(1 << 63) <= seed < 1 << 64:
+            raise ValueError("Overflow when unpacking long long")
+        self._seed = seed & 0xFFFF_FFFF_FFFF_FFFF
+        self._mt.seed(self._seed & 0xFFFF_FFFF)
+        self._normal: float | None = None  # next_double_normal_sample_
+        self._float_normal: float | None = None  # next_float_normal_sample_: only carried through get/set_state
+        self._fresh = True  # seeded and not drawn from: ATen's state then says next=0 rather than next=624
         return self
+
+    def seed(self) -> int:
+        """Reseed from the OS, as torch.Generator.seed() does, and return the new seed."""
+        new_seed = secrets.randbits(64)
+        self.manual_seed(new_seed)
+        return new_seed
 
     def initial_seed(self) -> int:
         return self._seed
 
-    def seed(self) -> int:
-        return self._seed
+    def get_state(self) -> Tensor:
+        """The state as the 5056 bytes torch.Generator.get_state() returns, byte for byte."""
+        _, words, pos, _, _ = self._mt.get_state()
+        state = np.zeros(1, _STATE)
+        state["seed"] = self._seed
+        state["left"] = _MT_WORDS + 1 - pos
+        state["seeded"] = 1
+        state["next"] = 0 if self._fresh else pos
+        state["words"] = words
+        if self._normal is not None:
+            state["normal_y"], state["normal_valid"] = self._normal, 1
+        if self._float_normal is not None:
+            state["float_normal"], state["float_normal_valid"] = self._float_normal, 1
+        return Tensor._wrap(state.view(np.uint8).copy(), dtypes.uint8)
+
+    def set_state(self, new_state: Tensor) -> Generator:
+        """Restore a state from get_state() -- or from real torch.get_rng_state(), the layout is the same."""
+        if not isinstance(new_state, Tensor) or new_state.dtype is not dtypes.uint8:
+            raise TypeError("RNG state must be a torch.ByteTensor")
+        raw = np.ascontiguousarray(new_state._numpy_view()).reshape(-1)
+        if raw.size != _STATE.itemsize:
+            raise RuntimeError(f"Expected a CPUGeneratorImplState of size {_STATE.itemsize} but found the input "
+                               f"RNG state size to be {raw.size}")
+        state = raw.view(_STATE)[0]
+        self._mt.set_state(("MT19937", state["words"].astype(np.uint32), _MT_WORDS + 1 - int(state["left"]), 0, 0.0))
+        self._seed = int(state["seed"])
+        self._normal = float(state["normal_y"]) if state["normal_valid"] else None
+        self._float_normal = float(state["float_normal"]) if state["float_normal_valid"] else None
+        self._fresh = int(state["next"]) == 0 and int(state["left"]) == 1
+        return self
+
+    def words(self, n: int) -> np.ndarray:
+        """The next n outputs of CPUGeneratorImpl::random() (uint32)."""
+        if n:
+            self._fresh = False
+        return self._mt.randint(0, 1 << 32, size=n, dtype=np.uint32)
+
+    def words64(self, n: int) -> np.ndarray:
+        """The next n outputs of random64(): two words each, the first one in the high half."""
+        pairs = self.words(2 * n).astype(np.uint64).reshape(n, 2)
+        return (pairs[:, 0] << np.uint64(32)) | pairs[:, 1]
 
 
 default_generator = Generator()
 
 
 def manual_seed(seed: int) -> Generator:
-    return default_generator.manual_seed(seed)
+    """torch.manual_seed: Python converts the seed with int() first, so 3.7 seeds 3."""
+    return default_generator.manual_seed(int(seed))
+
+
+def seed() -> int:
+    return default_generator.seed()
 
 
 def initial_seed() -> int:
     return default_generator.initial_seed()
 
 
-def _rng(generator: Generator | None) -> np.random.Generator:
-    return (generator or default_generator).rng
+def get_rng_state() -> Tensor:
+    return default_generator.get_state()
 
 
-def _sample(kind: str, shape: tuple[int, ...], dtype: dtypes.dtype, rng: np.random.Generator) -> np.ndarray:
-    np_dtype = dtype.np if dtype.np in (np.float32, np.float64) else np.float64
-    values = rng.standard_normal(shape, dtype=np_dtype) if kind == "normal" else rng.random(shape, dtype=np_dtype)
-    return values.astype(dtype.np, copy=False)
+def set_rng_state(new_state: Tensor) -> None:
+    default_generator.set_state(new_state)
 
 
-def _random_factory(kind: str) -> Any:
-    def make(*size: Any, dtype: dtypes.dtype | None = None, device: Any = None, requires_grad: bool = False,
-             generator: Generator | None = None) -> Tensor:
+def _gen(generator: Generator | None) -> Generator:
+    return default_generator if generator is None else generator
+
+
+# --------------------------------------------------------------------------- exact arithmetic
+def _two_sum(a: np.ndarray, b: Any) -> tuple[np.ndarray, np.ndarray]:
+    """s + e == a + b exactly (Knuth), so the rounding of the float64 sum can be corrected."""
+    s = a + b
+    bb = s - a
+    return s, (a - (s - bb)) + (b - bb)
+
+
+def _round_to_odd(value: np.ndarray, error: np.ndarray) -> np.ndarray:
+    """value + error (|error| below half an ulp) rounded to odd: a later rounding to fewer bits is then
+    the correct rounding of the exact sum, which double rounding through float64 would not be."""
+    inexact_even = (error != 0) & ((value.view(np.uint64) & np.uint64(1)) == 0)
+    return np.where(inexact_even, np.nextafter(value, np.copysign(np.inf, error)), value)
+
+
+def _fma32(a: np.ndarray, b: float, c: float) -> np.ndarray:
+    """float32 a*b+c rounded once, as the vfmadd GCC emits for ATen's AVX2 kernels. A float32 product
+    is exact in float64; the float64 sum is rounded to odd before the final rounding to float32."""
+    b, c = _F32(b), _F32(c)
+    if b == 1:  # a * 1 is exact, so the plain sum is the fused result (-0 + 0 is +0 in both)
+        return a + c
+    if c == 0:
+        product = a * b
+        product += c
+        return product
+    product = a.astype(_F64)
+    product *= b
+    total, error = _two_sum(product, _F64(c))
+    return _round_to_odd(total, error).astype(_F32)
+
+
+def _split(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    scaled = 134217729.0 * a  # Veltkamp: 2**27 + 1
+    high = scaled - (scaled - a)
+    return high, a - high
+
+
+def _fma64(a: np.ndarray, b: float, c: float) -> np.ndarray:
+    """float64 a*b+c rounded once (the compiler fuses ATen's `x * std + mean` and `x * range + from`).
+    Error-free product and sum (Dekker, Knuth), then a round-to-odd low part (Boldo-Melquiond)."""
+    if b == 1:
+        return a + c
+    if c == 0:
+        product = a * b
+        product += c
+        return product
+    product = a * b
+    a_high, a_low = _split(a)
+    b_high, b_low = _split(np.float64(b))
+    product_error = ((a_high * b_high - product) + a_high * b_low + a_low * b_high) + a_low * b_low
+    high, low = _two_sum(product, _F64(c))
+    tail, tail_error = _two_sum(low, product_error)
+    return high + _round_to_odd(tail, tail_error)
+
+
+def _cast(values: np.ndarray, dtype: dtypes.dtype) -> np.ndarray:
+    """static_cast<scalar_t>: c10::Half is built from a float, so doubles reach half through float32."""
+    if dtype is dtypes.float16:
+        return values.astype(_F32).astype(np.float16)
+    return values.astype(dtype.np)
+
+
+# --------------------------------------------------------------------------- uniform
+def _uniform_floats(gen: Generator, n: int) -> np.ndarray:
+    """uniform_real_distribution<float>(0, 1): the low 24 bits of one word, times 2**-24."""
+    words = gen.words(n)
+    words &= np.uint32(0xFFFFFF)
+    values = words.astype(_F32)
+    values *= _F32(2.0**-24)
+    return values
+
+
+def _uniform_doubles(gen: Generator, n: int) -> np.ndarray:
+    """uniform_real_distribution<double>(0, 1): the low 53 bits of random64(), times 2**-53."""
+    bits = gen.words64(n)
+    bits &= np.uint64((1 << 53) - 1)
+    values = bits.astype(_F64)
+    values *= 2.0**-53
+    return values
+
+
+def _uniform(gen: Generator, n: int, dtype: dtypes.dtype, low: float, high: float) -> np.ndarray:
+    """uniform_kernel: `x * (to - from) + from` fused, in double for double and in float otherwise
+    (Half too, from 24-bit uniforms, then rounded); a value that rounds to `to` becomes `from`."""
+    if dtype is dtypes.float64:
+        values = _fma64(_uniform_doubles(gen, n), high - low, low)
+    else:
+        low32, high32 = _F32(low), _F32(high)
+        values = _cast(_fma32(_uniform_floats(gen, n), high32 - low32, low32), dtype)
+    values[values == dtype.np.type(high)] = dtype.np.type(low)
+    return values
+
+
+# --------------------------------------------------------------------------- normal, float32 fill path
+def _single(value: float) -> np.float64:
+    """A constant of avx_mathfun.h: a float, held in float64 for the fused steps."""
+    return _F64(_F32(value))
+
+
+_LOG_POLY = tuple(_single(c) for c in (7.0376836292e-2, -1.1514610310e-1, 1.1676998740e-1, -1.2420140846e-1,
+                                       1.4249322787e-1, -1.6668057665e-1, 2.0000714765e-1, -2.4999993993e-1,
+                                       3.3333331174e-1))
+# cos and sin polynomials side by side (rows), to run as one Horner over both
+_SINCOS_POLY = tuple(np.array([[_single(c)], [_single(s)]])
+                     for c, s in zip((2.443315711809948e-5, -1.388731625493765e-3, 4.166664568298827e-2),
+                                     (-1.9515295891e-4, 8.3321608736e-3, -1.6666654611e-1), strict=True))
+_SQRTHF = _F32(0.707106781186547524)
+_LOG_Q1, _LOG_Q2 = _F32(-2.12194440e-4), _F32(0.693359375)
+_FOUR_OVER_PI = _F32(1.27323954473516)
+_DP1, _DP2, _DP3 = _F32(-0.78515625), _F32(-2.4187564849853515625e-4), _single(-3.77489497744594108e-8)
+_TWO_PI = _F32(2.0 * math.pi)  # _mm256_set1_ps(2.0f * c10::pi<double>)
+_BLOCKS_PER_CHUNK = 1024  # 16 Ki values: the temporaries stay in cache
+
+
+def _fused_horner(x64: np.ndarray, coefficients: tuple[Any, ...], out: np.ndarray,
+                  scratch: np.ndarray) -> np.ndarray:
+    """y = c0; y = fma(y, x, c) for the rest, each step rounded once to float32 (into `out`).
+
+    x64 holds float32 values, so y * x is exact in float64 and only the sum is rounded. Going to
+    float32 through float64 can round twice, but only for a sum that is inexact in float64 *and*
+    lands on a float32 midpoint (about one step in 10**10 here), so this hot loop skips _fma32's fix.
+    """
+    np.multiply(x64, coefficients[0], out=scratch)
+    scratch += coefficients[1]
+    for c in coefficients[2:]:
+        out[...] = scratch
+        scratch[...] = out
+        scratch *= x64
+        scratch += c
+    out[...] = scratch
+    return out
+
+
+def _cephes_log(u: np.ndarray) -> np.ndarray:
+    """log256_ps for u in (0, 1]: frexp by bit masks, then Cephes' polynomial with GCC's fusions."""
+    bits = u.view(np.int32)
+    e = ((bits >> 23) - 126).astype(_F32)
+    m = ((bits & 0x007FFFFF) | 0x3F000000).view(_F32)  # mantissa in [0.5, 1)
+    below = m < _SQRTHF
+    e -= below
+    x = m - _F32(1)
+    x += m * below  # 2m - 1 below sqrt(1/2), exactly
+    z = x * x
+    x64 = x.astype(_F64)
+    scratch = np.empty_like(x64)
+    y = _fused_horner(x64, _LOG_POLY, np.empty_like(x), scratch)
+    y *= x
+    scratch[...] = y
+    scratch *= z
+    scratch += e * _LOG_Q1
+    y[...] = scratch  # fma(y, z, e * q1)
+    y -= z * _F32(0.5)
+    x += y
+    x += e * _LOG_Q2  # e * q2 is exact, so the fma is a plain sum
+    return x
+
+
+def _cephes_sincos(theta: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """sincos256_ps for theta >= 0: octant, three-part reduction by pi/4, the cosine and sine
+    polynomials, and the selection and signs done on the bits as the AVX code does."""
+    j = (theta * _FOUR_OVER_PI).astype(np.int32)
+    j += 1
+    j &= ~1
+    octant = j.astype(_F32)
+    x = theta + octant * _DP1  # octant * DP1 and octant * DP2 are exact
+    x += octant * _DP2
+    x64 = octant.astype(_F64)
+    x64 *= _DP3
+    x64 += x
+    x[...] = x64
+    x64[...] = x
+    z = x * x
+    z64 = z.astype(_F64)
+    scratch = np.empty((2, *z.shape))
+    polys = _fused_horner(z64, _SINCOS_POLY, np.empty(scratch.shape, _F32), scratch)
+    polys *= z
+    scratch[...] = polys
+    scratch[0] *= z64
+    scratch[0] -= z * _F32(0.5)  # cosine polynomial: fmsub(y, z, z * 0.5), then + 1
+    scratch[1] *= x64
+    scratch[1] += x64  # sine polynomial: fma(y, x, x)
+    polys[...] = scratch
+    polys[0] += _F32(1)
+    bits = polys.view(np.int32)
+    use_sin_poly = ((j & 2) >> 1) - 1  # all ones where the sine polynomial gives the sine
+    differ = bits[0] ^ bits[1]
+    differ &= use_sin_poly
+    sine = bits[0] ^ differ
+    cosine = bits[1] ^ differ
+    sine ^= (j & 4) << 29
+    cosine ^= (~(j - 2) & 4) << 29
+    return sine.view(_F32), cosine.view(_F32)
+
+
+def _box_muller_16(words: np.ndarray, out: np.ndarray, mean: float, std: float) -> None:
+    """normal_fill_16_AVX2 on rows of 16 words: u1 = 1 - u[:8], u2 = u[8:]; radius = sqrt(-2 log u1),
+    theta = 2 pi u2; the row becomes radius * cos(theta), then radius * sin(theta), each through
+    fmadd(n, std, mean)."""
+    u1 = (words[:, :8] & np.uint32(0xFFFFFF)).astype(_F32).reshape(-1)
+    u1 *= _F32(2.0**-24)
+    np.subtract(_F32(1), u1, out=u1)
+    radius = _cephes_log(u1)
+    radius *= _F32(-2)
+    np.sqrt(radius, out=radius)
+    theta = (words[:, 8:] & np.uint32(0xFFFFFF)).astype(_F32).reshape(-1)
+    theta *= _F32(2.0**-24)
+    theta *= _TWO_PI
+    sine, cosine = _cephes_sincos(theta)
+    sine *= radius
+    cosine *= radius
+    out[:, :8] = _fma32(cosine, std, mean).reshape(-1, 8)
+    out[:, 8:] = _fma32(sine, std, mean).reshape(-1, 8)
+
+
+def _normal_fill_float32(gen: Generator, n: int, mean: float, std: float, fill_words: int) -> np.ndarray:
+    """normal_fill_AVX2: uniforms for the blocks, Box-Muller per block of 16, and when 16 does not
+    divide n the last 16 drawn again and recomputed. float32 first draws one uniform for every
+    element (`fill_words` = n), Half only for the whole blocks; the redraw follows either way."""
+    tail = n % 16
+    words = gen.words(fill_words + (16 if tail else 0))
+    out = np.empty(n, _F32)
+    blocks = n // 16
+    word_blocks = words[:blocks * 16].reshape(blocks, 16)
+    out_blocks = out[:blocks * 16].reshape(blocks, 16)
+    for start in range(0, blocks, _BLOCKS_PER_CHUNK):
+        stop = start + _BLOCKS_PER_CHUNK
+        _box_muller_16(word_blocks[start:stop], out_blocks[start:stop], mean, std)
+    if tail:
+        _box_muller_16(words[fill_words:].reshape(1, 16), out[n - 16:].reshape(1, 16), mean, std)
+    return out
+
+
+# --------------------------------------------------------------------------- normal, other paths
+def _normal_fill_float64(gen: Generator, n: int, mean: float, std: float) -> np.ndarray:
+    """normal_fill<double>: the same blocks of 16, from double uniforms, with libm's log, cos and sin
+    (`radius * cos(theta) * std + mean` ends in a fused multiply-add)."""
+    uniforms = _uniform_doubles(gen, n + (16 if n % 16 else 0))
+
+    def transform(block: np.ndarray) -> np.ndarray:
+        rows = block.reshape(-1, 16)
+        radius = np.sqrt(-2 * np.log(1 - rows[:, :8]))
+        theta = 2.0 * math.pi * rows[:, 8:]
+        return np.concatenate([radius * np.cos(theta), radius * np.sin(theta)], axis=1).reshape(-1)
+
+    values = np.empty(n)
+    blocks = n // 16 * 16
+    values[:blocks] = transform(uniforms[:blocks])
+    if n % 16:
+        values[n - 16:] = transform(uniforms[n:])
+    return _fma64(values, std, mean)
+
+
+def _normal_serial(gen: Generator, n: int, mean: float, std: float) -> np.ndarray:
+    """at::normal_distribution<double>, one element after the other: a Box-Muller pair from two
+    uniforms returns r*cos(theta) and caches r*sin(theta) on the generator; a cached sample is used
+    first. r = sqrt(-2 log1p(-u2)), theta = 2 pi u1; then `value * std + mean`, fused."""
+    values = np.empty(n)
+    start = 0
+    if n and gen._normal is not None:
+        values[0], gen._normal, start = gen._normal, None, 1
+    count = n - start
+    pairs = (count + 1) // 2
+    uniforms = _uniform_doubles(gen, 2 * pairs).reshape(pairs, 2)
+    radius = np.sqrt(-2.0 * np.log1p(-uniforms[:, 1]))
+    theta = 2.0 * math.pi * uniforms[:, 0]
+    both = np.stack([radius * np.cos(theta), radius * np.sin(theta)], axis=1).reshape(-1)
+    values[start:] = both[:count]
+    if count % 2:
+        gen._normal = float(both[-1])
+    return _fma64(values, std, mean)
+
+
+def _normal(gen: Generator, n: int, dtype: dtypes.dtype, mean: float, std: float, contiguous: bool) -> np.ndarray:
+    """normal_kernel's dispatch between the block fill and the element-by-element path."""
+    if n >= 16 and contiguous:
+        if dtype is dtypes.float64:
+            return _normal_fill_float64(gen, n, mean, std)
+        fill_words = n if dtype is dtypes.float32 else n // 16 * 16
+        return _cast(_normal_fill_float32(gen, n, mean, std, fill_words), dtype)
+    return _cast(_normal_serial(gen, n, mean, std), dtype)
+
+
+# --------------------------------------------------------------------------- integers
+def _random_from_to(gen: Generator, n: int, span: int, base: int, dtype: dtypes.dtype) -> np.ndarray:
+    """random_from_to_kernel: `(word % span) + base`, with random64() once span reaches 2**28."""
+    raw = gen.words64(n) if span >= 1 << 28 else gen.words(n).astype(np.uint64)
+    raw %= np.uint64(span)
+    shifted = raw.view(np.int64) + np.int64(base)  # wraps like ATen's uint64 arithmetic
+    return _cast(shifted, dtype)
+
+
+def _random_full(gen: Generator, n: int, dtype: dtypes.dtype) -> np.ndarray:
+    """random_kernel (random_() without bounds): [0, 2**digits] for floats, [0, max] for integers."""
+    wide = dtype in (dtypes.int64, dtypes.float64)
+    raw = gen.words64(n) if wide else gen.words(n).astype(np.uint64)
+    if dtype.is_floating_point:
+        modulus = (1 << int(np.finfo(dtype.np).nmant + 1)) + 1
+    elif dtype is dtypes.bool_:
+        modulus = 2
+    else:
+        modulus = int(np.iinfo(dtype.np).max) + 1
+    raw %= np.uint64(modulus)
+    return _cast(raw.view(np.int64), dtype)
+
+
+def _float_digits(dtype: dtypes.dtype) -> int:
+    return int(np.finfo(dtype.np).nmant) + 1
+
+
+def _update_from(value: int, dtype: dtypes.dtype) -> int:
+    """ATen's update_from: move `from` up when from + 1 is not representable in the float type."""
+    as_float = int(dtype.np.type(value + 1))
+    if as_float < value:
+        bits = abs(value + 1).bit_length() - 1
+        value = as_float + (1 << (bits - _float_digits(dtype) + 1))
+    return value
+
+
+def _update_to(value: int, dtype: dtypes.dtype) -> int:
+    """ATen's update_to: move `to` down when to - 1 rounds up to `to` in the float type."""
+    as_float = int(dtype.np.type(value - 1))
+    if as_float >= value:
+        bits = abs(value - 1).bit_length() - 1
+        value = as_float - (1 << (bits - _float_digits(dtype) + 1))
+    return value
+
+
+def _check_random_bounds(low: int, high_inclusive: int, dtype: dtypes.dtype) -> None:
+    """check_from_to_in_range: errors outside the type, and the float precision warning."""
+    if dtype.is_floating_point:
+        info: Any = np.finfo(dtype.np)
+        digits = _float_digits(dtype)
+    else:
+        info = np.iinfo(np.int8 if dtype is dtypes.bool_ else dtype.np)
+    lowest, highest = (0, 1) if dtype is dtypes.bool_ else (int(info.min), int(info.max))
+    for value, name in ((low, "from"), (high_inclusive, "to - 1")):
+        if not lowest <= value <= highest:
+            raise RuntimeError(f"{name} is out of bounds for {_CPP_NAMES[dtype.name]}")
+    if dtype.is_floating_point:
+        for value, name in ((low, "from"), (high_inclusive, "to - 1")):
+            if not -(1 << digits) <= value <= 1 << digits:
+                warnings.warn(
+                    f"{name} is out of bounds [-(2^{digits}), 2^{digits}]. Due to precision limitations "
+                    f"{_CPP_NAMES[dtype.name]} can support discrete uniform distribution only within this range. "
+                    "This warning will become an error in version 1.7 release, please fix the code in advance",
+                    UserWarning, stacklevel=4)
+
+
+def _random_plan(dtype: dtypes.dtype, low: int, high: int | None) -> tuple[int, int] | None:
+    """random_from_to_impl: (span, base) of the draw, None for the full int64 range."""
+    if high is not None:
+        if low >= high:
+            raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
+        if dtype.is_floating_point:
+            low, high = _update_from(low, dtype), _update_to(high, dtype)
+            if low >= high:
+                raise RuntimeError("random_ expects 'from' casted to dtype to be less than 'to' casted to dtype, "
+                                   f"but got from={low} >= to={high}")
+        _check_random_bounds(low, high - 1, dtype)
+        return high - low, low
+    if low == -(1 << 63) and dtype is dtypes.int64:
+        return None
+    if dtype.is_floating_point:
+        high_inclusive = 1 << _float_digits(dtype)
+        low = _update_from(low, dtype)
+        if low >= high_inclusive:
+            raise RuntimeError("random_ expects 'from' casted to dtype to be less than or equal to 'to_inc' casted "
+                               f"to dtype, but got from={low} > to_inc={high_inclusive}")
+    else:
+        high_inclusive = 1 if dtype is dtypes.bool_ else int(np.iinfo(dtype.np).max)
+    _check_random_bounds(low, high_inclusive, dtype)
+    return high_inclusive - low + 1, low
+
+
+# --------------------------------------------------------------------------- writing in iteration order
+def _iteration_view(array: np.ndarray) -> np.ndarray:
+    """The array with its axes ordered by decreasing stride, so that C order is the order in which
+    TensorIterator visits a strided tensor: memory order, ties kept in dimension order."""
+    order = sorted(range(array.ndim), key=lambda d: -array.strides[d])
+    return array.transpose(order)
+
+
+def _empty_like(other: Tensor, dtype: dtypes.dtype) -> np.ndarray:
+    """A dense array laid out in other's stride order, as at::empty_like (preserve_format) allocates."""
+    order = sorted(range(len(other._shape)), key=lambda d: -other._stride[d])
+    dense = np.empty(tuple(other._shape[d] for d in order), dtype.np)
+    return dense.transpose(np.argsort(order))
+
+
+def _laid_out_like(other: Tensor, dtype: dtypes.dtype, values: np.ndarray) -> np.ndarray:
+    """empty_like(other) filled with `values` in iteration order."""
+    out = _empty_like(other, dtype)
+    view = _iteration_view(out)
+    view[...] = values.reshape(view.shape)
+    return out
+
+
+def _filled_like(other: Tensor, dtype: dtypes.dtype, values: np.ndarray) -> Tensor:
+    return Tensor._wrap(_laid_out_like(other, dtype, values), dtype)
+
+
+def _random_inplace(self: Tensor, name: str, draw: Callable[[int, bool], np.ndarray],
+                    check: Callable[[], None] | None = None) -> Tensor:
+    """In-place random op: autograd and overlap checks, the op's own argument checks, then the draws
+    written in iteration order. `draw(n, contiguous)` returns the n values."""
+    check_inplace_allowed(self)
+    check_writable(self)
+    if check is not None:
+        check()
+
+    def write(target: np.ndarray) -> None:
+        if target.size:
+            view = _iteration_view(target)
+            view[...] = draw(target.size, self.is_contiguous()).reshape(view.shape)
+
+    return apply_inplace(self, write, name, (), lambda g, s: (np.zeros_like(g),), check_autograd=False)
+
+
+def _check_float(dtype: dtypes.dtype, kernel: str) -> None:
+    if not dtype.is_floating_point:
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{dtype.short}\'')
+
+
+def _fmt(value: float) -> str:
+    """A double as C++'s ostream prints it in ATen's messages (6 significant digits)."""
+    return f"{value:g}"
+
+
+def _uniform_check(dtype: dtypes.dtype, low: float, high: float) -> None:
+    _check_float(dtype, "check_uniform_bounds")
+    info = np.finfo(dtype.np)
+    for value, name in ((low, "from"), (high, "to")):
+        if not float(info.min) <= value <= float(info.max):
+            raise RuntimeError(f"{name} is out of bounds for {_CPP_NAMES[dtype.name]}")
+    if low > high:
+        raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found from={_fmt(low)} > to={_fmt(high)}")
+    if high - low > float(info.max):
+        raise RuntimeError(f"uniform_ expects to-from <= std::numeric_limits<{dtype.short}>::max(), but found "
+                           f"to={_fmt(high)} and from={_fmt(low)} which result in to-from to exceed the limit")
+
+
+def _normal_check(dtype: dtypes.dtype, std: float) -> None:
+    if std < 0:
+        raise RuntimeError(f"normal expects std >= 0.0, but found std {_fmt(std)}")
+    _check_float(dtype, "normal_kernel_cpu")
+
+
+# --------------------------------------------------------------------------- in-place ops
+def uniform_(self: Tensor, a: float = 0.0, b: float = 1.0, *, generator: Generator | None = None) -> Tensor:
+    a, b = float(a), float(b)
+    return _random_inplace(self, "UniformBackward0", lambda n, _: _uniform(_gen(generator), n, self.dtype, a, b),
+                           lambda: _uniform_check(self.dtype, a, b))
+
+
+def normal_(self: Tensor, mean: float = 0.0, std: float = 1.0, *, generator: Generator | None = None) -> Tensor:
+    mean, std = float(mean), float(std)
+    return _random_inplace(
+        self, "NormalBackward0", lambda n, contiguous: _normal(_gen(generator), n, self.dtype, mean, std, contiguous),
+        lambda: _normal_check(self.dtype, std))
+
+
+def _bernoulli_scalar(gen: Generator, n: int, p: float, dtype: dtypes.dtype) -> np.ndarray:
+    """bernoulli_kernel(self, double p): one double uniform per element, `u < p`."""
+    return _cast(_uniform_doubles(gen, n) < p, dtype)
+
+
+def _bernoulli_probs(gen: Generator, probs: np.ndarray, dtype: dtypes.dtype) -> np.ndarray:
+    """bernoulli_kernel(self, Tensor p): `u < p` per element, u a double uniform when p is double and a
+    float uniform (one word) otherwise. `probs` is flat, in the output's iteration order."""
+    if not ((probs >= 0) & (probs <= 1)).all():
+        raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could this error message "
+                           "be improved?  If so, please report an enhancement request to PyTorch.)")
+    if probs.dtype == _F64:
+        return _cast(_uniform_doubles(gen, probs.size) < probs, dtype)
+    return _cast(_uniform_floats(gen, probs.size) < probs.astype(_F32), dtype)
+
+
+def bernoulli_(self: Tensor, p: Any = 0.5, *, generator: Generator | None = None) -> Tensor:
+    if isinstance(p, Tensor):
+        def draw(n: int, _: bool) -> np.ndarray:
+            probs = np.broadcast_to(p._numpy_view(), self._shape)
+            order = sorted(range(self.ndim), key=lambda d: -self._stride[d])
+            return _bernoulli_probs(_gen(generator), probs.transpose(order).reshape(-1), self.dtype)
+        return _random_inplace(self, "BernoulliBackward1", draw)
+
+    def check() -> None:
+        if not 0 <= p <= 1:
+            raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={_fmt(p)}")
+
+    return _random_inplace(self, "BernoulliBackward1",
+                           lambda n, _: _bernoulli_scalar(_gen(generator), n, float(p), self.dtype), check)
+
+
+def random_(self: Tensor, *args: Any, generator: Generator | None = None, **kwargs: Any) -> Tensor:
+    """random_(), random_(to) and random_(from, to): to=None means up to the type's largest value."""
+    bounds = dict(zip(("from", "to"), (0, *args) if len(args) == 1 else args, strict=False))
+    bounds.update(kwargs)
+    if not bounds:
+        return _random_inplace(self, "RandomBackward0", lambda n, _: _random_full(_gen(generator), n, self.dtype))
+    low, high = int(bounds.get("from", 0)), bounds.get("to")
+    plan = _random_plan(self.dtype, low, None if high is None else int(high))
+    if plan is None:
+        return _random_inplace(self, "RandomBackward1",
+                               lambda n, _: _cast(_gen(generator).words64(n).view(np.int64), self.dtype))
+    span, base = plan
+    return _random_inplace(self, "RandomBackward1",
+                           lambda n, _: _random_from_to(_gen(generator), n, span, base, self.dtype))
+
+
+def exponential_(self: Tensor, lambd: float = 1.0, *, generator: Generator | None = None) -> Tensor:
+    """exponential_distribution<double>: `-1 / lambda * log1p(-u)`, u a double uniform."""
+    lambd = float(lambd)
+
+    def check() -> None:
+        if not self.dtype.is_floating_point:
+            raise RuntimeError("Exponential distribution is a continuous probability distribution. dtype must be a "
+                               f"floating point but you specified {self.dtype.short}")
+        if not lambd > 0:
+            raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={_fmt(lambd)}")
+
+    def draw(n: int, _: bool) -> np.ndarray:
+        return _cast((-1.0 / lambd) * np.log1p(-_uniform_doubles(_gen(generator), n)), self.dtype)
+
+    return _random_inplace(self, "ExponentialBackward0", draw, check)
+
+
+# --------------------------------------------------------------------------- factories
+def _new_shape(size: Any) -> tuple[int, ...]:
+    shape = sizes_arg(size)
+    if any(s < 0 for s in shape):
+        raise RuntimeError(f"Trying to create tensor with negative dimension {min(shape)}: {list(shape)}")
+    return shape
+
+
+def _adopt(values: np.ndarray, shape: tuple[int, ...], dtype: dtypes.dtype) -> Tensor:
+    """A contiguous tensor over the freshly drawn buffer itself: Tensor._wrap would copy the reshaped
+    view, and for a 10000 x 10000 randn that copy alone costs a tenth of a second."""
+    return Tensor._make(Storage.wrap(values.reshape(-1)), 0, shape, geometry.contiguous_strides(shape), dtype)
+
+
+def _random_factory(kind: str) -> Callable[..., Tensor]:
+    def make(*size: Any, generator: Generator | None = None, dtype: dtypes.dtype | None = None, device: Any = None,
+             requires_grad: bool = False, **_: Any) -> Tensor:
         _check_device(device)
-        target = dtype or dtypes.get_default_dtype()
-        if not target.is_floating_point:
-            raise RuntimeError(f"\"{'normal' if kind == 'normal' else 'check_uniform_bounds'}\" not implemented "
-                               f"for '{target.short}'")
-        return _finish(Tensor._wrap(_sample(kind, sizes_arg(size), target, _rng(generator)), target), requires_grad)
+        target = dtypes.to_dtype(dtype) if dtype is not None else dtypes.get_default_dtype()
+        shape = _new_shape(size)
+        n = math.prod(shape)
+        if kind == "normal":
+            _normal_check(target, 1.0)
+            values = _normal(_gen(generator), n, target, 0.0, 1.0, True)
+        else:
+            _uniform_check(target, 0.0, 1.0)
+            values = _uniform(_gen(generator), n, target, 0.0, 1.0)
+        return _finish(_adopt(values, shape, target), requires_grad)
+    make.__name__ = "randn" if kind == "normal" else "rand"
     return make
 
 
@@ -73,98 +729,156 @@ randn = _random_factory("normal")
 rand = _random_factory("uniform")
 
 
-def randn_like(other: Tensor, *, dtype: dtypes.dtype | None = None, requires_grad: bool = False) -> Tensor:
-    return randn(other._shape, dtype=dtype or other.dtype, requires_grad=requires_grad)
+def randn_like(other: Tensor, *, dtype: dtypes.dtype | None = None, device: Any = None, requires_grad: bool = False,
+               generator: Generator | None = None, **_: Any) -> Tensor:
+    """empty_like(other).normal_(): other's layout, so a dense non-contiguous one takes the serial path."""
+    _check_device(device)
+    target = dtypes.to_dtype(dtype) if dtype is not None else other.dtype
+    _normal_check(target, 1.0)
+    contiguous = other.is_contiguous()
+    values = _normal(_gen(generator), other.numel(), target, 0.0, 1.0, contiguous)
+    return _finish(_filled_like(other, target, values), requires_grad)
 
 
-def rand_like(other: Tensor, *, dtype: dtypes.dtype | None = None, requires_grad: bool = False) -> Tensor:
-    return rand(other._shape, dtype=dtype or other.dtype, requires_grad=requires_grad)
+def rand_like(other: Tensor, *, dtype: dtypes.dtype | None = None, device: Any = None, requires_grad: bool = False,
+              generator: Generator | None = None, **_: Any) -> Tensor:
+    _check_device(device)
+    target = dtypes.to_dtype(dtype) if dtype is not None else other.dtype
+    _uniform_check(target, 0.0, 1.0)
+    values = _uniform(_gen(generator), other.numel(), target, 0.0, 1.0)
+    return _finish(_filled_like(other, target, values), requires_grad)
 
 
-def randint(low: int, high: int | None = None, size: Any = None, *, dtype: dtypes.dtype | None = None,
-            generator: Generator | None = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+def randint(*args: Any, size: Any = None, low: int | None = None, high: int | None = None,
+            generator: Generator | None = None, dtype: dtypes.dtype | None = None, device: Any = None,
+            requires_grad: bool = False, **_: Any) -> Tensor:
+    """randint(high, size) or randint(low, high, size): empty(size, int64).random_(low, high)."""
+    _check_device(device)
+    positional = list(args)
+    if size is None:
+        size = positional.pop()
     if high is None:
-        low, high = 0, low
-    target = dtype or dtypes.int64
-    values = _rng(generator).integers(low, high, size=sizes_arg([size]))
-    return _finish(Tensor._wrap(values.astype(target.np), target), requires_grad)
+        high = positional.pop()
+    if low is None:
+        low = positional.pop() if positional else 0
+    target = dtypes.to_dtype(dtype) if dtype is not None else dtypes.int64
+    shape = _new_shape([size])
+    plan = _random_plan(target, int(low), int(high))
+    assert plan is not None  # a finite `to` always gives a span
+    values = _random_from_to(_gen(generator), math.prod(shape), *plan, target)
+    return _finish(_adopt(values, shape, target), requires_grad)
 
 
-def randperm(n: int, *, dtype: dtypes.dtype | None = None, generator: Generator | None = None,
-             device: Any = None) -> Tensor:
-    target = dtype or dtypes.int64
-    return Tensor._wrap(_rng(generator).permutation(n).astype(target.np), target)
+def randperm(n: int, *, generator: Generator | None = None, dtype: dtypes.dtype | None = None, device: Any = None,
+             requires_grad: bool = False, **_: Any) -> Tensor:
+    """randperm_cpu: below 2**32 / 20 a forward Fisher-Yates (swap i with i + word % (n - i)); above it
+    the inside-out shuffle with random64(). Both are sequential, so this is a plain loop."""
+    _check_device(device)
+    target = dtypes.to_dtype(dtype) if dtype is not None else dtypes.int64
+    n = int(n)
+    if n < 0:
+        raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
+    gen = _gen(generator)
+    if n < (1 << 32) // 20:
+        perm = list(range(n))
+        for i, word in enumerate(gen.words(max(n - 1, 0)).tolist()):
+            j = i + word % (n - i)
+            perm[i], perm[j] = perm[j], perm[i]
+    else:
+        perm = [0] * n
+        for i, word in enumerate(gen.words64(n).tolist()):
+            j = word % (i + 1)
+            perm[i], perm[j] = perm[j], i
+    return _finish(Tensor._wrap(np.array(perm, dtype=np.int64).astype(target.np), target), requires_grad)
 
 
-def normal(mean: Any = 0.0, std: Any = 1.0, size: Any = None, *, generator: Generator | None = None) -> Tensor:
-    if isinstance(mean, Tensor) or isinstance(std, Tensor):
-        like = mean if isinstance(mean, Tensor) else std
-        m = mean._numpy_view() if isinstance(mean, Tensor) else mean
-        s = std._numpy_view() if isinstance(std, Tensor) else std
-        values = _sample("normal", like._shape, like.dtype, _rng(generator)) * s + m
-        return Tensor._wrap(np.asarray(values, dtype=like.dtype.np), like.dtype)
-    target = dtypes.get_default_dtype()
-    values = _sample("normal", sizes_arg([size]), target, _rng(generator)) * std + mean
-    return Tensor._wrap(values.astype(target.np), target)
-
-
-def _random_inplace(self: Tensor, name: str, fill: Any) -> Tensor:
-    check_inplace_allowed(self)
-    check_writable(self)
-    return apply_inplace(self, fill, name, (), lambda g, s: (np.zeros_like(g),), check_autograd=False)
-
-
-def normal_(self: Tensor, mean: float = 0.0, std: float = 1.0, *, generator: Generator | None = None) -> Tensor:
-    def fill(t: np.ndarray) -> None:
-        t[...] = _sample("normal", t.shape, self.dtype, _rng(generator)) * std + mean
-    return _random_inplace(self, "NormalBackward0", fill)
-
-
-def uniform_(self: Tensor, a: float = 0.0, b: float = 1.0, *, generator: Generator | None = None) -> Tensor:
-    def fill(t: np.ndarray) -> None:
-        t[...] = _sample("uniform", t.shape, self.dtype, _rng(generator)) * (b - a) + a
-    return _random_inplace(self, "UniformBackward0", fill)
-
-
-def bernoulli_(self: Tensor, p: float = 0.5, *, generator: Generator | None = None) -> Tensor:
-    def fill(t: np.ndarray) -> None:
-        t[...] = _rng(generator).random(t.shape) < p
-    return _random_inplace(self, "BernoulliBackward1", fill)
-
-
-def random_(self: Tensor, low: int = 0, high: int | None = None, *, generator: Generator | None = None) -> Tensor:
-    if high is None:
-        low, high = 0, (2**24 if self.dtype is dtypes.float32 else 2**53 if self.dtype.is_floating_point
-                        else int(np.iinfo(self.dtype.np).max))
-
-    def fill(t: np.ndarray) -> None:
-        t[...] = _rng(generator).integers(low, high, size=t.shape)
-    return _random_inplace(self, "RandomBackward1", fill)
-
-
-def exponential_(self: Tensor, lambd: float = 1.0, *, generator: Generator | None = None) -> Tensor:
-    def fill(t: np.ndarray) -> None:
-        t[...] = _rng(generator).exponential(1 / lambd, size=t.shape)
-    return _random_inplace(self, "ExponentialBackward0", fill)
+def normal(mean: Any = 0.0, std: Any = 1.0, size: Any = None, *, generator: Generator | None = None,
+           dtype: dtypes.dtype | None = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+    """The four overloads as ATen writes them: normal_(0, 1) (or (0, std)) into a fresh tensor, then
+    separate mul_(std) and add_(mean) -- so tensor arguments round twice, unlike normal_(mean, std)."""
+    gen = _gen(generator)
+    if not isinstance(mean, Tensor) and not isinstance(std, Tensor):
+        if size is None:
+            raise TypeError("normal() received an invalid combination of arguments - got (float, float)")
+        _check_device(device)
+        target = dtypes.to_dtype(dtype) if dtype is not None else dtypes.get_default_dtype()
+        shape = _new_shape([size])
+        _normal_check(target, float(std))
+        values = _normal(gen, math.prod(shape), target, float(mean), float(std), True)
+        return _finish(_adopt(values, shape, target), requires_grad)
+    like = mean if isinstance(mean, Tensor) else std
+    target = like.dtype
+    m = mean._numpy_view() if isinstance(mean, Tensor) else mean
+    s = std._numpy_view() if isinstance(std, Tensor) else std
+    if isinstance(std, Tensor):
+        if (s < 0).any():
+            raise RuntimeError("normal expects all elements of std >= 0.0")
+    else:
+        _normal_check(target, float(std))
+    shape = np.broadcast_shapes(np.shape(m), np.shape(s))
+    n = math.prod(shape)
+    if isinstance(std, Tensor):
+        values = _normal(gen, n, target, 0.0, 1.0, True).reshape(shape)
+        values = (values * s.astype(target.np)).astype(target.np)
+    else:
+        values = _normal(gen, n, target, 0.0, float(std), True).reshape(shape)
+    values = (values + (m.astype(target.np) if isinstance(mean, Tensor) else target.np.type(m))).astype(target.np)
+    return Tensor._wrap(values, target)
 
 
 def bernoulli(self: Tensor, p: float | None = None, *, generator: Generator | None = None) -> Tensor:
-    probs = self._numpy_view() if p is None else p
-    values = _rng(generator).random(self._shape) < probs
-    return Tensor._wrap(values.astype(self.dtype.np), self.dtype)
+    """torch.bernoulli(input): a contiguous empty_like(input).bernoulli_(input); with p, .bernoulli_(p)."""
+    gen = _gen(generator)
+    if p is None:
+        _check_float(self.dtype, "bernoulli_tensor_cpu_p_")
+        values = _bernoulli_probs(gen, self._numpy_view().reshape(-1), self.dtype)
+    else:
+        if not 0 <= p <= 1:
+            raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={_fmt(p)}")
+        values = _bernoulli_scalar(gen, self.numel(), float(p), self.dtype)
+    return _adopt(values, self._shape, self.dtype)
 
 
 def multinomial(self: Tensor, num_samples: int, replacement: bool = False, *,
                 generator: Generator | None = None) -> Tensor:
-    probs = self._numpy_view().astype(np.float64)
-    rows = probs.reshape(-1, probs.shape[-1])
-    picks = [_rng(generator).choice(rows.shape[1], size=num_samples, replace=replacement, p=r / r.sum()) for r in rows]
-    result = np.array(picks, dtype=np.int64).reshape(probs.shape[:-1] + (num_samples,))
-    return Tensor._wrap(result, dtypes.int64)
+    """ATen's multinomial: without replacement (or for one sample) argmax / topk of p / q with
+    q = empty_like(p).exponential_(1); with replacement a binary search of each row's normalised
+    running sum (in p's type) for one double uniform per sample."""
+    if self.ndim not in (1, 2):
+        raise RuntimeError("prob_dist must be 1 or 2 dim")
+    if not self.dtype.is_floating_point:
+        raise RuntimeError("multinomial only supports floating-point dtypes for input")
+    if num_samples <= 0:
+        raise RuntimeError("cannot sample n_sample <= 0 samples")
+    categories = self._shape[-1]
+    if not replacement and num_samples > categories:
+        raise RuntimeError("cannot sample n_sample > prob_dist.size(-1) samples without replacement")
+    gen = _gen(generator)
+    probs = self._numpy_view()
+    rows = probs.reshape(-1, categories)
+    if not np.isfinite(rows).all() or (rows < 0).any():
+        raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
+    if (rows.sum(axis=1) == 0).any():
+        raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
+    if not replacement or num_samples == 1:
+        draws = _cast((-1.0) * np.log1p(-_uniform_doubles(gen, self.numel())), self.dtype)
+        q = _laid_out_like(self, self.dtype, draws)
+        keys = (probs / q).astype(self.dtype.np)
+        picks = np.argsort(-keys, axis=-1, kind="stable")[..., :num_samples]
+    else:
+        picks = np.empty((rows.shape[0], num_samples), dtype=np.int64)
+        for r, row in enumerate(rows):
+            running = np.cumsum(row, dtype=row.dtype)
+            running /= running[-1]
+            running[-1] = 1
+            picks[r] = np.searchsorted(running.astype(_F64), _uniform_doubles(gen, num_samples), side="left")
+        picks = picks.reshape(probs.shape[:-1] + (num_samples,))
+    return Tensor._wrap(np.ascontiguousarray(picks, dtype=np.int64), dtypes.int64)
 
 
 METHODS = {"normal_": normal_, "uniform_": uniform_, "bernoulli_": bernoulli_, "random_": random_,
            "exponential_": exponential_, "bernoulli": bernoulli, "multinomial": multinomial}
 FUNCTIONS = {"randn": randn, "rand": rand, "randn_like": randn_like, "rand_like": rand_like, "randint": randint,
-             "randperm": randperm, "normal": normal, "manual_seed": manual_seed, "initial_seed": initial_seed,
+             "randperm": randperm, "normal": normal, "manual_seed": manual_seed, "seed": seed,
+             "initial_seed": initial_seed, "get_rng_state": get_rng_state, "set_rng_state": set_rng_state,
              "Generator": Generator, "bernoulli": bernoulli, "multinomial": multinomial}

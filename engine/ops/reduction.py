@@ -12,6 +12,7 @@ records SumBackward1, so a sentinel stands for "not given".
 from __future__ import annotations
 
 import builtins
+import functools
 import math
 import operator
 import warnings
@@ -20,7 +21,8 @@ from typing import Any
 
 import numpy as np
 
-from engine import dtypes, geometry
+from engine import dtypes, errors, geometry
+from engine.autograd.engine import written_in_place
 from engine.kernels import activation
 from engine.ops.core import needs_grad, record
 from engine.ops.pointwise import maximum, minimum, write_out
@@ -53,8 +55,9 @@ def _unsqueeze(g: np.ndarray, dims: tuple[int, ...], keepdim: bool) -> np.ndarra
 
 def _spread(g: np.ndarray, shape: tuple[int, ...], dims: tuple[int, ...], keepdim: bool,
             dt: np.dtype) -> np.ndarray:
-    """A reduced gradient broadcast back over the reduced dims, in the input's dtype."""
-    return np.broadcast_to(_unsqueeze(g, dims, keepdim), shape).astype(dt, order="C")
+    """A reduced gradient broadcast back over the reduced dims, in the input's dtype: an expanded view
+    like torch's `grad.expand(shape)`, which is why a leaf must copy it (its .grad starts at version 1)."""
+    return np.broadcast_to(_unsqueeze(g.astype(dt, copy=False), dims, keepdim), shape)
 
 
 def _accumulate_in(dt: dtypes.dtype) -> np.dtype:
@@ -66,11 +69,13 @@ def _counted(shape: tuple[int, ...], dims: tuple[int, ...]) -> int:
     return math.prod(shape[d] for d in dims)
 
 
-def _check_nonempty(self: Tensor, op: str, dims: tuple[int, ...], dim_given: bool,
-                    error: type[Exception] = RuntimeError, tail: str = " Specify the reduction dim with the 'dim' argument.") -> None:
-    """Extrema have no identity: torch refuses empty reductions, with two different messages."""
+def _check_nonempty(self: Tensor, op: str, dims: tuple[int, ...], dim_given: bool, arg: bool = False) -> None:
+    """Extrema have no identity: torch refuses empty reductions (argmax/argmin word it differently)."""
     if not dim_given and self.numel() == 0:
-        raise error(f"{op}(): Expected reduction dim to be specified for input.numel() == 0.{tail}")
+        if arg:
+            raise IndexError(f"{op}(): Expected reduction dim to be specified for input.numel() == 0.")
+        raise RuntimeError(f"{op}(): Expected reduction dim to be specified for input.numel() == 0. Specify the "
+                           "reduction dim with the 'dim' argument.")
     for d in dims:
         if self._shape[d] == 0:
             raise IndexError(f"{op}(): Expected reduction dim {d} to have non-zero size.")
@@ -151,7 +156,7 @@ def mean(self: Tensor, dim: Any = _ABSENT, keepdim: bool = False, *, dtype: Any 
 
     def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> Grads:
         with np.errstate(divide="ignore", invalid="ignore"):
-            return (_spread(g / count, shape, dims, keepdim, in_dt),)
+            return (np.divide(_spread(g, shape, dims, keepdim, in_dt), count, dtype=in_dt),)  # fresh, like torch
 
     return _emit(result, dt, "MeanBackward0" if dim is _ABSENT else "MeanBackward1", "mean", (self,),
                  backward, out=out)
@@ -237,7 +242,7 @@ def _extreme(self: Tensor, dim: Any, keepdim: bool, out: Any, op: str) -> Any:
         def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> Grads:
             inp, r = s["self"], s["result"]
             mask = np.isnan(inp) if np.isnan(r) else inp == r
-            return (np.where(mask, g / mask.sum(), 0).astype(inp.dtype),)
+            return (written_in_place(np.where(mask, g / mask.sum(), 0).astype(inp.dtype)),)
 
         return _emit(pick(x), self.dtype, f"{title}Backward1", op, (self,), backward, {"self": self},
                      save_result="result", out=out)
@@ -258,7 +263,7 @@ def _extreme(self: Tensor, dim: Any, keepdim: bool, out: Any, op: str) -> Any:
         result = np.zeros(shape, g.dtype)
         np.put_along_axis(result, _unsqueeze(s["indices"], dims, keepdim), _unsqueeze(g, dims, keepdim),
                           axis=dims[0])
-        return (result,)
+        return (written_in_place(result, 2),)
 
     if out is not None:
         write_out(out[0], _dense(values), op, (self,))
@@ -270,17 +275,25 @@ def _extreme(self: Tensor, dim: Any, keepdim: bool, out: Any, op: str) -> Any:
     return getattr(return_types, op)(value_tensor, index_tensor)
 
 
+def _elementwise(pick: Callable[[Tensor, Tensor], Tensor], self: Tensor, other: Tensor, out: Tensor | None,
+                 op: str) -> Tensor:
+    """max(a, b) / min(a, b) are torch.maximum / torch.minimum."""
+    if out is None:
+        return pick(self, other)
+    if needs_grad(self, other):
+        raise RuntimeError(errors.OUT_REQUIRES_GRAD.format(op=op))
+    return write_out(out, pick(self, other)._numpy_view(), op, ())
+
+
 def max(self: Tensor, dim: Any = _ABSENT, keepdim: bool = False, *, out: Any = None) -> Any:  # noqa: A001
     if isinstance(dim, Tensor):
-        return maximum(self, dim) if out is None else write_out(out, maximum(self, dim)._numpy_view(), "max",
-                                                                (self, dim))
+        return _elementwise(maximum, self, dim, out, "maximum")
     return _extreme(self, dim, keepdim, out, "max")
 
 
 def min(self: Tensor, dim: Any = _ABSENT, keepdim: bool = False, *, out: Any = None) -> Any:  # noqa: A001
     if isinstance(dim, Tensor):
-        return minimum(self, dim) if out is None else write_out(out, minimum(self, dim)._numpy_view(), "min",
-                                                                (self, dim))
+        return _elementwise(minimum, self, dim, out, "minimum")
     return _extreme(self, dim, keepdim, out, "min")
 
 
@@ -314,7 +327,7 @@ def _arg_extreme(self: Tensor, dim: int | None, keepdim: bool, out: Tensor | Non
     if self.dtype is dtypes.bool_:
         raise RuntimeError(f"{op}(): does not support bool input")
     dims = _dims(dim, self.ndim) if dim is not None else ()
-    _check_nonempty(self, op, dims, dim is not None, IndexError, "")
+    _check_nonempty(self, op, dims, dim is not None, arg=True)
     pick = np.argmax if op == "argmax" else np.argmin
     x = self._numpy_view()
     if dim is None:
@@ -350,7 +363,8 @@ def _moments(self: Tensor, dim: Any, unbiased: Any, keepdim: bool, correction: f
     if isinstance(dim, bool):
         dim, unbiased = None, dim
     if not self.dtype.is_floating_point:
-        raise RuntimeError("std and var only support floating point and complex dtypes")
+        raise RuntimeError(f"{op if op.endswith('_mean') else 'std and var'} only support floating point and complex "
+                           "dtypes")
     c = _correction(unbiased, correction, op)
     dims = _dims(dim, self.ndim)
     count = _counted(self._shape, dims)
@@ -598,11 +612,20 @@ def log_softmax(self: Tensor, dim: int, dtype: Any = None, *, out: Tensor | None
     return _softmax_family(self, dim, dtype, out, "log_softmax")
 
 
-METHODS: dict[str, Callable[..., Any]] = {
-    "sum": sum, "mean": mean, "prod": prod, "max": max, "min": min, "amax": amax, "amin": amin,
-    "argmax": argmax, "argmin": argmin, "var": var, "std": std, "norm": norm, "logsumexp": logsumexp,
-    "all": all, "any": any, "count_nonzero": count_nonzero, "cumsum": cumsum, "softmax": softmax,
-    "log_softmax": log_softmax,
-}
-FUNCTIONS: dict[str, Any] = {**METHODS, "var_mean": var_mean, "std_mean": std_mean,
+def _numpy_names(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """torch also accepts numpy's `axis=` and `keepdims=` for `dim=` and `keepdim=`."""
+    @functools.wraps(fn)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        if "axis" in kwargs:
+            kwargs["dim"] = kwargs.pop("axis")
+        if "keepdims" in kwargs:
+            kwargs["keepdim"] = kwargs.pop("keepdims")
+        return fn(*args, **kwargs)
+    return call
+
+
+METHODS: dict[str, Callable[..., Any]] = {fn.__name__: _numpy_names(fn) for fn in (
+    sum, mean, prod, max, min, amax, amin, argmax, argmin, var, std, norm, logsumexp, all, any, count_nonzero,
+    cumsum, softmax, log_softmax)}
+FUNCTIONS: dict[str, Any] = {**METHODS, "var_mean": _numpy_names(var_mean), "std_mean": _numpy_names(std_mean),
                              "return_types": return_types}

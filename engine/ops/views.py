@@ -58,7 +58,8 @@ def reshape(self: Tensor, *shape: Any) -> Tensor:
     new_shape = geometry.infer_size(sizes_arg(shape), self.numel())
     stride = geometry.view_strides(self._shape, self._stride, new_shape)
     if stride is not None:
-        return make_view(self, new_shape, stride, self._offset, "ViewBackward0", _reshape_backward(self._shape))
+        name = "ViewBackward0" if self.is_contiguous() else "ReshapeAliasBackward0"
+        return make_view(self, new_shape, stride, self._offset, name, _reshape_backward(self._shape))
     from engine.ops.copying import clone
 
     copied = clone(self, contiguous=True)
@@ -170,31 +171,31 @@ def expand(self: Tensor, *sizes: Any) -> Tensor:
     target = sizes_arg(sizes)
     if len(target) < self.ndim:
         raise RuntimeError(
-            f"expand(torch.FloatTensor{{{errors.shape_text(self._shape)}}}, size={errors.shape_text(target)}): "
+            f"expand(torch.{self.dtype.legacy}{{{errors.shape_text(self._shape)}}}, size={errors.shape_text(target)}): "
             "the number of sizes provided (%d) must be greater or equal to the number of dimensions in the "
             "tensor (%d)" % (len(target), self.ndim))
     lead = len(target) - self.ndim
-    shape, stride = [], []
-    for i, want in enumerate(target):
-        if i < lead:
-            if want < 0:
-                raise RuntimeError(f"The expanded size of the tensor ({want}) isn't allowed in a leading, "
-                                   "non-existing dimension 0")
-            shape.append(want)
-            stride.append(0)
-            continue
-        have, st = self._shape[i - lead], self._stride[i - lead]
-        if want == -1 or want == have:
-            shape.append(have)
-            stride.append(st)
-        elif have == 1:
-            shape.append(want)
-            stride.append(0)
+    shape, stride = [0] * len(target), [0] * len(target)
+    for i in range(len(target) - 1, -1, -1):  # torch's inferExpandGeometry, innermost dim first
+        dim = i - lead
+        if dim >= 0:
+            size, st = self._shape[dim], self._stride[dim]
         else:
-            raise RuntimeError(
-                f"The expanded size of the tensor ({want}) must match the existing size ({have}) at "
-                f"non-singleton dimension {i}.  Target sizes: {errors.shape_text(target)}.  "
-                f"Tensor sizes: {errors.shape_text(self._shape)}")
+            size, st = 1, (shape[i + 1] * stride[i + 1] if i + 1 < len(target) else 1)
+        want = target[i]
+        if want == -1:
+            if dim < 0:
+                raise RuntimeError(f"The expanded size of the tensor (-1) isn't allowed in a leading, "
+                                   f"non-existing dimension {i}")
+            want = size
+        elif size != want:
+            if size != 1:
+                raise RuntimeError(
+                    f"The expanded size of the tensor ({want}) must match the existing size ({size}) at "
+                    f"non-singleton dimension {i}.  Target sizes: {errors.shape_text(target)}.  "
+                    f"Tensor sizes: {errors.shape_text(self._shape)}")
+            st = 0
+        shape[i], stride[i] = want, st
     in_shape = self._shape
 
     def backward(grad: np.ndarray, saved: dict) -> tuple[np.ndarray]:

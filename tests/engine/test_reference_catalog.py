@@ -34,42 +34,26 @@ REF = json.loads((Path(__file__).resolve().parents[1] / "data" / "torch-ops.json
 # a feature outside the engine's current scope. Keyed by test section, then case name; the value
 # is the reason. Everything not listed here is a hard expectation.
 # ----------------------------------------------------------------------------------------------
-VAR_MEAN = "torch.var_mean is not in the engine's scope yet"
 CUSTOM_FN = "custom torch.autograd.Function is not in the engine's scope yet"
 HOOKS = "torch.autograd.graph.saved_tensors_hooks is not in the engine's scope yet"
 OPTIM = "torch.optim is not in the engine's scope yet"
-BN1D = "nn.BatchNorm1d is not in the engine's scope yet (BatchNorm2d is)"
-DROPOUT = "F.dropout is not in the engine's scope yet"
-LAYER_NORM = "F.layer_norm is not in the engine's scope yet"
 TORCH_C = "torch._C private bindings are not part of the engine's API"
 
 XFAIL = {
     "errors": {
-        "version mismatch: output 1 of a two-output op (var_mean)": VAR_MEAN,
         "version mismatch: producer is a custom autograd.Function": CUSTOM_FN,
         "in-place after save is NOT detected while saved_tensors_hooks are active": HOOKS,
     },
     "version_counter": {
         "optim.SGD(lr).step() bumps param": OPTIM,
         "optimizer.zero_grad() default sets .grad to None": OPTIM,
-        "nn.BatchNorm1d: (running_mean, running_var, num_batches_tracked) versions after "
-        "construction, after one train forward": BN1D,
-        "F.dropout(training=True, inplace=True)": DROPOUT,
     },
-    "misc": {
-        "dropout(train) mask values saved by MulBackward0": DROPOUT,
-        "dropout(eval) returns its input object": DROPOUT,
-        "output_nr of multi-output results": VAR_MEAN,
-    },
+    "misc": {},
     "producer_names": {
-        "torch.var_mean(x, dim=1)[1]": VAR_MEAN,
         "MyFn.apply(x)": CUSTOM_FN,
     },
     # a whole op: every test of it (forward, graph, breaks, out=, in-place variant)
-    "ops": {
-        "layer_norm": LAYER_NORM,
-        "dropout(train)": DROPOUT,
-    },
+    "ops": {},
     "op_inplace_variant": {
         "gelu": TORCH_C + " (the in-place gelu is torch._C._nn.gelu_)",
     },

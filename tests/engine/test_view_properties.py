@@ -136,8 +136,8 @@ def apply_view(t, op):
         return t.t()
     if kind == "squeeze":
         return t.squeeze() if args[0] is None else t.squeeze(args[0])
-    if kind == "expand":
-        return t.expand(*args[0])
+    if kind == "expand":  # varargs form, or the tuple form (the only one for 0 dims)
+        return t.expand(*args[0]) if args[0] else t.expand(args[0])
     if kind == "view":
         return t.view(*args[0])
     return getattr(t, kind)(*args)
