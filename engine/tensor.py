@@ -393,11 +393,20 @@ class Tensor:
                     got=value.dtype.cpp, want=self.dtype.short))
         self._grad = value
 
-    def _accumulate_grad(self, grad: np.ndarray, first_version: int) -> None:
-        """First gradient: a new tensor (at the version PyTorch's would have: 0 when it adopted the
-        incoming gradient, 1 when it had to copy it). Later ones: added in place (version + 1)."""
+    def _accumulate_grad(self, grad: np.ndarray, first_version: int, adopt: Storage | None = None,
+                         root: np.ndarray | None = None) -> None:
+        """First gradient: a new tensor at the version PyTorch's would have, either adopting the
+        gradient's memory (`adopt`, the Storage over its `root` buffer) or copying it. Later ones are
+        added in place (version + 1)."""
         grad = np.asarray(grad)
-        if self._grad is None:  # the layout contract: the variable's strides when dense, else row-major
+        if self._grad is None and adopt is not None and root is not None:
+            itemsize = grad.itemsize
+            offset = (grad.__array_interface__["data"][0] - root.__array_interface__["data"][0]) // itemsize
+            stride = (geometry.contiguous_strides(grad.shape) if grad.flags.c_contiguous
+                      else tuple(s // itemsize for s in grad.strides))
+            self._grad = Tensor._make(adopt, offset, tuple(grad.shape), stride, self.dtype)
+            self._grad._vc.value = first_version
+        elif self._grad is None:  # the layout contract: the variable's strides when dense, else row-major
             self._grad = Tensor._empty_strided(self._shape, geometry.preserved_strides(self._shape, self._stride),
                                                self.dtype)
             np.copyto(self._grad._numpy_view(), grad, casting="unsafe")

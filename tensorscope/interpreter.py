@@ -14,8 +14,9 @@ reaches is decided by allowlists at three levels (the policy lives in tensorscop
    listed names (numpy: no file, ctypes or raw-memory functions; calls that would allocate huge
    arrays are refused).
 3. Attributes: every read, write and delete, including getattr/setattr/hasattr and str.format
-   fields, goes through one policy: names starting with `__` are refused (except `__name__`,
-   `__qualname__`, `__doc__`, `__init__` on classes and super(), a module's `__version__`);
+   fields, goes through one policy: names starting with `__` are refused (except the strings
+   `__name__`, `__qualname__`, `__doc__`, a module's `__version__`, and methods that only do what
+   an operator does, such as `__init__`, `__repr__`, `__len__`, `__eq__`, for `super().__init__()`);
    `_private` names only from a short allowlist (`_version`, `_base`, `_is_view`, `_saved_*` on
    graph nodes, a Module's `_parameters`/`_buffers`/`_modules`, and users' own `_names`);
    `gi_*`, `cr_*`, `ag_*`, `tb_*`, `co_*`, `func_*`, `im_*`, `mro`, numpy's `ctypes`/`tofile`/`dump`
@@ -412,7 +413,7 @@ class Interpreter:
     def __init__(self, *, max_steps: int = 1_000_000, max_depth: int = 200) -> None:
         self.namespace: dict[str, Any] = {}
         self._meter = Meter(max_steps, max_depth)
-        self._sandbox = Sandbox(self._meter, self._call_from_builtin)
+        self._sandbox = Sandbox(self._meter, self._call_from_builtin, self.namespace)
         self._module_scope = Scope(MODULE, self.namespace, None)
         self._handling: list[BaseException] = []  # exceptions whose `except` block is running
         self._frames = 1000 + _FRAMES_PER_CALL * max_depth

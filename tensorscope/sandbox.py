@@ -221,7 +221,7 @@ def check_format_spec(spec: str) -> None:
     """Refuse format specs such as `{x:999999999}` that would build a huge string."""
     for number in _FORMAT_NUMBER.findall(spec):
         if len(number) > 6 or int(number) > MAX_FORMAT_WIDTH:
-            raise refuse_size("the formatted field", int(number[:7]), MAX_FORMAT_WIDTH, "characters")
+            raise refuse_size("the formatted field", int(number[:4000]), MAX_FORMAT_WIDTH, "characters")
 
 
 @gateway
@@ -333,13 +333,13 @@ def numpy_result_size(name: str, owner: Any, args: tuple[Any, ...], kwargs: dict
     return size
 
 
-def _numpy_guarded(name: str, fn: Callable[..., Any], owner: Any = None) -> Callable[..., Any]:
+def _numpy_guarded(name: str, fn: Callable[..., Any], owner: Any = None, label: str = "numpy") -> Callable[..., Any]:
     """fn, refusing calls whose result would exceed MAX_ARRAY_ITEMS."""
 
     @functools.wraps(fn)
     @gateway
     def guarded(*args: Any, **kwargs: Any) -> Any:
-        check_array_size(f"numpy.{name}()", numpy_result_size(name, owner, args, kwargs))
+        check_array_size(f"{label}.{name}()", numpy_result_size(name, owner, args, kwargs))
         return fn(*args, **kwargs)
 
     return guarded
@@ -357,7 +357,14 @@ def _limited_tolist(count: int, method: Callable[..., Any]) -> Callable[..., Any
 
 # ----------------------------------------------------------------------------- attributes
 
-_SAFE_DUNDERS = frozenset({"__name__", "__qualname__", "__doc__"})
+_SAFE_DUNDERS = frozenset({"__name__", "__qualname__", "__doc__"})  # their values must be strings
+# Methods equivalent to a guarded operation are left out: __call__ (type's check), __iter__ (metered
+# iteration), __format__ (width caps), arithmetic (size checks), and everything introspective.
+_SAFE_DUNDER_METHODS = frozenset({
+    "__init__", "__repr__", "__str__", "__len__", "__getitem__", "__setitem__", "__delitem__",
+    "__contains__", "__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__hash__", "__bool__",
+    "__enter__", "__exit__",
+})
 _PRIVATE_READABLE = frozenset({"_version", "_base", "_is_view"})
 _MODULE_PRIVATE = frozenset({"_parameters", "_buffers", "_modules"})
 _BLOCKED_PREFIXES = ("gi_", "cr_", "ag_", "tb_", "co_", "func_", "im_")
@@ -392,14 +399,15 @@ def check_value(value: Any, what: str) -> Any:
 
 
 @gateway
-def _bound(fn: Callable[..., Any], *bound: Any) -> Callable[..., Any]:
-    """fn with its first arguments fixed, as a plain function: unlike functools.partial it has no
-    public attribute that would hand the bound arguments (the sandbox) to user code."""
+def _bound(fn: Callable[..., Any], *bound: Any, name: str) -> Callable[..., Any]:
+    """fn with its first arguments fixed, as a plain function named `name`: unlike
+    functools.partial it has no public attribute that would hand the bound arguments (the
+    sandbox) to user code."""
 
-    @functools.wraps(fn)
     def method(*args: Any, **kwargs: Any) -> Any:
         return fn(*bound, *args, **kwargs)
 
+    method.__name__, method.__qualname__, method.__doc__ = name.rpartition(".")[2], name, fn.__doc__
     return method
 
 
@@ -523,9 +531,10 @@ def _public_api(module: types.ModuleType) -> list[str]:
 class Sandbox:
     """The policy for one interpreter: its builtins, modules, attribute rules, meter and output."""
 
-    def __init__(self, meter: Meter, call: Callable[..., Any]) -> None:
+    def __init__(self, meter: Meter, call: Callable[..., Any], namespace: dict[str, Any]) -> None:
         self.meter = meter
         self.call = call  # the interpreter's metered call, for builtins that call user functions
+        self.namespace = namespace  # the user's names, for dir()
         self.user_classes: weakref.WeakSet[type] = weakref.WeakSet()
         self.output: list[str] = []
         self.output_chars = 0
@@ -574,7 +583,7 @@ class Sandbox:
             if name not in _class_of(obj).public_attributes and name not in ("__name__", "__qualname__"):
                 raise refuse_attribute(name, "interpreter internals")
         elif name.startswith("__"):
-            if not (name in _SAFE_DUNDERS or (name == "__init__" and isinstance(obj, (super, type)))):
+            if name not in _SAFE_DUNDERS and name not in _SAFE_DUNDER_METHODS:
                 hint = "; use type(obj)" if name == "__class__" else ""
                 raise refuse_attribute(name, f"names starting with '__' are blocked{hint}")
         elif name.startswith("_"):
@@ -582,6 +591,14 @@ class Sandbox:
                 raise refuse_attribute(name, f"private attribute of '{type(obj).__name__}'")
         else:
             self._check_public(obj, name)
+
+    def readable(self, obj: Any, name: str) -> bool:
+        """Whether the policy lets user code read `obj.name` (without reading it)."""
+        try:
+            self.check_read(obj, name)
+        except AttributeError:
+            return False
+        return True
 
     def _private_readable(self, obj: Any, name: str) -> bool:
         return (name in _PRIVATE_READABLE
@@ -626,13 +643,13 @@ class Sandbox:
         """The guarded stand-in for methods that could build huge results or bypass the policy."""
         if name in _STRING_GUARDS:
             if isinstance(obj, (str, bytes, bytearray)):
-                return _bound(_STRING_GUARDS[name], self, obj)
+                return _bound(_STRING_GUARDS[name], self, obj, name=f"{type(obj).__name__}.{name}")
             if obj is str or obj is bytes or obj is bytearray:
-                return _bound(_STRING_GUARDS[name], self)
+                return _bound(_STRING_GUARDS[name], self, name=f"{obj.__name__}.{name}")
         if isinstance(obj, np.ndarray) and callable(value):
             if name == "tolist":
                 return _limited_tolist(obj.size, value)
-            return _numpy_guarded(name, value, obj)
+            return _numpy_guarded(name, value, obj, "numpy.ndarray")
         if name == "tolist" and isinstance(obj, engine.Tensor):
             return _limited_tolist(obj.numel(), value)
         if obj is int and name == "from_bytes":
@@ -705,10 +722,10 @@ class Sandbox:
             values.update(random=self.import_module("numpy.random"), __version__=np.__version__)
             return ModuleProxy("numpy", values, np)
         if dotted == "numpy.random":
-            return ModuleProxy(dotted, {n: _numpy_guarded(n, getattr(np.random, n)) for n in _NUMPY_RANDOM}, np.random)
+            return ModuleProxy(dotted, {n: _numpy_guarded(n, getattr(np.random, n), None, dotted) for n in _NUMPY_RANDOM}, np.random)
         values = {n: v for n, v in vars(math).items() if not n.startswith("_")}
         values.update(factorial=_math_factorial, comb=_math_comb, perm=_math_perm,
-                      prod=_bound(_math_prod, self.meter))
+                      prod=_bound(_math_prod, self.meter, name="prod"))
         return ModuleProxy("math", values, math)
 
     def _engine_module(self, dotted: str, module: types.ModuleType, extra: tuple[str, ...] = (),
@@ -957,13 +974,17 @@ def make_builtins(sandbox: Sandbox) -> dict[str, Any]:
         sandbox.delattr(obj, name)
 
     @gateway
-    def dir(obj: Any) -> list[str]:
-        return [name for name in builtins.dir(obj) if not name.startswith("_") and hasattr(obj, name)]
+    def dir(*obj: Any) -> list[str]:
+        if not obj:
+            return sorted(sandbox.namespace)
+        return [name for name in builtins.dir(*obj) if not name.startswith("_") and sandbox.readable(obj[0], name)]
 
     metered = (print, iter, zip, enumerate, reversed, map, filter, sum, pow, format, getattr, hasattr,
                setattr, delattr, dir)
+    for fn in metered:
+        fn.__qualname__ = fn.__name__  # error messages say `print()`, as Python's do
     table.update({fn.__name__: fn for fn in metered}, __name__="__main__")
-    sandbox.free_ids = frozenset(map(id, (
+    sandbox.free_ids = frozenset(id(fn) for fn in (
         len, isinstance, issubclass, id, type, callable, next, builtins.range, super, bool,
-        getattr, hasattr, setattr, delattr, iter, zip, enumerate, reversed, map, filter)))
+        getattr, hasattr, setattr, delattr, iter, zip, enumerate, reversed, map, filter))
     return table

@@ -10,6 +10,7 @@ import numpy as np
 
 from engine import errors
 from engine.autograd.node import AccumulateGrad, Edge, Node
+from engine.storage import Storage
 
 
 def _root_edges(tensors: Sequence[Any], grads: Sequence[Any]) -> list[tuple[Edge, np.ndarray]]:
@@ -85,7 +86,7 @@ def written_in_place(grad: np.ndarray, times: int = 1) -> np.ndarray:
 class _GradFlow:
     """The gradients waiting at each node, and a model of the tensor identities PyTorch would use.
 
-    PyTorch adds a second gradient for the same input in place when nobody else holds the first,
+    PyTorch adds a second gradient into the first in place when nobody else holds the first,
     and AccumulateGrad adopts ("steals") a gradient nobody else holds instead of copying it. That is
     why `x.grad._version` is 0 after `(x * 2).sum().backward()` but 1 after `x.sum().backward()`
     (an expanded gradient must be copied) or `(x * x).sum().backward()` (summed in place). The
@@ -97,6 +98,8 @@ class _GradFlow:
         self.holders: dict[int, int] = {}
         self.bumps: dict[int, int] = {}
         self.alive: dict[int, np.ndarray] = {}  # keeps ids stable while the model refers to them
+        self.foreign: set[int] = set()
+        self.storages: dict[int, Storage] = {}
 
     def hold(self, grad: np.ndarray) -> None:
         self.holders[id(grad)] = self.holders.get(id(grad), 0) + 1
@@ -120,10 +123,8 @@ class _GradFlow:
             self.hold(grad)
             return
         total = np.asarray(old + grad)
-        if self.holders.get(id(old), 0) == 1 and _writable(old):
+        if self.holders.get(id(old), 0) == 1 and _owns_memory(old):  # torch: old.add_(new), else old + new
             self.bumps[id(total)] = self.bumps.get(id(old), 0) + 1
-        elif self.holders.get(id(grad), 0) == 0 and _writable(grad):
-            self.bumps[id(total)] = self.bumps.get(id(grad), 0) + 1
         self.release(old)
         slots[nr] = total
         self.hold(total)
@@ -131,15 +132,40 @@ class _GradFlow:
     def take(self, node: Node) -> list[np.ndarray | None]:
         return self.slots.pop(node, None) or [None] * len(node.output_meta)
 
-    def version_if_adopted(self, grad: np.ndarray, variable: Any) -> int:
-        """The version `.grad` starts at: the gradient's own when stolen, 1 when copied (copy_)."""
+    def deliver(self, grad: np.ndarray, variable: Any) -> None:
+        """Hand a leaf its gradient as PyTorch would: adopt the memory when nobody else holds it and
+        it has the leaf's layout (the .grad then lives in the gradient's buffer: after `cat`, the
+        leaves' grads are slices of one buffer), else copy it, which costs a version bump."""
         stealable = (self.holders.get(id(grad), 0) == 1 and _writable(grad) and grad.dtype == variable.dtype.np
                      and _layout_fits(grad, variable))
-        return self.bumps.get(id(grad), 0) if stealable else 1
+        root = _root_buffer(grad)
+        if stealable and id(root) not in self.foreign and root.flags.c_contiguous and min(grad.strides, default=0) >= 0:
+            storage = self.storages.get(id(root))
+            if storage is None:
+                storage = self.storages[id(root)] = Storage.wrap(root.reshape(-1))
+            variable._accumulate_grad(grad, self.bumps.get(id(grad), 0), storage, root)
+        else:
+            variable._accumulate_grad(grad, self.bumps.get(id(grad), 0) if stealable else 1)
+
+    def mark_foreign(self, grad: np.ndarray) -> None:
+        """Memory the caller owns (a gradient passed to backward) is never adopted."""
+        self.foreign.add(id(_root_buffer(grad)))
+        self.alive[id(_root_buffer(grad))] = _root_buffer(grad)
+
+
+def _root_buffer(array: np.ndarray) -> np.ndarray:
+    while isinstance(array.base, np.ndarray):
+        array = array.base
+    return array
 
 
 def _writable(grad: np.ndarray) -> bool:
     return grad.flags.writeable and (grad.size <= 1 or 0 not in grad.strides)
+
+
+def _owns_memory(grad: np.ndarray) -> bool:
+    """torch sums into a buffered gradient in place only when no view shares its storage."""
+    return _writable(grad) and grad.base is None
 
 
 def _layout_fits(grad: np.ndarray, variable: Any) -> bool:
@@ -170,6 +196,7 @@ def run_backward(tensors: Sequence[Any], grads: Sequence[Any], retain_graph: boo
         flow.add(node, nr, value)
         if given is not None:
             flow.hold(value)  # the caller still holds the gradient it passed
+            flow.mark_foreign(value)
 
     captures: dict[Edge, int] = {}
     needed: set[Node] | None = None
@@ -197,7 +224,7 @@ def run_backward(tensors: Sequence[Any], grads: Sequence[Any], retain_graph: boo
             outgoing: Sequence[np.ndarray | None] = ()
             if isinstance(node, AccumulateGrad):
                 if needed is None and incoming[0] is not None:
-                    node.variable._accumulate_grad(incoming[0], flow.version_if_adopted(incoming[0], node.variable))
+                    flow.deliver(incoming[0], node.variable)
             elif needed is None or node in needed:
                 _retain_grads(node, incoming)
                 if any(g is not None for g in incoming):

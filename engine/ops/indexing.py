@@ -477,7 +477,7 @@ def cat(tensors: Sequence[Tensor], dim: int = 0, *, out: Tensor | None = None) -
             if shape == (0,) and size == 0:
                 parts.append(np.zeros(shape, g.dtype))
                 continue
-            parts.append(np.take(g, range(start, start + size), axis=d))
+            parts.append(g[(slice(None),) * d + (slice(start, start + size),)])  # views, as torch narrows
             start += size
         return tuple(parts)
 
@@ -499,7 +499,7 @@ def stack(tensors: Sequence[Tensor], dim: int = 0, *, out: Tensor | None = None)
     result = np.stack([t._numpy_view().astype(dt.np, copy=False) for t in tensors], axis=d)
 
     def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[np.ndarray, ...]:
-        return tuple(np.take(g, k, axis=d) for k in range(len(tensors)))
+        return tuple(g[(slice(None),) * d + (k,)] for k in range(len(tensors)))  # views, as torch unbinds
 
     return _finish("StackBackward0", "stack", result, dt, tuple(tensors), backward, out=out)
 

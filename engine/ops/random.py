@@ -226,7 +226,7 @@ def _cast(values: np.ndarray, dtype: dtypes.dtype) -> np.ndarray:
     """static_cast<scalar_t>: c10::Half is built from a float, so doubles reach half through float32."""
     if dtype is dtypes.float16:
         return values.astype(_F32).astype(np.float16)
-    return values.astype(dtype.np)
+    return values.astype(dtype.np, copy=False)
 
 
 # --------------------------------------------------------------------------- uniform
@@ -445,7 +445,7 @@ def _normal(gen: Generator, n: int, dtype: dtypes.dtype, mean: float, std: float
         if dtype is dtypes.float64:
             return _normal_fill_float64(gen, n, mean, std)
         fill_words = n if dtype is dtypes.float32 else n // 16 * 16
-        return _cast(_normal_fill_float32(gen, n, mean, std, fill_words), dtype)
+        return _cast(_normal_fill_float32(gen, n, mean, std, fill_words), dtype)  # float32: no copy
     return _cast(_normal_serial(gen, n, mean, std), dtype)
 
 
@@ -463,7 +463,7 @@ def _random_full(gen: Generator, n: int, dtype: dtypes.dtype) -> np.ndarray:
     wide = dtype in (dtypes.int64, dtypes.float64)
     raw = gen.words64(n) if wide else gen.words(n).astype(np.uint64)
     if dtype.is_floating_point:
-        modulus = (1 << int(np.finfo(dtype.np).nmant + 1)) + 1
+        modulus = (1 << _float_digits(dtype)) + 1
     elif dtype is dtypes.bool_:
         modulus = 2
     else:
@@ -477,7 +477,7 @@ def _float_digits(dtype: dtypes.dtype) -> int:
 
 
 def _update_from(value: int, dtype: dtypes.dtype) -> int:
-    """ATen's update_from: move `from` up when from + 1 is not representable in the float type."""
+    """ATen's update_from: when from + 1 rounds below `from` in the float type, move `from` up."""
     as_float = int(dtype.np.type(value + 1))
     if as_float < value:
         bits = abs(value + 1).bit_length() - 1
@@ -486,7 +486,7 @@ def _update_from(value: int, dtype: dtypes.dtype) -> int:
 
 
 def _update_to(value: int, dtype: dtypes.dtype) -> int:
-    """ATen's update_to: move `to` down when to - 1 rounds up to `to` in the float type."""
+    """ATen's update_to: when to - 1 rounds up to `to` or beyond in the float type, move `to` down."""
     as_float = int(dtype.np.type(value - 1))
     if as_float >= value:
         bits = abs(value - 1).bit_length() - 1
@@ -496,17 +496,18 @@ def _update_to(value: int, dtype: dtypes.dtype) -> int:
 
 def _check_random_bounds(low: int, high_inclusive: int, dtype: dtypes.dtype) -> None:
     """check_from_to_in_range: errors outside the type, and the float precision warning."""
-    if dtype.is_floating_point:
-        info: Any = np.finfo(dtype.np)
-        digits = _float_digits(dtype)
+    if dtype is dtypes.bool_:
+        lowest, highest = 0, 1
     else:
-        info = np.iinfo(np.int8 if dtype is dtypes.bool_ else dtype.np)
-    lowest, highest = (0, 1) if dtype is dtypes.bool_ else (int(info.min), int(info.max))
-    for value, name in ((low, "from"), (high_inclusive, "to - 1")):
+        info = np.finfo(dtype.np) if dtype.is_floating_point else np.iinfo(dtype.np)
+        lowest, highest = int(info.min), int(info.max)
+    bounds = ((low, "from"), (high_inclusive, "to - 1"))
+    for value, name in bounds:
         if not lowest <= value <= highest:
             raise RuntimeError(f"{name} is out of bounds for {_CPP_NAMES[dtype.name]}")
     if dtype.is_floating_point:
-        for value, name in ((low, "from"), (high_inclusive, "to - 1")):
+        digits = _float_digits(dtype)
+        for value, name in bounds:
             if not -(1 << digits) <= value <= 1 << digits:
                 warnings.warn(
                     f"{name} is out of bounds [-(2^{digits}), 2^{digits}]. Due to precision limitations "
@@ -542,16 +543,20 @@ def _random_plan(dtype: dtypes.dtype, low: int, high: int | None) -> tuple[int, 
 
 
 # --------------------------------------------------------------------------- writing in iteration order
+def _iteration_order(strides: tuple[int, ...]) -> list[int]:
+    """Dimensions from outermost to innermost as TensorIterator walks a strided tensor: by decreasing
+    stride (memory order), ties kept in dimension order."""
+    return sorted(range(len(strides)), key=lambda d: -strides[d])
+
+
 def _iteration_view(array: np.ndarray) -> np.ndarray:
-    """The array with its axes ordered by decreasing stride, so that C order is the order in which
-    TensorIterator visits a strided tensor: memory order, ties kept in dimension order."""
-    order = sorted(range(array.ndim), key=lambda d: -array.strides[d])
-    return array.transpose(order)
+    """The array with its axes in iteration order, so that its C order is the order of the draws."""
+    return array.transpose(_iteration_order(array.strides))
 
 
 def _empty_like(other: Tensor, dtype: dtypes.dtype) -> np.ndarray:
     """A dense array laid out in other's stride order, as at::empty_like (preserve_format) allocates."""
-    order = sorted(range(len(other._shape)), key=lambda d: -other._stride[d])
+    order = _iteration_order(other._stride)
     dense = np.empty(tuple(other._shape[d] for d in order), dtype.np)
     return dense.transpose(np.argsort(order))
 
@@ -647,9 +652,8 @@ def _bernoulli_probs(gen: Generator, probs: np.ndarray, dtype: dtypes.dtype) -> 
 def bernoulli_(self: Tensor, p: Any = 0.5, *, generator: Generator | None = None) -> Tensor:
     if isinstance(p, Tensor):
         def draw(n: int, _: bool) -> np.ndarray:
-            probs = np.broadcast_to(p._numpy_view(), self._shape)
-            order = sorted(range(self.ndim), key=lambda d: -self._stride[d])
-            return _bernoulli_probs(_gen(generator), probs.transpose(order).reshape(-1), self.dtype)
+            probs = np.broadcast_to(p._numpy_view(), self._shape).transpose(_iteration_order(self._stride))
+            return _bernoulli_probs(_gen(generator), probs.reshape(-1), self.dtype)
         return _random_inplace(self, "BernoulliBackward1", draw)
 
     def check() -> None:
@@ -847,7 +851,7 @@ def multinomial(self: Tensor, num_samples: int, replacement: bool = False, *,
     if self.ndim not in (1, 2):
         raise RuntimeError("prob_dist must be 1 or 2 dim")
     if not self.dtype.is_floating_point:
-        raise RuntimeError("multinomial only supports floating-point dtypes for input")
+        raise RuntimeError(f"multinomial only supports floating-point dtypes for input, got: {self.dtype.short}")
     if num_samples <= 0:
         raise RuntimeError("cannot sample n_sample <= 0 samples")
     categories = self._shape[-1]
@@ -856,11 +860,16 @@ def multinomial(self: Tensor, num_samples: int, replacement: bool = False, *,
     gen = _gen(generator)
     probs = self._numpy_view()
     rows = probs.reshape(-1, categories)
-    if not np.isfinite(rows).all() or (rows < 0).any():
+    fast = not replacement or num_samples == 1
+    invalid = np.flatnonzero(~(rows >= 0) | ~np.isfinite(rows))
+    if invalid.size and fast:
         raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
+    if invalid.size:  # the sampling loop checks each entry in turn: sign (NaN fails it) first
+        kind = "< 0" if not rows.reshape(-1)[invalid[0]] >= 0 else "= infinity or NaN"
+        raise RuntimeError(f"invalid multinomial distribution (encountering probability entry {kind})")
     if (rows.sum(axis=1) == 0).any():
         raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
-    if not replacement or num_samples == 1:
+    if fast:
         draws = _cast((-1.0) * np.log1p(-_uniform_doubles(gen, self.numel())), self.dtype)
         q = _laid_out_like(self, self.dtype, draws)
         keys = (probs / q).astype(self.dtype.np)
