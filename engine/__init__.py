@@ -7,9 +7,17 @@ PyTorch's names, strides, errors and printing, so tensorscope can show what PyTo
 from __future__ import annotations
 
 from engine import autograd, cuda, dtypes
-from engine.autograd.grad_mode import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
+from engine.autograd.grad_mode import (
+    enable_grad,
+    inference_mode,
+    is_grad_enabled,
+    no_grad,
+    set_grad_enabled,
+)
 from engine.dtypes import (
     bool_ as bool,  # noqa: A001 - torch.bool
+)
+from engine.dtypes import (
     dtype,
     float16,
     float32,

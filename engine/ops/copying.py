@@ -10,7 +10,13 @@ from typing import Any
 import numpy as np
 
 from engine import dtypes, geometry
-from engine.ops.core import apply_inplace, check_inplace_allowed, check_writable, record, unbroadcast
+from engine.ops.core import (
+    apply_inplace,
+    check_inplace_allowed,
+    check_writable,
+    record,
+    unbroadcast,
+)
 from engine.tensor import Tensor, device
 
 

@@ -74,10 +74,7 @@ def _apply_basic(self: Tensor, items: tuple[Any, ...], single: bool) -> tuple[Te
     for item in items:
         if item is Ellipsis:
             dim += self.ndim - specified
-        elif item is None:
-            result = views.unsqueeze(result, dim)
-            dim += 1
-        elif isinstance(item, bool):
+        elif item is None or isinstance(item, bool):
             result = views.unsqueeze(result, dim)
             dim += 1
         elif isinstance(item, numbers.Integral) and not isinstance(item, Tensor):
