@@ -148,3 +148,31 @@ def grad_fn_name(t: Tensor) -> str | None:
 def memory() -> dict[str, Any]:
     return {"live_bytes": allocator.live_bytes, "peak_bytes": allocator.peak_bytes,
             "live_storages": allocator.live_count}
+
+
+def storage_buffer(t: Tensor) -> np.ndarray:
+    """The flat numpy buffer behind t's storage (to relate it to ndarrays sharing the memory)."""
+    return t._storage.data
+
+
+def grad_of(t: Tensor) -> Tensor | None:
+    """`t.grad` without the non-leaf warning (inspection must not change what the user sees)."""
+    return t._grad
+
+
+def safe_grad_fn(t: Tensor) -> Node | None:
+    """`t.grad_fn`, or the stored one where reading it would raise (a no_grad view modified later)."""
+    try:
+        return t.grad_fn
+    except RuntimeError:
+        return t._grad_fn
+
+
+def is_leaf(t: Tensor) -> bool:
+    return safe_grad_fn(t) is None
+
+
+def same_tensor_view(a: Tensor, b: Tensor) -> bool:
+    """Whether b is a (or an alias of a) with the same memory, layout and version counter, as a
+    saved output is an alias of the tensor the op returned."""
+    return a is b or (a._storage is b._storage and a._vc is b._vc and a._layout_key() == b._layout_key())

@@ -367,7 +367,7 @@ _UNARY: dict[type, Callable[[Any], Any]] = {ast.USub: operator.neg, ast.UAdd: op
 _COMPARE: dict[type, Callable[[Any, Any], Any]] = {
     ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le,
     ast.Gt: operator.gt, ast.GtE: operator.ge, ast.Is: operator.is_, ast.IsNot: operator.is_not,
-    ast.In: lambda a, b: b in a, ast.NotIn: lambda a, b: b not in a,
+    ast.In: gateway(lambda a, b: a in b), ast.NotIn: gateway(lambda a, b: a not in b),
 }
 _CONVERSIONS: dict[int, Callable[[Any], str]] = {ord("s"): str, ord("r"): repr, ord("a"): ascii}
 _REFUSED_METHODS = {"__del__": "it would run outside the interpreter's limits"}

@@ -219,8 +219,7 @@ def from_numpy(array: np.ndarray) -> Tensor:
                          "Copy the numpy array to reallocate the memory.")
     stride = tuple(s // itemsize for s in array.strides)
     span = 1 + sum((n - 1) * st for n, st in zip(array.shape, stride)) if array.size else 0
-    flat = np.lib.stride_tricks.as_strided(array, shape=(span,), strides=(itemsize,)) if array.ndim else \
-        array.reshape(1)
+    flat = _flat_span(array, span)
     if not array.flags.writeable:
         warnings.warn(
             "The given NumPy array is not writable, and PyTorch does not support non-writable tensors. This "
@@ -229,6 +228,20 @@ def from_numpy(array: np.ndarray) -> Tensor:
             "be suppressed for the rest of this program.", UserWarning, stacklevel=2)
     shape = tuple(array.shape)
     return Tensor._make(Storage.wrap(flat), 0, shape, stride if array.size else _contig(shape), dtype)
+
+
+def _flat_span(array: np.ndarray, span: int) -> np.ndarray:
+    """A flat array over the `span` elements an array touches, based on the array's own root buffer
+    (so the bridge is visible as shared memory to anyone who looks at numpy's base chain)."""
+    root = array
+    while isinstance(root.base, np.ndarray):
+        root = root.base
+    if root.flags.c_contiguous and array.size:
+        start = array.__array_interface__["data"][0] - root.__array_interface__["data"][0]
+        return np.ndarray((span,), array.dtype, buffer=root, offset=start)
+    if array.size == 0:
+        return np.empty(0, dtype=array.dtype)
+    return np.lib.stride_tricks.as_strided(array, shape=(span,), strides=(array.itemsize,))
 
 
 def _contig(shape: tuple[int, ...]) -> tuple[int, ...]:

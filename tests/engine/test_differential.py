@@ -10,6 +10,7 @@ Snippets marked random (randn, normal_ ...) are compared on everything but value
 import numpy as np
 import pytest
 
+from tests.engine.test_reference_catalog import XFAIL  # the one list of expected failures
 from tests.oracle import reconcile, run_snippet, summarize
 
 torch = pytest.importorskip("torch")
@@ -24,9 +25,16 @@ RANDOM = "random"
 WARN_ONCE = "warn once"
 
 
+def snippet(code, flag, id):
+    """A pytest param (code, flag); its xfail mark, if any, comes from the one to-do list."""
+    reason = XFAIL["differential"].get(id)
+    marks = [pytest.mark.xfail(strict=False, reason=reason)] if reason else []
+    return pytest.param(code, flag, id=id, marks=marks)
+
+
 def group(theme, *snippets):
-    """(name, code[, RANDOM or WARN_ONCE]) -> pytest params (code, flag) with ids 'theme: name'."""
-    return [pytest.param(s[1], s[2] if len(s) > 2 else None, id=f"{theme}: {s[0]}") for s in snippets]
+    """(name, code[, RANDOM or WARN_ONCE]) -> params (code, flag) with ids 'theme: name'."""
+    return [snippet(s[1], s[2] if len(s) > 2 else None, f"{theme}: {s[0]}") for s in snippets]
 
 
 SNIPPETS = []
@@ -459,10 +467,10 @@ UNARY_GRADS = [
     "x.expand(2, 3)", "x.unsqueeze(0).t()", "torch.where(x > 1, x, x * 3)", "x.masked_fill(x > 1, 0.)",
 ]
 SNIPPETS += [
-    pytest.param(
+    snippet(
         f"x = torch.tensor([0.5, 1.0, 2.0], requires_grad=True)\ny = {expr}\n"
         f"(y * torch.arange(1., y.numel() + 1).reshape(y.shape)).sum().backward()",
-        None, id=f"grad of unary: {expr}")
+        None, f"grad of unary: {expr}")
     for expr in UNARY_GRADS
 ]
 
@@ -481,11 +489,11 @@ BINARY_GRADS = [
     ("(a * b).sum(dim=1)", (2, 3), (2, 3)), ("a * b.detach()", (2, 3), (2, 3)),
 ]
 SNIPPETS += [
-    pytest.param(
+    snippet(
         f"a = torch.linspace(0.5, 1.5, {int(np.prod(sa))}).reshape{sa}.requires_grad_()\n"
         f"b = torch.linspace(1.4, 0.6, {int(np.prod(sb))}).reshape{sb}.requires_grad_()\ny = {expr}\n"
         f"(y * torch.arange(1., y.numel() + 1).reshape(y.shape)).sum().backward()",
-        None, id=f"grad of binary: {expr} {list(sa)} {list(sb)}")
+        None, f"grad of binary: {expr} {list(sa)} {list(sb)}")
     for expr, sa, sb in BINARY_GRADS
 ]
 
@@ -760,3 +768,4 @@ def test_same_as_torch(code, flag):
 def test_snippet_ids_are_unique():
     ids = [p.id for p in SNIPPETS]
     assert len(ids) == len(set(ids))
+    assert set(XFAIL["differential"]) <= set(ids)

@@ -1,0 +1,80 @@
+"""Session: one run of statements on a fresh engine state, with a Snapshot after every step.
+
+Time travel shows an older Snapshot; undo replays the statements before the last one into a fresh
+Session (the engine is deterministic, random numbers included, so replaying reproduces the state).
+"""
+
+from __future__ import annotations
+
+import gc
+from dataclasses import dataclass
+
+import engine
+from engine.allocator import allocator
+from engine.ops.random import DEFAULT_SEED
+from tensorscope.interpreter import Interpreter, Statement, UserError, parse
+from tensorscope.snapshot import Snapshot, SnapshotTaker
+
+
+@dataclass(frozen=True)
+class Step:
+    statement: Statement
+    snapshot: Snapshot
+
+
+class Session:
+    """A namespace, the steps run in it so far, and their snapshots."""
+
+    def __init__(self) -> None:
+        gc.collect()  # storages of an earlier session must not count towards this one's memory
+        engine.manual_seed(DEFAULT_SEED)  # every run starts from a fresh process's random state
+        self.interpreter = Interpreter()
+        self.steps: list[Step] = []
+        self._snapshots = SnapshotTaker()
+        self._baseline = allocator.live_bytes
+        allocator.reset_peak()
+
+    @property
+    def namespace(self) -> dict:
+        return self.interpreter.namespace
+
+    @property
+    def last(self) -> Snapshot | None:
+        return self.steps[-1].snapshot if self.steps else None
+
+    def run(self, source: str) -> list[Step]:
+        """Run every top-level statement of `source`; a syntax error raises UserError, and nothing
+        of `source` runs (as Python does with a file)."""
+        statements = parse(source)
+        return [self.run_statement(statement) for statement in statements]
+
+    def run_statement(self, statement: Statement) -> Step:
+        outcome = self.interpreter.run(statement)
+        peak = allocator.peak_bytes - self._baseline
+        snapshot = self._snapshots.take(len(self.steps), statement.source, self.namespace, outcome.output,
+                                        outcome.error, outcome.warnings, peak)
+        step = Step(statement, snapshot)
+        self.steps.append(step)
+        return step
+
+    def sources(self) -> list[str]:
+        return [step.statement.source for step in self.steps]
+
+    def snapshot_at(self, index: int) -> Snapshot:
+        return self.steps[index].snapshot
+
+    def replayed(self, count: int) -> Session:
+        """A fresh Session that has run the first `count` statements of this one."""
+        fresh = Session()
+        for step in self.steps[:count]:
+            fresh.run_statement(step.statement)
+        return fresh
+
+    def undo(self) -> Session:
+        return self.replayed(max(len(self.steps) - 1, 0))
+
+    def export_script(self) -> str:
+        return "\n".join(self.sources()) + ("\n" if self.steps else "")
+
+
+__all__ = ["Session", "Step", "UserError"]

@@ -1,0 +1,287 @@
+"""Snapshot: everything a person would want to see after one statement, as immutable plain data.
+
+A Snapshot is taken from the interpreter's namespace through `engine.inspect` (never private engine
+attributes) and holds no engine objects, so renderers (trace, text report, REPL, the explorer) can
+keep old ones for time travel. Large tensors are summarised, never copied.
+"""
+
+from __future__ import annotations
+
+import math
+import weakref
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+import engine
+import engine.inspect as inspect
+from engine.nn import Module
+from tensorscope.interpreter import ErrorInfo
+
+VALUES_LIMIT = 1000  # torch prints every element up to this many; beyond it we keep a summary
+COVERAGE_LIMIT = 4096  # exact element lists for storages up to this size, spans beyond
+
+
+@dataclass(frozen=True)
+class ObjectInfo:
+    """A named tensor or ndarray (module parameters appear as `model.fc.weight`)."""
+
+    name: str
+    kind: str  # "tensor" | "ndarray"
+    shape: tuple[int, ...]
+    dtype: str
+    storage: str
+    values: Any  # nested lists (numel <= VALUES_LIMIT), else None
+    summary: str | None = None  # torch-style printed text when values are not kept
+    stride: tuple[int, ...] = ()
+    storage_offset: int = 0
+    version: int = 0
+    requires_grad: bool = False
+    is_leaf: bool = True
+    grad_fn: str | None = None
+    is_view: bool = False
+    is_parameter: bool = False
+    grad: Any = None
+    grad_storage: str | None = None
+    covered: tuple[int, int] = (0, -1)  # first and last storage element it can touch
+    elements: tuple[int, ...] | None = None  # every storage element it covers, when small enough
+    numel: int = 0
+    nbytes: int = 0
+
+
+@dataclass(frozen=True)
+class StorageInfo:
+    label: str
+    nbytes: int
+    dtype: str
+    numel: int
+    viewers: tuple[str, ...]  # names of the objects living in this memory
+
+
+@dataclass(frozen=True)
+class SavedInfo:
+    field: str
+    saved_version: int
+    current_version: int | None
+    released: bool
+    is_output: bool
+    names: tuple[str, ...]  # the user's names for the saved tensor, if any
+    shape: tuple[int, ...]
+    storage: str | None
+
+    @property
+    def stale(self) -> bool:
+        return self.current_version is not None and self.current_version != self.saved_version
+
+
+@dataclass(frozen=True)
+class NodeInfo:
+    id: str  # "N0", "N1"... within one snapshot
+    name: str
+    next: tuple[tuple[str | None, int], ...]
+    saved: tuple[SavedInfo, ...]
+    variable: str | None  # for AccumulateGrad: the leaf's name
+    outputs: tuple[str, ...]  # names of tensors whose grad_fn this node is
+
+
+@dataclass(frozen=True)
+class MemoryInfo:
+    allocated_bytes: int
+    peak_bytes: int
+    by_storage: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    step: int
+    source: str
+    output: str | None
+    error: ErrorInfo | None
+    warnings: tuple[str, ...]
+    objects: dict[str, ObjectInfo]
+    storages: dict[str, StorageInfo]
+    graph: tuple[NodeInfo, ...]
+    memory: MemoryInfo
+
+    def stale_saved(self) -> list[tuple[NodeInfo, SavedInfo]]:
+        return [(node, saved) for node in self.graph for saved in node.saved if saved.stale]
+
+
+class StorageLabels:
+    """`S0`, `S1`, … for memory named objects live in, in order of first appearance across a run; a
+    re-allocated block gets a new one. Memory only the graph or a `.grad` holds is `G0`, `G1`, …
+    until a name refers to it.
+
+    Memory is identified by its root numpy buffer, so a tensor and the array bridged to it by
+    `from_numpy`/`.numpy()` get the same label."""
+
+    def __init__(self) -> None:
+        self._labels: dict[int, tuple[weakref.ref, str]] = {}
+        self._counts = {"S": 0, "G": 0}
+
+    def label(self, root: np.ndarray, named: bool = True) -> str:
+        known = self._labels.get(id(root))
+        if known is not None and known[0]() is root and (known[1][0] == "S" or not named):
+            return known[1]
+        prefix = "S" if named else "G"
+        text = f"{prefix}{self._counts[prefix]}"
+        self._counts[prefix] += 1
+        self._labels[id(root)] = (weakref.ref(root), text)
+        return text
+
+
+def root_buffer(array: np.ndarray) -> np.ndarray:
+    while isinstance(array.base, np.ndarray):
+        array = array.base
+    return array
+
+
+def _round(value: Any) -> Any:
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "nan"
+        if math.isinf(value):
+            return "inf" if value > 0 else "-inf"
+        return float(f"{value:.6g}")
+    return value
+
+
+def plain_values(array: np.ndarray) -> Any:
+    """Nested lists of numbers, floats rounded to 6 significant digits (the trace's contract)."""
+    values = array.tolist()
+
+    def walk(item: Any) -> Any:
+        return [walk(x) for x in item] if isinstance(item, list) else _round(item)
+
+    return walk(values)
+
+
+def named_objects(namespace: dict[str, Any]) -> list[tuple[str, Any]]:
+    """Top-level tensors and ndarrays by name, sorted; then the parameters and buffers of modules
+    (`model.0.weight`), so labels of top-level names follow the trace's numbering rule."""
+    found: list[tuple[str, Any]] = []
+    members: list[tuple[str, Any]] = []
+    for name in sorted(namespace):
+        value = namespace[name]
+        if isinstance(value, (engine.Tensor, np.ndarray)):
+            found.append((name, value))
+        elif isinstance(value, Module):
+            members.extend((f"{name}.{sub}", p) for sub, p in value.named_parameters())
+            members.extend((f"{name}.{sub}", b) for sub, b in value.named_buffers())
+    return found + members
+
+
+class SnapshotTaker:
+    """Builds Snapshots for one run, keeping storage labels stable from step to step."""
+
+    def __init__(self) -> None:
+        self.labels = StorageLabels()
+
+    def take(self, step: int, source: str, namespace: dict[str, Any], output: str | None,
+             error: ErrorInfo | None, warnings: tuple[str, ...], peak_bytes: int) -> Snapshot:
+        objects: dict[str, ObjectInfo] = {}
+        storages: dict[str, dict[str, Any]] = {}
+        tensors: dict[str, engine.Tensor] = {}
+        for name, value in named_objects(namespace):
+            if isinstance(value, engine.Tensor):
+                info = self._tensor(name, value)
+                tensors[name] = value
+            else:
+                info = self._array(name, value)
+            objects[name] = info
+            entry = storages.setdefault(info.storage, {"nbytes": 0, "dtype": info.dtype, "numel": 0, "viewers": []})
+            entry["viewers"].append(name)
+            if isinstance(value, engine.Tensor):
+                entry["nbytes"] = inspect.storage_nbytes(value)
+                entry["numel"] = inspect.storage_numel(value)
+            elif entry["nbytes"] == 0:
+                root = root_buffer(value)
+                entry.update(nbytes=root.nbytes, numel=root.size)
+        graph = self._graph(tensors)
+        storage_infos = {label: StorageInfo(label, e["nbytes"], e["dtype"], e["numel"], tuple(e["viewers"]))
+                         for label, e in storages.items()}
+        memory = self._memory(tensors, peak_bytes)
+        return Snapshot(step, source, output, error, warnings, objects, storage_infos, graph, memory)
+
+    # ------------------------------------------------------------------ objects
+    def storage_label(self, tensor: engine.Tensor, named: bool = True) -> str:
+        return self.labels.label(root_buffer(inspect.storage_buffer(tensor)), named)
+
+    def _tensor(self, name: str, t: engine.Tensor) -> ObjectInfo:
+        values, summary = _values_of(t)
+        grad = inspect.grad_of(t)
+        covered = inspect.covered_span(t)
+        elements = inspect.covered_elements(t, COVERAGE_LIMIT)
+        return ObjectInfo(
+            name=name, kind="tensor", shape=tuple(t.shape), dtype=t.dtype.name, storage=self.storage_label(t),
+            values=values, summary=summary, stride=tuple(t.stride()), storage_offset=t.storage_offset(),
+            version=t._version, requires_grad=t.requires_grad, is_leaf=inspect.is_leaf(t),
+            grad_fn=inspect.grad_fn_name(t), is_view=t._is_view(), is_parameter=isinstance(t, engine.nn.Parameter),
+            grad=None if grad is None else _values_of(grad)[0],
+            grad_storage=None if grad is None else self.storage_label(grad, named=False),
+            covered=covered, elements=None if elements is None else tuple(int(e) for e in elements),
+            numel=t.numel(), nbytes=t.numel() * t.element_size())
+
+    def _array(self, name: str, array: np.ndarray) -> ObjectInfo:
+        small = array.size <= VALUES_LIMIT
+        return ObjectInfo(
+            name=name, kind="ndarray", shape=tuple(array.shape), dtype=array.dtype.name,
+            storage=self.labels.label(root_buffer(array)),
+            values=plain_values(array) if small else None,
+            summary=None if small else np.array2string(array, threshold=VALUES_LIMIT, edgeitems=3),
+            numel=int(array.size), nbytes=int(array.nbytes))
+
+    # ------------------------------------------------------------------ graph
+    def _graph(self, tensors: dict[str, engine.Tensor]) -> tuple[NodeInfo, ...]:
+        nodes = inspect.graph(tensors.values())
+        ids = {id(info.node): f"N{i}" for i, info in enumerate(nodes)}
+        outputs: dict[int, list[str]] = {}
+        for name, t in tensors.items():
+            fn = inspect.safe_grad_fn(t)
+            if fn is not None:
+                outputs.setdefault(id(fn), []).append(name)
+        result = []
+        for info in nodes:
+            saved = tuple(self._saved(s, tensors) for s in info.saved)
+            variable = None
+            if info.variable is not None:
+                variable = next((n for n, t in tensors.items() if t is info.variable), None)
+            result.append(NodeInfo(
+                id=ids[id(info.node)], name=info.name,
+                next=tuple((ids.get(id(child)) if child is not None else None, nr) for child, nr in info.next_functions),
+                saved=saved, variable=variable, outputs=tuple(outputs.get(id(info.node), ()))))
+        return tuple(result)
+
+    def _saved(self, saved: inspect.SavedInfo, tensors: dict[str, engine.Tensor]) -> SavedInfo:
+        names: tuple[str, ...] = ()
+        storage = None
+        if saved.tensor is not None:
+            names = tuple(name for name, t in tensors.items() if inspect.same_tensor_view(t, saved.tensor))
+            storage = self.storage_label(saved.tensor, named=False)
+        return SavedInfo(saved.field, saved.saved_version, saved.current_version, saved.released, saved.is_output,
+                         names, saved.shape, storage)
+
+    # ------------------------------------------------------------------ memory
+    def _memory(self, tensors: dict[str, engine.Tensor], peak_bytes: int) -> MemoryInfo:
+        """Live bytes of storages reachable from names, grads and the graph's saved tensors."""
+        by_storage: dict[str, int] = {}
+        for t in tensors.values():
+            by_storage.setdefault(self.storage_label(t), inspect.storage_nbytes(t))
+            grad = inspect.grad_of(t)
+            if grad is not None:
+                by_storage.setdefault(self.storage_label(grad, named=False), inspect.storage_nbytes(grad))
+        for info in inspect.graph(tensors.values()):
+            for saved in info.saved:
+                if saved.tensor is not None:
+                    by_storage.setdefault(self.storage_label(saved.tensor, named=False),
+                                          inspect.storage_nbytes(saved.tensor))
+        allocated = sum(by_storage.values())
+        return MemoryInfo(allocated, max(peak_bytes, allocated), by_storage)
+
+
+def _values_of(t: engine.Tensor) -> tuple[Any, str | None]:
+    array = t.detach().numpy()
+    if t.numel() <= VALUES_LIMIT:
+        return plain_values(array), None
+    return None, repr(t.detach())

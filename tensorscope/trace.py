@@ -1,0 +1,45 @@
+"""The JSON trace of a run: one object per executed top-level statement (see TRACE.md).
+
+The trace is a contract read by tests and outside tools: fields may be added, never renamed or
+dropped.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from tensorscope.snapshot import ObjectInfo, Snapshot
+
+
+def object_record(info: ObjectInfo) -> dict[str, Any]:
+    if info.kind == "ndarray":
+        record: dict[str, Any] = {"kind": "ndarray", "shape": list(info.shape), "dtype": info.dtype,
+                                  "storage": info.storage, "values": info.values}
+    else:
+        record = {
+            "kind": "tensor", "shape": list(info.shape), "stride": list(info.stride),
+            "storage_offset": info.storage_offset, "dtype": info.dtype, "storage": info.storage,
+            "version": info.version, "requires_grad": info.requires_grad, "is_leaf": info.is_leaf,
+            "grad_fn": info.grad_fn, "is_view": info.is_view, "values": info.values, "grad": info.grad,
+        }
+    if info.summary is not None:
+        record["summary"] = info.summary
+    return record
+
+
+def step_record(snapshot: Snapshot) -> dict[str, Any]:
+    return {
+        "step": snapshot.step,
+        "source": snapshot.source,
+        "error": None if snapshot.error is None else {"type": snapshot.error.type, "message": snapshot.error.message},
+        "output": snapshot.output,
+        "objects": {name: object_record(info) for name, info in sorted(snapshot.objects.items())
+                    if "." not in name},  # top-level names only; module members are for the explorer
+        "memory": {"allocated_bytes": snapshot.memory.allocated_bytes, "peak_bytes": snapshot.memory.peak_bytes},
+        "warnings": list(snapshot.warnings),
+    }
+
+
+def step_line(snapshot: Snapshot) -> str:
+    return json.dumps(step_record(snapshot), ensure_ascii=False)
