@@ -6,6 +6,8 @@ PyTorch's names, strides, errors and printing, so tensorscope can show what PyTo
 
 from __future__ import annotations
 
+import builtins
+
 from engine import autograd, cuda, dtypes
 from engine.autograd.grad_mode import (
     enable_grad,
@@ -67,12 +69,24 @@ def is_floating_point(t: Tensor) -> bool:
     return t.dtype.is_floating_point
 
 
-from engine import nn  # noqa: E402  (nn builds on everything above)
+def equal(a: Tensor, b: Tensor) -> builtins.bool:
+    """Same shape and same values (dtype may differ)."""
+    return a.shape == b.shape and builtins.bool((a._numpy_view() == b._numpy_view()).all())
+
+
+def allclose(a: Tensor, b: Tensor, rtol: builtins.float = 1e-05, atol: builtins.float = 1e-08,
+             equal_nan: builtins.bool = False) -> builtins.bool:
+    import numpy as np
+
+    return builtins.bool(np.allclose(a._numpy_view(), b._numpy_view(), rtol=rtol, atol=atol, equal_nan=equal_nan))
+
+
+from engine import nn, optim  # noqa: E402  (they build on everything above)
 
 __all__ = sorted(
     ["Size", "Tensor", "FloatTensor", "autograd", "cuda", "device", "dtype", "enable_grad", "inference_mode",
      "is_grad_enabled", "no_grad", "set_grad_enabled", "nn", "result_type", "__version__", "is_tensor", "numel",
-     "can_cast", "is_floating_point", "get_default_dtype", "set_default_dtype", "promote_types",
+     "can_cast", "is_floating_point", "equal", "allclose", "optim", "get_default_dtype", "set_default_dtype", "promote_types",
      "float32", "float64", "float16", "int64", "int32", "int16", "int8", "uint8", "bool", "half", "float",
      "double", "long", "int", "short", "strided", "contiguous_format", "preserve_format", *_FUNCTIONS]
 )

@@ -170,7 +170,8 @@ _LOOPS = (ast.For, ast.AsyncFor, ast.While)
 
 
 def _misplaced_statement(tree: ast.Module) -> tuple[ast.AST, str] | None:
-    """The first return/break/continue/yield/nonlocal that is not where Python allows it."""
+    """The first construct that ast.parse accepts but Python's compiler rejects: return, break,
+    continue, yield or nonlocal out of place, a misplaced starred expression, a repeated parameter."""
     found: list[tuple[ast.AST, str]] = []
     stack: list[tuple[ast.AST, bool, bool]] = [(node, False, False) for node in tree.body]
     while stack:
@@ -181,9 +182,16 @@ def _misplaced_statement(tree: ast.Module) -> tuple[ast.AST, str] | None:
         for field, value in ast.iter_fields(node):
             children = value if isinstance(value, list) else [value]
             for child in children:
+                if isinstance(child, ast.Starred) and not _starred_allowed(node, field):
+                    found.append((child, "can't use starred expression here"))
                 if isinstance(child, ast.AST):
                     stack.append((child, *_child_context(node, field, in_function, in_loop)))
     return min(found, key=lambda f: (f[0].lineno, f[0].col_offset)) if found else None
+
+
+def _starred_allowed(parent: ast.AST, field: str) -> bool:
+    return (isinstance(parent, (ast.List, ast.Tuple, ast.Set)) and field == "elts") or (
+        isinstance(parent, ast.Call) and field == "args") or (isinstance(parent, ast.ClassDef) and field == "bases")
 
 
 def _child_context(node: ast.AST, field: str, in_function: bool, in_loop: bool) -> tuple[bool, bool]:
@@ -209,6 +217,14 @@ def _placement_error(node: ast.AST, in_function: bool, in_loop: bool) -> str | N
         return "'break' outside loop"
     if isinstance(node, ast.Continue) and not in_loop:
         return "'continue' not properly in loop"
+    if isinstance(node, (ast.List, ast.Tuple)) and isinstance(node.ctx, ast.Store) and \
+            sum(isinstance(e, ast.Starred) for e in node.elts) > 1:
+        return "multiple starred expressions in assignment"
+    if isinstance(node, _FUNCTIONS):
+        names = _parameters(node.args)
+        repeated = next((n for i, n in enumerate(names) if n in names[:i]), None)
+        if repeated is not None:
+            return f"duplicate argument '{repeated}' in function definition"
     return None
 
 
@@ -579,6 +595,10 @@ class Interpreter:
             self._assign(items[0].optional_vars, value, scope)
         try:
             self._with_items(items[1:], body, scope)
+        except LimitExceeded:
+            with self._meter.grace():
+                self._call(exit_, (manager, None, None, None), {})
+            raise
         except Uncatchable:
             self._call(exit_, (manager, None, None, None), {})
             raise
@@ -597,19 +617,29 @@ class Interpreter:
 
     def exec_Try(self, node: ast.Try, scope: Scope) -> None:
         try:
-            try:
-                self._exec_block(node.body, scope)
-            except Uncatchable:
-                raise
-            except BaseException as exc:
-                handler = self._matching_handler(node.handlers, exc, scope)
-                if handler is None:
-                    raise
-                self._run_handler(handler, exc, scope)
-            else:
-                self._exec_block(node.orelse, scope)
-        finally:
+            self._try_body(node, scope)
+        except LimitExceeded:
+            with self._meter.grace():
+                self._exec_block(node.finalbody, scope)
+            raise
+        except BaseException:
             self._exec_block(node.finalbody, scope)
+            raise
+        self._exec_block(node.finalbody, scope)
+
+    def _try_body(self, node: ast.Try, scope: Scope) -> None:
+        """try/except/else; user handlers never see break, return or an exceeded limit."""
+        try:
+            self._exec_block(node.body, scope)
+        except Uncatchable:
+            raise
+        except BaseException as exc:
+            handler = self._matching_handler(node.handlers, exc, scope)
+            if handler is None:
+                raise
+            self._run_handler(handler, exc, scope)
+        else:
+            self._exec_block(node.orelse, scope)
 
     @gateway
     def _matching_handler(self, handlers: list[ast.ExceptHandler], exc: BaseException,

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import _string
 import builtins
+import contextlib
 import functools
 import math
 import operator
@@ -45,6 +46,7 @@ MAX_INT_BITS = 100_000  # largest integer `*`, `**`, `<<` and friends may produc
 MAX_FORMAT_WIDTH = 100_000  # widest field a format spec or %-format may ask for
 MAX_ARRAY_ITEMS = 2**27  # largest numpy array a numpy call or operator may produce
 MAX_OUTPUT_CHARS = 1_000_000  # most one statement may print
+GRACE_STEPS = 1_000  # steps each __exit__ or finally block may still take after the step limit
 
 # ----------------------------------------------------------------------------- gateways
 
@@ -124,6 +126,17 @@ class Meter:
 
     def leave(self) -> None:
         self.depth -= 1
+
+    @contextlib.contextmanager
+    def grace(self) -> Iterator[None]:
+        """A small budget for cleanup code (__exit__, finally) while a statement that hit the step
+        limit unwinds, so `with torch.no_grad():` still restores grad mode."""
+        spent = self.steps
+        self.steps = min(spent, self.max_steps - GRACE_STEPS)
+        try:
+            yield
+        finally:
+            self.steps = spent
 
 
 class Counted:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from engine.autograd import graph
 from engine.autograd.api import backward, grad
+from engine.autograd.function import Function, FunctionCtx
 from engine.autograd.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 from engine.autograd.node import AccumulateGrad, Node, SavedTensor
 
 __all__ = [
-    "AccumulateGrad", "Node", "SavedTensor", "backward", "enable_grad", "grad", "inference_mode",
+    "AccumulateGrad", "Function", "FunctionCtx", "graph", "Node", "SavedTensor", "backward", "enable_grad", "grad", "inference_mode",
     "no_grad", "set_grad_enabled",
 ]

@@ -27,17 +27,23 @@ class SavedTensor:
     an error about it names the op that saved it; a saved input names its grad_fn at backward time.
     """
 
-    __slots__ = ("is_output", "released", "tensor", "version")
+    __slots__ = ("hooks", "is_output", "packed", "released", "tensor", "version")
 
     def __init__(self, tensor: Any, is_output: bool) -> None:
+        from engine.autograd.graph import current_hooks
+
         self.version = tensor._version
         self.is_output = is_output
         self.tensor = tensor._alias() if is_output else tensor
         self.released = False
+        self.hooks = current_hooks()
+        self.packed = self.hooks[0](self.tensor) if self.hooks else None
 
     def unpack(self, owner: Node) -> Any:
         if self.released:
             raise RuntimeError(errors.BACKWARD_TWICE)
+        if self.hooks is not None:  # hooked tensors are not version-checked, exactly as in PyTorch
+            return self.hooks[1](self.packed)
         tensor = self.tensor
         current = tensor._version
         if current != self.version:
@@ -56,6 +62,7 @@ class SavedTensor:
     def release(self) -> None:
         self.released = True
         self.tensor = None
+        self.packed = None
 
 
 class Node:
@@ -81,11 +88,12 @@ class Node:
         return f"<{type(self).__name__} object at {hex(id(self))}>"
 
     def forward_op_name(self) -> str:
-        """How the version-mismatch message names this node: `Mul`, `Pow1`, `torch::autograd::CopySlices`."""
+        """How the version-mismatch message names this node: `Mul`, `Pow1`, `MyFn` (a custom
+        Function's `MyFnBackward`), `torch::autograd::CopySlices`."""
         name = type(self).__name__
         head, sep, digits = name.rpartition("Backward")
-        if sep and digits.isdigit():
-            return head if digits == "0" else head + digits
+        if sep and (digits.isdigit() or not digits):
+            return head if digits in ("0", "") else head + digits
         return self.name()
 
     def save(self, inputs: dict[str, Any], outputs: dict[str, Any]) -> None:

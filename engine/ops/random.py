@@ -183,8 +183,12 @@ def _round_to_odd(value: np.ndarray, error: np.ndarray) -> np.ndarray:
 
 
 def _fma32(a: np.ndarray, b: float, c: float) -> np.ndarray:
-    """float32 a*b+c rounded once, as the vfmadd GCC emits for ATen's AVX2 kernels. A float32 product
-    is exact in float64; the float64 sum is rounded to odd before the final rounding to float32."""
+    """float32 a*b+c rounded once, as the vfmadd GCC emits for ATen's AVX2 kernels.
+
+    A float32 product is exact in float64, so only the float64 sum rounds before the final rounding
+    to float32. That double rounding can only go wrong where the float64 sum landed exactly halfway
+    between two floats; those rare elements are redone with the exact error of the sum, rounded to odd.
+    """
     b, c = _F32(b), _F32(c)
     if b == 1:  # a * 1 is exact, so the plain sum is the fused result (-0 + 0 is +0 in both)
         return a + c
@@ -192,10 +196,16 @@ def _fma32(a: np.ndarray, b: float, c: float) -> np.ndarray:
         product = a * b
         product += c
         return product
-    product = a.astype(_F64)
-    product *= b
-    total, error = _two_sum(product, _F64(c))
-    return _round_to_odd(total, error).astype(_F32)
+    total = a.astype(_F64)
+    total *= b
+    total += c
+    result = total.astype(_F32)
+    halfway = np.flatnonzero((total.view(np.uint64) & np.uint64(0x1FFFFFFF)) == np.uint64(0x10000000))
+    if halfway.size:
+        product = a.reshape(-1)[halfway].astype(_F64) * b
+        redone, error = _two_sum(product, _F64(c))
+        result.reshape(-1)[halfway] = _round_to_odd(redone, error)
+    return result
 
 
 def _split(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

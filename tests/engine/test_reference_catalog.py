@@ -42,16 +42,11 @@ HIGHER_ORDER = "higher-order gradients (create_graph=True) are not in the engine
 
 XFAIL = {
     "errors": {
-        "version mismatch: producer is a custom autograd.Function": CUSTOM_FN,
-        "in-place after save is NOT detected while saved_tensors_hooks are active": HOOKS,
     },
     "version_counter": {
-        "optim.SGD(lr).step() bumps param": OPTIM,
-        "optimizer.zero_grad() default sets .grad to None": OPTIM,
     },
     "misc": {},
     "producer_names": {
-        "MyFn.apply(x)": CUSTOM_FN,
     },
     # a whole op: every test of it (forward, graph, breaks, out=, in-place variant)
     "ops": {},

@@ -46,6 +46,9 @@ def test_parse_keeps_multiline_statements_and_non_ascii_text():
     ("continue", ErrorInfo("SyntaxError", "'continue' not properly in loop (<input>, line 1, column 1)")),
     ("nonlocal x", ErrorInfo("SyntaxError", "nonlocal declaration not allowed at module level (<input>, line 1, column 1)")),
     ("x = '\0'", ErrorInfo("SyntaxError", "source code string cannot contain null bytes (<input>)")),
+    ("print(1)\n*x", ErrorInfo("SyntaxError", "can't use starred expression here (<input>, line 2, column 1)")),
+    ("a, *b, *c = x", ErrorInfo("SyntaxError", "multiple starred expressions in assignment (<input>, line 1, column 1)")),
+    ("def f(a, a):\n    pass", ErrorInfo("SyntaxError", "duplicate argument 'a' in function definition (<input>, line 1, column 1)")),
 ])
 def test_parse_reports_syntax_errors_as_python_words_them_with_line_and_column(source, error):
     with pytest.raises(UserError) as caught:

@@ -38,9 +38,9 @@ class Plain:
 """
 
 
-def assert_refused(source: str, error_type: str, fragment: str) -> None:
+def assert_refused(source: str, error_type: str, fragment: str, **limits: int) -> None:
     """source fails with a one-line `error_type` mentioning fragment; the session still works."""
-    session = Session()
+    session = Session(**limits)
     session.ok(SETUP)
     error = session.error(source)
     assert error.type == error_type, error
@@ -237,12 +237,12 @@ def test_no_attribute_or_call_hands_out_a_module_frame_or_code_object():
 
 def test_the_attributes_torch_users_need_are_readable(torch_session):
     out = torch_session.ok("""
-        x = torch.arange(6.).view(2, 3)
-        v = x.t()
-        v.mul_(2)
+        base = torch.arange(6.)
+        v = base.view(2, 3).t()
+        doubled = v.mul_(2)
         w = torch.ones(2, requires_grad=True)
         z = (w * w).sum()
-        x._version, v._base is x, v._is_view(), type(z.grad_fn).__name__, z.grad_fn.next_functions[0][0].name()
+        base._version, v._base is base, v._is_view(), type(z.grad_fn).__name__, z.grad_fn.next_functions[0][0].name()
     """)
     assert out == "(1, True, True, 'SumBackward0', 'MulBackward0')"
     assert torch_session.ok("m = (w * w)\nm.grad_fn._saved_self is w") == "True"
@@ -291,6 +291,15 @@ def test_the_step_limit_cannot_be_caught():
     assert outcome.output == "cleanup runs" and outcome.error.type == "RuntimeError"
 
 
+def test_cleanup_after_the_step_limit_gets_a_small_budget():
+    session = Session(max_steps=10_000)
+    session.ok("import torch")
+    assert session.error("with torch.no_grad():\n    while True:\n        pass").type == "RuntimeError"
+    assert session.ok("torch.is_grad_enabled()") == "True"
+    error = session.error("try:\n    while True:\n        pass\nfinally:\n    while True:\n        pass")
+    assert error == ErrorInfo("RuntimeError", "statement exceeded 10000 steps (an endless loop?)")
+
+
 @pytest.mark.parametrize("source", [
     "list(range(10**12))", "sum(range(10**12))", "sorted(range(10**12))", "set(range(10**12))",
     "x = [1]\nx.extend(iter(x))", "x = [1]\nx.extend(enumerate(x))", "x = [1]\nx.extend(map(abs, x))",
@@ -298,7 +307,11 @@ def test_the_step_limit_cannot_be_caught():
     "max(v for v in range(10**12))", "print(*range(10**12))",
 ])
 def test_iteration_inside_builtins_is_counted(source):
-    assert_refused(source, "RuntimeError", "statement exceeded 1000000 steps (an endless loop?)")
+    assert_refused(source, "RuntimeError", "statement exceeded 10000 steps (an endless loop?)", max_steps=10_000)
+
+
+def test_the_default_step_limit():
+    assert_refused("list(range(10**12))", "RuntimeError", "statement exceeded 1000000 steps (an endless loop?)")
 
 
 def test_deep_recursion_is_a_recursion_error_not_a_crash():
@@ -334,7 +347,7 @@ def test_python_recursion_limit_is_restored_after_each_statement(session):
 
 
 def test_deeply_nested_data_is_a_recursion_error(session):
-    error = session.error("x = []\nfor i in range(100000):\n    x = [x]\nrepr(x)")
+    error = session.error("x = []\nfor i in range(30000):\n    x = [x]\nrepr(x)")
     assert error.type == "RecursionError"
 
 
