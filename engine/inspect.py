@@ -6,6 +6,7 @@ tensor's saved and current version. Everything here only reads; nothing changes 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -45,11 +46,16 @@ def covered_span(t: Tensor) -> tuple[int, int]:
     return low, high
 
 
-def covered_elements(t: Tensor, limit: int = 1 << 16) -> np.ndarray | None:
+def covered_elements(t: Tensor, limit: int = 1 << 16) -> tuple[int, ...] | None:
     """The storage elements t covers (sorted, unique), or None when there are more than `limit`."""
     if t.numel() > limit:
         return None
-    return np.unique(geometry.storage_indices(t._shape, t._stride, t._offset))
+    return _covered(t._shape, t._stride, t._offset)
+
+
+@functools.lru_cache(maxsize=4096)
+def _covered(shape: tuple[int, ...], stride: tuple[int, ...], offset: int) -> tuple[int, ...]:
+    return tuple(int(i) for i in np.unique(geometry.storage_indices(shape, stride, offset)))
 
 
 def is_contiguous_block(t: Tensor) -> bool:
@@ -176,3 +182,8 @@ def same_tensor_view(a: Tensor, b: Tensor) -> bool:
     """Whether b is a (or an alias of a) with the same memory, layout and version counter, as a
     saved output is an alias of the tensor the op returned."""
     return a is b or (a._storage is b._storage and a._vc is b._vc and a._layout_key() == b._layout_key())
+
+
+def values(t: Tensor) -> np.ndarray:
+    """t's elements as a numpy array over its memory (read-only use; no autograd involved)."""
+    return t._numpy_view()

@@ -213,6 +213,8 @@ def _placement_error(node: ast.AST, in_function: bool, in_loop: bool) -> str | N
         return "'await' outside function"
     if isinstance(node, ast.Nonlocal) and not in_function:
         return "nonlocal declaration not allowed at module level"
+    if isinstance(node, ast.ImportFrom) and in_function and any(a.name == "*" for a in node.names):
+        return "import * only allowed at module level"
     if isinstance(node, ast.Break) and not in_loop:
         return "'break' outside loop"
     if isinstance(node, ast.Continue) and not in_loop:

@@ -110,8 +110,8 @@ class Snapshot:
 
 class StorageLabels:
     """`S0`, `S1`, … for memory named objects live in, in order of first appearance across a run; a
-    re-allocated block gets a new one. Memory only the graph or a `.grad` holds is `G0`, `G1`, …
-    until a name refers to it.
+    re-allocated block gets a new one. Memory that only the graph, a `.grad` or a module's parameter
+    holds is `G0`, `G1`, … until a top-level name refers to it.
 
     Memory is identified by its root numpy buffer, so a tensor and the array bridged to it by
     `from_numpy`/`.numpy()` get the same label."""
@@ -177,6 +177,17 @@ class SnapshotTaker:
 
     def __init__(self) -> None:
         self.labels = StorageLabels()
+        self._values: dict[tuple[Any, ...], Any] = {}  # (shape, dtype, bytes) -> plain values
+
+    def values_of(self, array: np.ndarray) -> Any:
+        """plain_values, remembered by content: most tensors do not change from step to step."""
+        key = (array.shape, array.dtype.str, array.tobytes())
+        found = self._values.get(key)
+        if found is None:
+            if len(self._values) > 4096:
+                self._values.clear()
+            found = self._values[key] = plain_values(array)
+        return found
 
     def take(self, step: int, source: str, namespace: dict[str, Any], output: str | None,
              error: ErrorInfo | None, warnings: tuple[str, ...], peak_bytes: int) -> Snapshot:
@@ -184,8 +195,9 @@ class SnapshotTaker:
         storages: dict[str, dict[str, Any]] = {}
         tensors: dict[str, engine.Tensor] = {}
         for name, value in named_objects(namespace):
+            top_level = "." not in name  # module members label like memory no name refers to (G…)
             if isinstance(value, engine.Tensor):
-                info = self._tensor(name, value)
+                info = self._tensor(name, value, top_level)
                 tensors[name] = value
             else:
                 info = self._array(name, value)
@@ -198,29 +210,31 @@ class SnapshotTaker:
             elif entry["nbytes"] == 0:
                 root = root_buffer(value)
                 entry.update(nbytes=root.nbytes, numel=root.size)
-        graph = self._graph(tensors)
+        nodes = inspect.graph(tensors.values())
+        graph = self._graph(nodes, tensors)
         storage_infos = {label: StorageInfo(label, e["nbytes"], e["dtype"], e["numel"], tuple(e["viewers"]))
                          for label, e in storages.items()}
-        memory = self._memory(tensors, peak_bytes)
+        memory = self._memory(tensors, nodes, peak_bytes)
         return Snapshot(step, source, output, error, warnings, objects, storage_infos, graph, memory)
 
     # ------------------------------------------------------------------ objects
     def storage_label(self, tensor: engine.Tensor, named: bool = True) -> str:
         return self.labels.label(root_buffer(inspect.storage_buffer(tensor)), named)
 
-    def _tensor(self, name: str, t: engine.Tensor) -> ObjectInfo:
-        values, summary = _values_of(t)
+    def _tensor(self, name: str, t: engine.Tensor, top_level: bool = True) -> ObjectInfo:
+        values, summary = self._tensor_values(t)
         grad = inspect.grad_of(t)
         covered = inspect.covered_span(t)
         elements = inspect.covered_elements(t, COVERAGE_LIMIT)
         return ObjectInfo(
-            name=name, kind="tensor", shape=tuple(t.shape), dtype=t.dtype.name, storage=self.storage_label(t),
+            name=name, kind="tensor", shape=tuple(t.shape), dtype=t.dtype.name,
+            storage=self.storage_label(t, top_level),
             values=values, summary=summary, stride=tuple(t.stride()), storage_offset=t.storage_offset(),
             version=t._version, requires_grad=t.requires_grad, is_leaf=inspect.is_leaf(t),
             grad_fn=inspect.grad_fn_name(t), is_view=t._is_view(), is_parameter=isinstance(t, engine.nn.Parameter),
-            grad=None if grad is None else _values_of(grad)[0],
+            grad=None if grad is None else self._tensor_values(grad)[0],
             grad_storage=None if grad is None else self.storage_label(grad, named=False),
-            covered=covered, elements=None if elements is None else tuple(int(e) for e in elements),
+            covered=covered, elements=elements,
             numel=t.numel(), nbytes=t.numel() * t.element_size())
 
     def _array(self, name: str, array: np.ndarray) -> ObjectInfo:
@@ -228,13 +242,12 @@ class SnapshotTaker:
         return ObjectInfo(
             name=name, kind="ndarray", shape=tuple(array.shape), dtype=array.dtype.name,
             storage=self.labels.label(root_buffer(array)),
-            values=plain_values(array) if small else None,
+            values=self.values_of(array) if small else None,
             summary=None if small else np.array2string(array, threshold=VALUES_LIMIT, edgeitems=3),
             numel=int(array.size), nbytes=int(array.nbytes))
 
     # ------------------------------------------------------------------ graph
-    def _graph(self, tensors: dict[str, engine.Tensor]) -> tuple[NodeInfo, ...]:
-        nodes = inspect.graph(tensors.values())
+    def _graph(self, nodes: list[inspect.NodeInfo], tensors: dict[str, engine.Tensor]) -> tuple[NodeInfo, ...]:
         ids = {id(info.node): f"N{i}" for i, info in enumerate(nodes)}
         outputs: dict[int, list[str]] = {}
         for name, t in tensors.items():
@@ -263,15 +276,16 @@ class SnapshotTaker:
                          names, saved.shape, storage)
 
     # ------------------------------------------------------------------ memory
-    def _memory(self, tensors: dict[str, engine.Tensor], peak_bytes: int) -> MemoryInfo:
+    def _memory(self, tensors: dict[str, engine.Tensor], nodes: list[inspect.NodeInfo],
+                peak_bytes: int) -> MemoryInfo:
         """Live bytes of storages reachable from names, grads and the graph's saved tensors."""
         by_storage: dict[str, int] = {}
-        for t in tensors.values():
-            by_storage.setdefault(self.storage_label(t), inspect.storage_nbytes(t))
+        for name, t in tensors.items():
+            by_storage.setdefault(self.storage_label(t, "." not in name), inspect.storage_nbytes(t))
             grad = inspect.grad_of(t)
             if grad is not None:
                 by_storage.setdefault(self.storage_label(grad, named=False), inspect.storage_nbytes(grad))
-        for info in inspect.graph(tensors.values()):
+        for info in nodes:
             for saved in info.saved:
                 if saved.tensor is not None:
                     by_storage.setdefault(self.storage_label(saved.tensor, named=False),
@@ -280,8 +294,7 @@ class SnapshotTaker:
         return MemoryInfo(allocated, max(peak_bytes, allocated), by_storage)
 
 
-def _values_of(t: engine.Tensor) -> tuple[Any, str | None]:
-    array = t.detach().numpy()
-    if t.numel() <= VALUES_LIMIT:
-        return plain_values(array), None
-    return None, repr(t.detach())
+    def _tensor_values(self, t: engine.Tensor) -> tuple[Any, str | None]:
+        if t.numel() <= VALUES_LIMIT:
+            return self.values_of(inspect.values(t)), None
+        return None, repr(t.detach())

@@ -104,7 +104,8 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool 
 # --------------------------------------------------------------------------- linear layers
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None, *,  # noqa: A002
            out: Tensor | None = None) -> Tensor:
-    """As ATen composes it: addmm for 2-D input with bias, a flattened addmm for 3-D, else matmul."""
+    """As ATen composes it: addmm for 2-D input with bias, a flattened addmm (view, addmm, view) for
+    other contiguous input with bias, else matmul (+ bias)."""
     from engine.ops import linalg
 
     if out is not None:
@@ -114,7 +115,7 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None, *,  # noqa
     wt = views.t(weight)
     if input.ndim == 2 and bias is not None:
         return linalg.addmm(bias, input, wt)
-    if bias is not None and input.ndim == 3 and input.is_contiguous():
+    if bias is not None and input.is_contiguous():  # ATen's _flatten_nd_linear, 1-D and N-D alike
         flat = views.view(input, -1, input._shape[-1])
         return views.view(linalg.addmm(bias, flat, wt), *input._shape[:-1], weight._shape[0])
     out = linalg.matmul(input, wt)

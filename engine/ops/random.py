@@ -5,24 +5,27 @@ so pasted tutorial code that seeds and prints random weights prints what PyTorch
 distributions are not enough for that: every op below replays ATen's CPU kernel, i.e. which 32-bit
 words it takes from the generator, in which order, and with which floating-point operations.
 
-* The engine is mt19937 seeded with the low 32 bits of the seed (init_genrand). numpy's legacy
-  RandomState is the same engine with the same seeding, so it hands out the words in bulk.
-* `random64()` is two words, the first one high. Float uniforms keep the low 24 (float32) or 53
-  (float64) bits, scaled by 2**-24 / 2**-53, then `x * (to - from) + from` as one fused multiply-add.
+* The generator is mt19937 seeded with the low 32 bits of the seed (init_genrand). numpy's legacy
+  seeding of its MT19937 is the same, so numpy hands out the words in bulk.
+* `random64()` is two words, the first one high. Float uniforms keep the low 24 (float32, also for
+  Half) or 53 (float64) bits, scaled by 2**-24 / 2**-53; `x * (to - from) + from` is one fused
+  multiply-add, and a result that rounds to `to` is replaced by `from`.
 * Normals have two paths. A contiguous tensor of >= 16 elements is first filled with uniforms, then
   Box-Muller turns each block of 16 into 16 normals (pairs j, j+8); when 16 does not divide the size,
-  the last 16 are drawn again and recomputed. float32 does this with the Cephes polynomials of
-  ATen's avx_mathfun.h, compiled with fused multiply-adds, which we replay in numpy (the fused steps
-  in float64, where a float32 product is exact). Anything else draws one normal at a time from
+  the last 16 are drawn again and recomputed. float32 (and Half) does this with the Cephes
+  polynomials of ATen's avx_mathfun.h, compiled with fused multiply-adds, which we replay in numpy;
+  float64 uses libm's log/cos/sin. Anything else draws one normal at a time from
   `at::normal_distribution<double>`, whose Box-Muller pair returns r*cos and keeps r*sin on the
-  generator for the next call -- also across calls and ops, as in PyTorch.
+  generator for the next call -- across calls and ops, as in PyTorch.
 * Element i of an in-place op on a strided tensor gets the i-th draw in memory order (the order
   ATen's TensorIterator visits it), not in logical order.
 
-Known limits: bernoulli_(p) follows ATen's default kernel; on Intel CPUs PyTorch uses MKL's stream for
-it instead. randperm(n) for n >= 2**32 / 20 runs its (exact) inside-out shuffle in Python. A fresh
-PyTorch 2.13 process seeds its default generator randomly; the engine starts from torch.Generator()'s
-fixed default seed, so unseeded runs repeat too.
+Known limits: bernoulli_(p) follows ATen's default kernel, which PyTorch runs on AMD CPUs; on Intel
+CPUs ATen picks MKL's own stream for it. The double-precision normals use numpy's log/log1p/cos/sin,
+which are libm's on AVX2 machines; numpy's AVX-512 builds have their own, which can differ in the last
+bit. randperm(n) for n >= 2**32 / 20 runs its (exact) inside-out shuffle in Python. A fresh PyTorch
+2.13 process seeds its default generator randomly; the engine starts from torch.Generator()'s fixed
+default seed, so even unseeded runs repeat.
 """
 
 from __future__ import annotations
@@ -45,6 +48,7 @@ from engine.tensor import CPU, Tensor
 
 DEFAULT_SEED = 67280421310721  # c10::detail::default_rng_seed_val: the seed of a new torch.Generator()
 _MT_WORDS = 624
+_BULK_WORDS = 1 << 16
 
 # CPUGeneratorImplState as torch.get_rng_state() returns it: THGeneratorState (the mt19937 words widened
 # to uint64, `left`/`next` of the engine, the cached double normal) plus the cached float normal.
@@ -62,6 +66,12 @@ _CPP_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "
 
 _F32, _F64 = np.float32, np.float64
 
+# (lowest, highest) of each type as ATen's bounds checks see them, and the mantissa digits of floats
+_LIMITS = {d: (0, 1) if d is dtypes.bool_ else
+           (float(np.finfo(d.np).min), float(np.finfo(d.np).max)) if d.is_floating_point else
+           (int(np.iinfo(d.np).min), int(np.iinfo(d.np).max)) for d in dtypes.ALL}
+_DIGITS = {dtypes.float16: 11, dtypes.float32: 24, dtypes.float64: 53}
+
 
 class Generator:
     """torch.Generator on the CPU: ATen's mt19937 plus the normal sample it caches between calls."""
@@ -69,7 +79,9 @@ class Generator:
     def __init__(self, device: Any = "cpu") -> None:
         _check_device(device)
         self.device = CPU
-        self._mt = np.random.RandomState(0)
+        self._bits = np.random.MT19937(0)
+        self._mt = np.random.RandomState(self._bits)  # legacy seeding and state tuples
+        self._bulk = np.random.Generator(self._bits)  # the fastest full-range uint32 fill
         self.manual_seed(DEFAULT_SEED)
 
     def manual_seed(self, seed: int) -> Generator:
@@ -92,6 +104,9 @@ class Generator:
         new_seed = secrets.randbits(64)
         self.manual_seed(new_seed)
         return new_seed
+
+    def __repr__(self) -> str:
+        return f"<torch._C.Generator object at {hex(id(self))}>"
 
     def initial_seed(self) -> int:
         return self._seed
@@ -128,10 +143,13 @@ class Generator:
         return self
 
     def words(self, n: int) -> np.ndarray:
-        """The next n outputs of CPUGeneratorImpl::random() (uint32)."""
+        """The next n outputs of CPUGeneratorImpl::random() (uint32). random_raw costs a microsecond
+        a call, integers() twenty, but integers() fills large arrays faster."""
         if n:
             self._fresh = False
-        return self._mt.randint(0, 1 << 32, size=n, dtype=np.uint32)
+        if n < _BULK_WORDS:
+            return self._bits.random_raw(n).astype(np.uint32)
+        return self._bulk.integers(0, 1 << 32, size=n, dtype=np.uint32)
 
     def words64(self, n: int) -> np.ndarray:
         """The next n outputs of random64(): two words each, the first one in the high half."""
@@ -442,7 +460,9 @@ def _normal_serial(gen: Generator, n: int, mean: float, std: float) -> np.ndarra
     uniforms = _uniform_doubles(gen, 2 * pairs).reshape(pairs, 2)
     radius = np.sqrt(-2.0 * np.log1p(-uniforms[:, 1]))
     theta = 2.0 * math.pi * uniforms[:, 0]
-    both = np.stack([radius * np.cos(theta), radius * np.sin(theta)], axis=1).reshape(-1)
+    both = np.empty(2 * pairs)
+    both[0::2] = radius * np.cos(theta)
+    both[1::2] = radius * np.sin(theta)
     values[start:] = both[:count]
     if count % 2:
         gen._normal = float(both[-1])
@@ -473,17 +493,13 @@ def _random_full(gen: Generator, n: int, dtype: dtypes.dtype) -> np.ndarray:
     wide = dtype in (dtypes.int64, dtypes.float64)
     raw = gen.words64(n) if wide else gen.words(n).astype(np.uint64)
     if dtype.is_floating_point:
-        modulus = (1 << _float_digits(dtype)) + 1
+        modulus = (1 << _DIGITS[dtype]) + 1
     elif dtype is dtypes.bool_:
         modulus = 2
     else:
-        modulus = int(np.iinfo(dtype.np).max) + 1
+        modulus = _LIMITS[dtype][1] + 1
     raw %= np.uint64(modulus)
     return _cast(raw.view(np.int64), dtype)
-
-
-def _float_digits(dtype: dtypes.dtype) -> int:
-    return int(np.finfo(dtype.np).nmant) + 1
 
 
 def _update_from(value: int, dtype: dtypes.dtype) -> int:
@@ -491,7 +507,7 @@ def _update_from(value: int, dtype: dtypes.dtype) -> int:
     as_float = int(dtype.np.type(value + 1))
     if as_float < value:
         bits = abs(value + 1).bit_length() - 1
-        value = as_float + (1 << (bits - _float_digits(dtype) + 1))
+        value = as_float + (1 << (bits - _DIGITS[dtype] + 1))
     return value
 
 
@@ -500,23 +516,19 @@ def _update_to(value: int, dtype: dtypes.dtype) -> int:
     as_float = int(dtype.np.type(value - 1))
     if as_float >= value:
         bits = abs(value - 1).bit_length() - 1
-        value = as_float - (1 << (bits - _float_digits(dtype) + 1))
+        value = as_float - (1 << (bits - _DIGITS[dtype] + 1))
     return value
 
 
 def _check_random_bounds(low: int, high_inclusive: int, dtype: dtypes.dtype) -> None:
     """check_from_to_in_range: errors outside the type, and the float precision warning."""
-    if dtype is dtypes.bool_:
-        lowest, highest = 0, 1
-    else:
-        info = np.finfo(dtype.np) if dtype.is_floating_point else np.iinfo(dtype.np)
-        lowest, highest = int(info.min), int(info.max)
+    lowest, highest = _LIMITS[dtype]
     bounds = ((low, "from"), (high_inclusive, "to - 1"))
     for value, name in bounds:
         if not lowest <= value <= highest:
             raise RuntimeError(f"{name} is out of bounds for {_CPP_NAMES[dtype.name]}")
     if dtype.is_floating_point:
-        digits = _float_digits(dtype)
+        digits = _DIGITS[dtype]
         for value, name in bounds:
             if not -(1 << digits) <= value <= 1 << digits:
                 warnings.warn(
@@ -541,13 +553,13 @@ def _random_plan(dtype: dtypes.dtype, low: int, high: int | None) -> tuple[int, 
     if low == -(1 << 63) and dtype is dtypes.int64:
         return None
     if dtype.is_floating_point:
-        high_inclusive = 1 << _float_digits(dtype)
+        high_inclusive = 1 << _DIGITS[dtype]
         low = _update_from(low, dtype)
         if low >= high_inclusive:
             raise RuntimeError("random_ expects 'from' casted to dtype to be less than or equal to 'to_inc' casted "
                                f"to dtype, but got from={low} > to_inc={high_inclusive}")
     else:
-        high_inclusive = 1 if dtype is dtypes.bool_ else int(np.iinfo(dtype.np).max)
+        high_inclusive = int(_LIMITS[dtype][1])
     _check_random_bounds(low, high_inclusive, dtype)
     return high_inclusive - low + 1, low
 
@@ -612,13 +624,13 @@ def _fmt(value: float) -> str:
 
 def _uniform_check(dtype: dtypes.dtype, low: float, high: float) -> None:
     _check_float(dtype, "check_uniform_bounds")
-    info = np.finfo(dtype.np)
+    lowest, highest = _LIMITS[dtype]
     for value, name in ((low, "from"), (high, "to")):
-        if not float(info.min) <= value <= float(info.max):
+        if not lowest <= value <= highest:
             raise RuntimeError(f"{name} is out of bounds for {_CPP_NAMES[dtype.name]}")
     if low > high:
         raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found from={_fmt(low)} > to={_fmt(high)}")
-    if high - low > float(info.max):
+    if high - low > highest:
         raise RuntimeError(f"uniform_ expects to-from <= std::numeric_limits<{dtype.short}>::max(), but found "
                            f"to={_fmt(high)} and from={_fmt(low)} which result in to-from to exceed the limit")
 

@@ -673,6 +673,75 @@ def test_errors_read_as_python_and_the_engine_word_them(torch_session, source, e
     assert torch_session.ok("1 + 1") == "2"
 
 
+@pytest.mark.parametrize(("source", "error"), [
+    ("def f():\n    def g():\n        return v\n    g()\n    v = 1\nf()",
+     ErrorInfo("NameError", "cannot access free variable 'v' where it is not associated with a value in enclosing scope")),
+    ("def f():\n    del v\n    v = 1\nf()",
+     ErrorInfo("UnboundLocalError", "cannot access local variable 'v' where it is not associated with a value")),
+    ("def f():\n    def g():\n        nonlocal missing\n    return g\nf()",
+     ErrorInfo("SyntaxError", "no binding for nonlocal 'missing' found")),
+    ("a, *b, c = [1]", ErrorInfo("ValueError", "not enough values to unpack (expected at least 2, got 1)")),
+    ("super()", ErrorInfo("RuntimeError", "super(): no arguments")),
+    ("def f():\n    return super()\nf()", ErrorInfo("RuntimeError", "super(): __class__ cell not found")),
+    ("class A:\n    @staticmethod\n    def m():\n        return super()\nA.m()", ErrorInfo("RuntimeError", "super(): no arguments")),
+    ("print(**1)", ErrorInfo("TypeError", "print() argument after ** must be a mapping, not int")),
+    ("print(**{1: 2})", ErrorInfo("TypeError", "keywords must be strings")),
+    ("print(sep='', **{'sep': ''})", ErrorInfo("TypeError", "print() got multiple values for keyword argument 'sep'")),
+    ("{**[1]}", ErrorInfo("TypeError", "'list' object is not a mapping")),
+    ("[*5]", ErrorInfo("TypeError", "Value after * must be an iterable, not int")),
+    ("try:\n    1 / 0\nexcept 5:\n    pass",
+     ErrorInfo("TypeError", "catching classes that do not inherit from BaseException is not allowed")),
+    ("try:\n    1 / 0\nexcept KeyError:\n    pass", ErrorInfo("ZeroDivisionError", "division by zero")),
+    ("from . import x", ErrorInfo("ImportError", "attempted relative import with no known parent package")),
+    ("def f():\n    from torch import *", ErrorInfo("SyntaxError", "import * only allowed at module level (<input>, line 2, column 5)")),
+    ("next(iter([]))", ErrorInfo("StopIteration", "")),
+    ("getattr(1, 2)", ErrorInfo("TypeError", "attribute name must be string, not 'int'")),
+    ("setattr(object(), 2, 1)", ErrorInfo("TypeError", "attribute name must be string, not 'int'")),
+    ("print(1, file=None, sep=1)", ErrorInfo("TypeError", "sep must be None or a string, not int")),
+    ("class K:\n    def __repr__(self):\n        return 5\nK()", ErrorInfo("TypeError", "__repr__ returned non-string (type int)")),
+])
+def test_less_common_errors_read_as_python(session, source, error):
+    assert session.error(source) == error
+
+
+def test_less_common_statement_forms(session):
+    out = session.ok("""
+        count: int = 3
+        a, b = 1, 2
+        del (a, b)
+        def gone():
+            global count
+            del count
+        gone()
+        def outer():
+            v = 1
+            def inner():
+                nonlocal v
+                del v
+            inner()
+            return 'v' in dir()
+        class Ctx:
+            def __enter__(self):
+                return self
+            def __exit__(self, *exc):
+                print('exit', exc)
+        for i in range(3):
+            with Ctx():
+                break
+        def first():
+            with Ctx():
+                return 'returned'
+        def tag(cls):
+            cls.tagged = True
+            return cls
+        @tag
+        class Tagged:
+            pass
+        first(), Tagged.tagged, 'count' in dir()
+    """)
+    assert out == "exit (None, None, None)\nexit (None, None, None)\n('returned', True, False)"
+
+
 def test_unsupported_syntax_is_a_clear_error(session):
     error = session.error("def gen():\n    yield 1")
     assert error == ErrorInfo("NotImplementedError", "tensorscope does not support generator functions (yield)")

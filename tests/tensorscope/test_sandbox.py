@@ -69,6 +69,41 @@ def test_dir_lists_only_what_the_attribute_policy_allows(torch_session):
     assert torch_session.ok("x = 1\ndir()") == "['F', 'nn', 'np', 'torch', 'x']"
 
 
+def test_metered_builtins_behave_like_pythons(torch_session):
+    out = torch_session.ok("""
+        xs = [3, 1, 2]
+        list(reversed(xs)), list(filter(None, [0, 1, 2])), list(filter(lambda v: v > 1, xs)),
+        list(map(lambda a, b: a * b, xs, xs)), list(enumerate('ab', 1)), list(zip(xs, 'abc')),
+        sum(xs), sum([[1], [2]], []), sum((0.5, 0.25)), pow(2, 10), pow(2, 10, 5), format(3.14159, '.2f'),
+        getattr(xs, 'nope', 'default'), hasattr(xs, 'append'), hasattr(xs, '__class__'),
+        next(iter(xs)), list(iter(iter(xs).__next__, 2)), min(xs), max(xs, key=lambda v: -v), sorted(xs),
+        any(v > 2 for v in xs), all(xs), divmod(7, 2), round(2.675, 2), repr(iter(xs))[:15]
+    """)
+    assert out == ("([2, 1, 3], [1, 2], [3, 2], [9, 1, 4], [(1, 'a'), (2, 'b')], [(3, 'a'), (1, 'b'), (2, 'c')], 6, "
+                   "[1, 2], 0.75, 1024, 4, '3.14', 'default', True, False, 3, [3, 1], 1, 1, [1, 2, 3], True, True, "
+                   "(3, 1), 2.67, '<list_iterator ')")
+    assert torch_session.error("sum(['a'], '')") == ErrorInfo("TypeError", "sum() can't sum str [use ''.join(seq) instead]")
+    assert torch_session.error("map(abs)") == ErrorInfo("TypeError", "map() must have at least two arguments.")
+    assert torch_session.error("iter(1, 2)") == ErrorInfo("TypeError", "iter(v, w): v must be callable")
+    assert torch_session.error("print(1, file=1)") == ErrorInfo("TypeError", "print(file=...) is not supported in tensorscope")
+    assert torch_session.error("getattr(1, 'a', 2, 3)") == ErrorInfo("TypeError", "getattr expected at most 3 arguments, got 4")
+
+
+def test_guarded_methods_work_normally_below_their_limits(torch_session):
+    out = torch_session.ok("""
+        '-'.join(['a', 'b']), 'ab'.ljust(4, '.'), 'x'.zfill(3), 'a-b'.replace('-', '+'), 'a\tb'.expandtabs(2),
+        'ab'.translate({97: 'A'}), '{0}{k}'.format_map({'k': 2}) if False else '{k}'.format_map({'k': 2}),
+        str.join(',', 'ab'), b'-'.join([b'a', b'b']), math.factorial(5), math.comb(5, 2), math.perm(5, 2),
+        math.perm(3), math.prod([1, 2, 3]), int.from_bytes(b'\x01\x00', 'big'), np.arange(3).tolist(),
+        np.ones((2, 2)).sum(), (np.ones(2) @ np.ones(2)), torch.ones(2).tolist()
+    """)
+    assert out == ("('a-b', 'ab..', '00x', 'a+b', 'a b', 'Ab', '2', 'a,b', b'a-b', 120, 10, 20, 6, 6, 256, [0, 1, 2], "
+                   "np.float64(4.0), np.float64(2.0), [1.0, 1.0])")
+    assert torch_session.error("str.format(5)") == ErrorInfo(
+        "TypeError", "descriptor 'format' for 'str' objects doesn't apply to a 'int' object")
+    assert torch_session.error("np.zeros('a')").type == "TypeError"  # numpy's own error for bad arguments
+
+
 # ----------------------------------------------------------------------------- modules
 
 @pytest.mark.parametrize("statement", [

@@ -1,0 +1,160 @@
+"""`tensorscope replay` (transcript and JSON trace), `tensorscope repl`, and the CLI's manners."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tensorscope.cli import main
+from tensorscope.repl import Repl, entries, needs_more
+
+SCRIPT = """import torch
+x = torch.ones(2, 3, requires_grad=True)
+y = x.sigmoid()
+y.add_(1)
+y.sum().backward()
+with torch.no_grad():
+    x.mul_(2)
+"""
+
+
+@pytest.fixture
+def script(tmp_path: Path) -> Path:
+    path = tmp_path / "resnet_trap.py"
+    path.write_text(SCRIPT, encoding="utf-8")
+    return path
+
+
+def test_json_trace_has_one_line_per_statement_in_the_contract_shape(script, capsys):
+    assert main(["replay", str(script), "--json"]) == 0
+    steps = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [s["step"] for s in steps] == list(range(6))
+    assert steps[5]["source"] == "with torch.no_grad():\n    x.mul_(2)"
+    assert set(steps[2]) >= {"step", "source", "error", "output", "objects", "memory", "warnings"}
+    y = steps[2]["objects"]["y"]
+    assert y == {"kind": "tensor", "shape": [2, 3], "stride": [3, 1], "storage_offset": 0, "dtype": "float32",
+                 "storage": "S1", "version": 0, "requires_grad": True, "is_leaf": False,
+                 "grad_fn": "SigmoidBackward0", "is_view": False,
+                 "values": [[0.731059] * 3] * 2, "grad": None}
+    error = steps[4]["error"]
+    assert error["type"] == "RuntimeError" and "output 0 of Sigmoid, is at version 1" in error["message"]
+    assert steps[4]["memory"] == {"allocated_bytes": 48, "peak_bytes": 52}
+
+
+def test_transcript_shows_output_errors_changes_and_the_table(script, capsys):
+    assert main(["replay", str(script)]) == 0
+    text = capsys.readouterr().out
+    assert "[3] >>> y.add_(1)" in text
+    assert "* y: version 0 -> 1" in text
+    assert "* stale: SigmoidBackward0 saved result (y) at version 0, now 1" in text
+    assert "RuntimeError: one of the variables needed for gradient computation" in text
+    assert "  y     [2, 3]  [3, 1]  0       float32  S1       1    AddBackward0" in text
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["replay", "missing.py"], "missing.py: no such file"),
+    (["replay", "scenario.yaml"], "scenario files are not supported by this version yet"),
+])
+def test_bad_input_gets_one_clear_line(argv, message, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as exit_info:
+        main(argv)
+    assert message in str(exit_info.value)
+
+
+def test_a_script_with_a_syntax_error_runs_nothing(tmp_path, capsys):
+    bad = tmp_path / "bad.py"
+    bad.write_text("x = (1,\n", encoding="utf-8")
+    assert main(["replay", str(bad), "--json"]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == "" and "SyntaxError" in captured.err
+
+
+def test_version_and_help_work_from_a_fresh_process():
+    version = subprocess.run([sys.executable, "-m", "tensorscope", "--version"], capture_output=True, text=True)
+    assert version.returncode == 0 and version.stdout.startswith("tensorscope ")
+    usage = subprocess.run([sys.executable, "-m", "tensorscope", "--help"], capture_output=True, text=True)
+    assert "replay" in usage.stdout and "repl" in usage.stdout
+
+
+def test_repl_reads_statements_from_a_pipe(tmp_path):
+    saved = tmp_path / "session.py"
+    lines = ["import torch", "x = torch.arange(6.).view(2, 3)", "v = x.t()", "v.mul_(2)", ":state", ":undo",
+             "with torch.no_grad():", "    x.add_(1)", "", "oops", f":save {saved}", ":quit"]
+    result = subprocess.run([sys.executable, "-m", "tensorscope", "repl"], input="\n".join(lines) + "\n",
+                            capture_output=True, text=True, timeout=60)
+    out = result.stdout
+    assert result.returncode == 0
+    assert "* v shares storage S0 with x" in out
+    assert "* x: version 0 -> 1" in out
+    assert "undid: v.mul_(2)" in out
+    assert "NameError: name 'oops' is not defined" in out
+    assert saved.read_text() == ("import torch\nx = torch.arange(6.).view(2, 3)\nv = x.t()\n"
+                                 "with torch.no_grad():\n    x.add_(1)\noops\n")
+
+
+def test_repl_commands_and_help():
+    written: list[str] = []
+    repl = Repl(written.append)
+    assert repl.handle(":help")
+    assert repl.handle(":state")
+    assert repl.handle(":undo")
+    assert repl.handle(":nope")
+    assert not repl.handle(":quit")
+    text = "".join(written)
+    assert ":save FILE" in text and "no tensors yet" in text and "nothing to undo" in text
+    assert "unknown command :nope" in text
+
+
+def test_blocks_continue_until_a_blank_line():
+    assert needs_more(["with torch.no_grad():"])
+    assert needs_more(["with torch.no_grad():", "    x.add_(1)"])
+    assert not needs_more(["with torch.no_grad():", "    x.add_(1)", ""])
+    assert needs_more(["y = torch.tensor([1,"])
+    assert not needs_more(["y = torch.tensor([1, 2])"])
+    stream = io.StringIO("def f(t):\n    return t * 2\n\nx = 1\n")
+    lines = iter(stream.read().splitlines())
+
+    def read(_prompt: str) -> str:
+        try:
+            return next(lines)
+        except StopIteration:
+            raise EOFError from None
+
+    assert list(entries(read)) == ["def f(t):\n    return t * 2\n", "x = 1"]
+
+
+def test_the_terminal_prompt_keeps_history_in_the_data_directory(tmp_path, monkeypatch):
+    from prompt_toolkit.application import create_app_session
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from tensorscope import repl as repl_module
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    written: list[str] = []
+    with create_pipe_input() as pipe, create_app_session(input=pipe, output=DummyOutput()):
+        pipe.send_text("import torch\rx = torch.zeros(3)\rx.add_(1)\r")
+        session = Repl(written.append)
+        read = repl_module._prompt_reader(session)
+        for _ in range(3):
+            session.handle(read(">>> "))
+    assert "* x: version 0 -> 1" in "".join(written)
+    history = (tmp_path / "tensorscope" / "history").read_text()
+    assert "x.add_(1)" in history
+
+
+def test_completion_offers_names_torch_functions_and_tensor_methods():
+    from tensorscope.repl import Completions
+
+    session = Repl(lambda text: None)
+    session.handle("import torch\nxs = torch.ones(2)")
+    complete = Completions(session).candidates
+    assert "xs" in complete("x")
+    assert "torch.zeros_like" in complete("torch.zeros")
+    assert "xs.add_" in complete("xs.ad") and "xs._version" in complete("xs._v")
