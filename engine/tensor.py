@@ -155,7 +155,8 @@ class Tensor:
     def _wrap(cls, array: Any, dtype: dtypes.dtype | None = None) -> Tensor:
         """A new tensor owning the result of a numpy computation, adopted without a copy when it is
         a fresh dense array (keeping numpy's layout, which follows its inputs as torch's does)."""
-        dtype = dtype or dtypes.from_numpy_dtype(np.asarray(array).dtype)
+        if dtype is None:
+            dtype = dtypes.from_numpy_dtype(np.asarray(array).dtype)
         if not isinstance(array, np.ndarray) or array.dtype != dtype.np or array.base is not None:
             array = np.array(array, dtype=dtype.np)
         if array.flags.c_contiguous:

@@ -31,6 +31,10 @@ def is_tensor(x: object) -> bool:
 def result_type(*operands: Any) -> dtypes.dtype:
     """torch.result_type: dimensioned tensors outrank 0-dim tensors, which outrank Python scalars;
     a lower rank only matters when it brings a higher category (bool < int < float)."""
+    if len(operands) == 2:
+        a, b = operands
+        if isinstance(a, Tensor) and isinstance(b, Tensor) and a.dtype is b.dtype:
+            return a.dtype  # the common case, decided without the general walk
     ranks: list[dtypes.dtype | None] = [None, None, None]
     for x in operands:
         if isinstance(x, Tensor):
@@ -77,7 +81,12 @@ def unbroadcast(grad: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
 
 # --------------------------------------------------------------------------- recording
 def needs_grad(*inputs: Any) -> bool:
-    return grad_mode.state.enabled and any(isinstance(t, Tensor) and t.requires_grad for t in inputs)
+    if not grad_mode.state.enabled:
+        return False
+    for t in inputs:
+        if isinstance(t, Tensor) and t.requires_grad:
+            return True
+    return False
 
 
 def edges_of(inputs: Sequence[Any]) -> tuple[tuple[Node | None, int], ...]:

@@ -75,18 +75,18 @@ def _finish(name: str, op: str, result: Any, dtype: dtypes.dtype, inputs: tuple[
 
 def _reserve(shape: tuple[int, ...], dtype: dtypes.dtype) -> None:
     """Refuse a result past the memory budget before numpy tries to allocate it."""
-    if len(shape) > 1 or (shape and shape[0] > 1 << 16):
-        allocator.check(math.prod(shape) * dtype.itemsize)
+    count = math.prod(shape)
+    if count > 1 << 16:
+        allocator.check(count * dtype.itemsize)
 
 
 # --------------------------------------------------------------------------- binary arithmetic
 def add(self: Operand, other: Operand, *, alpha: float = 1, out: Tensor | None = None) -> Tensor:
     dt = result_type(self, other)
-    shape = _broadcast(self, other)
-    _reserve(shape, dt)
+    sa, sb = _shape_of(self), _shape_of(other)
+    _reserve(geometry.broadcast_shapes(sa, sb), dt)
     a, b = array_of(self, dt), array_of(other, dt)
     result = a + (b * dt.np.type(alpha) if alpha != 1 else b)
-    sa, sb = _shape_of(self), _shape_of(other)
     return _finish("AddBackward0", "add", result, dt, (self, other),
                    lambda g, s: (unbroadcast(g, sa), unbroadcast(g * alpha if alpha != 1 else g, sb)), out=out)
 
@@ -129,9 +129,9 @@ def mul(self: Operand, other: Operand, *, out: Tensor | None = None) -> Tensor:
     if not isinstance(self, Tensor):
         self, other = other, self
     dt = result_type(self, other)
-    _reserve(_broadcast(self, other), dt)
-    a, b = array_of(self, dt), array_of(other, dt)
     sa, sb = _shape_of(self), _shape_of(other)
+    _reserve(geometry.broadcast_shapes(sa, sb), dt)
+    a, b = array_of(self, dt), array_of(other, dt)
     scalar = None if isinstance(other, Tensor) else other
 
     def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, Any]:
@@ -364,10 +364,16 @@ def _unary_backward(derivative: Callable[..., np.ndarray] | None, saves: str) ->
     return backward
 
 
+_CAN_WARN = {"exp", "log", "log2", "log10", "log1p", "expm1", "sqrt", "rsqrt", "tan", "sigmoid", "reciprocal",
+             "erf"}  # ops whose nan/inf results numpy would warn about (torch never does)
+
+
 def _forward(op: str, x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+    if op == "round" and out is not None:
+        return np.round(x, out=out)
+    if op not in _CAN_WARN:
+        return UNARY[op][1](x, out=out)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        if op == "round" and out is not None:
-            return np.round(x, out=out)
         return UNARY[op][1](x, out=out)
 
 

@@ -49,6 +49,7 @@ from engine.tensor import CPU, Tensor
 DEFAULT_SEED = 67280421310721  # c10::detail::default_rng_seed_val: the seed of a new torch.Generator()
 _MT_WORDS = 624
 _BULK_WORDS = 1 << 16
+_CHUNK = 1 << 16  # elements per pass of the element-wise arithmetic: the temporaries stay in cache
 
 # CPUGeneratorImplState as torch.get_rng_state() returns it: THGeneratorState (the mt19937 words widened
 # to uint64, `left`/`next` of the engine, the cached double normal) plus the cached float normal.
@@ -278,14 +279,19 @@ def _uniform_doubles(gen: Generator, n: int) -> np.ndarray:
 
 def _uniform(gen: Generator, n: int, dtype: dtypes.dtype, low: float, high: float) -> np.ndarray:
     """uniform_kernel: `x * (to - from) + from` fused, in double for double and in float otherwise
-    (Half too, from 24-bit uniforms, then rounded); a value that rounds to `to` becomes `from`."""
-    if dtype is dtypes.float64:
-        values = _fma64(_uniform_doubles(gen, n), high - low, low)
-    else:
-        low32, high32 = _F32(low), _F32(high)
-        values = _cast(_fma32(_uniform_floats(gen, n), high32 - low32, low32), dtype)
-    values[values == dtype.np.type(high)] = dtype.np.type(low)
-    return values
+    (Half too, from 24-bit uniforms, then rounded); a value that rounds to `to` becomes `from`.
+    The arithmetic runs in cache-sized chunks: its float64 temporaries would be twice the tensor."""
+    double = dtype is dtypes.float64
+    x = _uniform_doubles(gen, n) if double else _uniform_floats(gen, n)
+    low32, high32 = _F32(low), _F32(high)
+    top, bottom = dtype.np.type(high), dtype.np.type(low)
+    out = np.empty(n, dtype.np)
+    for start in range(0, n, _CHUNK):
+        part = x[start:start + _CHUNK]
+        values = _fma64(part, high - low, low) if double else _cast(_fma32(part, high32 - low32, low32), dtype)
+        values[values == top] = bottom
+        out[start:start + _CHUNK] = values
+    return out
 
 
 # --------------------------------------------------------------------------- normal, float32 fill path

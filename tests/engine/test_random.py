@@ -13,6 +13,7 @@ errors) run either way.
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -20,7 +21,6 @@ import numpy as np
 import pytest
 
 import engine
-import engine.nn
 
 SEEDS = [0, 1, 42, 1234, 2**32 + 1, 2**63 + 5, -7]
 SIZES = [1, 5, 15, 16, 17, 31, 100, 1000]
@@ -269,10 +269,17 @@ def test_random__matches(torch: Any, dtype: str) -> None:
 
 
 def test_random__at_the_limits_matches(torch: Any) -> None:
-    with pytest.warns(UserWarning):  # beyond 2**53 / 2**24 PyTorch warns, and so do we
+    """Bounds past a float's exact integers are moved as ATen moves them (and PyTorch warns)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
         compare(torch, lambda t: [t.empty(40, dtype=t.float64).random_(-2**62, 2**62),
                                   t.empty(40, dtype=t.float32).random_(-2**30, 2**30)], seeds=[0])
     compare(torch, lambda t: t.empty(40, dtype=t.int64).random_(-2**63, None))
+
+
+def test_random__beyond_a_floats_exact_integers_warns() -> None:
+    with pytest.warns(UserWarning, match=r"to - 1 is out of bounds \[-\(2\^24\), 2\^24\]"):
+        engine.empty(3).random_(0, 2**30)
 
 
 @pytest.mark.parametrize("n", [0, 1, 2, 5, 10, 100, 1000, 54321])

@@ -47,5 +47,5 @@ def session() -> Session:
 @pytest.fixture
 def torch_session() -> Session:
     s = Session()
-    s.ok("import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\nimport numpy as np")
+    s.ok("import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\nimport numpy as np\nimport math")
     return s
