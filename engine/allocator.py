@@ -28,6 +28,7 @@ class Allocator:
 
     live_bytes: int = 0
     peak_bytes: int = 0
+    device_bytes: int = 0  # host memory holding simulated-device data: counts against the budget only
     live_count: int = 0
     budget_bytes: int = field(default_factory=lambda: int(_physical_memory_bytes() * 0.75))
     listeners: list[Listener] = field(default_factory=list)
@@ -47,10 +48,16 @@ class Allocator:
 
     def check(self, nbytes: int) -> None:
         """Refuse, before numpy allocates, a result that would exceed the budget."""
-        if self.live_bytes + nbytes > self.budget_bytes:
+        if self.live_bytes + self.device_bytes + nbytes > self.budget_bytes:
             raise RuntimeError(
                 f"DefaultCPUAllocator: not enough memory: you tried to allocate {nbytes} bytes."
             )
+
+    def next_id(self) -> int:
+        """An identity for a storage this allocator does not account (a device storage)."""
+        storage_id = self._next_id
+        self._next_id += 1
+        return storage_id
 
     def register(self, nbytes: int) -> int:
         """Account for a storage whose buffer already exists (allocated here or bridged from numpy)."""

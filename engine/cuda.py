@@ -1,11 +1,190 @@
-"""torch.cuda on a machine without a GPU: the answers PyTorch's CPU build gives."""
+"""torch.cuda for the simulated device: availability, placement, and the caching allocator's figures.
+
+tensorscope simulates one CUDA device (on by default; `--no-cuda` or a scenario key turn it off).
+Its tensors keep their data in host memory; what `memory_allocated()` and friends report comes from
+a model of PyTorch's CUDA caching allocator (engine/cuda_allocator.py), so the seeds' measurements
+(relu vs relu_ on a 10000x10000 tensor: 382.0 vs 0.0 MiB) come out as on a real GPU.
+"""
 
 from __future__ import annotations
 
+from typing import Any
 
+from engine import devices
+from engine.allocator import allocator
+from engine.devices import NOT_COMPILED
+
+DEFAULT_CAPACITY = 16 * 1024**3  # a 16 GiB card unless told otherwise
+
+
+class _Device:
+    """The simulated device's allocator, made on first use (so importing the engine stays cheap)."""
+
+    capacity = DEFAULT_CAPACITY
+    current: Any = None
+
+    @property
+    def allocator(self) -> Any:
+        if self.current is None:
+            from engine.cuda_allocator import CachingAllocator
+
+            self.current = CachingAllocator(self.capacity)
+        return self.current
+
+
+_device = _Device()
+
+
+def configure(enabled: bool = True, capacity_bytes: int = DEFAULT_CAPACITY) -> None:
+    """A fresh simulated device (every tensorscope run starts with one), or none at all."""
+    devices.state.cuda_enabled = enabled
+    _device.capacity = capacity_bytes
+    _device.current = None
+
+
+def device_allocator() -> Any:
+    return _device.allocator
+
+
+def take_block(nbytes: int) -> tuple[Any, int]:
+    """Account a device storage of `nbytes`; the pair remembers which device instance holds it."""
+    owner = _device.allocator
+    handle = owner.malloc(nbytes)
+    allocator.device_bytes += nbytes
+    devices.state.cuda_in_use = True
+    return owner, handle
+
+
+def release_block(block: tuple[Any, int], nbytes: int) -> None:
+    owner, handle = block
+    owner.free(handle)
+    allocator.device_bytes -= nbytes
+
+
+def _require() -> Any:
+    if not devices.state.cuda_enabled:
+        raise AssertionError(NOT_COMPILED)
+    return _device.allocator
+
+
+# ------------------------------------------------------------------ torch.cuda's API
 def is_available() -> bool:
-    return False
+    return devices.state.cuda_enabled
+
+
+def is_initialized() -> bool:
+    return devices.state.cuda_enabled and devices.state.cuda_in_use
 
 
 def device_count() -> int:
+    return 1 if devices.state.cuda_enabled else 0
+
+
+def current_device() -> int:
+    _require()
     return 0
+
+
+def set_device(device: Any) -> None:
+    devices.resolve(device if not isinstance(device, int) else f"cuda:{device}")
+
+
+def get_device_name(device: Any = None) -> str:
+    _require()
+    return "tensorscope simulated GPU"
+
+
+def synchronize(device: Any = None) -> None:
+    """Nothing runs asynchronously here; kept so that measuring code runs unchanged."""
+    _require()
+
+
+def memory_allocated(device: Any = None) -> int:
+    return _require().memory_allocated()
+
+
+def max_memory_allocated(device: Any = None) -> int:
+    return _require().max_memory_allocated()
+
+
+def memory_reserved(device: Any = None) -> int:
+    return _require().memory_reserved()
+
+
+def max_memory_reserved(device: Any = None) -> int:
+    return _require().max_memory_reserved()
+
+
+def memory_cached(device: Any = None) -> int:
+    return memory_reserved(device)
+
+
+def reset_peak_memory_stats(device: Any = None) -> None:
+    _require().reset_peak_memory_stats()
+
+
+def reset_max_memory_allocated(device: Any = None) -> None:
+    _require().reset_peak_memory_stats()
+
+
+def reset_accumulated_memory_stats(device: Any = None) -> None:
+    _require().reset_accumulated_memory_stats()
+
+
+def empty_cache() -> None:
+    if devices.state.cuda_enabled and _device.current is not None:
+        _device.current.empty_cache()
+
+
+def memory_stats(device: Any = None) -> Any:
+    return _require().memory_stats()
+
+
+def memory_summary(device: Any = None, abbreviated: bool = False) -> str:
+    return _require().memory_summary(abbreviated=abbreviated)
+
+
+class _Memory:
+    """torch.cuda.memory: the snapshot functions PyTorch's memory visualiser reads."""
+
+    @staticmethod
+    def _record_memory_history(*args: Any, **kwargs: Any) -> None:
+        """History is always recorded by the simulated allocator."""
+        _require()
+
+    @staticmethod
+    def _snapshot(device: Any = None) -> dict[str, Any]:
+        from engine.memory_snapshot import snapshot
+
+        return snapshot(_require())
+
+    @staticmethod
+    def _dump_snapshot(filename: str = "dump_snapshot.pickle") -> None:
+        from engine.memory_snapshot import dump_snapshot
+
+        dump_snapshot(_require(), filename)
+
+    memory_allocated = staticmethod(memory_allocated)
+    max_memory_allocated = staticmethod(max_memory_allocated)
+    memory_reserved = staticmethod(memory_reserved)
+    memory_stats = staticmethod(memory_stats)
+    memory_summary = staticmethod(memory_summary)
+    empty_cache = staticmethod(empty_cache)
+
+
+memory = _Memory()
+
+def __getattr__(name: str) -> Any:
+    if name == "OutOfMemoryError":
+        from engine.cuda_allocator import OutOfMemoryError
+
+        return OutOfMemoryError
+    raise AttributeError(f"module 'torch.cuda' has no attribute '{name}'")
+
+
+__all__ = [
+    "OutOfMemoryError", "current_device", "device_count", "empty_cache", "get_device_name", "is_available",
+    "is_initialized", "max_memory_allocated", "max_memory_reserved", "memory", "memory_allocated",
+    "memory_cached", "memory_reserved", "memory_stats", "memory_summary", "reset_accumulated_memory_stats",
+    "reset_max_memory_allocated", "reset_peak_memory_stats", "set_device", "synchronize",
+]

@@ -4,31 +4,49 @@ from __future__ import annotations
 
 import numpy as np
 
+from engine import devices
 from engine.allocator import allocator
 
 
 class Storage:
-    """A flat buffer with an identity. Every tensor is a strided window onto exactly one Storage."""
+    """A flat buffer with an identity. Every tensor is a strided window onto exactly one Storage.
 
-    __slots__ = ("__weakref__", "data", "id", "nbytes")
+    A storage on the simulated CUDA device keeps its data in the same host buffer (the host pays
+    once) and also holds a block of that device's caching allocator, which is what
+    `torch.cuda.memory_allocated()` counts."""
 
-    def __init__(self, data: np.ndarray, storage_id: int) -> None:
+    __slots__ = ("__weakref__", "block", "data", "device", "id", "nbytes")
+
+    def __init__(self, data: np.ndarray, storage_id: int, device: devices.device = devices.CPU,
+                 block: int | None = None) -> None:
         self.data = data
         self.id = storage_id
         self.nbytes = data.nbytes
+        self.device = device
+        self.block = block
 
     def __del__(self) -> None:
-        allocator.free(self.id, self.nbytes)
+        if self.block is None:
+            allocator.free(self.id, self.nbytes)
+        else:
+            from engine import cuda
+
+            cuda.release_block(self.block, self.nbytes)
 
     @classmethod
     def allocate(cls, count: int, np_dtype: np.dtype) -> Storage:
         np_dtype = np.dtype(np_dtype)
-        buffer = allocator.new_buffer(count, np_dtype)
-        return cls(buffer, allocator.register(buffer.nbytes))
+        return cls.wrap(allocator.new_buffer(count, np_dtype))
 
     @classmethod
     def wrap(cls, flat: np.ndarray) -> Storage:
-        """Adopt an existing 1-D buffer without copying (torch.from_numpy's sharing)."""
+        """Adopt an existing 1-D buffer without copying (torch.from_numpy's sharing), on the device
+        the running op works on."""
+        target = devices.state.current
+        if target.type == "cuda":
+            from engine import cuda
+
+            return cls(flat, allocator.next_id(), target, cuda.take_block(flat.nbytes))
         return cls(flat, allocator.register(flat.nbytes))
 
     @property
@@ -44,7 +62,13 @@ class Storage:
         old = self.nbytes
         self.data = bigger
         self.nbytes = bigger.nbytes
-        allocator.resize(self.id, old, self.nbytes)
+        if self.block is None:
+            allocator.resize(self.id, old, self.nbytes)
+        else:
+            from engine import cuda
+
+            cuda.release_block(self.block, old)
+            self.block = cuda.take_block(self.nbytes)
 
 
 class UntypedStorage:

@@ -17,6 +17,7 @@ import numpy as np
 from engine import dtypes, errors, geometry
 from engine.autograd import grad_mode
 from engine.autograd.node import AccumulateGrad, Node, node_type
+from engine.devices import device
 from engine.storage import Storage, UntypedStorage
 
 DEFAULT = "default"
@@ -66,42 +67,6 @@ class Size(tuple):
         return Size(item) if isinstance(index, slice) else item
 
 
-class device:  # noqa: N801 - torch's name
-    """torch.device: `cpu` or `cuda:N`."""
-
-    __slots__ = ("index", "type")
-
-    def __init__(self, spec: str | device = "cpu", index: int | None = None) -> None:
-        if isinstance(spec, device):
-            self.type, self.index = spec.type, spec.index
-            return
-        kind, _, number = str(spec).partition(":")
-        if kind not in ("cpu", "cuda", "meta"):
-            raise RuntimeError(
-                "Expected one of cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, fpga, maia, "
-                f"xla, lazy, vulkan, mps, meta, hpu, mtia, privateuseone device type at start of device string: {spec}"
-            )
-        self.type = kind
-        self.index = int(number) if number else index
-
-    def __str__(self) -> str:
-        return self.type if self.index is None else f"{self.type}:{self.index}"
-
-    def __repr__(self) -> str:
-        if self.index is None:
-            return f"device(type='{self.type}')"
-        return f"device(type='{self.type}', index={self.index})"
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, str):
-            other = device(other)
-        return isinstance(other, device) and (self.type, self.index) == (other.type, other.index)
-
-    def __hash__(self) -> int:
-        return hash((self.type, self.index))
-
-
-CPU = device("cpu")
 
 
 class Tensor:
@@ -243,11 +208,11 @@ class Tensor:
 
     @property
     def device(self) -> device:
-        return CPU
+        return self._storage.device
 
     @property
     def is_cuda(self) -> bool:
-        return False
+        return self._storage.device.type == "cuda"
 
     is_sparse = False
     is_quantized = False
@@ -445,7 +410,7 @@ class Tensor:
         except RuntimeError:
             fn_name = "Invalid"
         return format_tensor(self._numpy_view(), self.dtype.name, requires_grad=self.requires_grad,
-                             grad_fn_name=fn_name)
+                             grad_fn_name=fn_name, device=None if self.is_cpu else str(self.device))
 
     __str__ = __repr__
 
@@ -526,7 +491,7 @@ class Tensor:
 
     @property
     def is_cpu(self) -> bool:
-        return True
+        return self._storage.device.type == "cpu"
 
     def type(self, dtype: Any = None) -> Any:
         if dtype is None:
@@ -534,7 +499,7 @@ class Tensor:
         return self.to(dtype)
 
     def get_device(self) -> int:
-        return -1
+        return -1 if self.is_cpu else 0
 
 
 class Parameter(Tensor):
@@ -567,7 +532,8 @@ class Parameter(Tensor):
 
         if not self._requires_grad:
             return "Parameter containing:\n" + super().__repr__()
-        return format_parameter(self._numpy_view(), self.dtype.name)
+        return format_parameter(self._numpy_view(), self.dtype.name,
+                                device=None if self.is_cpu else str(self.device))
 
     __str__ = __repr__
 

@@ -10,6 +10,7 @@ import numpy as np
 
 from engine import errors
 from engine.autograd.node import AccumulateGrad, Edge, Node
+from engine.devices import on
 from engine.storage import Storage
 
 
@@ -224,7 +225,8 @@ def run_backward(tensors: Sequence[Any], grads: Sequence[Any], retain_graph: boo
             outgoing: Sequence[np.ndarray | None] = ()
             if isinstance(node, AccumulateGrad):
                 if needed is None and incoming[0] is not None:
-                    flow.deliver(incoming[0], node.variable)
+                    with on(node.variable.device):  # a leaf's .grad lives on its device
+                        flow.deliver(incoming[0], node.variable)
             elif needed is None or node in needed:
                 _retain_grads(node, incoming)
                 if any(g is not None for g in incoming):
@@ -254,4 +256,5 @@ def _retain_grads(node: Node, incoming: list[np.ndarray | None]) -> None:
     for nr, ref in node._retained.items():
         tensor = ref()
         if tensor is not None and incoming[nr] is not None:
-            tensor._accumulate_grad(incoming[nr], 0)  # retain_grad keeps a clone
+            with on(tensor.device):
+                tensor._accumulate_grad(incoming[nr], 0)  # retain_grad keeps a clone

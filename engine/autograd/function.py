@@ -11,7 +11,6 @@ from typing import Any
 import numpy as np
 
 from engine.autograd import grad_mode
-from engine.autograd.node import node_type
 
 
 class FunctionCtx:

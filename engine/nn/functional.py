@@ -347,3 +347,17 @@ def pad(input: Tensor, pad: Sequence[int], mode: str = "constant", value: float 
 
 def flatten(input: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:  # noqa: A002
     return views.flatten(input, start_dim, end_dim)
+
+
+def _place_public_functions() -> None:
+    """Every functional op runs on the device of its tensor arguments (see engine.placement)."""
+    from engine.placement import placed
+
+    names = [name for name, value in globals().items()
+             if callable(value) and not name.startswith("_") and getattr(value, "__module__", "") == __name__]
+    for name in names:
+        globals()[name] = placed(globals()[name])
+    globals()["max_pool2d"] = placed(_max_pool2d)
+
+
+_place_public_functions()

@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from engine.autograd import grad_mode
+from engine.dtypes import dtype
 from engine.tensor import Parameter, Tensor
 
 
@@ -160,21 +161,37 @@ class Module:
         fn(self)
         return self
 
-    def to(self, *args: Any, **kwargs: Any) -> Module:
+    def _apply(self, convert: Callable[[Tensor], Tensor]) -> Module:
+        """Move or cast every parameter and buffer, keeping the Parameter objects (as torch does)."""
+        with grad_mode.no_grad():
+            for module in self.modules():
+                for param in module._parameters.values():
+                    if param is not None:
+                        param.data = convert(param.data)
+                        if param._grad is not None:
+                            param._grad = convert(param._grad)
+                for name, buf in module._buffers.items():
+                    if buf is not None:
+                        module._buffers[name] = convert(buf)
         return self
+
+    def to(self, *args: Any, **kwargs: Any) -> Module:
+        """Like Tensor.to, but a dtype only applies to floating-point parameters and buffers."""
+        return self._apply(lambda t: t.to(*args, **kwargs) if t.dtype.is_floating_point
+                           else t.to(*(a for a in args if not isinstance(a, dtype)),
+                                     **{k: v for k, v in kwargs.items() if k != "dtype"}))
+
+    def cuda(self, device: Any = None) -> Module:
+        return self._apply(lambda t: t.cuda(device))
 
     def cpu(self) -> Module:
-        return self
+        return self._apply(lambda t: t.cpu())
 
     def float(self) -> Module:
-        return self
+        return self._apply(lambda t: t.float() if t.dtype.is_floating_point else t)
 
     def double(self) -> Module:
-        for module in self.modules():
-            for name, param in module._parameters.items():
-                if param is not None:
-                    module._parameters[name] = Parameter(param.detach().double(), param.requires_grad)
-        return self
+        return self._apply(lambda t: t.double() if t.dtype.is_floating_point else t)
 
     # ------------------------------------------------------------------ printing
     def extra_repr(self) -> str:

@@ -11,6 +11,7 @@ import importlib
 from collections.abc import Callable
 from typing import Any
 
+from engine.placement import placed
 from engine.tensor import Tensor
 
 FAMILIES = ("pointwise", "views", "copying", "factories", "random", "reduction", "linalg", "indexing",
@@ -32,9 +33,10 @@ MODULES = _available_modules()
 FUNCTIONS: dict[str, Callable[..., Any]] = {}
 for _module in MODULES:
     for _name, _fn in getattr(_module, "METHODS", {}).items():
-        setattr(Tensor, _name, _fn)
+        setattr(Tensor, _name, placed(_fn))
     for _name, _fn in getattr(_module, "PROPERTIES", {}).items():
-        setattr(Tensor, _name, property(_fn))
-    FUNCTIONS.update(getattr(_module, "FUNCTIONS", {}))
+        setattr(Tensor, _name, property(placed(_fn)))
+    FUNCTIONS.update({name: placed(fn) if callable(fn) and not isinstance(fn, type) else fn
+                      for name, fn in getattr(_module, "FUNCTIONS", {}).items()})
 
 from engine.ops import operators  # noqa: E402,F401  (defines Tensor.__add__ and friends)

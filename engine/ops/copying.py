@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from engine import dtypes, geometry
+from engine.devices import CPU, device, on, resolve
 from engine.ops.core import (
     apply_inplace,
     check_inplace_allowed,
@@ -17,7 +18,7 @@ from engine.ops.core import (
     record,
     unbroadcast,
 )
-from engine.tensor import Tensor, device
+from engine.tensor import Tensor
 
 
 def clone(self: Tensor, *, memory_format: Any = None, contiguous: bool = False) -> Tensor:
@@ -38,10 +39,12 @@ def contiguous(self: Tensor, memory_format: Any = None) -> Tensor:
     return clone(self, contiguous=True)
 
 
-def _to_dtype(self: Tensor, dtype: dtypes.dtype, copy: bool = False) -> Tensor:
-    if dtype is self.dtype and not copy:
+def _copy_to(self: Tensor, dtype: dtypes.dtype, target: device, copy: bool = False) -> Tensor:
+    """A copy in another dtype and/or on another device (ToCopyBackward0); self when nothing changes."""
+    if dtype is self.dtype and target == self.device and not copy:
         return self
-    out = Tensor._empty_strided(self._shape, geometry.preserved_strides(self._shape, self._stride), dtype)
+    with on(target):
+        out = Tensor._empty_strided(self._shape, geometry.preserved_strides(self._shape, self._stride), dtype)
     np.copyto(out._numpy_view(), self._numpy_view(), casting="unsafe")
     source_dtype = self.dtype.np
     if dtype.is_floating_point:
@@ -50,27 +53,32 @@ def _to_dtype(self: Tensor, dtype: dtypes.dtype, copy: bool = False) -> Tensor:
 
 
 def to(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
-    """`.to(dtype)`, `.to(device)`, `.to(other)`, with `dtype=`/`device=`/`copy=` keywords."""
+    """`.to(dtype)`, `.to(device)`, `.to(device, dtype)`, `.to(other)`, with keyword forms."""
     target_dtype = kwargs.get("dtype")
-    copy = kwargs.get("copy", False)
+    target_device = kwargs.get("device")
     for arg in args:
         if isinstance(arg, dtypes.dtype):
             target_dtype = arg
         elif isinstance(arg, Tensor):
-            target_dtype = arg.dtype
-        elif isinstance(arg, (str, device)):
-            device(arg)
-    return _to_dtype(self, target_dtype or self.dtype, copy)
+            target_dtype, target_device = arg.dtype, arg.device
+        elif isinstance(arg, (str, device, int)):
+            target_device = arg
+    where = resolve(target_device) if target_device is not None else self.device
+    return _copy_to(self, target_dtype or self.dtype, where, kwargs.get("copy", False))
 
 
 def _caster(target: dtypes.dtype) -> Any:
     def cast(self: Tensor, memory_format: Any = None) -> Tensor:
-        return _to_dtype(self, target)
+        return _copy_to(self, target, self.device)
     return cast
 
 
-def cpu(self: Tensor) -> Tensor:
-    return self
+def cpu(self: Tensor, memory_format: Any = None) -> Tensor:
+    return _copy_to(self, self.dtype, CPU)
+
+
+def cuda(self: Tensor, device: Any = None, non_blocking: bool = False, memory_format: Any = None) -> Tensor:
+    return _copy_to(self, self.dtype, resolve("cuda" if device is None else device))
 
 
 def copy_(self: Tensor, src: Tensor | float, non_blocking: bool = False) -> Tensor:
@@ -117,7 +125,7 @@ def zero_(self: Tensor) -> Tensor:
 
 
 METHODS = {
-    "clone": clone, "contiguous": contiguous, "to": to, "cpu": cpu, "copy_": copy_, "fill_": fill_,
+    "clone": clone, "contiguous": contiguous, "to": to, "cpu": cpu, "cuda": cuda, "copy_": copy_, "fill_": fill_,
     "zero_": zero_, "float": _caster(dtypes.float32), "double": _caster(dtypes.float64),
     "half": _caster(dtypes.float16), "long": _caster(dtypes.int64), "int": _caster(dtypes.int32),
     "short": _caster(dtypes.int16), "char": _caster(dtypes.int8), "byte": _caster(dtypes.uint8),
