@@ -25,9 +25,11 @@ class Step:
 class Session:
     """A namespace, the steps run in it so far, and their snapshots."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, cuda: bool = True, cuda_capacity_bytes: int = engine.cuda.DEFAULT_CAPACITY) -> None:
         gc.collect()  # storages of an earlier session must not count towards this one's memory
         engine.manual_seed(DEFAULT_SEED)  # every run starts from a fresh process's random state
+        engine.cuda.configure(enabled=cuda, capacity_bytes=cuda_capacity_bytes)  # and a fresh device
+        self.options = {"cuda": cuda, "cuda_capacity_bytes": cuda_capacity_bytes}
         self.interpreter = Interpreter()
         self.steps: list[Step] = []
         self._snapshots = SnapshotTaker()
@@ -65,7 +67,7 @@ class Session:
 
     def replayed(self, count: int) -> Session:
         """A fresh Session that has run the first `count` statements of this one."""
-        fresh = Session()
+        fresh = Session(**self.options)
         for step in self.steps[:count]:
             fresh.run_statement(step.statement)
         return fresh

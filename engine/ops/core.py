@@ -83,7 +83,7 @@ def unbroadcast(grad: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
 def needs_grad(*inputs: Any) -> bool:
     if not grad_mode.state.enabled:
         return False
-    for t in inputs:
+    for t in inputs:  # noqa: SIM110 - a plain loop beats any(genexpr) on every op's hot path
         if isinstance(t, Tensor) and t.requires_grad:
             return True
     return False

@@ -40,11 +40,12 @@ from typing import Any
 import numpy as np
 
 from engine import dtypes, geometry
+from engine.devices import CPU
 from engine.ops.core import apply_inplace, check_inplace_allowed, check_writable
 from engine.ops.factories import _check_device, _finish
 from engine.ops.views import sizes_arg
 from engine.storage import Storage
-from engine.tensor import CPU, Tensor
+from engine.tensor import Tensor
 
 DEFAULT_SEED = 67280421310721  # c10::detail::default_rng_seed_val: the seed of a new torch.Generator()
 _MT_WORDS = 624

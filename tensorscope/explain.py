@@ -1,0 +1,160 @@
+"""Errors explained: the story behind an autograd error, told from the snapshot history.
+
+PyTorch says *what* failed ("modified by an inplace operation ... is at version 1; expected version
+0"); this module says *why*, in a learner's words: which op saved which tensor at which step, which
+statement changed it, and what to write instead. It reads only Snapshots.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from engine import errors
+from tensorscope.snapshot import Snapshot
+
+_MISMATCH = re.compile(r"\[(?P<type>\S+) \[(?P<shape>[^\]]*)\]\](?:, which is output \d+ of (?P<producer>[^,]+),)? "
+                       r"is at version (?P<now>\d+); expected version (?P<then>\d+) instead")
+_INPLACE_CALL = re.compile(r"^\s*(?P<target>[A-Za-z_][\w.]*)\s*\.\s*(?P<op>\w+)_\((?P<args>.*)\)\s*$", re.S)
+_AUGMENTED = re.compile(r"^\s*(?P<target>[A-Za-z_][\w.\[\]:, ]*?)\s*(?P<op>[-+*/])=\s*(?P<value>.+?)\s*$", re.S)
+_NAME = re.compile(r"[A-Za-z_]\w*")
+
+
+def _code(text: str) -> str:
+    return f"`{text.strip()}`"
+
+
+def rewrite(source: str) -> str | None:
+    """An out-of-place way to write an in-place statement, when one is obvious."""
+    line = source.strip().splitlines()[0] if source.strip() else ""
+    match = _AUGMENTED.match(line)
+    if match:
+        target, op, value = match["target"], match["op"], match["value"]
+        return f"{target} = {target} {op} {value}"
+    match = _INPLACE_CALL.match(line)
+    if match:
+        return f"{match['target']} = {match['target']}.{match['op']}({match['args']})"
+    if "inplace=True" in line:
+        return line.replace("inplace=True", "inplace=False")
+    return None
+
+
+def _changed_at(history: Sequence[Snapshot], name: str, since: int) -> list[Snapshot]:
+    """The steps after `since` at which `name`'s version went up."""
+    steps = []
+    previous = None
+    for snap in history:
+        info = snap.objects.get(name)
+        version = info.version if info is not None and info.kind == "tensor" else None
+        if snap.step > since and previous is not None and version is not None and version > previous:
+            steps.append(snap)
+        previous = version
+    return steps
+
+
+def _saved_at(history: Sequence[Snapshot], name: str, node_name: str) -> Snapshot | None:
+    for snap in history:
+        for node in snap.graph:
+            if node.name == node_name and any(name in saved.names for saved in node.saved):
+                return snap
+    return None
+
+
+def _explain_mismatch(history: Sequence[Snapshot], message: str) -> str:
+    match = _MISMATCH.search(message)
+    then = int(match["then"]) if match else None
+    now = int(match["now"]) if match else None
+    before = history[-2] if len(history) > 1 else history[-1]
+    candidates = [(node, saved) for node, saved in before.stale_saved()
+                  if then is None or (saved.saved_version == then and saved.current_version == now)]
+    if not candidates:
+        return ("A tensor that backward needs was changed in place after it was saved. Backward needs the "
+                "values it saw when the operation ran: compute a new tensor instead of modifying it in place.")
+    node, saved = candidates[0]
+    lines = []
+    if saved.names:
+        name = saved.names[0]
+        saved_step = _saved_at(history, name, node.name)
+        where = f" at step {saved_step.step} ({_code(saved_step.source)})" if saved_step else ""
+        role = "its own result" if saved.is_output else f"its input `{saved.field}`"
+        lines.append(f"`{name}` was saved by {node.name}{where} as {role}, at version {saved.saved_version}.")
+        changes = _changed_at(history, name, saved_step.step if saved_step else -1)
+        for snap in changes:
+            lines.append(f"Step {snap.step} {_code(snap.source)} changed it in place "
+                         f"(version {snap.objects[name].version}).")
+        lines.append(f"Backward needs the values {node.name} saw, so it refuses to run on the changed `{name}`.")
+        fix = rewrite(changes[-1].source) if changes else None
+        if fix:
+            lines.append(f"Write {_code(fix)} instead (a new tensor, the saved one stays intact), or make the "
+                         "in-place change after the last backward.")
+        else:
+            lines.append("Make that change on a copy (`.clone()`), or after the last backward.")
+    else:
+        lines.append(f"A tensor of shape [{', '.join(map(str, saved.shape))}] that {node.name} saved (its "
+                     f"`{saved.field}`) went from version {saved.saved_version} to {saved.current_version}: something "
+                     "changed it in place after the op ran. Give it a name to follow it here, or avoid the in-place op.")
+    return "\n".join(lines)
+
+
+def _subject(snap: Snapshot, want_leaf: bool) -> str | None:
+    """The first name in the statement that is a tensor requiring grad (a leaf, when asked)."""
+    for name in _NAME.findall(snap.source):
+        info = snap.objects.get(name)
+        if info is not None and info.kind == "tensor" and info.requires_grad and (info.is_leaf or not want_leaf):
+            return name
+    return None
+
+
+def explain(history: Sequence[Snapshot]) -> str | None:
+    """The explanation of the last snapshot's error, or None when there is no error to explain."""
+    if not history or history[-1].error is None:
+        return None
+    snap = history[-1]
+    message = snap.error.message
+    if message.startswith("one of the variables needed for gradient computation"):
+        return _explain_mismatch(history, message)
+    if message == errors.LEAF_INPLACE:
+        name = _subject(snap, want_leaf=True) or "the tensor"
+        return (f"`{name}` is a leaf that requires grad, like a model weight: autograd refuses to change it in "
+                "place, since its gradient must belong to the values it has. To initialise or update it, step "
+                f"outside autograd: `with torch.no_grad(): {name}.normal_()` (what optimizers and nn.init do), or "
+                f"work on `{name}.data`.")
+    if message == errors.VIEW_OF_LEAF_INPLACE:
+        return ("This tensor is a view of a leaf that requires grad (indexing like `x[0]` or `x.view(...)` gives "
+                "views): writing into it would change the leaf in place, which autograd forbids. Do it under "
+                "`with torch.no_grad():`, or build a new tensor (e.g. with torch.where or torch.cat).")
+    if "returns multiple views" in message:
+        return ("split, chunk and unbind return views that share one autograd node, so autograd cannot track an "
+                "in-place change to just one of them. Use an out-of-place op (`a = a + 1`), or `.clone()` the "
+                "piece first.")
+    if message.startswith("A view was created in no_grad mode"):
+        return ("This view was made inside `with torch.no_grad():` and changed in place outside it (or its base "
+                "was). Autograd cannot tell which history the change should have: create and modify the view "
+                "both inside the no_grad block, or both outside it.")
+    if message == errors.BACKWARD_TWICE:
+        return ("The first backward freed what the graph had saved (to save memory). To go through the same "
+                "graph again, pass `retain_graph=True` to the first backward, or compute the forward again.")
+    if message == errors.NON_SCALAR_BACKWARD:
+        return ("backward() with no argument needs a single number (a loss). Reduce the tensor first, e.g. "
+                "`y.sum().backward()`, or pass the gradient: `y.backward(torch.ones_like(y))`.")
+    if message.startswith("element 0 of tensors does not require grad"):
+        return ("Nothing this tensor was computed from requires grad, so there is no graph to go back through. "
+                "Create the inputs with `requires_grad=True` (or call `.requires_grad_()`), and do not compute "
+                "the loss under `torch.no_grad()` or from `.detach()`ed tensors.")
+    if message == errors.INTERNAL_OVERLAP:
+        return ("Several elements of this tensor are the same memory (it comes from expand() or a stride-0 "
+                "view), so an in-place write would be ambiguous. `.clone()` it first: a clone has its own memory.")
+    if message == errors.PARTIAL_OVERLAP:
+        return ("The input and the tensor being written share part of their memory, so the write would read "
+                "values it has already overwritten. Use a `.clone()` of the input.")
+    return None
+
+
+def stale_warning(snap: Snapshot) -> list[str]:
+    """Warnings before backward: saved tensors whose version moved since they were saved."""
+    notes = []
+    for node, saved in snap.stale_saved():
+        who = f"`{saved.names[0]}`" if saved.names else f"a tensor saved as `{saved.field}`"
+        notes.append(f"{who} was saved by {node.name} at version {saved.saved_version} and is now at version "
+                     f"{saved.current_version}: a backward through {node.name} will fail.")
+    return notes

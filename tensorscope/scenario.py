@@ -1,0 +1,314 @@
+"""YAML scenarios: a narrated story of statements, with expectations checked as it runs.
+
+A scenario is data (loaded with PyYAML's safe composer); its code only ever runs through the
+sandboxed interpreter. Loading validates the structure against the node tree, so every problem is
+reported with file, line and column and a hint, never a traceback. The expectation vocabulary is
+documented in scenarios/README.md; `check_expectations` compares one step's Snapshot with it.
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from tensorscope.snapshot import Snapshot
+
+TOP_KEYS = {"title": str, "summary": str, "tags": list, "setup": str, "steps": list, "cuda": bool,
+            "cuda_capacity_gib": (int, float)}
+STEP_KEYS = {"code": str, "say": str, "expect": dict}
+EXPECT_KEYS = {"error", "output", "version", "shares_storage", "is_leaf", "requires_grad", "grad_fn", "is_view",
+               "saved", "stale", "values", "grad", "memory", "cuda_memory", "warns", "shape", "stride", "dtype"}
+
+
+class ScenarioError(Exception):
+    """A problem with a scenario file, located: `file:line:column: message (hint)`."""
+
+    def __init__(self, path: str, line: int, column: int, message: str, hint: str = "") -> None:
+        self.path, self.line, self.column, self.message, self.hint = path, line, column, message, hint
+        text = f"{path}:{line}:{column}: {message}" + (f" ({hint})" if hint else "")
+        super().__init__(text)
+
+
+@dataclass(frozen=True)
+class ScenarioStep:
+    code: str
+    say: str = ""
+    expect: dict[str, Any] = field(default_factory=dict)
+    line: int = 0
+
+
+@dataclass(frozen=True)
+class Scenario:
+    path: str
+    title: str
+    summary: str
+    steps: tuple[ScenarioStep, ...]
+    tags: tuple[str, ...] = ()
+    setup: str = ""
+    cuda: bool = True
+    cuda_capacity_gib: float = 16
+
+
+# --------------------------------------------------------------------------- loading
+def _where(node: yaml.Node) -> tuple[int, int]:
+    return node.start_mark.line + 1, node.start_mark.column + 1
+
+
+def _type_name(expected: Any) -> str:
+    names = {str: "a string", list: "a list", dict: "a mapping", bool: "true or false", int: "a number",
+             float: "a number"}
+    if isinstance(expected, tuple):
+        return " or ".join(sorted({names[t] for t in expected}))
+    return names[expected]
+
+
+def _check_keys(path: str, node: yaml.MappingNode, allowed: dict[str, Any] | set[str], what: str) -> None:
+    for key_node, _ in node.value:
+        key = key_node.value
+        if key not in allowed:
+            close = difflib.get_close_matches(str(key), list(allowed), n=1)
+            hint = f"did you mean '{close[0]}'?" if close else "allowed: " + ", ".join(sorted(allowed))
+            raise ScenarioError(path, *_where(key_node), f"unknown key '{key}' in {what}", hint)
+
+
+def _is_a(value: Any, expected: Any) -> bool:
+    """isinstance, except that YAML's true/false is not a number."""
+    kinds = expected if isinstance(expected, tuple) else (expected,)
+    return isinstance(value, kinds) and not (isinstance(value, bool) and bool not in kinds)
+
+
+def _check_types(path: str, node: yaml.MappingNode, data: dict[str, Any], types: dict[str, Any], what: str) -> None:
+    for key_node, value_node in node.value:
+        expected = types.get(key_node.value)
+        value = data.get(key_node.value)
+        if expected is not None and not _is_a(value, expected):
+            raise ScenarioError(path, *_where(value_node), f"'{key_node.value}' in {what} must be {_type_name(expected)}",
+                                f"got {type(value).__name__}")
+
+
+def load(path: str | Path) -> Scenario:
+    """Read and validate a scenario file; raises ScenarioError (located) for any problem."""
+    name = str(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ScenarioError(name, 0, 0, "no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ScenarioError(name, 0, 0, f"cannot read it ({exc})") from None
+    return loads(text, name)
+
+
+def loads(text: str, path: str = "<scenario>") -> Scenario:
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+        data = yaml.safe_load(text)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line, column = (mark.line + 1, mark.column + 1) if mark else (0, 0)
+        raise ScenarioError(path, line, column, f"not valid YAML: {exc.problem or exc.context}") from None
+    except yaml.YAMLError as exc:
+        raise ScenarioError(path, 0, 0, f"not valid YAML: {exc}") from None
+    if not isinstance(root, yaml.MappingNode) or not isinstance(data, dict):
+        raise ScenarioError(path, 1, 1, "a scenario is a mapping", "start with 'title:', 'summary:' and 'steps:'")
+    _check_keys(path, root, TOP_KEYS, "the scenario")
+    _check_types(path, root, data, TOP_KEYS, "the scenario")
+    for required in ("title", "summary", "steps"):
+        if required not in data:
+            raise ScenarioError(path, 1, 1, f"missing '{required}'", "a scenario needs title, summary and steps")
+    steps_node = next(v for k, v in root.value if k.value == "steps")
+    if not data["steps"]:
+        raise ScenarioError(path, *_where(steps_node), "'steps' is empty", "add at least one step with 'code:'")
+    steps = tuple(_step(path, node, value, index) for index, (node, value) in
+                  enumerate(zip(steps_node.value, data["steps"]), start=1))
+    return Scenario(path=path, title=data["title"], summary=data["summary"], steps=steps,
+                    tags=tuple(str(t) for t in data.get("tags", [])), setup=data.get("setup", ""),
+                    cuda=data.get("cuda", True), cuda_capacity_gib=data.get("cuda_capacity_gib", 16))
+
+
+def _step(path: str, node: yaml.Node, value: Any, index: int) -> ScenarioStep:
+    what = f"step {index}"
+    if isinstance(node, yaml.ScalarNode) and isinstance(value, str):
+        return ScenarioStep(code=value, line=_where(node)[0])
+    if not isinstance(node, yaml.MappingNode) or not isinstance(value, dict):
+        raise ScenarioError(path, *_where(node), f"{what} must be a mapping", "give it 'code:' and optionally 'say:'")
+    _check_keys(path, node, STEP_KEYS, what)
+    _check_types(path, node, value, STEP_KEYS, what)
+    if not value.get("code", "").strip():
+        raise ScenarioError(path, *_where(node), f"{what} has no code", "every step needs 'code:'")
+    expect = value.get("expect", {})
+    if expect:
+        expect_node = next(v for k, v in node.value if k.value == "expect")
+        _check_keys(path, expect_node, EXPECT_KEYS, f"the expectations of {what}")
+    return ScenarioStep(code=value["code"], say=value.get("say", ""), expect=expect, line=_where(node)[0])
+
+
+# --------------------------------------------------------------------------- checking
+@dataclass(frozen=True)
+class Check:
+    """One expectation's verdict: what was expected and what the step actually did."""
+
+    key: str
+    passed: bool
+    expected: Any
+    actual: Any
+
+    def describe(self) -> str:
+        mark = "ok" if self.passed else "FAILED"
+        if self.passed:
+            return f"{mark}: {self.key}"
+        return f"{mark}: {self.key}: expected {self.expected!r}, got {self.actual!r}"
+
+
+def _close(expected: Any, actual: Any) -> bool:
+    if isinstance(expected, list) and isinstance(actual, list):
+        return len(expected) == len(actual) and all(_close(e, a) for e, a in zip(expected, actual))
+    if isinstance(expected, bool) or isinstance(actual, bool):
+        return expected == actual
+    if isinstance(expected, (int, float)) and isinstance(actual, (int, float)):
+        return math.isclose(expected, actual, rel_tol=1e-4, abs_tol=1e-6)
+    return expected == actual
+
+
+def _per_name(key: str, snap: Snapshot, wanted: dict[str, Any], read: Any) -> list[Check]:
+    checks = []
+    for name, expected in wanted.items():
+        info = snap.objects.get(name)
+        actual = read(info) if info is not None else "<no such name>"
+        checks.append(Check(f"{key}.{name}", _close(expected, actual), expected, actual))
+    return checks
+
+
+def _error_check(snap: Snapshot, expected: Any) -> Check:
+    actual = None if snap.error is None else {"type": snap.error.type, "message": snap.error.message}
+    if expected is None or expected is False:
+        return Check("error", actual is None, None, actual)
+    if isinstance(expected, str):
+        expected = {"type": expected}
+    passed = actual is not None and actual["type"] == expected.get("type", actual["type"])
+    if passed and "contains" in expected:
+        passed = expected["contains"] in actual["message"]
+    if passed and "message" in expected:
+        passed = expected["message"] == actual["message"]
+    return Check("error", passed, expected, actual)
+
+
+def _sharing_checks(snap: Snapshot, groups: list[list[str]]) -> list[Check]:
+    checks = []
+    labels: dict[str, str] = {}
+    for group in groups:
+        found = [snap.objects[n].storage if n in snap.objects else None for n in group]
+        same = None not in found and len(set(found)) == 1
+        checks.append(Check(f"shares_storage {group}", same, "one storage", found))
+        if same:
+            labels[found[0]] = ",".join(group)
+    if len(labels) < len([g for g in groups if g]):
+        checks.append(Check("shares_storage (groups apart)", False, "different storages per group", labels))
+    return checks
+
+
+def _saved_checks(snap: Snapshot, wanted: dict[str, Any]) -> list[Check]:
+    checks = []
+    for name, spec in wanted.items():
+        hits = [(node.name, saved.saved_version) for node in snap.graph for saved in node.saved if name in saved.names]
+        expected = (spec.get("by"), spec.get("version")) if isinstance(spec, dict) else (spec, None)
+        passed = any(by == expected[0] and (expected[1] is None or version == expected[1]) for by, version in hits)
+        checks.append(Check(f"saved.{name}", passed, {"by": expected[0], "version": expected[1]}, hits))
+    return checks
+
+
+def check_expectations(snap: Snapshot, expect: dict[str, Any]) -> list[Check]:
+    """Compare one step's final Snapshot with its expectations (see scenarios/README.md)."""
+    checks: list[Check] = []
+    for key, wanted in expect.items():
+        if key == "error":
+            checks.append(_error_check(snap, wanted))
+        elif key == "output":
+            actual = snap.output
+            passed = (wanted["contains"] in (actual or "")) if isinstance(wanted, dict) else actual == wanted
+            checks.append(Check("output", passed, wanted, actual))
+        elif key == "warns":
+            checks.append(Check("warns", any(wanted in w for w in snap.warnings), wanted, list(snap.warnings)))
+        elif key == "shares_storage":
+            checks.extend(_sharing_checks(snap, wanted))
+        elif key == "saved":
+            checks.extend(_saved_checks(snap, wanted))
+        elif key == "stale":
+            stale = sorted({n for _, saved in snap.stale_saved() for n in saved.names})
+            checks.append(Check("stale", sorted(wanted) == stale, sorted(wanted), stale))
+        elif key == "memory":
+            for field_name, expected in wanted.items():
+                actual = getattr(snap.memory, field_name, "<unknown field>")
+                checks.append(Check(f"memory.{field_name}", actual == expected, expected, actual))
+        elif key == "cuda_memory":
+            for field_name, expected in wanted.items():
+                actual = (snap.memory.cuda or {}).get(field_name, "<unknown field>")
+                checks.append(Check(f"cuda_memory.{field_name}", _close(expected, actual), expected, actual))
+        else:
+            read = {
+                "version": lambda i: i.version, "is_leaf": lambda i: i.is_leaf,
+                "requires_grad": lambda i: i.requires_grad, "grad_fn": lambda i: i.grad_fn,
+                "is_view": lambda i: i.is_view, "values": lambda i: i.values, "grad": lambda i: i.grad,
+                "shape": lambda i: list(i.shape), "stride": lambda i: list(i.stride), "dtype": lambda i: i.dtype,
+            }[key]
+            checks.extend(_per_name(key, snap, wanted, read))
+    return checks
+
+
+# --------------------------------------------------------------------------- running
+@dataclass(frozen=True)
+class StepRun:
+    step: ScenarioStep
+    snapshots: tuple[Snapshot, ...]  # one per top-level statement of the step's code
+    checks: tuple[Check, ...]
+
+    @property
+    def passed(self) -> bool:
+        return all(check.passed for check in self.checks)
+
+
+@dataclass(frozen=True)
+class ScenarioRun:
+    scenario: Scenario
+    setup: tuple[Snapshot, ...]
+    steps: tuple[StepRun, ...]
+
+    @property
+    def passed(self) -> bool:
+        return all(step.passed for step in self.steps)
+
+    @property
+    def failures(self) -> list[tuple[int, Check]]:
+        return [(i, c) for i, step in enumerate(self.steps, start=1) for c in step.checks if not c.passed]
+
+
+def run_scenario(scenario: Scenario) -> ScenarioRun:
+    """Run setup and steps in one fresh Session, checking each step's expectations after its last
+    statement (a step's error is the first error any of its statements raised)."""
+    from tensorscope.interpreter import UserError
+    from tensorscope.session import Session
+
+    session = Session(cuda=scenario.cuda, cuda_capacity_bytes=int(scenario.cuda_capacity_gib * 1024**3))
+    try:
+        setup = tuple(step.snapshot for step in session.run(scenario.setup)) if scenario.setup.strip() else ()
+    except UserError as exc:
+        raise ScenarioError(scenario.path, 0, 0, f"setup: {exc.info.type}: {exc.info.message}") from None
+    runs = []
+    for index, step in enumerate(scenario.steps, start=1):
+        try:
+            snapshots = tuple(s.snapshot for s in session.run(step.code))
+        except UserError as exc:
+            raise ScenarioError(scenario.path, step.line, 1,
+                                f"step {index}: {exc.info.type}: {exc.info.message}") from None
+        final = snapshots[-1]
+        first_error = next((s.error for s in snapshots if s.error is not None), None)
+        if first_error is not None and final.error is None:
+            from dataclasses import replace
+
+            final = replace(final, error=first_error)
+        runs.append(StepRun(step, snapshots, tuple(check_expectations(final, step.expect))))
+    return ScenarioRun(scenario, setup, tuple(runs))
