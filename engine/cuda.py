@@ -73,7 +73,8 @@ def is_available() -> bool:
 
 
 def is_initialized() -> bool:
-    return devices.state.cuda_enabled and devices.state.cuda_in_use
+    """True once the current simulated device has allocated memory (its allocator exists)."""
+    return devices.state.cuda_enabled and _device.current is not None
 
 
 def device_count() -> int:

@@ -187,3 +187,13 @@ def same_tensor_view(a: Tensor, b: Tensor) -> bool:
 def values(t: Tensor) -> np.ndarray:
     """t's elements as a numpy array over its memory (read-only use; no autograd involved)."""
     return t._numpy_view()
+
+
+def cuda_memory() -> dict[str, int] | None:
+    """The simulated device's caching-allocator figures, or None when the device is off or unused."""
+    from engine import cuda
+
+    if not cuda.is_initialized():
+        return None
+    return {"allocated": cuda.memory_allocated(), "max_allocated": cuda.max_memory_allocated(),
+            "reserved": cuda.memory_reserved(), "max_reserved": cuda.max_memory_reserved()}

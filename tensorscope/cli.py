@@ -1,4 +1,5 @@
-"""The `tensorscope` command: `replay` a script headless, or work in the line `repl`."""
+"""The `tensorscope` command: replay a script or scenario headless, check scenarios, list them, or
+work in the line REPL."""
 
 from __future__ import annotations
 
@@ -13,31 +14,38 @@ from tensorscope import __version__
 DESCRIPTION = (
     "tensorscope shows what PyTorch does to memory: which tensors share a storage, version counters, "
     "the autograd graph and its saved tensors, and why an in-place operation broke backward. "
-    "Statements run on tensorscope's own engine, which behaves like PyTorch 2.13."
+    "Statements run on tensorscope's own engine, which behaves like PyTorch 2.13, with a simulated "
+    "CUDA device (its memory figures follow PyTorch's caching allocator)."
 )
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="tensorscope", description=DESCRIPTION)
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--no-cuda", action="store_true",
+                        help="run without the simulated CUDA device (torch.cuda.is_available() is False)")
+    parser = argparse.ArgumentParser(prog="tensorscope", description=DESCRIPTION, parents=[common])
     parser.add_argument("--version", action="version",
                         version=f"tensorscope {__version__} (engine modelled on PyTorch 2.13)")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     replay = commands.add_parser(
-        "replay", help="run a script headless and print a transcript (or the JSON trace)",
-        description="Run FILE one top-level statement at a time and print each statement, its output or "
-                    "error, and the tensors after it. With --json, print the trace: one JSON object per line.")
-    replay.add_argument("file", metavar="FILE", help="a .py script of PyTorch statements")
+        "replay", parents=[common], help="run a script or scenario headless and print a transcript (or the JSON trace)",
+        description="Run FILE (a .py script or a .yaml scenario) one top-level statement at a time and print "
+                    "each statement, its output or error (explained), and the tensors after it. With --json, "
+                    "print the trace instead: one JSON object per statement.")
+    replay.add_argument("file", metavar="FILE", help="a .py script or a .yaml scenario")
     replay.add_argument("--json", action="store_true", help="print the JSON trace (one line per statement)")
-    commands.add_parser("repl", help="a line REPL that says what each statement did to memory",
+    check = commands.add_parser("check", parents=[common], help="run scenarios and check their expectations",
+                                description="Run every scenario (files, or folders of .yaml files; the bundled "
+                                            "ones when no path is given) and report pass/fail per scenario.")
+    check.add_argument("paths", metavar="PATH", nargs="*", help="scenario files or folders")
+    commands.add_parser("list", parents=[common], help="list the bundled scenarios")
+    commands.add_parser("repl", parents=[common], help="a line REPL that says what each statement did to memory",
                         description="Type PyTorch statements; :help lists the REPL's commands.")
     return parser
 
 
 def _read_script(path: str) -> str:
     file = Path(path)
-    if file.suffix in (".yaml", ".yml"):
-        raise SystemExit(f"tensorscope: {path}: scenario files are not supported by this version yet; "
-                         "give a .py script")
     try:
         return file.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -48,13 +56,19 @@ def _read_script(path: str) -> str:
         raise SystemExit(f"tensorscope: {path}: cannot read it ({exc})") from None
 
 
-def replay(path: str, as_json: bool) -> int:
+def _is_scenario(path: str) -> bool:
+    return Path(path).suffix in (".yaml", ".yml")
+
+
+def replay(path: str, as_json: bool, cuda: bool) -> int:
     from tensorscope import report, trace
     from tensorscope.interpreter import UserError
     from tensorscope.session import Session
 
+    if _is_scenario(path):
+        return replay_scenario(path, as_json)
     source = _read_script(path)
-    session = Session()
+    session = Session(cuda=cuda)
     try:
         steps = session.run(source)
     except UserError as exc:
@@ -68,16 +82,73 @@ def replay(path: str, as_json: bool) -> int:
     return 0
 
 
+def replay_scenario(path: str, as_json: bool) -> int:
+    from tensorscope import narrate, trace
+    from tensorscope.scenario import ScenarioError, load, run_scenario
+
+    try:
+        run = run_scenario(load(path))
+    except ScenarioError as exc:
+        print(f"tensorscope: {exc}", file=sys.stderr)
+        return 1
+    if as_json:
+        for snap in narrate.all_snapshots(run):
+            print(trace.step_line(snap))
+    else:
+        print(narrate.render(run))
+    return 0 if run.passed else 1
+
+
+def check(paths: Sequence[str]) -> int:
+    from tensorscope import narrate
+    from tensorscope.scenario import ScenarioError, load, run_scenario
+
+    files = narrate.scenario_files(paths)
+    if not files:
+        print("tensorscope: no scenario files found", file=sys.stderr)
+        return 1
+    failed = 0
+    for file in files:
+        try:
+            run = run_scenario(load(file))
+        except ScenarioError as exc:
+            print(f"ERROR {file}: {exc}")
+            failed += 1
+            continue
+        print(narrate.verdict(file, run))
+        failed += not run.passed
+    print(f"{len(files) - failed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+def list_scenarios() -> int:
+    from scenarios import bundled
+    from tensorscope.scenario import ScenarioError, load
+
+    for file in bundled():
+        try:
+            title = load(file).title
+        except ScenarioError as exc:
+            title = f"(cannot load: {exc.message})"
+        print(f"{file.stem:32} {title}")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `tensorscope replay f --json | head` ends quietly
     parser = build_parser()
     args = parser.parse_args(argv)
+    cuda = not args.no_cuda
     if args.command == "replay":
-        return replay(args.file, args.json)
+        return replay(args.file, args.json, cuda)
+    if args.command == "check":
+        return check(args.paths)
+    if args.command == "list":
+        return list_scenarios()
     if args.command == "repl":
         from tensorscope import repl
 
-        return repl.run()
+        return repl.run(cuda=cuda)
     parser.print_help()
     return 0
 

@@ -16,6 +16,7 @@ from typing import Any, TextIO
 
 import engine
 from tensorscope.interpreter import Statement, UserError, parse
+from tensorscope.explain import explain
 from tensorscope.report import changes, table
 from tensorscope.session import Session
 
@@ -57,8 +58,8 @@ def needs_more(lines: list[str]) -> bool:
 class Repl:
     """The command loop, independent of where lines come from (so tests can drive it)."""
 
-    def __init__(self, write: Callable[[str], None]) -> None:
-        self.session = Session()
+    def __init__(self, write: Callable[[str], None], cuda: bool = True) -> None:
+        self.session = Session(cuda=cuda)
         self.write = write
 
     def handle(self, text: str) -> bool:
@@ -86,6 +87,10 @@ class Repl:
             self.write(f"warning: {warning}\n")
         if snap.error is not None:
             self.write(f"{snap.error.type}: {snap.error.message}\n")
+            story = explain([step.snapshot for step in self.session.steps])
+            if story:
+                self.write("".join(f"  why: {line}\n" if i == 0 else f"       {line}\n"
+                                   for i, line in enumerate(story.splitlines())))
         for note in changes(before, snap):
             self.write(f"  * {note}\n")
 
@@ -202,10 +207,10 @@ def _plain_reader(stream: TextIO) -> Callable[[str], str]:
     return read
 
 
-def run(stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
+def run(stdin: TextIO | None = None, stdout: TextIO | None = None, cuda: bool = True) -> int:
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout
-    repl = Repl(lambda text: (stdout.write(text), stdout.flush()))
+    repl = Repl(lambda text: (stdout.write(text), stdout.flush()), cuda=cuda)
     interactive = stdin.isatty() and stdout.isatty()
     if interactive:
         stdout.write("tensorscope REPL: PyTorch statements on tensorscope's engine. :help for commands.\n")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from tensorscope.explain import explain, stale_warning
 from tensorscope.snapshot import ObjectInfo, Snapshot
 
 COLUMNS = ("name", "shape", "stride", "offset", "dtype", "storage", "ver", "grad_fn")
@@ -31,13 +32,8 @@ def changes(before: Snapshot | None, after: Snapshot) -> list[str]:
         sharing = [n for n in after.storages[info.storage].viewers if n != name]
         if sharing and (prev is None or prev.storage != info.storage):
             notes.append(f"{name} shares storage {info.storage} with {', '.join(sharing)}")
-    stale_before = {(n.name, s.field, s.names) for n, s in before.stale_saved()} if before else set()
-    for node, saved in after.stale_saved():
-        if (node.name, saved.field, saved.names) in stale_before:
-            continue
-        who = f" ({', '.join(saved.names)})" if saved.names else ""
-        notes.append(f"stale: {node.name} saved {saved.field}{who} at version {saved.saved_version}, "
-                     f"now {saved.current_version}")
+    stale_before = set(stale_warning(before)) if before else set()
+    notes.extend(f"stale: {note}" for note in stale_warning(after) if note not in stale_before)
     return notes
 
 
@@ -49,22 +45,36 @@ def table(snapshot: Snapshot) -> list[str]:
     return ["  " + "  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip() for row in rows]
 
 
+def render_step(history: list[Snapshot], snap: Snapshot) -> list[str]:
+    """One statement's part of the transcript; `history` holds the snapshots before it."""
+    lines: list[str] = []
+    source = snap.source.splitlines() or [""]
+    lines.append(f"[{snap.step}] >>> {source[0]}")
+    lines.extend(f"    ... {line}" for line in source[1:])
+    if snap.output is not None:
+        lines.extend(f"    {line}" for line in snap.output.splitlines())
+    for warning in snap.warnings:
+        lines.append(f"    warning: {warning}")
+    if snap.error is not None:
+        lines.append(f"    {snap.error.type}: {snap.error.message}")
+        story = explain([*history, snap])
+        if story:
+            lines.extend(f"    why: {line}" if i == 0 else f"         {line}" for i, line in enumerate(story.splitlines()))
+    lines.extend(f"    * {note}" for note in changes(history[-1] if history else None, snap))
+    lines.extend(table(snap))
+    memory = f"    memory: {snap.memory.allocated_bytes} bytes live, peak {snap.memory.peak_bytes}"
+    if snap.memory.cuda:
+        memory += (f"; cuda: {snap.memory.cuda['allocated']} allocated, peak {snap.memory.cuda['max_allocated']}, "
+                   f"{snap.memory.cuda['reserved']} reserved")
+    lines.append(memory)
+    lines.append("")
+    return lines
+
+
 def render(snapshots: Iterable[Snapshot]) -> str:
     lines: list[str] = []
-    before: Snapshot | None = None
+    history: list[Snapshot] = []
     for snap in snapshots:
-        source = snap.source.splitlines() or [""]
-        lines.append(f"[{snap.step}] >>> {source[0]}")
-        lines.extend(f"    ... {line}" for line in source[1:])
-        if snap.output is not None:
-            lines.extend(f"    {line}" for line in snap.output.splitlines())
-        for warning in snap.warnings:
-            lines.append(f"    warning: {warning}")
-        if snap.error is not None:
-            lines.append(f"    {snap.error.type}: {snap.error.message}")
-        lines.extend(f"    * {note}" for note in changes(before, snap))
-        lines.extend(table(snap))
-        lines.append(f"    memory: {snap.memory.allocated_bytes} bytes live, peak {snap.memory.peak_bytes}")
-        lines.append("")
-        before = snap
+        lines.extend(render_step(history, snap))
+        history.append(snap)
     return "\n".join(lines)

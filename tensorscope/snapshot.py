@@ -90,6 +90,7 @@ class MemoryInfo:
     allocated_bytes: int
     peak_bytes: int
     by_storage: dict[str, int] = field(default_factory=dict)
+    cuda: dict[str, int] | None = None  # the simulated device: allocated, max_allocated, reserved, max_reserved
 
 
 @dataclass(frozen=True)
@@ -291,7 +292,7 @@ class SnapshotTaker:
                     by_storage.setdefault(self.storage_label(saved.tensor, named=False),
                                           inspect.storage_nbytes(saved.tensor))
         allocated = sum(by_storage.values())
-        return MemoryInfo(allocated, max(peak_bytes, allocated), by_storage)
+        return MemoryInfo(allocated, max(peak_bytes, allocated), by_storage, inspect.cuda_memory())
 
 
     def _tensor_values(self, t: engine.Tensor) -> tuple[Any, str | None]:
