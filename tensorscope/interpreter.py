@@ -28,7 +28,9 @@ builtins and engine calls consume) stops it past `max_steps`; a depth counter ra
 past `max_depth` user-function calls (Python's own recursion limit is raised for the duration of a
 statement so that the evaluator's frames fit); results that would be too large (`[0] * 10**12`,
 `10**10**10`, `'{:999999999}'`, `'x'.ljust(10**12)`, huge numpy arrays) are refused before they are
-built. Tensor memory is the engine allocator's job.
+built, and a statement whose memory grows past the engine's budget is stopped. Limits cannot be
+caught by user code; `__exit__` and `finally` get a small budget to clean up. Tensor memory is the
+engine allocator's job.
 
 Errors read as Python's: NameError, AttributeError, TypeError, ... with Python's wording, engine
 errors as raised (type name and str(exc)). An exception raised by the interpreter's own code
@@ -50,7 +52,7 @@ import sys
 import types
 import warnings
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from tensorscope.sandbox import (
@@ -61,7 +63,6 @@ from tensorscope.sandbox import (
     Uncatchable,
     check_binop,
     check_format_spec,
-    check_value,
     gateway,
     is_user_error,
     left_out_builtin,
@@ -71,10 +72,15 @@ from tensorscope.sandbox import (
 
 @dataclass(frozen=True)
 class Statement:
-    """One top-level statement: its text as written and its first line in the parsed source."""
+    """One top-level statement: its text as written and its first line in the parsed source.
+
+    `exact` is the text `run` executes when `source` was trimmed for display (see `parse`);
+    statements made by hand leave it out and run `source`.
+    """
 
     source: str
     lineno: int
+    exact: str | None = field(default=None, repr=False, compare=False)
 
 
 @dataclass(frozen=True)
@@ -116,13 +122,23 @@ def parse(source: str, filename: str = "<input>") -> list[Statement]:
     Raises UserError for text Python would reject. Its type is Python's class name (SyntaxError,
     IndentationError, TabError) and its message is Python's, followed by the position:
     `"invalid syntax (<input>, line 1, column 3)"`; the column is 1-based, as Python's `offset`.
-    A statement's source runs from its first character (its first decorator) to its last, so a
-    comment after the last token of a line is not part of it; `lineno` is its first line.
+
+    A statement's `source` is its lines (from its first decorator to its last line, comments
+    included, trailing spaces removed), or, when it shares a line with another statement
+    (`a = 1; b = 2`), exactly its own text; `lineno` is its first line.
     """
     source = source.removeprefix("\ufeff")
     tree = _parse_module(source, filename)
     lines = _LINE_BREAK.split(source)
-    return [Statement(_statement_text(lines, node), _first_line(node)) for node in tree.body]
+    spans = [(_first_line(node), node.end_lineno or node.lineno) for node in tree.body]
+    statements = []
+    for i, node in enumerate(tree.body):
+        first, last = spans[i]
+        exact = _statement_text(lines, node)
+        shares_a_line = (i > 0 and spans[i - 1][1] == first) or (i + 1 < len(spans) and spans[i + 1][0] == last)
+        shown = exact if shares_a_line else "\n".join(line.rstrip() for line in lines[first - 1:last])
+        statements.append(Statement(shown, first, None if shown == exact else exact))
+    return statements
 
 
 def _first_line(node: ast.stmt) -> int:
@@ -130,7 +146,7 @@ def _first_line(node: ast.stmt) -> int:
 
 
 def _statement_text(lines: list[str], node: ast.stmt) -> str:
-    """The statement's text; ast offsets count UTF-8 bytes, so slicing happens on bytes."""
+    """The statement's exact text; ast offsets count UTF-8 bytes, so slicing happens on bytes."""
     first, last = _first_line(node), node.end_lineno or node.lineno
     start = node.col_offset if first == node.lineno else 0
     chunk = [line.encode() for line in lines[first - 1:last]]
@@ -179,27 +195,27 @@ def _misplaced_statement(tree: ast.Module) -> tuple[ast.AST, str] | None:
         message = _placement_error(node, in_function, in_loop)
         if message:
             found.append((node, message))
-        for field, value in ast.iter_fields(node):
+        for slot, value in ast.iter_fields(node):
             children = value if isinstance(value, list) else [value]
             for child in children:
-                if isinstance(child, ast.Starred) and not _starred_allowed(node, field):
+                if isinstance(child, ast.Starred) and not _starred_allowed(node, slot):
                     found.append((child, "can't use starred expression here"))
                 if isinstance(child, ast.AST):
-                    stack.append((child, *_child_context(node, field, in_function, in_loop)))
+                    stack.append((child, *_child_context(node, slot, in_function, in_loop)))
     return min(found, key=lambda f: (f[0].lineno, f[0].col_offset)) if found else None
 
 
-def _starred_allowed(parent: ast.AST, field: str) -> bool:
-    return (isinstance(parent, (ast.List, ast.Tuple, ast.Set)) and field == "elts") or (
-        isinstance(parent, ast.Call) and field == "args") or (isinstance(parent, ast.ClassDef) and field == "bases")
+def _starred_allowed(parent: ast.AST, slot: str) -> bool:
+    return (isinstance(parent, (ast.List, ast.Tuple, ast.Set)) and slot == "elts") or (
+        isinstance(parent, ast.Call) and slot == "args") or (isinstance(parent, ast.ClassDef) and slot == "bases")
 
 
-def _child_context(node: ast.AST, field: str, in_function: bool, in_loop: bool) -> tuple[bool, bool]:
-    if isinstance(node, _FUNCTIONS) and field == "body":
+def _child_context(node: ast.AST, slot: str, in_function: bool, in_loop: bool) -> tuple[bool, bool]:
+    if isinstance(node, _FUNCTIONS) and slot == "body":
         return True, False
-    if isinstance(node, ast.ClassDef) and field == "body":
+    if isinstance(node, ast.ClassDef) and slot == "body":
         return False, False
-    if isinstance(node, _LOOPS) and field == "body":
+    if isinstance(node, _LOOPS) and slot == "body":
         return in_function, True
     return in_function, in_loop
 
@@ -447,7 +463,7 @@ class Interpreter:
         with warnings.catch_warnings(record=True) as caught, _recursion_room(self._frames):
             warnings.simplefilter("always")
             try:
-                tree = _parse_module(statement.source, "<input>", statement.lineno - 1)
+                tree = _parse_module(statement.exact or statement.source, "<input>", statement.lineno - 1)
                 _check_supported(tree)
                 self._exec_block(tree.body, self._module_scope)
             except UserError as exc:
@@ -475,7 +491,8 @@ class Interpreter:
             if isinstance(exc, (RecursionError, MemoryError, KeyboardInterrupt)) or (
                     not isinstance(exc, Uncatchable) and is_user_error(exc)):
                 return ErrorInfo(type(exc).__name__, str(exc))
-            return ErrorInfo("InternalError", f"{type(exc).__name__}: {exc} (a bug in tensorscope's interpreter)")
+            first_line = str(exc).partition("\n")[0]
+            return ErrorInfo("InternalError", f"{type(exc).__name__}: {first_line} (a bug in tensorscope's interpreter)")
         except BaseException as failure:  # noqa: BLE001 - a user __str__ that fails or loops
             return ErrorInfo(type(exc).__name__, f"<str() of the exception failed: {type(failure).__name__}>")
 
@@ -715,7 +732,7 @@ class Interpreter:
         for alias in node.names:
             if alias.name == "*":
                 for name in public_names(module):
-                    self._store(name, getattr(module, name), scope)
+                    self._store(name, self._sandbox.import_from(module, node.module, name), scope)
             else:
                 self._store(_import_binding(alias, False), self._sandbox.import_from(module, node.module, alias.name), scope)
 
@@ -750,6 +767,7 @@ class Interpreter:
         """What `class` does: resolve bases, prepare the namespace, run the body in it, call the
         metaclass; the class is then registered as a user class (its `_names` are readable)."""
         resolved = types.resolve_bases(bases)
+        self._sandbox.check_bases(resolved)
         metaclass, namespace, keywords = types.prepare_class(node.name, resolved, keywords)
         qualname = scope.qualname + node.name
         namespace.update(__module__="__main__", __qualname__=qualname)
@@ -777,6 +795,7 @@ class Interpreter:
         if kind == MODULE:
             return self._load_global(name)
         if kind == CLASS:
+            name = self._mangle(name, scope)
             if name in scope.names:
                 return scope.names[name]
         elif name in scope.local_names:
@@ -818,6 +837,8 @@ class Interpreter:
         return None
 
     def _store(self, name: str, value: Any, scope: Scope) -> None:
+        if scope.kind == CLASS:
+            name = self._mangle(name, scope)
         if scope.kind in (MODULE, CLASS) or name in scope.local_names:
             scope.names[name] = value
         elif name in scope.global_names:
@@ -828,6 +849,8 @@ class Interpreter:
 
     @gateway
     def _delete_name(self, name: str, scope: Scope) -> None:
+        if scope.kind == CLASS:
+            name = self._mangle(name, scope)
         if scope.kind == FUNCTION and name in scope.global_names:
             scope = self._module_scope
         elif scope.kind in (FUNCTION, COMPREHENSION) and name not in scope.local_names:
@@ -841,7 +864,8 @@ class Interpreter:
 
     @staticmethod
     def _mangle(name: str, scope: Scope) -> str:
-        """`self.__x` inside class C means `self._C__x`, as in Python."""
+        """`self.__x` inside class C means `self._C__x`, as in Python; so does `__x` in C's body.
+        (Local variables of methods keep their names: consistent, and invisible to user code.)"""
         if scope.class_name and name.startswith("__") and not name.endswith("__"):
             return f"_{scope.class_name.lstrip('_')}{name}"
         return name
@@ -911,7 +935,7 @@ class Interpreter:
     @gateway
     def _binop(self, op: Callable[[Any, Any], Any], left: Any, right: Any) -> Any:
         check_binop(op, left, right)
-        return op(left, right)
+        return self._sandbox.checked(op(left, right), "an operator")
 
     @gateway
     def _unary(self, op: Callable[[Any], Any], value: Any) -> Any:
@@ -923,7 +947,7 @@ class Interpreter:
 
     @gateway
     def _getitem(self, obj: Any, index: Any) -> Any:
-        return check_value(obj[index], "subscript")
+        return self._sandbox.checked(obj[index], "subscript")
 
     @gateway
     def _setitem(self, obj: Any, index: Any, value: Any) -> None:
@@ -949,7 +973,7 @@ class Interpreter:
         if type(func) is types.MethodType and type(func.__func__) is UserFunction:
             return self._invoke(func.__func__, (func.__self__, *args), kwargs)
         self._sandbox.before_call(func, args, kwargs)
-        return check_value(func(*args, **kwargs), "a call")
+        return self._sandbox.checked(func(*args, **kwargs), "a call")
 
     def _call_from_builtin(self, func: Any, *args: Any) -> Any:
         return self._call(func, args, {})

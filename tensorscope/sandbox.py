@@ -25,9 +25,10 @@ import math
 import operator
 import re
 import string
+import sys
 import types
 import weakref
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 import numpy as np
@@ -38,8 +39,14 @@ import engine.cuda
 import engine.nn
 import engine.nn.functional
 import engine.nn.init
+from engine.allocator import allocator
 from engine.autograd.node import Node
 from engine.nn.module import Module
+
+try:
+    import resource
+except ImportError:  # pragma: no cover - Windows has no resource module: no memory meter there
+    resource = None
 
 MAX_ITEMS = 10_000_000  # longest list, tuple, string or bytes one operation may build
 MAX_INT_BITS = 100_000  # largest integer `*`, `**`, `<<` and friends may produce
@@ -47,6 +54,8 @@ MAX_FORMAT_WIDTH = 100_000  # widest field a format spec or %-format may ask for
 MAX_ARRAY_ITEMS = 2**27  # largest numpy array a numpy call or operator may produce
 MAX_OUTPUT_CHARS = 1_000_000  # most one statement may print
 GRACE_STEPS = 1_000  # steps each __exit__ or finally block may still take after the step limit
+MEMORY_CHECK_STEPS = 1_024  # how often (in steps) the meter looks at the process's memory
+LARGE_RESULT = 100_000  # a result with more items than this makes the meter look at memory at once
 
 # ----------------------------------------------------------------------------- gateways
 
@@ -100,23 +109,58 @@ class LimitExceeded(Uncatchable):
         self.message = message
 
 
+_STATM = "/proc/self/statm"
+_PAGE_SIZE = resource.getpagesize() if resource is not None else 4096
+
+
+def _memory_bytes() -> int:
+    """The process's resident size (Linux), else its peak resident size, else 0."""
+    try:
+        with open(_STATM) as statm:
+            return int(statm.read().split()[1]) * _PAGE_SIZE
+    except OSError:
+        if resource is None:
+            return 0
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        return peak if sys.platform == "darwin" else peak * 1024
+
+
 class Meter:
-    """Steps (loop iterations, calls, items consumed by builtins) and user-function call depth."""
+    """Steps (loop iterations, calls, items consumed by builtins), user-function call depth, and
+    the growth of the process's memory during one statement.
+
+    Per-operation size guards cannot see memory piling up (`[big[:] for _ in range(1000)]`), so
+    the meter also looks at the resident size every MEMORY_CHECK_STEPS steps and after any
+    large result, and stops a statement that grew it by more than the engine's memory budget.
+    """
 
     def __init__(self, max_steps: int, max_depth: int) -> None:
         self.max_steps = max_steps
         self.max_depth = max_depth
         self.steps = 0
         self.depth = 0
+        self._memory_start = 0
+        self._next_memory_check = 0
 
     def reset(self) -> None:
         self.steps = 0
         self.depth = 0
+        self._memory_start = _memory_bytes()
+        self._next_memory_check = MEMORY_CHECK_STEPS
 
     def tick(self, n: int = 1) -> None:
         self.steps += n
         if self.steps > self.max_steps:
             raise LimitExceeded("RuntimeError", f"statement exceeded {self.max_steps} steps (an endless loop?)")
+        if self.steps >= self._next_memory_check:
+            self.check_memory()
+
+    def check_memory(self) -> None:
+        self._next_memory_check = self.steps + MEMORY_CHECK_STEPS
+        grown = _memory_bytes() - self._memory_start
+        if grown > allocator.budget_bytes:
+            raise LimitExceeded("MemoryError", f"statement grew memory by {grown:,} bytes; tensorscope's limit "
+                                               f"is {allocator.budget_bytes:,} (the engine's memory budget)")
 
     @gateway
     def enter(self) -> None:
@@ -378,7 +422,7 @@ _SAFE_DUNDER_METHODS = frozenset({
     "__contains__", "__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__hash__", "__bool__",
     "__enter__", "__exit__",
 })
-_PRIVATE_READABLE = frozenset({"_version", "_base", "_is_view"})
+_PRIVATE_READABLE = frozenset({"_version", "_base", "_is_view"})  # on tensors
 _MODULE_PRIVATE = frozenset({"_parameters", "_buffers", "_modules"})
 _BLOCKED_PREFIXES = ("gi_", "cr_", "ag_", "tb_", "co_", "func_", "im_")
 _BLOCKED_NAMES = frozenset({"mro"})
@@ -409,6 +453,13 @@ def check_value(value: Any, what: str) -> Any:
     if isinstance(value, _BLOCKED_VALUES):
         raise TypeError(f"{what} gave a '{type(value).__name__}' object, which tensorscope does not expose")
     return value
+
+
+def is_large(value: Any) -> bool:
+    """A container or array big enough that building it is worth a look at memory."""
+    if type(value) in _COSTED or isinstance(value, (str, bytes, bytearray)):
+        return len(value) > LARGE_RESULT
+    return isinstance(value, np.ndarray) and value.size > LARGE_RESULT
 
 
 @gateway
@@ -448,20 +499,26 @@ class SafeFormatter(string.Formatter):
 
 
 class ModuleProxy:
-    """A read-only module that hands out only the names it was built with."""
+    """A read-only module that hands out only its listed names, each resolved on first use (so
+    importing torch does not evaluate every lazy attribute of the engine)."""
 
-    __slots__ = ("_hidden", "_name", "_values")
+    __slots__ = ("_hidden", "_name", "_names", "_resolve", "_values")
     public_attributes: frozenset[str] = frozenset()
 
-    def __init__(self, name: str, values: dict[str, Any], hidden: Any) -> None:
+    def __init__(self, name: str, names: Iterable[str], resolve: Callable[[str], Any], hidden: Any) -> None:
         object.__setattr__(self, "_name", name)
-        object.__setattr__(self, "_values", values)
+        object.__setattr__(self, "_names", frozenset(names))
+        object.__setattr__(self, "_resolve", resolve)
+        object.__setattr__(self, "_values", {})
         object.__setattr__(self, "_hidden", hidden)
 
     @gateway
     def __getattr__(self, name: str) -> Any:
         values = object.__getattribute__(self, "_values")
         if name in values:
+            return values[name]
+        if name in object.__getattribute__(self, "_names"):
+            values[name] = object.__getattribute__(self, "_resolve")(name)
             return values[name]
         module_name = object.__getattribute__(self, "_name")
         if hasattr(object.__getattribute__(self, "_hidden"), name):
@@ -477,7 +534,7 @@ class ModuleProxy:
         raise AttributeError(f"module '{self._name}' is read-only in tensorscope")
 
     def __dir__(self) -> list[str]:
-        return sorted(object.__getattribute__(self, "_values"))
+        return sorted(object.__getattribute__(self, "_names"))
 
     def __repr__(self) -> str:
         return f"<module '{object.__getattribute__(self, '_name')}' (tensorscope)>"
@@ -485,7 +542,7 @@ class ModuleProxy:
 
 def public_names(module: ModuleProxy) -> list[str]:
     """What `from module import *` binds."""
-    return [n for n in object.__getattribute__(module, "_values") if not n.startswith("_")]
+    return sorted(n for n in object.__getattribute__(module, "_names") if not n.startswith("_"))
 
 
 _TORCH_EXTRA = ("FloatTensor", "DoubleTensor", "LongTensor", "IntTensor", "BoolTensor", "ByteTensor",
@@ -614,7 +671,7 @@ class Sandbox:
         return True
 
     def _private_readable(self, obj: Any, name: str) -> bool:
-        return (name in _PRIVATE_READABLE
+        return ((name in _PRIVATE_READABLE and isinstance(obj, engine.Tensor))
                 or (name.startswith("_saved_") and isinstance(obj, Node))
                 or (name in _MODULE_PRIVATE and isinstance(obj, Module))
                 or self._user_private(obj, name))
@@ -650,7 +707,15 @@ class Sandbox:
         value = getattr(obj, name)
         if name in _SAFE_DUNDERS and not isinstance(value, (str, type(None))):
             raise refuse_attribute(name, "not a string")
-        return check_value(self._guard_method(obj, name, value), f"attribute '{name}'")
+        return self.checked(self._guard_method(obj, name, value), f"attribute '{name}'")
+
+    def checked(self, value: Any, what: str) -> Any:
+        """A result handed to user code: never a module, frame or code object; large ones make
+        the meter look at memory."""
+        check_value(value, what)
+        if is_large(value):
+            self.meter.check_memory()
+        return value
 
     def _guard_method(self, obj: Any, name: str, value: Any) -> Any:
         """The guarded stand-in for methods that could build huge results or bypass the policy."""
@@ -696,8 +761,18 @@ class Sandbox:
             raise refuse_size("int() of a string", len(args[0]), MAX_INT_BITS // 4, "digits")
         if func is np.ndarray:
             check_array_size("numpy.ndarray()", numpy_result_size("ndarray", None, args, kwargs))
+        if (func is bytes or func is bytearray) and args and _is_int(args[0]) and args[0] > MAX_ITEMS:
+            raise refuse_size(f"{func.__name__}()", args[0], MAX_ITEMS)
         if isinstance(func, type) and _is_internal(func):
             raise TypeError(f"cannot create '{func.__name__}' objects in tensorscope")
+
+    @gateway
+    def check_bases(self, bases: tuple[Any, ...]) -> None:
+        """User classes may not extend the interpreter's own classes, nor `type` (a metaclass
+        could make classes without going through `class`)."""
+        for base in bases:
+            if isinstance(base, type) and (_is_internal(base) or issubclass(base, type)):
+                raise TypeError(f"classes may not inherit from '{base.__name__}' in tensorscope")
 
     # ------------------------------------------------------------------ imports
     @gateway
@@ -730,26 +805,42 @@ class Sandbox:
                        "torch.cuda": engine.cuda}
             return self._engine_module(dotted, modules[dotted])
         if dotted == "numpy":
-            values = {n: _numpy_guarded(n, getattr(np, n)) for n in _NUMPY_FUNCTIONS if hasattr(np, n)}
-            values.update({n: getattr(np, n) for n in _NUMPY_VALUES if hasattr(np, n)})
-            values.update(random=self.import_module("numpy.random"), __version__=np.__version__)
-            return ModuleProxy("numpy", values, np)
+            return ModuleProxy(dotted, [*_NUMPY_FUNCTIONS, *_NUMPY_VALUES, "random", "__version__"], self._numpy, np)
         if dotted == "numpy.random":
-            return ModuleProxy(dotted, {n: _numpy_guarded(n, getattr(np.random, n), None, dotted) for n in _NUMPY_RANDOM}, np.random)
-        values = {n: v for n, v in vars(math).items() if not n.startswith("_")}
-        values.update(factorial=_math_factorial, comb=_math_comb, perm=_math_perm,
-                      prod=_bound(_math_prod, self.meter, name="prod"))
-        return ModuleProxy("math", values, math)
+            return ModuleProxy(dotted, _NUMPY_RANDOM, lambda n: _numpy_guarded(n, getattr(np.random, n), None, dotted),
+                               np.random)
+        return ModuleProxy(dotted, [n for n in vars(math) if not n.startswith("_")], self._math, math)
 
     def _engine_module(self, dotted: str, module: types.ModuleType, extra: tuple[str, ...] = (),
                        submodules: dict[str, str] | None = None) -> ModuleProxy:
+        """An engine package: its public API (plus `extra` names it defines), with the listed
+        submodules as proxies and any other module left out."""
         submodules = submodules or {}
-        values: dict[str, Any] = {name: self.import_module(sub) for name, sub in submodules.items()}
-        for name in (*_public_api(module), *extra):
-            value = getattr(module, name, None)
-            if name not in values and value is not None and not isinstance(value, types.ModuleType):
-                values[name] = value
-        return ModuleProxy(dotted, values, module)
+        defined = vars(module)
+        names = {*_public_api(module), *(n for n in extra if n in defined), *submodules}
+
+        def resolve(name: str) -> Any:
+            if name in submodules:
+                return self.import_module(submodules[name])
+            value = getattr(module, name)
+            if isinstance(value, types.ModuleType):
+                raise AttributeError(f"module '{dotted}' has no attribute '{name}' (not available in tensorscope)")
+            return value
+
+        return ModuleProxy(dotted, names, resolve, module)
+
+    def _numpy(self, name: str) -> Any:
+        if name == "random":
+            return self.import_module("numpy.random")
+        if name in _NUMPY_FUNCTIONS:
+            return _numpy_guarded(name, getattr(np, name))
+        return getattr(np, name)
+
+    def _math(self, name: str) -> Any:
+        guarded = {"factorial": _math_factorial, "comb": _math_comb, "perm": _math_perm}
+        if name == "prod":
+            return _bound(_math_prod, self.meter, name="prod")
+        return guarded.get(name) or getattr(math, name)
 
 
 _COSTED = frozenset({list, tuple, dict, set, frozenset, range})

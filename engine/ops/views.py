@@ -181,7 +181,7 @@ def expand(self: Tensor, *sizes: Any) -> Tensor:
         if dim >= 0:
             size, st = self._shape[dim], self._stride[dim]
         else:
-            size, st = 1, (shape[i + 1] * stride[i + 1] if i + 1 < len(target) else 1)
+            size, st = 1, (shape[i + 1] * stride[i + 1] if i + 1 < len(target) else 0)
         want = target[i]
         if want == -1:
             if dim < 0:

@@ -20,20 +20,27 @@ SEEDS = Path(__file__).resolve().parents[1] / "data" / "seeds"
 # ----------------------------------------------------------------------------- parse
 
 
-def test_parse_splits_top_level_statements_with_their_first_line():
-    source = "import torch\nx = 1; y = 2\n\n@staticmethod\ndef f(a):\n    # inside\n    return a  # trailing\nf(1)\n"
+def test_parse_splits_top_level_statements_with_their_lines():
+    source = "import torch  \nx = 1; y = 2\n\n@staticmethod\ndef f(a):\n    # inside\n    return a  # trailing\nf(1)\n"
     assert parse(source) == [
         Statement("import torch", 1),
         Statement("x = 1", 2),
         Statement("y = 2", 2),
-        Statement("@staticmethod\ndef f(a):\n    # inside\n    return a", 4),
+        Statement("@staticmethod\ndef f(a):\n    # inside\n    return a  # trailing", 4),
         Statement("f(1)", 8),
     ]
 
 
-def test_parse_keeps_multiline_statements_and_non_ascii_text():
-    source = "w = torch.FloatTensor(10) # w 是个 leaf tensor\nprint('é',\n      'ü')"
-    assert [s.source for s in parse(source)] == ["w = torch.FloatTensor(10)", "print('é',\n      'ü')"]
+def test_parse_keeps_comments_multiline_statements_and_non_ascii_text():
+    source = "w = torch.FloatTensor(10) # w 是个 leaf tensor\nprint('é',\n      'ü');  x = 'ü'"
+    assert [s.source for s in parse(source)] == [
+        "w = torch.FloatTensor(10) # w 是个 leaf tensor", "print('é',\n      'ü')", "x = 'ü'"]
+
+
+def test_trimmed_statements_still_run_their_exact_text(session):
+    [statement] = parse("''' Output: \nlast '''")
+    assert statement.source == "''' Output:\nlast '''"
+    assert session.interpreter.run(statement).output == r"' Output: \nlast '"
 
 
 @pytest.mark.parametrize(("source", "error"), [
@@ -329,7 +336,7 @@ def test_get_memory_allocated_shape_of_function(torch_session):
                 output = F.relu(t)
             shares = output.untyped_storage().data_ptr() == t.untyped_storage().data_ptr()
             return shares, start / 1024**2
-        device = torch.device('cuda:0' if torch.cuda.is_available() else "cpu")
+        device = torch.device("cpu")
     """)
     assert torch_session.ok("get_memory_allocated(device, inplace = False)") == "(False, 0.03814697265625)"
     assert torch_session.ok("get_memory_allocated(device, inplace = True)") == "(True, 0.03814697265625)"
@@ -475,7 +482,9 @@ def test_static_and_class_methods_properties_and_special_methods(session):
                 return f'Vec{tuple(self.xs)}'
 
             def secret(self):
-                return self.__secret
+                return self.__secret, self.__prefix
+
+            __prefix = 'class-private'
 
         class Vec3(Vec):
             def __repr__(self):
@@ -486,7 +495,7 @@ def test_static_and_class_methods_properties_and_special_methods(session):
         v += Vec.zero()
         v + Vec(1, 1), w is v, v.norm1, len(v), list(v), v.secret(), Vec3(1, 2, 3), Vec.count
     """)
-    assert out == "(Vec(2, -1), True, 3, 2, [1, -2], 'mangled', 3Vec(1, 2, 3), 5)"
+    assert out == "(Vec(2, -1), True, 3, 2, [1, -2], ('mangled', 'class-private'), 3Vec(1, 2, 3), 5)"
 
 
 def test_user_exceptions_and_isinstance(session):

@@ -13,6 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from engine.allocator import allocator
 from tensorscope.interpreter import ErrorInfo, Interpreter, UserError, parse
 
 from .conftest import Session
@@ -257,6 +258,10 @@ def test_classes_cannot_be_made_with_type_or_define_finalizers():
     assert_refused("list(map(type, ['X'], [()], [{}]))", "TypeError", "type() takes 1 argument in tensorscope")
     assert_refused("class Leaky:\n    def __del__(self):\n        pass", "TypeError",
                    "classes may not define __del__ in tensorscope")
+    assert_refused("class Meta(type):\n    pass", "TypeError", "classes may not inherit from 'type' in tensorscope")
+    assert_refused("class Fake(type(torch)):\n    pass", "TypeError",
+                   "classes may not inherit from 'ModuleProxy' in tensorscope")
+    assert_refused("class Fn(type(f)):\n    pass", "TypeError", "classes may not inherit from 'UserFunction'")
 
 
 def test_no_attribute_or_call_hands_out_a_module_frame_or_code_object():
@@ -427,10 +432,22 @@ def test_deeply_nested_data_is_a_recursion_error(session):
     ("np.broadcast_to(a, (10**6, 10**6, 3)).copy()", "numpy.ndarray.copy() would be too large"),
     ("a.repeat(10**12)", "numpy.ndarray.repeat() would be too large"),
     ("np.ndarray((10**12,))", "numpy.ndarray() would be too large"),
+    ("type(b'')(10**12)", "bytes() would be too large"),
     ("torch.ones(10**8, dtype=torch.uint8).tolist()", "the list would be too large: 100,000,000 items"),
 ])
 def test_huge_results_are_refused_before_they_are_built(source, fragment):
     assert_refused(source, "MemoryError", fragment)
+
+
+def test_memory_piling_up_in_one_statement_is_stopped(monkeypatch):
+    """Each copy is small enough for the size guards; together they pass the memory budget (set
+    low here), and the statement stops before it builds them all."""
+    monkeypatch.setattr(allocator, "budget_bytes", 200 * 1024**2)
+    session = Session()
+    session.ok("big = [0] * 10**6")
+    error = session.error("copies = [big[:] for _ in range(200)]")
+    assert error.type == "MemoryError" and error.message.startswith("statement grew memory by ")
+    assert session.ok("len(big)") == "1000000"
 
 
 def test_tensor_memory_errors_come_from_the_engine_verbatim(torch_session):
