@@ -12,22 +12,22 @@ from typing import Any
 
 from engine import devices
 from engine.allocator import allocator
+from engine.cuda_allocator import CachingAllocator, OutOfMemoryError
 from engine.devices import NOT_COMPILED
 
 DEFAULT_CAPACITY = 16 * 1024**3  # a 16 GiB card unless told otherwise
 
 
 class _Device:
-    """The simulated device's allocator, made on first use (so importing the engine stays cheap)."""
+    """The simulated device's allocator, made on first allocation (is_initialized() tells)."""
 
     capacity = DEFAULT_CAPACITY
-    current: Any = None
+    current: CachingAllocator | None = None
+    tag: Any = None  # what the allocator's history records for each event (tensorscope: the step)
 
     @property
-    def allocator(self) -> Any:
+    def allocator(self) -> CachingAllocator:
         if self.current is None:
-            from engine.cuda_allocator import CachingAllocator
-
             self.current = CachingAllocator(self.capacity)
         return self.current
 
@@ -42,26 +42,31 @@ def configure(enabled: bool = True, capacity_bytes: int = DEFAULT_CAPACITY) -> N
     _device.current = None
 
 
-def device_allocator() -> Any:
+def device_allocator() -> CachingAllocator:
     return _device.allocator
 
 
-def take_block(nbytes: int) -> tuple[Any, int]:
+def set_tag(tag: Any) -> None:
+    """Label the allocations and frees that follow (tensorscope passes the step number)."""
+    _device.tag = tag
+
+
+def take_block(nbytes: int) -> tuple[CachingAllocator, int]:
     """Account a device storage of `nbytes`; the pair remembers which device instance holds it."""
     owner = _device.allocator
-    handle = owner.malloc(nbytes)
+    handle = owner.malloc(nbytes, _device.tag)
     allocator.device_bytes += nbytes
     devices.state.cuda_in_use = True
     return owner, handle
 
 
-def release_block(block: tuple[Any, int], nbytes: int) -> None:
+def release_block(block: tuple[CachingAllocator, int], nbytes: int) -> None:
     owner, handle = block
-    owner.free(handle)
+    owner.free(handle, _device.tag)
     allocator.device_bytes -= nbytes
 
 
-def _require() -> Any:
+def _require() -> CachingAllocator:
     if not devices.state.cuda_enabled:
         raise AssertionError(NOT_COMPILED)
     return _device.allocator
@@ -174,14 +179,6 @@ class _Memory:
 
 
 memory = _Memory()
-
-def __getattr__(name: str) -> Any:
-    if name == "OutOfMemoryError":
-        from engine.cuda_allocator import OutOfMemoryError
-
-        return OutOfMemoryError
-    raise AttributeError(f"module 'torch.cuda' has no attribute '{name}'")
-
 
 __all__ = [
     "OutOfMemoryError", "current_device", "device_count", "empty_cache", "get_device_name", "is_available",

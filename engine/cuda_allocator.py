@@ -532,7 +532,7 @@ def _format_size(sz: int, pref_sz: float) -> str:
         prefix = new_prefix
         sz //= 1024
         pref_sz /= 1024
-    return f"{sz:5d} {prefix} "
+    return f"{sz:6d} {prefix}"
 
 
 def _format_count(cnt: int, pref_cnt: float) -> str:

@@ -34,6 +34,9 @@ def build_parser() -> argparse.ArgumentParser:
                     "print the trace instead: one JSON object per statement.")
     replay.add_argument("file", metavar="FILE", help="a .py script or a .yaml scenario")
     replay.add_argument("--json", action="store_true", help="print the JSON trace (one line per statement)")
+    replay.add_argument("--memory-snapshot", metavar="OUT.pickle",
+                        help="also write the simulated CUDA device's memory history in torch.cuda.memory._dump_snapshot's "
+                             "format (render it with: python -m torch.cuda._memory_viz trace_plot OUT.pickle -o OUT.html)")
     check = commands.add_parser("check", parents=[common], help="run scenarios and check their expectations",
                                 description="Run every scenario (files, or folders of .yaml files; the bundled "
                                             "ones when no path is given) and report pass/fail per scenario.")
@@ -60,7 +63,7 @@ def _is_scenario(path: str) -> bool:
     return Path(path).suffix in (".yaml", ".yml")
 
 
-def replay(path: str, as_json: bool, cuda: bool) -> int:
+def replay(path: str, as_json: bool, cuda: bool, memory_snapshot: str | None = None) -> int:
     from tensorscope import report, trace
     from tensorscope.interpreter import UserError
     from tensorscope.session import Session
@@ -79,6 +82,12 @@ def replay(path: str, as_json: bool, cuda: bool) -> int:
             print(trace.step_line(step.snapshot))
     else:
         print(report.render(step.snapshot for step in steps))
+    if memory_snapshot:
+        try:
+            session.dump_memory_snapshot(memory_snapshot)
+        except OSError as exc:
+            print(f"tensorscope: cannot write {memory_snapshot}: {exc.strerror}", file=sys.stderr)
+            return 1
     return 0
 
 
@@ -140,7 +149,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     cuda = not args.no_cuda
     if args.command == "replay":
-        return replay(args.file, args.json, cuda)
+        return replay(args.file, args.json, cuda, args.memory_snapshot)
     if args.command == "check":
         return check(args.paths)
     if args.command == "list":

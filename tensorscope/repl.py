@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 import engine
-from tensorscope.interpreter import Statement, UserError, parse
 from tensorscope.explain import explain
+from tensorscope.interpreter import Statement, UserError, parse
 from tensorscope.report import changes, table
 from tensorscope.session import Session
 

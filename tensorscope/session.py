@@ -51,6 +51,7 @@ class Session:
         return [self.run_statement(statement) for statement in statements]
 
     def run_statement(self, statement: Statement) -> Step:
+        engine.cuda.set_tag(len(self.steps))  # the device's history says which step allocated what
         outcome = self.interpreter.run(statement)
         peak = allocator.peak_bytes - self._baseline
         snapshot = self._snapshots.take(len(self.steps), statement.source, self.namespace, outcome.output,
@@ -74,6 +75,13 @@ class Session:
 
     def undo(self) -> Session:
         return self.replayed(max(len(self.steps) - 1, 0))
+
+    def dump_memory_snapshot(self, path: str) -> None:
+        """The simulated device's history in torch.cuda.memory._dump_snapshot's format (for
+        `python -m torch.cuda._memory_viz trace_plot`)."""
+        from engine.memory_snapshot import dump_snapshot
+
+        dump_snapshot(engine.cuda.device_allocator(), path)
 
     def export_script(self) -> str:
         return "\n".join(self.sources()) + ("\n" if self.steps else "")

@@ -36,9 +36,17 @@ def step_record(snapshot: Snapshot) -> dict[str, Any]:
         "output": snapshot.output,
         "objects": {name: object_record(info) for name, info in sorted(snapshot.objects.items())
                     if "." not in name},  # top-level names only; module members are for the explorer
-        "memory": {"allocated_bytes": snapshot.memory.allocated_bytes, "peak_bytes": snapshot.memory.peak_bytes},
+        "memory": _memory(snapshot),
         "warnings": list(snapshot.warnings),
     }
+
+
+def _memory(snapshot: Snapshot) -> dict[str, Any]:
+    memory: dict[str, Any] = {"allocated_bytes": snapshot.memory.allocated_bytes,
+                              "peak_bytes": snapshot.memory.peak_bytes}
+    if snapshot.memory.cuda is not None:  # the simulated device's caching-allocator figures, in bytes
+        memory["cuda"] = dict(snapshot.memory.cuda)
+    return memory
 
 
 def step_line(snapshot: Snapshot) -> str:

@@ -120,5 +120,7 @@ def record(source: str) -> list[dict[str, Any]]:
 
 
 if __name__ == "__main__":
-    for step in record(open(sys.argv[1], encoding="utf-8").read()):
+    with open(sys.argv[1], encoding="utf-8") as script:
+        source = script.read()
+    for step in record(source):
         print(json.dumps(step))
