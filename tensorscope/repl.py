@@ -28,7 +28,8 @@ that went stale (a later backward through them will fail).
   :help        this text
   :state       the table of named tensors (shape, stride, storage, version, grad_fn)
   :undo        take back the last statement (the session is replayed without it)
-  :save FILE   write the statements so far as a script that replays to the same state
+  :save FILE   write the statements so far as a script (FILE.py) or a scenario (FILE.yaml)
+               that replays to the same state
   :quit        leave (Ctrl-D works too)
 """
 
@@ -121,8 +122,10 @@ class Repl:
         if not target:
             self.write("usage: :save FILE\n")
             return
+        text = (self.session.export_scenario() if Path(target).suffix in (".yaml", ".yml")
+                else self.session.export_script())
         try:
-            Path(target).write_text(self.session.export_script(), encoding="utf-8")
+            Path(target).write_text(text, encoding="utf-8")
         except OSError as exc:
             self.write(f"cannot write {target}: {exc.strerror}\n")
             return

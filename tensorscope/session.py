@@ -86,5 +86,24 @@ class Session:
     def export_script(self) -> str:
         return "\n".join(self.sources()) + ("\n" if self.steps else "")
 
+    def export_scenario(self, title: str = "A recorded session") -> str:
+        """The session as a scenario (YAML) that replays to the same state; each statement a step,
+        expecting the versions and errors it produced, so `tensorscope check` notices a change."""
+        import yaml
+
+        steps = []
+        for step in self.steps:
+            snap = step.snapshot
+            expect: dict = {"error": None if snap.error is None else {"type": snap.error.type,
+                                                                      "message": snap.error.message}}
+            versions = {name: info.version for name, info in snap.objects.items()
+                        if info.kind == "tensor" and "." not in name}
+            if versions:
+                expect["version"] = versions
+            steps.append({"code": step.statement.source, "expect": expect})
+        document = {"title": title, "summary": f"{len(steps)} statements recorded in tensorscope.",
+                    "cuda": self.options["cuda"], "steps": steps}
+        return yaml.safe_dump(document, sort_keys=False, allow_unicode=True, width=100)
+
 
 __all__ = ["Session", "Step", "UserError"]

@@ -107,3 +107,16 @@ def test_snapshots_of_earlier_steps_do_not_change():
     session = run("import torch\nx = torch.zeros(2)\nx.add_(5)\n")
     before = session.steps[1].snapshot.objects["x"]
     assert before.values == [0.0, 0.0] and before.version == 0
+
+
+def test_export_scenario_replays_to_the_same_state_and_checks_itself(tmp_path):
+    from tensorscope.scenario import load, run_scenario
+
+    session = run("import torch\nx = torch.ones(3, requires_grad=True)\ny = x.exp()\ny.add_(1)\n"
+                  "y.sum().backward()\n")
+    path = tmp_path / "recorded.yaml"
+    path.write_text(session.export_scenario(), encoding="utf-8")
+    replayed = run_scenario(load(path))
+    assert replayed.passed
+    assert replayed.steps[-1].snapshots[-1].objects == session.last.objects
+    assert replayed.steps[-1].snapshots[-1].error.message.startswith("one of the variables needed")
