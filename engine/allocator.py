@@ -15,7 +15,15 @@ import numpy as np
 Listener = Callable[[str, int, int], None]  # (event: "alloc" | "free", storage_id, nbytes)
 
 
-def _physical_memory_bytes() -> int:
+def _free_memory_bytes() -> int:
+    """The machine's available memory when the engine starts (MemAvailable), else its physical size."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as meminfo:
+            for line in meminfo:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
     try:
         return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     except (ValueError, OSError, AttributeError):
@@ -30,7 +38,7 @@ class Allocator:
     peak_bytes: int = 0
     device_bytes: int = 0  # host memory holding simulated-device data: counts against the budget only
     live_count: int = 0
-    budget_bytes: int = field(default_factory=lambda: int(_physical_memory_bytes() * 0.75))
+    budget_bytes: int = field(default_factory=_free_memory_bytes)  # configurable: set it to cap a run
     listeners: list[Listener] = field(default_factory=list)
     _next_id: int = 0
 
