@@ -197,3 +197,8 @@ def cuda_memory() -> dict[str, int] | None:
         return None
     return {"allocated": cuda.memory_allocated(), "max_allocated": cuda.max_memory_allocated(),
             "reserved": cuda.memory_reserved(), "max_reserved": cuda.max_memory_reserved()}
+
+
+def on_device(t: Tensor) -> bool:
+    """Whether t lives on the simulated CUDA device (its memory is the device's, not the host's)."""
+    return t._storage.device.type == "cuda"

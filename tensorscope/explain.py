@@ -60,6 +60,17 @@ def _saved_at(history: Sequence[Snapshot], name: str, node_name: str) -> Snapsho
     return None
 
 
+def _name_when_saved(history: Sequence[Snapshot], names: Sequence[str],
+                     node_name: str) -> tuple[str, Snapshot | None]:
+    """Of the names a saved tensor has now, the one it had when it was saved (an alias made later,
+    like `r = nn.ReLU(inplace=True)(s)`, is not the one the story starts with)."""
+    found = [(snap.step, name, snap) for name in names if (snap := _saved_at(history, name, node_name))]
+    if not found:
+        return names[0], None
+    _, name, snap = min(found, key=lambda item: item[0])
+    return name, snap
+
+
 def _explain_mismatch(history: Sequence[Snapshot], message: str) -> str:
     match = _MISMATCH.search(message)
     then = int(match["then"]) if match else None
@@ -73,8 +84,7 @@ def _explain_mismatch(history: Sequence[Snapshot], message: str) -> str:
     node, saved = candidates[0]
     lines = []
     if saved.names:
-        name = saved.names[0]
-        saved_step = _saved_at(history, name, node.name)
+        name, saved_step = _name_when_saved(history, saved.names, node.name)
         where = f" at step {saved_step.step} ({_code(saved_step.source)})" if saved_step else ""
         role = "its own result" if saved.is_output else f"its input `{saved.field}`"
         lines.append(f"`{name}` was saved by {node.name}{where} as {role}, at version {saved.saved_version}.")
@@ -154,7 +164,7 @@ def stale_warning(snap: Snapshot) -> list[str]:
     """Warnings before backward: saved tensors whose version moved since they were saved."""
     notes = []
     for node, saved in snap.stale_saved():
-        who = f"`{saved.names[0]}`" if saved.names else f"a tensor saved as `{saved.field}`"
+        who = " / ".join(f"`{name}`" for name in saved.names) if saved.names else f"a tensor saved as `{saved.field}`"
         notes.append(f"{who} was saved by {node.name} at version {saved.saved_version} and is now at version "
                      f"{saved.current_version}: a backward through {node.name} will fail.")
     return notes

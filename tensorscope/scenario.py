@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import difflib
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -144,7 +144,44 @@ def _step(path: str, node: yaml.Node, value: Any, index: int) -> ScenarioStep:
     if expect:
         expect_node = next(v for k, v in node.value if k.value == "expect")
         _check_keys(path, expect_node, EXPECT_KEYS, f"the expectations of {what}")
+        for key_node, value_node in expect_node.value:
+            problem = _expectation_problem(key_node.value, expect[key_node.value])
+            if problem:
+                raise ScenarioError(path, *_where(value_node), f"'{key_node.value}' in {what}: {problem[0]}",
+                                    problem[1])
     return ScenarioStep(code=value["code"], say=value.get("say", ""), expect=expect, line=_where(node)[0])
+
+
+CUDA_FIELDS = ("allocated", "max_allocated", "reserved", "max_reserved")
+MEMORY_FIELDS = ("allocated_bytes", "peak_bytes")
+_PER_NAME = {"version", "is_leaf", "requires_grad", "grad_fn", "is_view", "values", "grad", "shape", "stride",
+             "dtype"}
+
+
+def _expectation_problem(key: str, value: Any) -> tuple[str, str] | None:
+    """What is wrong with one expectation's value (message, hint), or None."""
+    if key in _PER_NAME or key in ("saved", "memory", "cuda_memory"):
+        if not isinstance(value, dict):
+            return "must be a mapping", f"e.g. {key}: {{x: ...}}"
+    if key == "error" and not (value is None or isinstance(value, str) or isinstance(value, dict)):
+        return "must be an exception type, a mapping or null", "e.g. error: {type: RuntimeError, contains: ...}"
+    if key == "error" and isinstance(value, dict) and set(value) - {"type", "contains", "message"}:
+        return f"unknown field {sorted(set(value) - {'type', 'contains', 'message'})[0]!r}", \
+            "allowed: type, contains, message"
+    if key == "shares_storage" and not (isinstance(value, list) and all(isinstance(g, list) for g in value)):
+        return "must be a list of groups of names", "e.g. shares_storage: [[x, v], [y]]"
+    if key == "stale" and not isinstance(value, list):
+        return "must be a list of names", "e.g. stale: [out]"
+    if key == "saved":
+        for spec in value.values():
+            if isinstance(spec, dict) and set(spec) - {"by", "version"}:
+                return f"unknown field {sorted(set(spec) - {'by', 'version'})[0]!r}", "allowed: by, version"
+    if key in ("memory", "cuda_memory"):
+        allowed = MEMORY_FIELDS if key == "memory" else CUDA_FIELDS
+        unknown = sorted(set(value) - set(allowed))
+        if unknown:
+            return f"unknown field {unknown[0]!r}", "allowed: " + ", ".join(allowed)
+    return None
 
 
 # --------------------------------------------------------------------------- checking
@@ -206,7 +243,7 @@ def _sharing_checks(snap: Snapshot, groups: list[list[str]]) -> list[Check]:
         checks.append(Check(f"shares_storage {group}", same, "one storage", found))
         if same:
             labels[found[0]] = ",".join(group)
-    if len(labels) < len([g for g in groups if g]):
+    if all(c.passed for c in checks) and len(labels) < len([g for g in groups if g]):
         checks.append(Check("shares_storage (groups apart)", False, "different storages per group", labels))
     return checks
 
@@ -246,7 +283,8 @@ def check_expectations(snap: Snapshot, expect: dict[str, Any]) -> list[Check]:
                 checks.append(Check(f"memory.{field_name}", actual == expected, expected, actual))
         elif key == "cuda_memory":
             for field_name, expected in wanted.items():
-                actual = (snap.memory.cuda or {}).get(field_name, "<unknown field>")
+                figures = snap.memory.cuda or dict.fromkeys(CUDA_FIELDS, 0)  # an unused device holds nothing
+                actual = figures.get(field_name, "<unknown field>")
                 checks.append(Check(f"cuda_memory.{field_name}", _close(expected, actual), expected, actual))
         else:
             read = {
@@ -286,6 +324,16 @@ class ScenarioRun:
         return [(i, c) for i, step in enumerate(self.steps, start=1) for c in step.checks if not c.passed]
 
 
+def _step_view(snapshots: tuple[Snapshot, ...]) -> Snapshot:
+    """A step as expectations see it: the state after its last statement, with everything its
+    statements printed and warned, and the first error any of them raised."""
+    final = snapshots[-1]
+    printed = [s.output for s in snapshots if s.output is not None]
+    return replace(final, output="\n".join(printed) if printed else None,
+                   warnings=tuple(w for s in snapshots for w in s.warnings),
+                   error=next((s.error for s in snapshots if s.error is not None), None))
+
+
 def run_scenario(scenario: Scenario) -> ScenarioRun:
     """Run setup and steps in one fresh Session, checking each step's expectations after its last
     statement (a step's error is the first error any of its statements raised)."""
@@ -304,11 +352,6 @@ def run_scenario(scenario: Scenario) -> ScenarioRun:
         except UserError as exc:
             raise ScenarioError(scenario.path, step.line, 1,
                                 f"step {index}: {exc.info.type}: {exc.info.message}") from None
-        final = snapshots[-1]
-        first_error = next((s.error for s in snapshots if s.error is not None), None)
-        if first_error is not None and final.error is None:
-            from dataclasses import replace
-
-            final = replace(final, error=first_error)
+        final = _step_view(snapshots)
         runs.append(StepRun(step, snapshots, tuple(check_expectations(final, step.expect))))
     return ScenarioRun(scenario, setup, tuple(runs))

@@ -280,15 +280,16 @@ class SnapshotTaker:
     def _memory(self, tensors: dict[str, engine.Tensor], nodes: list[inspect.NodeInfo],
                 peak_bytes: int) -> MemoryInfo:
         """Live bytes of storages reachable from names, grads and the graph's saved tensors."""
-        by_storage: dict[str, int] = {}
+        by_storage: dict[str, int] = {}  # host memory only: device storages are the cuda figures
         for name, t in tensors.items():
-            by_storage.setdefault(self.storage_label(t, "." not in name), inspect.storage_nbytes(t))
+            if not inspect.on_device(t):
+                by_storage.setdefault(self.storage_label(t, "." not in name), inspect.storage_nbytes(t))
             grad = inspect.grad_of(t)
-            if grad is not None:
+            if grad is not None and not inspect.on_device(grad):
                 by_storage.setdefault(self.storage_label(grad, named=False), inspect.storage_nbytes(grad))
         for info in nodes:
             for saved in info.saved:
-                if saved.tensor is not None:
+                if saved.tensor is not None and not inspect.on_device(saved.tensor):
                     by_storage.setdefault(self.storage_label(saved.tensor, named=False),
                                           inspect.storage_nbytes(saved.tensor))
         allocated = sum(by_storage.values())

@@ -88,8 +88,6 @@ def test_two_in_place_changes_are_both_told_and_the_last_one_is_rewritten():
     assert "Write `out = out.mul(2)` instead" in text
 
 
-@pytest.mark.xfail(strict=True, reason="explain picks the alias `r` (bound after the save) instead of `s`, "
-                                       "so it misses the saving step, the changing step and the rewrite")
 def test_a_saved_tensor_with_two_names_is_told_by_the_name_it_was_saved_under():
     text = story("""\
         x = torch.tensor([-1.0, 1.0], requires_grad=True)

@@ -286,3 +286,26 @@ def test_a_step_error_is_the_first_of_its_statements():
               error: {type: NameError, contains: "'undefined'"}
         """)))
     assert run.passed
+
+
+@pytest.mark.parametrize(("expect", "message"), [
+    ("{version: 3}", "'version' in step 1: must be a mapping (e.g. version: {x: ...})"),
+    ("{shares_storage: [x, v]}", "'shares_storage' in step 1: must be a list of groups of names"),
+    ("{error: {type: RuntimeError, contain: zzz}}", "'error' in step 1: unknown field 'contain'"),
+    ("{saved: {x: {by: MulBackward0, versoin: 1}}}", "'saved' in step 1: unknown field 'versoin'"),
+    ("{cuda_memory: {alocated: 1}}", "'cuda_memory' in step 1: unknown field 'alocated'"),
+])
+def test_expectation_values_are_checked_when_the_file_loads(expect, message):
+    from tensorscope.scenario import ScenarioError, loads
+
+    with pytest.raises(ScenarioError) as caught:
+        loads(f"title: t\nsummary: s\nsteps:\n  - code: x = 1\n    expect: {expect}\n", "bad.yaml")
+    assert message in str(caught.value) and str(caught.value).startswith("bad.yaml:5:")
+
+
+def test_a_steps_output_is_everything_its_statements_printed():
+    from tensorscope.scenario import loads, run_scenario
+
+    run = run_scenario(loads("title: t\nsummary: s\nsteps:\n  - code: |\n      print(1)\n      print(2)\n"
+                             "    expect: {output: \"1\\n2\"}\n"))
+    assert run.passed
