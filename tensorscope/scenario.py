@@ -160,10 +160,9 @@ _PER_NAME = {"version", "is_leaf", "requires_grad", "grad_fn", "is_view", "value
 
 def _expectation_problem(key: str, value: Any) -> tuple[str, str] | None:
     """What is wrong with one expectation's value (message, hint), or None."""
-    if key in _PER_NAME or key in ("saved", "memory", "cuda_memory"):
-        if not isinstance(value, dict):
-            return "must be a mapping", f"e.g. {key}: {{x: ...}}"
-    if key == "error" and not (value is None or isinstance(value, str) or isinstance(value, dict)):
+    if (key in _PER_NAME or key in ("saved", "memory", "cuda_memory")) and not isinstance(value, dict):
+        return "must be a mapping", f"e.g. {key}: {{x: ...}}"
+    if key == "error" and not (value is None or isinstance(value, (str, dict))):
         return "must be an exception type, a mapping or null", "e.g. error: {type: RuntimeError, contains: ...}"
     if key == "error" and isinstance(value, dict) and set(value) - {"type", "contains", "message"}:
         return f"unknown field {sorted(set(value) - {'type', 'contains', 'message'})[0]!r}", \
