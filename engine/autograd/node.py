@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from engine import errors
+from engine.autograd import graph
 
 Edge = tuple["Node | None", int]
 Backward = Callable[..., Sequence[np.ndarray | None]]
@@ -30,13 +31,11 @@ class SavedTensor:
     __slots__ = ("hooks", "is_output", "packed", "released", "tensor", "version")
 
     def __init__(self, tensor: Any, is_output: bool) -> None:
-        from engine.autograd.graph import current_hooks
-
         self.version = tensor._version
         self.is_output = is_output
         self.tensor = tensor._alias() if is_output else tensor
         self.released = False
-        self.hooks = current_hooks()
+        self.hooks = graph._active[-1] if graph._active else None
         self.packed = self.hooks[0](self.tensor) if self.hooks else None
 
     def unpack(self, owner: Node) -> Any:
