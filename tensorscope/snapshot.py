@@ -168,9 +168,19 @@ def named_objects(namespace: dict[str, Any]) -> list[tuple[str, Any]]:
         if isinstance(value, (engine.Tensor, np.ndarray)):
             found.append((name, value))
         elif isinstance(value, Module):
-            members.extend((f"{name}.{sub}", p) for sub, p in value.named_parameters())
-            members.extend((f"{name}.{sub}", b) for sub, b in value.named_buffers())
+            members.extend(_module_members(name, value))
     return found + members
+
+
+def _module_members(name: str, module: Module) -> list[tuple[str, Any]]:
+    """A module's parameters and buffers; a user's Module subclass may have broken these methods,
+    and looking must never fail because of it."""
+    try:
+        found = [(f"{name}.{sub}", p) for sub, p in Module.named_parameters(module)]
+        found.extend((f"{name}.{sub}", b) for sub, b in Module.named_buffers(module))
+    except Exception:  # noqa: BLE001 - user code; the module simply shows no members
+        return []
+    return [(member, value) for member, value in found if isinstance(value, engine.Tensor)]
 
 
 class SnapshotTaker:
