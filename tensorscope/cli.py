@@ -1,5 +1,5 @@
-"""The `tensorscope` command: replay a script or scenario headless, check scenarios, list them, or
-work in the line REPL."""
+"""The `tensorscope` command: the explorer (no arguments, or `open FILE`), headless `replay`,
+`check` and `list` for scenarios, and the line `repl`."""
 
 from __future__ import annotations
 
@@ -42,6 +42,9 @@ def build_parser() -> argparse.ArgumentParser:
                                             "ones when no path is given) and report pass/fail per scenario.")
     check.add_argument("paths", metavar="PATH", nargs="*", help="scenario files or folders")
     commands.add_parser("list", parents=[common], help="list the bundled scenarios")
+    explore = commands.add_parser("open", parents=[common], help="open a scenario (.yaml) or script (.py) in the explorer",
+                                  description="The explorer, stepping through FILE one step at a time.")
+    explore.add_argument("file", metavar="FILE", help="a .yaml scenario or a .py script")
     commands.add_parser("repl", parents=[common], help="a line REPL that says what each statement did to memory",
                         description="Type PyTorch statements; :help lists the REPL's commands.")
     return parser
@@ -158,8 +161,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         from tensorscope import repl
 
         return repl.run(cuda=cuda)
-    parser.print_help()
-    return 0
+    from tensorscope.tui.launch import (
+        open_explorer,  # `tensorscope` alone, or `tensorscope open FILE`
+    )
+
+    return open_explorer(path=getattr(args, "file", None), cuda=cuda)
 
 
 if __name__ == "__main__":

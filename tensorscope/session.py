@@ -107,3 +107,12 @@ class Session:
 
 
 __all__ = ["Session", "Step", "UserError"]
+
+
+def scenario_from_sources(sources: list[str], title: str = "A recorded session") -> str:
+    """A scenario (YAML text) for statements typed elsewhere (the explorer's "save as scenario"),
+    with the expectations a fresh replay of them produces."""
+    session = Session()
+    for source in sources:
+        session.run(source)
+    return session.export_scenario(title)

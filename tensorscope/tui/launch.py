@@ -1,0 +1,79 @@
+"""The one entry point `tensorscope.cli` calls: `open_explorer(path=None)`.
+
+Errors under failing statements are explained by `tensorscope.explain.explain`; `.yaml` files are
+read by `tensorscope.scenario.load` (through `tui.scenario_adapter`). Both can be replaced by
+arguments.
+
+`tensorscope` (no arguments) opens an empty session, or the tour on a first run (no input history
+yet); `tensorscope open FILE` opens a `.py` script or a `.yaml` scenario, stepped one cell (or
+statement) at a time.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from tensorscope.snapshot import Snapshot
+
+
+def open_explorer(path: str | None = None, *,
+                  explain: Callable[[list[Snapshot]], str | None] | None = None,
+                  scenario_loader: Callable[[Path], Any] | None = None,
+                  scenario_exporter: Callable[[list[str]], str] | None = None, cuda: bool = True) -> int:
+    """Run the explorer until the user quits; the exit status for the command."""
+    from tensorscope.tui.actions import load_keymap
+    from tensorscope.tui.app import TensorscopeApp
+    from tensorscope.tui.history import History, history_path
+    from tensorscope.tui.scripts import script_scenario
+
+    if explain is None:
+        from tensorscope.explain import explain as explain_error
+
+        explain = explain_error
+    if scenario_loader is None:
+        from tensorscope.tui.scenario_adapter import load_yaml
+
+        scenario_loader = load_yaml
+    if scenario_exporter is None:
+        from tensorscope.session import scenario_from_sources
+
+        scenario_exporter = scenario_from_sources
+    history_file = history_path()
+    first_run = not history_file.exists()
+    history = History(history_file)
+    scenario = None
+    if path is not None:
+        file = Path(path)
+        try:
+            if file.suffix in (".yaml", ".yml"):
+                if scenario_loader is None:
+                    print(f"tensorscope: {path}: scenario files are not supported by this version yet",
+                          file=sys.stderr)
+                    return 2
+                scenario = scenario_loader(file)
+            else:
+                scenario = script_scenario(file.read_text(encoding="utf-8"), file.name)
+        except FileNotFoundError:
+            print(f"tensorscope: {path}: no such file", file=sys.stderr)
+            return 2
+        except Exception as exc:  # a syntax error in the script, an unreadable file, a bad scenario
+            info = getattr(exc, "info", None)
+            reason = f"{info.type}: {info.message}" if info is not None else str(exc)
+            print(reason if reason.startswith(str(path)) else f"tensorscope: {path}: {reason}", file=sys.stderr)
+            return 1
+    if first_run:
+        try:  # mark the first run as done even if nothing gets typed
+            history_file.parent.mkdir(parents=True, exist_ok=True)
+            history_file.touch()
+        except OSError:
+            pass
+    app = TensorscopeApp(scenario=scenario, explain=explain, history=history,
+                         tour=first_run and scenario is None, scenario_loader=scenario_loader,
+                         scenario_exporter=scenario_exporter, keymap=load_keymap(),
+                         session_options=None if cuda else {"cuda": False})
+    app.run()
+    return app.return_code or 0

@@ -1,0 +1,73 @@
+"""The command palette's explorer commands (ctrl+p): open, tour, reset, undo, save, screenshot, theme."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from textual.command import DiscoveryHit, Hit, Hits, Provider
+
+if TYPE_CHECKING:
+    from tensorscope.tui.app import TensorscopeApp
+
+SCENARIO_DIRS = ("scenarios",)
+
+
+def bundled_files(roots: tuple[Path, ...] | None = None) -> list[Path]:
+    """Scenarios and scripts shipped next to the package or in the working directory."""
+    package_root = Path(__file__).resolve().parents[2]
+    roots = roots or (Path.cwd(), package_root)
+    found: dict[Path, None] = {}
+    for root in roots:
+        for folder in SCENARIO_DIRS:
+            base = root / folder
+            if base.is_dir():
+                for file in sorted(base.glob("*")):
+                    if file.suffix in (".yaml", ".yml", ".py"):
+                        found.setdefault(file.resolve(), None)
+    return list(found)
+
+
+class ExplorerCommands(Provider):
+    """Explorer commands, plus one "Open" entry per bundled scenario."""
+
+    def _commands(self) -> list[tuple[str, str, Callable[[], object]]]:
+        app: TensorscopeApp = self.app  # type: ignore[assignment]
+        commands: list[tuple[str, str, Callable[[], object]]] = [
+            ("Open scenario or script…", "open a .yaml scenario or a .py script by path", app.action_open_file),
+            ("Take the tour", "step through the seeds' cases: views, versions, backward errors, memory",
+             app.action_tour),
+            ("Reset session", "a fresh engine with nothing defined (the scenario stays open)", app.action_reset),
+            ("Undo last statement", "replay the session without its last statement",
+             partial(app._enqueue, "undo", None)),
+            ("Save session as script…", "write the statements so far to a .py file that replays them",
+             app.action_save_script),
+            ("Export screenshot (SVG)", "save what the screen shows as an SVG file", app.action_screenshot_svg),
+            ("Switch theme", "choose the colour theme", app.action_change_theme),
+            ("Show help", "keys and what the focused pane shows", app.action_help),
+            ("Go to the latest step", "leave time travel", partial(setattr, app, "viewed", -1)),
+            ("Next detail pane", "in a narrow terminal: storage, graph, inspector, memory",
+             app.action_next_detail),
+        ]
+        if app.scenario_exporter is not None:
+            commands.append(("Save session as scenario…", "write a .yaml scenario of the statements so far",
+                             app.action_save_script))
+        if app.scenario is not None:
+            commands.append(("Close scenario", "hide the scenario pane and keep the session",
+                             app.close_scenario))
+        for file in bundled_files():
+            commands.append((f"Open {file.parent.name}/{file.name}", str(file), partial(app.open_path, str(file))))
+        return commands
+
+    async def discover(self) -> Hits:
+        for title, help_text, callback in self._commands():
+            yield DiscoveryHit(title, callback, help=help_text)
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for title, help_text, callback in self._commands():
+            score = matcher.match(title)
+            if score > 0:
+                yield Hit(score, matcher.highlight(title), callback, help=help_text)

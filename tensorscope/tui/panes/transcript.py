@@ -1,0 +1,204 @@
+"""The transcript: each statement with what it printed, or its error in red and the explanation,
+and what it changed (versions, sharing, stale saved tensors). Click an entry to look back at it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+from rich.syntax import Syntax
+from rich.text import Text
+from textual.containers import VerticalScroll
+from textual.widgets import Static
+
+from tensorscope.tui.messages import StepChosen
+from tensorscope.tui.panes.base import Pane
+
+if TYPE_CHECKING:
+    from tensorscope.snapshot import Snapshot
+
+Explain = Callable[[list["Snapshot"]], "str | None"]
+
+MAX_ENTRIES = 50  # statements kept on screen; a long session would otherwise slow every layout
+
+_SYNTAX = Syntax("", "python", theme="monokai", background_color="default")
+
+
+def highlight_code(code: str) -> Text:
+    text = _SYNTAX.highlight(code)
+    text.rstrip()
+    return text
+
+
+def render_entry(snapshot: Snapshot, previous: Snapshot | None, explanation: str | None) -> Text:
+    from tensorscope.report import changes  # report imports the snapshot module, and so the engine
+
+    text = Text()
+    lines = highlight_code(snapshot.source).split("\n")
+    for index, line in enumerate(lines):
+        text.append(f"[{snapshot.step}] >>> " if index == 0 else " " * (len(str(snapshot.step)) + 3) + "... ",
+                    style="dim")
+        text.append_text(line)
+        text.append("\n")
+    if snapshot.output is not None:
+        for line in snapshot.output.splitlines():
+            text.append("    " + line + "\n")
+    for warning in snapshot.warnings:
+        text.append(f"    warning: {warning}\n", style="yellow")
+    if snapshot.error is not None:
+        text.append(f"    {snapshot.error.type}: {snapshot.error.message}\n", style="bold #ff5252")
+        if explanation:
+            for line in explanation.strip().splitlines():
+                text.append(f"    ↳ {line}\n", style="italic #ffcc80")
+    for note in changes(previous, snapshot):
+        text.append(f"    • {note}\n", style="#e6c07b" if not note.startswith("stale") else "bold #ff8a65")
+    text.rstrip()
+    return text
+
+
+class StepEntry(Static):
+    """One statement in the transcript; clicking it shows the state after it."""
+
+    def __init__(self, index: int, source: str, body: Text) -> None:
+        super().__init__(body, classes="entry")
+        self.body = body
+        self.index = index
+        self.source = source
+
+    def on_click(self) -> None:
+        self.post_message(StepChosen(self.index))
+
+
+class Transcript(VerticalScroll, Pane, can_focus=True):
+    """Statements so far, newest at the bottom."""
+
+    PANE_TITLE = "Transcript"
+    HELP = """\
+## Transcript
+
+Each statement you ran, numbered, with what it printed. An error shows in **red**, followed by
+its explanation (`↳`) when one is known. The `•` lines say what the statement changed: versions
+that moved, memory that became shared, saved tensors that went stale (a later backward through
+them will fail).
+
+**Click** a statement (or use ctrl+b / ctrl+n) to look at the state after it: every pane shows that
+step, and the title says so. ctrl+g goes back to the latest step.
+"""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id, classes="pane")
+        self.border_title = self.PANE_TITLE
+        self.entries: list[StepEntry] = []
+        self.notes: list[str] = []
+        self._pending: Static | None = None
+        self._viewed: int | None = None
+        self._trimmed = 0  # steps before the first mounted entry
+        self._trimmed_note: Static | None = None
+
+    def on_mount(self) -> None:
+        self.anchor()  # stay at the newest entry while entries arrive, until the user scrolls up
+
+    def _follow(self) -> None:
+        if self._viewed is None:
+            self.anchor()
+            self.scroll_end(animate=False, immediate=True)
+
+    def sync(self, snapshots: Sequence[Snapshot], explain: Explain | None) -> None:
+        """Make the entries match the snapshots: keep those whose statement is unchanged, mount the
+        new ones, and keep at most MAX_ENTRIES mounted (older ones stay reachable with ctrl+b)."""
+        keep: list[StepEntry] = []
+        broken = False
+        for entry in self.entries:
+            broken = broken or entry.index >= len(snapshots) or snapshots[entry.index].source != entry.source
+            if broken:
+                entry.remove()
+            else:
+                keep.append(entry)
+        self._trimmed = min(self._trimmed, len(snapshots))
+        start = keep[-1].index + 1 if keep else self._trimmed
+        start = max(start, len(snapshots) - MAX_ENTRIES)
+        if not keep:
+            self._trimmed = start
+        self.entries = keep
+        new: list[StepEntry] = []
+        for index in range(start, len(snapshots)):
+            snapshot = snapshots[index]
+            previous = snapshots[index - 1] if index else None
+            explanation = None
+            if snapshot.error is not None and explain is not None:
+                try:
+                    explanation = explain(list(snapshots[: index + 1]))
+                except Exception as exc:  # an explainer bug must not take the app down
+                    explanation = f"(no explanation: {type(exc).__name__})"
+            new.append(StepEntry(index, snapshot.source, render_entry(snapshot, previous, explanation)))
+        self.entries.extend(new)
+        if new:
+            if self._pending is not None:
+                self.mount_all(new, before=self._pending)
+            else:
+                self.mount_all(new)
+        excess = len(self.entries) - MAX_ENTRIES
+        if excess > 0:
+            for entry in self.entries[:excess]:
+                entry.remove()
+            del self.entries[:excess]
+            self._trimmed = self.entries[0].index
+        self._show_trimmed()
+        self._viewed = None
+        self._follow()
+
+    def _show_trimmed(self) -> None:
+        hidden = self.entries[0].index if self.entries else self._trimmed
+        if hidden <= 0:
+            if self._trimmed_note is not None:
+                self._trimmed_note.remove()
+                self._trimmed_note = None
+            return
+        text = Text(f"… {hidden} earlier statement{'s' if hidden > 1 else ''} (ctrl+b reaches them)",
+                    style="dim italic")
+        if self._trimmed_note is None:
+            self._trimmed_note = Static(text, classes="note")
+            self.mount(self._trimmed_note, before=0)
+        else:
+            self._trimmed_note.update(text)
+
+    def note(self, message: str, style: str = "dim") -> None:
+        """A line that is not a step: a syntax error, `undid ...`, `saved ...`."""
+        widget = Static(Text(message, style=style), classes="note")
+        self.notes.append(message)
+        if self._pending is not None:
+            self.mount(widget, before=self._pending)
+        else:
+            self.mount(widget)
+        self._follow()
+
+    def set_pending(self, what: str | None) -> None:
+        if what is None:
+            if self._pending is not None:
+                self._pending.remove()
+                self._pending = None
+            return
+        label = Text("… running ", style="bold italic #4fc3f7")
+        label.append(what.splitlines()[0][:60] if what else "", style="italic")
+        if self._pending is None:
+            self._pending = Static(label, classes="pending")
+            self.mount(self._pending)
+        else:
+            self._pending.update(label)
+        self._follow()
+
+    def mark_viewed(self, index: int | None) -> None:
+        """Highlight the entry in view (None: the latest, no highlight)."""
+        if index == self._viewed:
+            return
+        shown = None
+        for entry in self.entries:
+            entry.set_class(entry.index == index, "-viewed")
+            if entry.index == index:
+                shown = entry
+        self._viewed = index
+        if shown is not None:
+            self.anchor(False)
+            self.scroll_to_widget(shown, animate=False)
+        else:
+            self._follow()

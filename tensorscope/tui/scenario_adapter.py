@@ -1,0 +1,63 @@
+"""A YAML scenario (`tensorscope.scenario`, issue 5) as the ScenarioView's protocol.
+
+Its `setup` becomes a first step of its own; each step's expectations are checked, when the step
+has run, by `tensorscope.scenario.check_expectations` on the state after its last statement.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from tensorscope.tui.scripts import ScriptStep
+
+if TYPE_CHECKING:
+    from tensorscope.scenario import Check, Scenario
+    from tensorscope.snapshot import Snapshot
+
+
+def describe(check: Check) -> str:
+    text = f"{check.key}: {check.expected!r}"
+    return text if check.passed else f"{text}, got {check.actual!r}"
+
+
+class YamlScenario:
+    """ScenarioLike over a loaded Scenario, with `check` and the Session options it needs."""
+
+    def __init__(self, scenario: Scenario) -> None:
+        self.scenario = scenario
+        self.title = scenario.title
+        self.summary = scenario.summary
+        steps: list[ScriptStep] = []
+        if scenario.setup.strip():
+            steps.append(ScriptStep(code=scenario.setup, say="*Setup*"))
+        self.offset = len(steps)
+        steps.extend(ScriptStep(code=step.code, say=step.say) for step in scenario.steps)
+        self.steps: Sequence[ScriptStep] = tuple(steps)
+        self.session_options: dict[str, Any] = {
+            "cuda": scenario.cuda, "cuda_capacity_bytes": int(scenario.cuda_capacity_gib * 1024**3)}
+
+    def check(self, index: int, snapshots: Sequence[Snapshot]) -> list[tuple[str, bool]]:
+        """The expectations of step `index`, given the snapshots of its statements."""
+        from tensorscope.scenario import check_expectations
+
+        position = index - self.offset
+        if position < 0 or not snapshots:
+            return []
+        expect = self.scenario.steps[position].expect
+        if not expect:
+            return []
+        printed = [s.output for s in snapshots if s.output is not None]
+        final = replace(snapshots[-1], output="\n".join(printed) if printed else None,
+                        warnings=tuple(w for s in snapshots for w in s.warnings),
+                        error=next((s.error for s in snapshots if s.error is not None), None))
+        return [(describe(check), check.passed) for check in check_expectations(final, expect)]
+
+
+def load_yaml(path: Path) -> YamlScenario:
+    """What the explorer's "open" uses for `.yaml` files; raises ScenarioError with its line."""
+    from tensorscope.scenario import load
+
+    return YamlScenario(load(path))
