@@ -161,9 +161,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         from tensorscope import repl
 
         return repl.run(cuda=cuda)
-    from tensorscope.tui.launch import (
-        open_explorer,  # `tensorscope` alone, or `tensorscope open FILE`
-    )
+    # `tensorscope` alone, or `tensorscope open FILE`: the explorer
+    from tensorscope.tui.launch import open_explorer
 
     return open_explorer(path=getattr(args, "file", None), cuda=cuda)
 
