@@ -1,0 +1,36 @@
+"""Paddle's tensor names and their process-wide counters.
+
+A tensor made by `to_tensor`/`from_numpy` is named `generated_tensor_N` when it is made; any other
+gets `eager_tmp_N` the first time its `.name` is read (until then its name is empty, which is what
+the leaf error shows: `Leaf Var ()`). Parameters are named by their layer: `linear_0.w_0`.
+tensorscope starts every run from fresh counters, as a fresh process would (`reset()`).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import defaultdict
+
+_generated = itertools.count()
+_eager = itertools.count()
+_unique: defaultdict[str, itertools.count] = defaultdict(itertools.count)
+
+
+def generated() -> str:
+    return f"generated_tensor_{next(_generated)}"
+
+
+def eager_tmp() -> str:
+    return f"eager_tmp_{next(_eager)}"
+
+
+def unique(prefix: str) -> str:
+    """Paddle's unique_name.generate: `linear_0`, `linear_1`, `linear_0.w_0`... one counter per prefix."""
+    return f"{prefix}_{next(_unique[prefix])}"
+
+
+def reset() -> None:
+    global _generated, _eager
+    _generated = itertools.count()
+    _eager = itertools.count()
+    _unique.clear()

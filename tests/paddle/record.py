@@ -1,0 +1,42 @@
+"""Re-record what real PaddlePaddle 3.3.1 prints for the snippets and the CPU-runnable seed blocks.
+
+    python -m tests.paddle.record      (needs `pip install paddlepaddle==3.3.1`)
+
+Writes tests/data/paddle/snippets.json and the `.expected` file of every seed block that is not
+GPU-only (GPU-only blocks keep the figures their source document printed; see the README there).
+"""
+
+from __future__ import annotations
+
+import json
+import warnings
+from pathlib import Path
+
+from tests.paddle.harness import RealPaddle
+from tests.paddle.snippets import SNIPPETS
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "paddle"
+SNIPPETS_FILE = DATA / "snippets.json"
+GPU_ONLY = ("000_02_relu_memory", "000_03_relu_memory_inplace")
+
+
+def seed_names() -> list[str]:
+    return sorted(p.stem for p in DATA.glob("*.py"))
+
+
+def main() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        import paddle
+    real = RealPaddle(paddle)
+    recorded = {name: real.run(source).text() for name, source in sorted(SNIPPETS.items())}
+    SNIPPETS_FILE.write_text(json.dumps(recorded, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    for name in seed_names():
+        if name not in GPU_ONLY:
+            text = real.run((DATA / f"{name}.py").read_text(encoding="utf-8")).text()
+            (DATA / f"{name}.expected").write_text(text, encoding="utf-8")
+    print(f"recorded {len(recorded)} snippets and {len(seed_names()) - len(GPU_ONLY)} seed blocks in {DATA}")
+
+
+if __name__ == "__main__":
+    main()
