@@ -21,6 +21,7 @@ import _string
 import builtins
 import contextlib
 import functools
+import importlib
 import math
 import operator
 import re
@@ -577,7 +578,36 @@ _NUMPY_RANDOM = ("seed", "rand", "randn", "randint", "random", "normal", "unifor
                  "shuffle", "choice", "standard_normal")
 
 MODULE_NAMES = ("torch", "torch.nn", "torch.nn.functional", "torch.nn.init", "torch.autograd",
-                "torch.cuda", "numpy", "numpy.random", "math")
+                "torch.cuda", "numpy", "numpy.random", "math", "paddle", "paddle.nn", "paddle.nn.functional",
+                "paddle.nn.initializer", "paddle.device", "paddle.device.cuda", "paddle.optimizer")
+# The Paddle dialect (engine.paddle): module -> (engine module path, submodules)
+_PADDLE_MODULES = {
+    "paddle": ("engine.paddle", {"nn": "paddle.nn", "device": "paddle.device", "optimizer": "paddle.optimizer"}),
+    "paddle.nn": ("engine.paddle.nn", {"functional": "paddle.nn.functional",
+                                       "initializer": "paddle.nn.initializer"}),
+    "paddle.nn.functional": ("engine.paddle.nn.functional", {}),
+    "paddle.nn.initializer": ("engine.paddle.nn.initializer", {}),
+    "paddle.device": ("engine.paddle.device", {"cuda": "paddle.device.cuda"}),
+    "paddle.device.cuda": ("engine.paddle.device.cuda", {}),
+    "paddle.optimizer": ("engine.paddle.optimizer", {}),
+}
+_PADDLE_PRIVATE = frozenset({"_inplace_version", "_is_shared_buffer_with"})
+_PADDLE_LAYER_PRIVATE = frozenset({"_parameters", "_sub_layers"})
+
+
+def _is_paddle_tensor(obj: Any) -> bool:
+    paddle = sys.modules.get("engine.paddle")
+    return paddle is not None and isinstance(obj, paddle.Tensor)
+
+
+def _paddle_private(obj: Any, name: str) -> bool:
+    """The few private names Paddle users read: `_inplace_version()`, and a Layer's tables."""
+    if name in _PADDLE_PRIVATE:
+        return _is_paddle_tensor(obj)
+    if name in _PADDLE_LAYER_PRIVATE:
+        nn = sys.modules.get("engine.paddle.nn")
+        return nn is not None and isinstance(obj, nn.Layer)
+    return False
 
 
 def _public_api(module: types.ModuleType) -> list[str]:
@@ -672,6 +702,7 @@ class Sandbox:
 
     def _private_readable(self, obj: Any, name: str) -> bool:
         return ((name in _PRIVATE_READABLE and isinstance(obj, engine.Tensor))
+                or _paddle_private(obj, name)
                 or (name.startswith("_saved_") and isinstance(obj, Node))
                 or (name in _MODULE_PRIVATE and isinstance(obj, Module))
                 or self._user_private(obj, name))
@@ -730,6 +761,8 @@ class Sandbox:
             return _numpy_guarded(name, value, obj, "numpy.ndarray")
         if name == "tolist" and isinstance(obj, engine.Tensor):
             return _limited_tolist(obj.numel(), value)
+        if name == "tolist" and _is_paddle_tensor(obj):
+            return _limited_tolist(int(obj.size), value)
         if obj is int and name == "from_bytes":
             return _int_from_bytes
         return value
@@ -793,6 +826,9 @@ class Sandbox:
             raise ImportError(f"cannot import name '{name}' from '{dotted}' (tensorscope)") from None
 
     def _build_module(self, dotted: str) -> ModuleProxy:
+        if dotted in _PADDLE_MODULES:
+            path, submodules = _PADDLE_MODULES[dotted]
+            return self._engine_module(dotted, importlib.import_module(path), (), submodules)
         if dotted == "torch":
             dtypes = [n for n, v in vars(engine).items() if isinstance(v, engine.dtype) and not n.startswith("_")]
             return self._engine_module("torch", engine, (*_TORCH_EXTRA, *dtypes), _TORCH_SUBMODULES)

@@ -7,6 +7,7 @@ Session (the engine is deterministic, random numbers included, so replaying repr
 from __future__ import annotations
 
 import gc
+import sys
 from dataclasses import dataclass
 
 import engine
@@ -29,6 +30,9 @@ class Session:
         gc.collect()  # storages of an earlier session must not count towards this one's memory
         engine.manual_seed(DEFAULT_SEED)  # every run starts from a fresh process's random state
         engine.cuda.configure(enabled=cuda, capacity_bytes=cuda_capacity_bytes)  # and a fresh device
+        paddle = sys.modules.get("engine.paddle")
+        if paddle is not None:  # the Paddle dialect's name counters and place start afresh too
+            paddle.reset()
         self.options = {"cuda": cuda, "cuda_capacity_bytes": cuda_capacity_bytes}
         self.interpreter = Interpreter()
         self.steps: list[Step] = []

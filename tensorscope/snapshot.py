@@ -8,8 +8,9 @@ keep old ones for time travel. Large tensors are summarised, never copied.
 from __future__ import annotations
 
 import math
+import sys
 import weakref
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -163,13 +164,23 @@ def named_objects(namespace: dict[str, Any]) -> list[tuple[str, Any]]:
     (`model.0.weight`), so labels of top-level names follow the trace's numbering rule."""
     found: list[tuple[str, Any]] = []
     members: list[tuple[str, Any]] = []
+    paddle = _paddle_inspect()
     for name in sorted(namespace):
         value = namespace[name]
-        if isinstance(value, (engine.Tensor, np.ndarray)):
+        if isinstance(value, (engine.Tensor, np.ndarray)) or (paddle is not None and paddle.is_tensor(value)):
             found.append((name, value))
         elif isinstance(value, Module):
             members.extend(_module_members(name, value))
     return found + members
+
+
+def _paddle_inspect() -> Any:
+    """engine.paddle.inspect, once a Paddle-dialect program has imported paddle (else None)."""
+    if "engine.paddle" not in sys.modules:
+        return None
+    import engine.paddle.inspect
+
+    return engine.paddle.inspect
 
 
 def _module_members(name: str, module: Module) -> list[tuple[str, Any]]:
@@ -210,8 +221,11 @@ class SnapshotTaker:
             if isinstance(value, engine.Tensor):
                 info = self._tensor(name, value, top_level)
                 tensors[name] = value
-            else:
+            elif isinstance(value, np.ndarray):
                 info = self._array(name, value)
+            else:
+                info, tensors[name] = self._paddle_tensor(name, value, top_level), value._t
+                value = value._t
             objects[name] = info
             entry = storages.setdefault(info.storage, {"nbytes": 0, "dtype": info.dtype, "numel": 0, "viewers": []})
             entry["viewers"].append(name)
@@ -247,6 +261,17 @@ class SnapshotTaker:
             grad_storage=None if grad is None else self.storage_label(grad, named=False),
             covered=covered, elements=elements,
             numel=t.numel(), nbytes=t.numel() * t.element_size())
+
+    def _paddle_tensor(self, name: str, value: Any, top_level: bool) -> ObjectInfo:
+        """A Paddle-dialect tensor: memory from its engine tensor, flags as Paddle reports them
+        (requires_grad is `not stop_gradient`, the version is `inplace_version`, grad_fn Paddle's name)."""
+        paddle = _paddle_inspect()
+        info = self._tensor(name, paddle.engine_tensor(value), top_level)
+        grad = paddle.grad_of(value)
+        return replace(info, requires_grad=paddle.requires_grad(value), version=paddle.version(value),
+                       grad_fn=paddle.grad_fn_name(value), is_leaf=bool(value.is_leaf),
+                       is_parameter=paddle.is_parameter(value),
+                       grad=None if grad is None else self._tensor_values(grad)[0])
 
     def _array(self, name: str, array: np.ndarray) -> ObjectInfo:
         small = array.size <= VALUES_LIMIT
