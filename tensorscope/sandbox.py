@@ -549,7 +549,7 @@ def public_names(module: ModuleProxy) -> list[str]:
 _TORCH_EXTRA = ("FloatTensor", "DoubleTensor", "LongTensor", "IntTensor", "BoolTensor", "ByteTensor",
                 "is_tensor", "numel", "can_cast", "is_floating_point", "get_default_dtype",
                 "set_default_dtype", "promote_types", "strided", "contiguous_format", "preserve_format")
-_TORCH_SUBMODULES = {"nn": "torch.nn", "autograd": "torch.autograd", "cuda": "torch.cuda"}
+_TORCH_SUBMODULES = {"nn": "torch.nn", "autograd": "torch.autograd", "cuda": "torch.cuda", "optim": "torch.optim"}
 _NN_SUBMODULES = {"functional": "torch.nn.functional", "init": "torch.nn.init"}
 _AUTOGRAD_EXTRA = ("Function",)
 
@@ -578,7 +578,7 @@ _NUMPY_RANDOM = ("seed", "rand", "randn", "randint", "random", "normal", "unifor
                  "shuffle", "choice", "standard_normal")
 
 MODULE_NAMES = ("torch", "torch.nn", "torch.nn.functional", "torch.nn.init", "torch.autograd",
-                "torch.cuda", "numpy", "numpy.random", "math", "paddle", "paddle.nn", "paddle.nn.functional",
+                "torch.cuda", "torch.optim", "numpy", "numpy.random", "math", "paddle", "paddle.nn", "paddle.nn.functional",
                 "paddle.nn.initializer", "paddle.device", "paddle.device.cuda", "paddle.optimizer")
 # The Paddle dialect (engine.paddle): module -> (engine module path, submodules)
 _PADDLE_MODULES = {
@@ -838,7 +838,7 @@ class Sandbox:
             return self._engine_module("torch.autograd", engine.autograd, _AUTOGRAD_EXTRA)
         if dotted.startswith("torch."):
             modules = {"torch.nn.functional": engine.nn.functional, "torch.nn.init": engine.nn.init,
-                       "torch.cuda": engine.cuda}
+                       "torch.cuda": engine.cuda, "torch.optim": engine.optim}
             return self._engine_module(dotted, modules[dotted])
         if dotted == "numpy":
             return ModuleProxy(dotted, [*_NUMPY_FUNCTIONS, *_NUMPY_VALUES, "random", "__version__"], self._numpy, np)
