@@ -32,11 +32,6 @@ def storage_numel(t: Tensor) -> int:
     return int(t._storage.data.size)
 
 
-def array_shares_storage(array: np.ndarray, t: Tensor) -> bool:
-    """Whether an ndarray (from `.numpy()` or given to `from_numpy`) lives in t's storage."""
-    return bool(np.shares_memory(array, t._storage.data))
-
-
 def covered_span(t: Tensor) -> tuple[int, int]:
     """First and last storage element t can touch (inclusive); (0, -1) for an empty tensor."""
     if t.numel() == 0:
@@ -58,22 +53,12 @@ def _covered(shape: tuple[int, ...], stride: tuple[int, ...], offset: int) -> tu
     return tuple(int(i) for i in np.unique(geometry.storage_indices(shape, stride, offset)))
 
 
-def is_contiguous_block(t: Tensor) -> bool:
-    """True when t covers one gap-free run of its storage (then covered_span says it all)."""
-    low, high = covered_span(t)
-    return high - low + 1 == t.numel() and not geometry.has_internal_overlap(t._shape, t._stride)
-
-
 def version(t: Tensor) -> int:
     return t._version
 
 
 def shares_version_counter(a: Tensor, b: Tensor) -> bool:
     return a._vc is b._vc
-
-
-def view_base(t: Tensor) -> Tensor | None:
-    return t._base
 
 
 @dataclass(frozen=True)

@@ -536,7 +536,3 @@ class Parameter(Tensor):
                                 device=None if self.is_cpu else str(self.device))
 
     __str__ = __repr__
-
-
-def grad_enabled() -> bool:
-    return grad_mode.state.enabled
