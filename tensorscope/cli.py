@@ -1,5 +1,5 @@
 """The `tensorscope` command: the explorer (no arguments, or `open FILE`), headless `replay`,
-`check` and `list` for scenarios, and the line `repl`."""
+`check`, `list` and `compare` (torch vs paddle) for scenarios, and the line `repl`."""
 
 from __future__ import annotations
 
@@ -42,6 +42,13 @@ def build_parser() -> argparse.ArgumentParser:
                                             "ones when no path is given) and report pass/fail per scenario.")
     check.add_argument("paths", metavar="PATH", nargs="*", help="scenario files or folders")
     commands.add_parser("list", parents=[common], help="list the bundled scenarios")
+    compare = commands.add_parser(
+        "compare", parents=[common], help="run a scenario in PyTorch and in Paddle and say where they differ",
+        description="Run SCENARIO's torch code and its paddle code (each step gives both, see "
+                    "scenarios/README.md) in two fresh sessions, and print step by step where the dialects "
+                    "differ: storage sharing, versions, leaf and requires_grad, grad_fn, errors, printed "
+                    "output, values and gradients.")
+    compare.add_argument("scenario", metavar="SCENARIO", help="a .yaml scenario whose steps give 'paddle:' code")
     explore = commands.add_parser("open", parents=[common], help="open a scenario (.yaml) or script (.py) in the explorer",
                                   description="The explorer, stepping through FILE one step at a time.")
     explore.add_argument("file", metavar="FILE", help="a .yaml scenario or a .py script")
@@ -133,6 +140,20 @@ def check(paths: Sequence[str]) -> int:
     return 1 if failed else 0
 
 
+def compare(path: str) -> int:
+    from tensorscope import compare as side_by_side
+    from tensorscope.scenario import ScenarioError, load, run_scenario
+
+    try:
+        scenario = load(path)
+        runs = run_scenario(scenario, "torch"), run_scenario(scenario, "paddle")
+    except ScenarioError as exc:
+        print(f"tensorscope: {exc}", file=sys.stderr)
+        return 1
+    print(side_by_side.render(*runs))
+    return 0
+
+
 def list_scenarios() -> int:
     from scenarios import bundled
     from tensorscope.scenario import ScenarioError, load
@@ -157,6 +178,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return check(args.paths)
     if args.command == "list":
         return list_scenarios()
+    if args.command == "compare":
+        return compare(args.scenario)
     if args.command == "repl":
         from tensorscope import repl
 

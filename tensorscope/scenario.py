@@ -18,9 +18,11 @@ import yaml
 
 from tensorscope.snapshot import Snapshot
 
-TOP_KEYS = {"title": str, "summary": str, "tags": list, "setup": str, "steps": list, "cuda": bool,
+TOP_KEYS = {"title": str, "summary": str, "tags": list, "setup": (str, dict), "steps": list, "cuda": bool,
             "cuda_capacity_gib": (int, float)}
-STEP_KEYS = {"code": str, "say": str, "expect": dict}
+STEP_KEYS = {"code": str, "torch": str, "paddle": str, "say": str, "expect": dict}
+SETUP_KEYS = {"torch": str, "paddle": str}
+DIALECTS = ("torch", "paddle")
 EXPECT_KEYS = {"error", "output", "version", "shares_storage", "is_leaf", "requires_grad", "grad_fn", "is_view",
                "saved", "stale", "values", "grad", "memory", "cuda_memory", "warns", "shape", "stride", "dtype"}
 
@@ -36,7 +38,8 @@ class ScenarioError(Exception):
 
 @dataclass(frozen=True)
 class ScenarioStep:
-    code: str
+    code: str  # the torch code; expectations are about it
+    paddle: str = ""  # the same story in the Paddle dialect, for `tensorscope compare`
     say: str = ""
     expect: dict[str, Any] = field(default_factory=dict)
     line: int = 0
@@ -52,6 +55,12 @@ class Scenario:
     setup: str = ""
     cuda: bool = True
     cuda_capacity_gib: float = 16
+    paddle_setup: str = ""
+
+    @property
+    def has_paddle(self) -> bool:
+        """Every step also gives Paddle code (the loader allows all steps or none)."""
+        return bool(self.steps) and all(step.paddle for step in self.steps)
 
 
 # --------------------------------------------------------------------------- loading
@@ -125,9 +134,35 @@ def loads(text: str, path: str = "<scenario>") -> Scenario:
         raise ScenarioError(path, *_where(steps_node), "'steps' is empty", "add at least one step with 'code:'")
     steps = tuple(_step(path, node, value, index) for index, (node, value) in
                   enumerate(zip(steps_node.value, data["steps"]), start=1))
+    setup, paddle_setup = _setup(path, root, data.get("setup", ""))
+    _check_dialects(path, steps_node, steps, paddle_setup)
     return Scenario(path=path, title=data["title"], summary=data["summary"], steps=steps,
-                    tags=tuple(str(t) for t in data.get("tags", [])), setup=data.get("setup", ""),
-                    cuda=data.get("cuda", True), cuda_capacity_gib=data.get("cuda_capacity_gib", 16))
+                    tags=tuple(str(t) for t in data.get("tags", [])), setup=setup,
+                    cuda=data.get("cuda", True), cuda_capacity_gib=data.get("cuda_capacity_gib", 16),
+                    paddle_setup=paddle_setup)
+
+
+def _setup(path: str, root: yaml.MappingNode, value: str | dict[str, Any]) -> tuple[str, str]:
+    """(torch setup, paddle setup): `setup:` is torch code, or a mapping with `torch:` and `paddle:`."""
+    if isinstance(value, str):
+        return value, ""
+    node = next(v for k, v in root.value if k.value == "setup")
+    _check_keys(path, node, SETUP_KEYS, "'setup'")
+    _check_types(path, node, value, SETUP_KEYS, "'setup'")
+    return value.get("torch", ""), value.get("paddle", "")
+
+
+def _check_dialects(path: str, steps_node: yaml.SequenceNode, steps: tuple[ScenarioStep, ...],
+                    paddle_setup: str) -> None:
+    """Paddle code for all steps or for none: `compare` pairs the dialects step by step."""
+    with_paddle = [bool(step.paddle) for step in steps]
+    if any(with_paddle) and not all(with_paddle):
+        index = with_paddle.index(False)
+        raise ScenarioError(path, *_where(steps_node.value[index]), f"step {index + 1} has no paddle code",
+                            "give every step 'paddle:' when one has it")
+    if paddle_setup.strip() and not any(with_paddle):
+        raise ScenarioError(path, *_where(steps_node), "a paddle setup but no step has 'paddle:'",
+                            "give each step 'paddle:' code, or drop setup's 'paddle:'")
 
 
 def _step(path: str, node: yaml.Node, value: Any, index: int) -> ScenarioStep:
@@ -138,8 +173,16 @@ def _step(path: str, node: yaml.Node, value: Any, index: int) -> ScenarioStep:
         raise ScenarioError(path, *_where(node), f"{what} must be a mapping", "give it 'code:' and optionally 'say:'")
     _check_keys(path, node, STEP_KEYS, what)
     _check_types(path, node, value, STEP_KEYS, what)
-    if not value.get("code", "").strip():
+    if "code" in value and "torch" in value:
+        key_node = next(k for k, _ in node.value if k.value == "torch")
+        raise ScenarioError(path, *_where(key_node), f"{what} gives both 'code' and 'torch'",
+                            "they are the same: the torch code; keep one")
+    code = value.get("code", value.get("torch", ""))
+    if not code.strip():
         raise ScenarioError(path, *_where(node), f"{what} has no code", "every step needs 'code:'")
+    if "paddle" in value and not value["paddle"].strip():
+        key_node = next(k for k, _ in node.value if k.value == "paddle")
+        raise ScenarioError(path, *_where(key_node), f"{what} has empty paddle code", "give it statements or drop it")
     expect = value.get("expect", {})
     if expect:
         expect_node = next(v for k, v in node.value if k.value == "expect")
@@ -149,7 +192,8 @@ def _step(path: str, node: yaml.Node, value: Any, index: int) -> ScenarioStep:
             if problem:
                 raise ScenarioError(path, *_where(value_node), f"'{key_node.value}' in {what}: {problem[0]}",
                                     problem[1])
-    return ScenarioStep(code=value["code"], say=value.get("say", ""), expect=expect, line=_where(node)[0])
+    return ScenarioStep(code=code, paddle=value.get("paddle", ""), say=value.get("say", ""), expect=expect,
+                        line=_where(node)[0])
 
 
 CUDA_FIELDS = ("allocated", "max_allocated", "reserved", "max_reserved")
@@ -333,24 +377,38 @@ def _step_view(snapshots: tuple[Snapshot, ...]) -> Snapshot:
                    error=next((s.error for s in snapshots if s.error is not None), None))
 
 
-def run_scenario(scenario: Scenario) -> ScenarioRun:
+def step_view(run: StepRun) -> Snapshot:
+    """The step as its expectations (and `compare`) see it."""
+    return _step_view(run.snapshots)
+
+
+def run_scenario(scenario: Scenario, dialect: str = "torch") -> ScenarioRun:
     """Run setup and steps in one fresh Session, checking each step's expectations after its last
-    statement (a step's error is the first error any of its statements raised)."""
+    statement (a step's error is the first error any of its statements raised).
+
+    With dialect="paddle" the Paddle code runs instead; expectations pin the torch story, so
+    nothing is checked there (`compare` shows how Paddle differs)."""
     from tensorscope.interpreter import UserError
     from tensorscope.session import Session
 
+    if dialect not in DIALECTS:
+        raise ValueError(f"dialect must be one of {DIALECTS}, not {dialect!r}")
+    paddle = dialect == "paddle"
+    if paddle and not scenario.has_paddle:
+        raise ScenarioError(scenario.path, 0, 0, "no paddle code", "give every step 'paddle:' code")
+    setup_code = scenario.paddle_setup if paddle else scenario.setup
     session = Session(cuda=scenario.cuda, cuda_capacity_bytes=int(scenario.cuda_capacity_gib * 1024**3))
     try:
-        setup = tuple(step.snapshot for step in session.run(scenario.setup)) if scenario.setup.strip() else ()
+        setup = tuple(step.snapshot for step in session.run(setup_code)) if setup_code.strip() else ()
     except UserError as exc:
-        raise ScenarioError(scenario.path, 0, 0, f"setup: {exc.info.type}: {exc.info.message}") from None
+        raise ScenarioError(scenario.path, 0, 0, f"{dialect} setup: {exc.info.type}: {exc.info.message}") from None
     runs = []
     for index, step in enumerate(scenario.steps, start=1):
         try:
-            snapshots = tuple(s.snapshot for s in session.run(step.code))
+            snapshots = tuple(s.snapshot for s in session.run(step.paddle if paddle else step.code))
         except UserError as exc:
             raise ScenarioError(scenario.path, step.line, 1,
                                 f"step {index}: {exc.info.type}: {exc.info.message}") from None
-        final = _step_view(snapshots)
-        runs.append(StepRun(step, snapshots, tuple(check_expectations(final, step.expect))))
+        checks = () if paddle else tuple(check_expectations(_step_view(snapshots), step.expect))
+        runs.append(StepRun(step, snapshots, checks))
     return ScenarioRun(scenario, setup, tuple(runs))

@@ -1,0 +1,113 @@
+"""`tensorscope compare`: one scenario told in PyTorch and in Paddle, step by step, with the
+places where the two dialects' memory and autograd behaviour part ways said in plain words.
+
+`differences` is a pure function over two Snapshots, so the CLI, tests and any other view share it.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from tensorscope.scenario import ScenarioRun, _close, step_view
+from tensorscope.snapshot import ObjectInfo, Snapshot
+
+
+def _first_line(text: str) -> str:
+    return text.strip().splitlines()[0] if text.strip() else ""
+
+
+def _error_text(snap: Snapshot) -> str | None:
+    return None if snap.error is None else f"{snap.error.type}: {_first_line(snap.error.message)}"
+
+
+def _sharing(torch_snap: Snapshot, paddle_snap: Snapshot, names: list[str]) -> list[str]:
+    """Pairs of names that share memory in one dialect and not in the other."""
+    found = []
+    for a, b in combinations(names, 2):
+        in_torch = torch_snap.objects[a].storage == torch_snap.objects[b].storage
+        in_paddle = paddle_snap.objects[a].storage == paddle_snap.objects[b].storage
+        if in_torch != in_paddle:
+            shares, apart = ("torch", "paddle") if in_torch else ("paddle", "torch")
+            found.append(f"{a} and {b} share memory in {shares}; in {apart} they are separate copies")
+    return found
+
+
+def _op_node(grad_fn: str | None) -> str | None:
+    """The grad_fn that an operation made: Paddle reports a leaf's GradNodeAccumulation as its
+    grad_fn where PyTorch says None (its AccumulateGrad is only in the graph), which is no difference."""
+    return None if grad_fn == "GradNodeAccumulation" else grad_fn
+
+
+def _flags(name: str, t: ObjectInfo, p: ObjectInfo) -> list[str]:
+    """Version, leaf, requires_grad, grad_fn presence, values and gradient of one tensor name."""
+    found = []
+    if t.version != p.version:
+        found.append(f"{name}'s version: torch {t.version}, paddle {p.version}")
+    if t.is_leaf != p.is_leaf:
+        found.append(f"{name} is {'a leaf' if t.is_leaf else 'not a leaf'} in torch, "
+                     f"{'a leaf' if p.is_leaf else 'not a leaf'} in paddle")
+    if t.requires_grad != p.requires_grad:
+        found.append(f"{name} requires grad in {'torch' if t.requires_grad else 'paddle'} only "
+                     f"(paddle: stop_gradient={not p.requires_grad})")
+    torch_fn, paddle_fn = _op_node(t.grad_fn), _op_node(p.grad_fn)
+    if (torch_fn is None) != (paddle_fn is None):
+        found.append(f"{name} has a grad_fn in torch ({torch_fn}) but none in paddle" if paddle_fn is None
+                     else f"{name} has a grad_fn in paddle ({paddle_fn}) but none in torch")
+    if t.values is not None and p.values is not None and not _close(t.values, p.values):
+        found.append(f"{name}'s values: torch {t.values}, paddle {p.values}")
+    if (t.grad is None) != (p.grad is None):
+        found.append(f"{name} has a gradient in {'paddle' if t.grad is None else 'torch'} only")
+    elif t.grad is not None and not _close(t.grad, p.grad):
+        found.append(f"{name}'s gradient: torch {t.grad}, paddle {p.grad}")
+    return found
+
+
+def differences(torch_snapshot: Snapshot, paddle_snapshot: Snapshot) -> list[str]:
+    """Where the two dialects differ after the same step, one plain sentence each (empty: alike)."""
+    found = []
+    torch_error, paddle_error = _error_text(torch_snapshot), _error_text(paddle_snapshot)
+    if torch_error != paddle_error:
+        found.append(f"torch raises {torch_error}" if torch_error else "torch runs without error")
+        found[-1] += f"; paddle raises {paddle_error}" if paddle_error else "; paddle runs without error"
+    torch_output, paddle_output = (_first_line(s.output or "") for s in (torch_snapshot, paddle_snapshot))
+    if torch_output != paddle_output:  # first lines: a tensor's echo alone spans several
+        found.append(f"printed output: torch {torch_output or 'nothing'!r}, paddle {paddle_output or 'nothing'!r}")
+    torch_names, paddle_names = set(torch_snapshot.objects), set(paddle_snapshot.objects)
+    for dialect, only in (("torch", torch_names - paddle_names), ("paddle", paddle_names - torch_names)):
+        if only:
+            found.append(f"only {dialect} has {', '.join(sorted(only))}")
+    names = sorted(torch_names & paddle_names)
+    found.extend(_sharing(torch_snapshot, paddle_snapshot, names))
+    for name in names:
+        t, p = torch_snapshot.objects[name], paddle_snapshot.objects[name]
+        if t.kind == p.kind == "tensor":
+            found.extend(_flags(name, t, p))
+        elif t.values is not None and p.values is not None and not _close(t.values, p.values):
+            found.append(f"{name}'s values: torch {t.values}, paddle {p.values}")
+    return found
+
+
+def _indented(label: str, code: str) -> list[str]:
+    lines = code.strip().splitlines()
+    return [f"  {label:8}{lines[0]}", *(f"  {'':8}{line}" for line in lines[1:])]
+
+
+def render(torch_run: ScenarioRun, paddle_run: ScenarioRun) -> str:
+    """Both runs step by step: the code in each dialect, the narration, and what differs."""
+    scenario = torch_run.scenario
+    lines = [scenario.title, "=" * len(scenario.title), scenario.summary.strip(), ""]
+    total = len(torch_run.steps)
+    differing = 0
+    for index, (t, p) in enumerate(zip(torch_run.steps, paddle_run.steps), start=1):
+        lines.append(f"--- step {index} of {total} ---")
+        lines.extend(_indented("torch:", t.step.code))
+        lines.extend(_indented("paddle:", t.step.paddle))
+        if t.step.say.strip():
+            lines.extend(["", *t.step.say.strip().splitlines()])
+        found = differences(step_view(t), step_view(p))
+        differing += bool(found)
+        lines.append("")
+        lines.extend([f"  * {line}" for line in found] or ["  same in both dialects"])
+        lines.append("")
+    lines.append(f"{differing} of {total} step(s) differ between torch and paddle")
+    return "\n".join(lines)
