@@ -39,7 +39,9 @@ def build_parser() -> argparse.ArgumentParser:
                              "format (render it with: python -m torch.cuda._memory_viz trace_plot OUT.pickle -o OUT.html)")
     check = commands.add_parser("check", parents=[common], help="run scenarios and check their expectations",
                                 description="Run every scenario (files, or folders of .yaml files; the bundled "
-                                            "ones when no path is given) and report pass/fail per scenario.")
+                                            "ones when no path is given) and report pass/fail per scenario. "
+                                            "A scenario with paddle code runs in both dialects (checking "
+                                            "'expect' and 'paddle_expect') and passes only when both do.")
     check.add_argument("paths", metavar="PATH", nargs="*", help="scenario files or folders")
     commands.add_parser("list", parents=[common], help="list the bundled scenarios")
     compare = commands.add_parser(
@@ -128,14 +130,23 @@ def check(paths: Sequence[str]) -> int:
         return 1
     failed = 0
     for file in files:
+        dialect = "torch"
         try:
-            run = run_scenario(load(file))
+            scenario = load(file)
+            run = run_scenario(scenario)
+            if scenario.has_paddle:  # both dialects must pass
+                dialect = "paddle"
+                paddle_run = run_scenario(scenario, "paddle")
         except ScenarioError as exc:
-            print(f"ERROR {file}: {exc}")
+            print(f"ERROR {file}: {dialect}: {exc}" if dialect == "paddle" else f"ERROR {file}: {exc}")
             failed += 1
             continue
-        print(narrate.verdict(file, run))
-        failed += not run.passed
+        if scenario.has_paddle:
+            print(narrate.verdict_both(file, run, paddle_run))
+            failed += not (run.passed and paddle_run.passed)
+        else:
+            print(narrate.verdict(file, run))
+            failed += not run.passed
     print(f"{len(files) - failed} passed, {failed} failed")
     return 1 if failed else 0
 

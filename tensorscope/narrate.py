@@ -41,6 +41,20 @@ def verdict(path: Path | str, run: ScenarioRun) -> str:
     return "\n".join(lines)
 
 
+def verdict_both(path: Path | str, torch_run: ScenarioRun, paddle_run: ScenarioRun) -> str:
+    """One line for a scenario run in both dialects: it passes only when both do; a failure says
+    which dialect failed and lists each failed expectation with its dialect."""
+    runs = {"torch": torch_run, "paddle": paddle_run}
+    if all(run.passed for run in runs.values()):
+        counts = {d: sum(len(s.checks) for s in run.steps) for d, run in runs.items()}
+        return f"PASS  {path}  ({counts['torch']} torch + {counts['paddle']} paddle expectations)"
+    failed = [d for d, run in runs.items() if not run.passed]
+    lines = [f"FAIL  {path}  ({' and '.join(failed)} failed)"]
+    for dialect in failed:
+        lines.extend(f"      {dialect} step {index}: {check.describe()}" for index, check in runs[dialect].failures)
+    return "\n".join(lines)
+
+
 def scenario_files(paths: Sequence[str]) -> list[Path]:
     """The scenario files named, or found in the folders named; the bundled ones when none."""
     if not paths:

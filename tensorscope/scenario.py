@@ -20,7 +20,7 @@ from tensorscope.snapshot import Snapshot
 
 TOP_KEYS = {"title": str, "summary": str, "tags": list, "setup": (str, dict), "steps": list, "cuda": bool,
             "cuda_capacity_gib": (int, float)}
-STEP_KEYS = {"code": str, "torch": str, "paddle": str, "say": str, "expect": dict}
+STEP_KEYS = {"code": str, "torch": str, "paddle": str, "say": str, "expect": dict, "paddle_expect": dict}
 SETUP_KEYS = {"torch": str, "paddle": str}
 DIALECTS = ("torch", "paddle")
 EXPECT_KEYS = {"error", "output", "version", "shares_storage", "is_leaf", "requires_grad", "grad_fn", "is_view",
@@ -43,6 +43,11 @@ class ScenarioStep:
     say: str = ""
     expect: dict[str, Any] = field(default_factory=dict)
     line: int = 0
+    paddle_expect: dict[str, Any] = field(default_factory=dict)  # checked on the Paddle run
+
+    def expectations(self, dialect: str = "torch") -> dict[str, Any]:
+        """What the step's run in that dialect is checked against."""
+        return self.paddle_expect if dialect == "paddle" else self.expect
 
 
 @dataclass(frozen=True)
@@ -183,17 +188,30 @@ def _step(path: str, node: yaml.Node, value: Any, index: int) -> ScenarioStep:
     if "paddle" in value and not value["paddle"].strip():
         key_node = next(k for k, _ in node.value if k.value == "paddle")
         raise ScenarioError(path, *_where(key_node), f"{what} has empty paddle code", "give it statements or drop it")
-    expect = value.get("expect", {})
+    if "paddle_expect" in value and "paddle" not in value:
+        key_node = next(k for k, _ in node.value if k.value == "paddle_expect")
+        raise ScenarioError(path, *_where(key_node), f"{what} has 'paddle_expect' but no paddle code",
+                            "give the step 'paddle:' code, or drop 'paddle_expect'")
+    expect = _expectations(path, node, value, "expect", f"the expectations of {what}", what)
+    paddle_expect = _expectations(path, node, value, "paddle_expect", f"the paddle expectations of {what}",
+                                  f"{what} (paddle)")
+    return ScenarioStep(code=code, paddle=value.get("paddle", ""), say=value.get("say", ""), expect=expect,
+                        line=_where(node)[0], paddle_expect=paddle_expect)
+
+
+def _expectations(path: str, node: yaml.MappingNode, value: dict[str, Any], key: str, what: str,
+                  where: str) -> dict[str, Any]:
+    """A step's `expect:` or `paddle_expect:`, validated against the one vocabulary."""
+    expect = value.get(key, {})
     if expect:
-        expect_node = next(v for k, v in node.value if k.value == "expect")
-        _check_keys(path, expect_node, EXPECT_KEYS, f"the expectations of {what}")
+        expect_node = next(v for k, v in node.value if k.value == key)
+        _check_keys(path, expect_node, EXPECT_KEYS, what)
         for key_node, value_node in expect_node.value:
             problem = _expectation_problem(key_node.value, expect[key_node.value])
             if problem:
-                raise ScenarioError(path, *_where(value_node), f"'{key_node.value}' in {what}: {problem[0]}",
+                raise ScenarioError(path, *_where(value_node), f"'{key_node.value}' in {where}: {problem[0]}",
                                     problem[1])
-    return ScenarioStep(code=code, paddle=value.get("paddle", ""), say=value.get("say", ""), expect=expect,
-                        line=_where(node)[0])
+    return expect
 
 
 CUDA_FIELDS = ("allocated", "max_allocated", "reserved", "max_reserved")
@@ -386,8 +404,8 @@ def run_scenario(scenario: Scenario, dialect: str = "torch") -> ScenarioRun:
     """Run setup and steps in one fresh Session, checking each step's expectations after its last
     statement (a step's error is the first error any of its statements raised).
 
-    With dialect="paddle" the Paddle code runs instead; expectations pin the torch story, so
-    nothing is checked there (`compare` shows how Paddle differs)."""
+    With dialect="paddle" the Paddle code runs instead and each step's `paddle_expect` is checked
+    (`expect` pins the torch story; `compare` shows how Paddle differs)."""
     from tensorscope.interpreter import UserError
     from tensorscope.session import Session
 
@@ -409,6 +427,6 @@ def run_scenario(scenario: Scenario, dialect: str = "torch") -> ScenarioRun:
         except UserError as exc:
             raise ScenarioError(scenario.path, step.line, 1,
                                 f"step {index}: {exc.info.type}: {exc.info.message}") from None
-        checks = () if paddle else tuple(check_expectations(_step_view(snapshots), step.expect))
+        checks = tuple(check_expectations(_step_view(snapshots), step.expectations(dialect)))
         runs.append(StepRun(step, snapshots, checks))
     return ScenarioRun(scenario, setup, tuple(runs))
