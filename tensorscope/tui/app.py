@@ -20,6 +20,7 @@ from tensorscope.tui.completion import Completer
 from tensorscope.tui.hints import stale_hint
 from tensorscope.tui.history import History
 from tensorscope.tui.messages import (
+    PaddleStep,
     SessionUpdated,
     StatementSubmitted,
     StepChosen,
@@ -28,6 +29,7 @@ from tensorscope.tui.messages import (
 from tensorscope.tui.palette import ExplorerCommands
 from tensorscope.tui.panes.base import Pane, TextPane, View
 from tensorscope.tui.panes.code_input import CodeInput
+from tensorscope.tui.panes.compare import ComparePane, CompareState
 from tensorscope.tui.panes.graph import GraphPane
 from tensorscope.tui.panes.inspector import InspectorPane
 from tensorscope.tui.panes.memory import MemoryPane
@@ -46,6 +48,7 @@ JobKind = Literal["start", "run", "undo", "reset", "step"]
 
 NARROW_BELOW = 110  # columns: below this the detail panes share one place, switched by tabs
 DETAILS = (("storage", "Storage"), ("graph", "Graph"), ("inspector", "Inspector"), ("memory", "Memory"))
+COMPARE = ("compare", "Compare")  # a detail pane too, for scenarios with Paddle code only
 
 GENERAL_HELP = """\
 # tensorscope explorer
@@ -60,6 +63,7 @@ Type PyTorch statements in the **Input**; every pane shows what the statement di
 | Autograd graph | the nodes backward will walk, saved tensors and their versions (stale in red) |
 | Inspector | values, grad, base and views of the selected tensor |
 | Memory | live and peak bytes, per step, by storage |
+| Compare | for a scenario in both dialects: the step in torch and paddle, side by side, and what differs |
 
 **tab** / **shift+tab** move between panes, **escape** returns to the input, **ctrl+p** opens the
 command palette (open a scenario or script, reset, save the session, screenshot, theme),
@@ -128,6 +132,10 @@ class TensorscopeApp(App[None]):
         self._session: Session | None = None
         self._base_options: dict[str, object] = dict(session_options or {})
         self._session_options: dict[str, object] = dict(self._base_options)
+        self._paddle_session: Session | None = None  # the Paddle side of a scenario, run in the worker
+        self._paddle_ran = 0  # scenario steps run in it
+        self.paddle_steps: dict[int, PaddleStep] = {}
+        self._tabs_mounted = False
         self._jobs: deque[tuple[JobKind, object]] = deque()
         self._current_job: tuple[JobKind, object] | None = None
         if theme:
@@ -143,17 +151,19 @@ class TensorscopeApp(App[None]):
                                 cursor_blink=self._cursor_blink)
             with Container(id="deck"):
                 yield TensorsTable(id="tensors")
-                yield Tabs(*(Tab(label, id=f"tab-{name}") for name, label in DETAILS), id="detail-tabs")
+                yield Tabs(*(Tab(label, id=f"tab-{name}") for name, label in (*DETAILS, COMPARE)),
+                           id="detail-tabs")
                 yield StorageMap(id="storage")
                 yield GraphPane(id="graph")
                 yield InspectorPane(id="inspector")
                 yield MemoryPane(id="memory")
+                yield ComparePane(id="compare")
         yield Footer()
 
     def on_mount(self) -> None:
         if self._keymap:
             self.update_keymap(self._keymap)
-        for name, _ in DETAILS:
+        for name, _ in (*DETAILS, COMPARE):
             self.query_one(f"#{name}").add_class("detail")
         self.query_one(ScenarioView).display = False
         self.query_one(CodeInput).placeholder = "import torch   (Enter runs it)"
@@ -190,7 +200,13 @@ class TensorscopeApp(App[None]):
         self.screen.set_class(self.narrow, "-narrow")
         tabs = self.query_one("#detail-tabs", Tabs)
         tabs.display = self.narrow
-        for name, _ in DETAILS:
+        comparing = self.detail == "compare" and self.compares()
+        deck.set_class(comparing and not self.narrow, "-compare")
+        if self.compares():
+            tabs.show("tab-compare")
+        else:
+            tabs.hide("tab-compare")
+        for name, _ in (*DETAILS, COMPARE):
             self.query_one(f"#{name}").set_class(name == self.detail, "-shown")
         if self.narrow and tabs.active != f"tab-{self.detail}":
             tabs.active = f"tab-{self.detail}"
@@ -199,7 +215,11 @@ class TensorscopeApp(App[None]):
     @on(Tabs.TabActivated, "#detail-tabs")
     def _tab_chosen(self, event: Tabs.TabActivated) -> None:
         event.stop()
-        if event.tab.id:
+        if not self._tabs_mounted:  # the tabs activate their first tab on mount: not a choice
+            self._tabs_mounted = True
+            self._apply_narrow()
+            return
+        if event.tab.id and self.narrow:
             self.detail = event.tab.id.removeprefix("tab-")
 
     # ------------------------------------------------------------------ panes
@@ -295,12 +315,14 @@ class TensorscopeApp(App[None]):
         before = len(self._session.steps) if self._session is not None else 0
         replaced = False
         source: str | None = None
+        paddle: PaddleStep | None = None
         try:
             if kind == "start":
                 if self._session is None:
                     self._session = Session(**self._session_options)  # type: ignore[arg-type]
             elif kind == "reset":
                 self._session = Session(**self._session_options)  # type: ignore[arg-type]
+                self._paddle_session = None
                 replaced = True
             elif kind == "undo":
                 if self._session is not None and self._session.steps:
@@ -315,17 +337,50 @@ class TensorscopeApp(App[None]):
                     self._session.run(source)
                 except UserError as exc:
                     failure = f"{exc.info.type}: {exc.info.message}"
+                if kind == "step" and isinstance(payload, int) and self.compares():
+                    paddle = self._run_paddle(payload)
         except Exception as exc:  # the engine or the session failed: report it, keep the app alive
             failure = f"internal error: {type(exc).__name__}: {exc}"
         session = self._session
         snapshots = [step.snapshot for step in session.steps] if session is not None else []
         ran = 0 if replaced else max(len(snapshots) - before, 0)
-        self.post_message(SessionUpdated(kind, payload, snapshots, ran, replaced, failure, source))
+        self.post_message(SessionUpdated(kind, payload, snapshots, ran, replaced, failure, source, paddle))
+
+    def _run_paddle(self, index: int) -> PaddleStep:
+        """Worker thread only: run scenario step `index` in the Paddle session, first replaying the
+        steps before it when that session is not exactly there (after a reset or an undo)."""
+        from tensorscope.interpreter import UserError
+        from tensorscope.session import Session
+
+        scenario = self.scenario
+        code = getattr(scenario, "paddle_code", None)
+        if code is None:
+            return PaddleStep(index, None, "this scenario has no Paddle code")
+        try:
+            if self._paddle_session is None or self._paddle_ran != index:
+                self._paddle_session, self._paddle_ran = Session(**self._session_options), 0  # type: ignore[arg-type]
+                for earlier in range(index):
+                    if code(earlier).strip():
+                        self._paddle_session.run(code(earlier))
+                    self._paddle_ran = earlier + 1
+            before = len(self._paddle_session.steps)
+            if code(index).strip():
+                self._paddle_session.run(code(index))
+            self._paddle_ran = index + 1
+            return PaddleStep(index, [step.snapshot for step in self._paddle_session.steps[before:]])
+        except UserError as exc:
+            self._paddle_session = None
+            return PaddleStep(index, None, f"the paddle code cannot run: {exc.info.type}: {exc.info.message}")
+        except Exception as exc:  # the engine failed on the Paddle side: say so, keep the app alive
+            self._paddle_session = None
+            return PaddleStep(index, None, f"internal error on the paddle side: {type(exc).__name__}: {exc}")
 
     @on(SessionUpdated)
     def _session_updated(self, event: SessionUpdated) -> None:
         kind, payload = event.kind, event.payload
         self.snapshots = event.snapshots
+        if event.paddle is not None:
+            self.paddle_steps[event.paddle.index] = event.paddle
         if kind == "undo" and event.source is not None:
             self.transcript.note(f"undid: {event.source.splitlines()[0]}", "italic #e6c07b")
         if kind == "reset":
@@ -340,6 +395,7 @@ class TensorscopeApp(App[None]):
             self.scenario_marks = [m for m in self.scenario_marks if m <= len(self.snapshots)]
             if kind == "reset":
                 self.scenario_marks = []
+                self.paddle_steps = {}
             self.scenario_current = min(self.scenario_current, len(self.scenario_marks) - 1)
         if kind == "step" and isinstance(payload, int):
             self.scenario_marks.append(len(self.snapshots))
@@ -356,16 +412,61 @@ class TensorscopeApp(App[None]):
         self.scenario = scenario
         self.scenario_current = -1
         self.scenario_marks = []
+        self.paddle_steps = {}
+        if self.compares():
+            self.detail = "compare"  # a scenario in both dialects opens in the split view
+        elif self.detail == "compare":
+            self.detail = "storage"
         options = {**self._base_options, **(getattr(scenario, "session_options", None) or {})}
         if self.snapshots or options != self._session_options:
             self._session_options = options
             self._enqueue("reset", None)
         self._update_scenario()
         self.query_one(ScenarioView).display = True
+        self.refresh_bindings()
 
     def close_scenario(self) -> None:
         self.scenario = None
+        if self.detail == "compare":
+            self.detail = "storage"
         self._update_scenario()
+        self.refresh_bindings()
+
+    def compares(self) -> bool:
+        """The open scenario gives every step in both dialects: the Compare pane has something to show."""
+        return bool(getattr(self.scenario, "has_paddle", False))
+
+    def _update_compare(self) -> None:
+        pane = self.query_one(ComparePane)
+        scenario = self.scenario
+        if scenario is None or not self.compares():
+            pane.set_state(None)
+            return
+        index = max(self.scenario_current, 0)
+        torch_code = scenario.steps[index].code
+        paddle_code = scenario.paddle_code(index)  # type: ignore[attr-defined]
+        setup = scenario.is_setup(index)  # type: ignore[attr-defined]
+        offset = getattr(scenario, "offset", 0)  # the setup, a step of its own in the scenario pane
+        title = "setup" if setup else f"step {index - offset + 1} of {len(scenario.steps) - offset}"
+        ran = self.paddle_steps.get(index)
+        state = CompareState(title, torch_code, paddle_code, setup=setup)
+        if self.scenario_current < 0:
+            state = CompareState(title, torch_code, paddle_code, setup=setup,
+                                 waiting="not run yet: ctrl+n runs it in both dialects")
+        elif ran is not None and ran.problem is not None:
+            state = CompareState(title, torch_code, paddle_code, problem=ran.problem, setup=setup)
+        elif ran is not None and ran.snapshots is not None and index < len(self.scenario_marks):
+            found: tuple[str, ...] = ()
+            upto = self.scenario_marks[index]
+            since = self.scenario_marks[index - 1] if index else 0
+            torch_snaps = self.snapshots[since:upto]
+            if not setup and torch_snaps and ran.snapshots:
+                from tensorscope.compare import differences
+                from tensorscope.tui.scenario_adapter import step_final
+
+                found = tuple(differences(step_final(torch_snaps), step_final(ran.snapshots)))
+            state = CompareState(title, torch_code, paddle_code, found=found, setup=setup)
+        pane.set_state(state)
 
     def _update_scenario(self) -> None:
         view = self.query_one(ScenarioView)
@@ -379,6 +480,7 @@ class TensorscopeApp(App[None]):
             except Exception as exc:  # a broken expectation must not take the app down
                 results = [(f"expectations could not be checked: {exc}", False)]
         view.set_state(self.scenario, self.scenario_current, len(self.scenario_marks), results)
+        self._update_compare()
 
     def _view_scenario_step(self, index: int) -> None:
         self.scenario_current = index
@@ -457,9 +559,21 @@ class TensorscopeApp(App[None]):
     def action_deselect(self) -> None:
         self.selected = None
 
+    def action_show_compare(self) -> None:
+        """Show the Compare pane (in the wide layout: in place of the four detail panes), or hide it."""
+        if not self.compares():
+            self.notify("The open scenario has no Paddle code to compare.", timeout=3)
+            return
+        self.detail = "storage" if self.detail == "compare" else "compare"
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "show_compare":
+            return self.compares()  # hidden from the footer unless a scenario speaks both dialects
+        return True
+
     def action_next_detail(self) -> None:
-        names = [name for name, _ in DETAILS]
-        self.detail = names[(names.index(self.detail) + 1) % len(names)]
+        names = [name for name, _ in (*DETAILS, COMPARE) if name != "compare" or self.compares()]
+        self.detail = names[(names.index(self.detail) + 1) % len(names)] if self.detail in names else names[0]
 
     def action_help(self) -> None:
         from tensorscope.tui.help import HelpScreen

@@ -54,6 +54,9 @@ class ExplorerCommands(Provider):
         if app.scenario_exporter is not None:
             commands.append(("Save session as scenario…", "write a .yaml scenario of the statements so far",
                              app.action_save_script))
+        if app.compares():
+            commands.append(("Compare torch and paddle", "the step in both dialects, side by side, and what differs",
+                             app.action_show_compare))
         if app.scenario is not None:
             commands.append(("Close scenario", "hide the scenario pane and keep the session",
                              app.close_scenario))

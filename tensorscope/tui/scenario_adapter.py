@@ -49,11 +49,32 @@ class YamlScenario:
         expect = self.scenario.steps[position].expect
         if not expect:
             return []
-        printed = [s.output for s in snapshots if s.output is not None]
-        final = replace(snapshots[-1], output="\n".join(printed) if printed else None,
-                        warnings=tuple(w for s in snapshots for w in s.warnings),
-                        error=next((s.error for s in snapshots if s.error is not None), None))
+        final = step_final(snapshots)
         return [(describe(check), check.passed) for check in check_expectations(final, expect)]
+
+    @property
+    def has_paddle(self) -> bool:
+        """Every step also gives Paddle code: the explorer can compare the two dialects."""
+        return self.scenario.has_paddle
+
+    def paddle_code(self, index: int) -> str:
+        """The Paddle code of step `index` (the setup is step 0 when there is one)."""
+        position = index - self.offset
+        if position < 0:
+            return self.scenario.paddle_setup
+        return self.scenario.steps[position].paddle
+
+    def is_setup(self, index: int) -> bool:
+        return index < self.offset
+
+
+def step_final(snapshots: Sequence[Snapshot]) -> Snapshot:
+    """A step as expectations (and `compare`) see it: the state after its last statement, with
+    everything its statements printed and warned, and the first error any of them raised."""
+    printed = [s.output for s in snapshots if s.output is not None]
+    return replace(snapshots[-1], output="\n".join(printed) if printed else None,
+                   warnings=tuple(w for s in snapshots for w in s.warnings),
+                   error=next((s.error for s in snapshots if s.error is not None), None))
 
 
 def load_yaml(path: Path) -> YamlScenario:
