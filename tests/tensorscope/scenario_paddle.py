@@ -27,6 +27,7 @@ from tests.tensorscope.scenario_torch import (
     StepOutcome,
     close,
     memory_span,
+    outcome_mismatch,
     overlap,
     run_statement,
     statements,
@@ -74,17 +75,6 @@ def fact(key: str, value: Any) -> Any:
     return readers[key](value)
 
 
-def error_ok(expected: Any, actual: tuple[str, str] | None) -> bool:
-    if expected is None or expected is False:
-        return actual is None
-    if actual is None:
-        return False
-    spec = {"type": expected} if isinstance(expected, str) else expected
-    message = strip_tail(actual[1])
-    return (actual[0] == spec.get("type", actual[0]) and spec.get("contains", "") in message
-            and spec.get("message", message) == message)
-
-
 def mismatches(expect: dict[str, Any], outcome: StepOutcome, objects: dict[str, Any]) -> list[str]:
     """The paddle expectations real Paddle disagrees with, each as `key: expected X, paddle gives Y`."""
     found = []
@@ -95,17 +85,9 @@ def mismatches(expect: dict[str, Any], outcome: StepOutcome, objects: dict[str, 
     for key, wanted in expect.items():
         if key in NOT_COMPARED:
             continue
-        if key == "error":
-            if not error_ok(wanted, outcome.error):
-                differ(key, wanted, outcome.error)
-        elif key == "output":
-            actual = outcome.output
-            ok = wanted["contains"] in (actual or "") if isinstance(wanted, dict) else actual == wanted
-            if not ok:
-                differ(key, wanted, actual)
-        elif key == "warns":
-            if not any(wanted in w for w in outcome.warnings):
-                differ(key, wanted, outcome.warnings)
+        if key in ("error", "output", "warns"):
+            if (disagreement := outcome_mismatch(key, wanted, outcome, strip_tail)) is not None:
+                differ(key, *disagreement)
         elif key == "shares_storage":
             for group in wanted:
                 missing = [n for n in group if n not in objects]
