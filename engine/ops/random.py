@@ -39,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from engine import dtypes, geometry
+from engine import dtypes, geometry, libm
 from engine.devices import CPU
 from engine.ops.core import apply_inplace, check_inplace_allowed, check_writable
 from engine.ops.factories import _check_device, _finish
@@ -442,9 +442,9 @@ def _normal_fill_float64(gen: Generator, n: int, mean: float, std: float) -> np.
 
     def transform(block: np.ndarray) -> np.ndarray:
         rows = block.reshape(-1, 16)
-        radius = np.sqrt(-2 * np.log(1 - rows[:, :8]))
+        radius = np.sqrt(-2 * libm.log(1 - rows[:, :8]))
         theta = 2.0 * math.pi * rows[:, 8:]
-        return np.concatenate([radius * np.cos(theta), radius * np.sin(theta)], axis=1).reshape(-1)
+        return np.concatenate([radius * libm.cos(theta), radius * libm.sin(theta)], axis=1).reshape(-1)
 
     values = np.empty(n)
     blocks = n // 16 * 16
@@ -465,11 +465,11 @@ def _normal_serial(gen: Generator, n: int, mean: float, std: float) -> np.ndarra
     count = n - start
     pairs = (count + 1) // 2
     uniforms = _uniform_doubles(gen, 2 * pairs).reshape(pairs, 2)
-    radius = np.sqrt(-2.0 * np.log1p(-uniforms[:, 1]))
+    radius = np.sqrt(-2.0 * libm.log1p(-uniforms[:, 1]))
     theta = 2.0 * math.pi * uniforms[:, 0]
     both = np.empty(2 * pairs)
-    both[0::2] = radius * np.cos(theta)
-    both[1::2] = radius * np.sin(theta)
+    both[0::2] = radius * libm.cos(theta)
+    both[1::2] = radius * libm.sin(theta)
     values[start:] = both[:count]
     if count % 2:
         gen._normal = float(both[-1])
@@ -721,7 +721,7 @@ def exponential_(self: Tensor, lambd: float = 1.0, *, generator: Generator | Non
             raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={_fmt(lambd)}")
 
     def draw(n: int, _: bool) -> np.ndarray:
-        return _cast((-1.0 / lambd) * np.log1p(-_uniform_doubles(_gen(generator), n)), self.dtype)
+        return _cast((-1.0 / lambd) * libm.log1p(-_uniform_doubles(_gen(generator), n)), self.dtype)
 
     return _random_inplace(self, "ExponentialBackward0", draw, check)
 
@@ -899,7 +899,7 @@ def multinomial(self: Tensor, num_samples: int, replacement: bool = False, *,
     if (rows.sum(axis=1) == 0).any():
         raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
     if fast:
-        draws = _cast((-1.0) * np.log1p(-_uniform_doubles(gen, self.numel())), self.dtype)
+        draws = _cast((-1.0) * libm.log1p(-_uniform_doubles(gen, self.numel())), self.dtype)
         q = _laid_out_like(self, self.dtype, draws)
         keys = (probs / q).astype(self.dtype.np)
         picks = np.argsort(-keys, axis=-1, kind="stable")[..., :num_samples]
