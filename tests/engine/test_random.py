@@ -416,4 +416,4 @@ def test_double_transcendentals_are_the_c_librarys(name: str) -> None:
 
     values = np.random.default_rng(1).random(4096) * (-1.0 if name == "log1p" else 1.0) + (name == "log")
     expected = np.array([getattr(math, name)(v) for v in values.tolist()])
-    assert as_bits(libm.__dict__[name](values)).tolist() == expected.view(np.uint64).tolist()
+    assert getattr(libm, name)(values).view(np.uint64).tolist() == expected.view(np.uint64).tolist()
