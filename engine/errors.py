@@ -126,3 +126,23 @@ MULTI_OUTPUT_VIEW_BASE_MODIFIED = (
     "This view is the output of a function that returns multiple views. Such functions do not allow the "
     "output views to be modified inplace. You should replace the inplace operation by an out-of-place one."
 )
+
+# autograd: backward, autograd.grad, hooks and saved tensors
+INPUT_NO_GRAD = "One of the differentiated Tensors does not require grad"
+BATCHED_GRAD_SHAPE = (
+    "If `is_grads_batched=True`, we interpret the first dimension of each grad_output as the batch dimension. The "
+    "sizes of the remaining dimensions are expected to match the shape of corresponding output, but a mismatch was "
+    "detected: grad_output[{i}] has a shape of {got} and output[{i}] has a shape of {want}. If you only want some "
+    "tensors in `grad_output` to be considered batched, consider using vmap."
+)
+CREATE_GRAPH_CYCLE = (
+    "Using backward() with create_graph=True will create a reference cycle between the parameter and its gradient "
+    "which can cause a memory leak. We recommend using autograd.grad when creating the graph to avoid this. If you "
+    "have to use this function, make sure to reset the .grad fields of your parameters to None after use to break "
+    "the cycle and avoid the leak."
+)
+PACK_HOOK_INPLACE = (
+    "A saved tensor pack hook is modifying its input in place. Tensors provided as input to pack hook cannot be "
+    "modified by in-place operations as this can lead to unexpected side-effects. Please open an issue if you need "
+    "to perform in-place operations on the input to a pack hook."
+)

@@ -16,7 +16,6 @@ from engine.ops.core import (
     check_inplace_allowed,
     check_writable,
     record,
-    unbroadcast,
 )
 from engine.tensor import Tensor
 
@@ -29,7 +28,7 @@ def clone(self: Tensor, *, memory_format: Any = None, contiguous: bool = False) 
         stride = geometry.preserved_strides(self._shape, self._stride)
     out = Tensor._empty_strided(self._shape, stride, self.dtype)
     np.copyto(out._numpy_view(), self._numpy_view())
-    record("CloneBackward0", out, (self,), lambda g, s: (g,))
+    record("CloneBackward0", out, (self,))
     return out
 
 
@@ -46,9 +45,8 @@ def _copy_to(self: Tensor, dtype: dtypes.dtype, target: device, copy: bool = Fal
     with on(target):
         out = Tensor._empty_strided(self._shape, geometry.preserved_strides(self._shape, self._stride), dtype)
     np.copyto(out._numpy_view(), self._numpy_view(), casting="unsafe")
-    source_dtype = self.dtype.np
     if dtype.is_floating_point:
-        record("ToCopyBackward0", out, (self,), lambda g, s: (g.astype(source_dtype),))
+        record("ToCopyBackward0", out, (self,), values={"_dtype": self.dtype, "_device": self.device})
     return out
 
 
@@ -88,15 +86,12 @@ def copy_(self: Tensor, src: Tensor | float, non_blocking: bool = False) -> Tens
         src = Tensor._wrap(np.array(src, dtype=self.dtype.np), self.dtype)
     check_writable(self, None, (src._shape,))
     source_array = src._numpy_view()
-    src_shape, src_dtype = src._shape, src.dtype.np
 
     def write(target: np.ndarray) -> None:
         np.copyto(target, source_array, casting="unsafe")
 
-    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, Any]:
-        return (np.zeros_like(g), unbroadcast(g, src_shape).astype(src_dtype))
-
-    return apply_inplace(self, write, "CopyBackwards", (src,), backward, check_autograd=False)
+    return apply_inplace(self, write, "CopyBackwards", (src,), check_autograd=False,
+                         values={"_dtype": src.dtype, "_device": src.device})
 
 
 def fill_(self: Tensor, value: Tensor | float) -> Tensor:
@@ -107,21 +102,14 @@ def fill_(self: Tensor, value: Tensor | float) -> Tensor:
             raise RuntimeError("fill_ only supports 0-dimension value tensor but got tensor with "
                                f"{value.ndim} dimensions.")
         scalar = value._numpy_view()[()]
-
-        def backward3(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, Any]:
-            return (np.zeros_like(g), np.asarray(g.sum()))
-
-        return apply_inplace(self, lambda t: t.fill(scalar), "FillBackward3", (value,), backward3,
-                             check_autograd=False)
-    return apply_inplace(self, lambda t: t.fill(value), "FillBackward2", (),
-                         lambda g, s: (np.zeros_like(g),), check_autograd=False)
+        return apply_inplace(self, lambda t: t.fill(scalar), "FillBackward3", (value,), check_autograd=False)
+    return apply_inplace(self, lambda t: t.fill(value), "FillBackward2", (), check_autograd=False)
 
 
 def zero_(self: Tensor) -> Tensor:
     check_inplace_allowed(self)
     check_writable(self)
-    return apply_inplace(self, lambda t: t.fill(0), "ZeroBackward0", (), lambda g, s: (np.zeros_like(g),),
-                         check_autograd=False)
+    return apply_inplace(self, lambda t: t.fill(0), "ZeroBackward0", (), check_autograd=False)
 
 
 METHODS = {

@@ -1,7 +1,8 @@
 """View ops: new shape/stride/offset over the same storage and version counter, never a copy.
 
-Each op computes its layout, then its backward right beside it. The backward of a view maps the
-gradient of the view back onto the layout of its input.
+Each op computes its layout and records its node with the fields its derivative needs (the
+derivatives are in engine/autograd/derivatives/views.py): the gradient of a view is mapped back onto
+the layout of its input.
 """
 
 from __future__ import annotations
@@ -26,18 +27,11 @@ def sizes_arg(args: Sequence[Any]) -> tuple[int, ...]:
     return tuple(int(a) for a in args)
 
 
-def as_strided_backward(input_layout: Layout, view_layout: Layout) -> Any:
-    """Scatter-add a view's gradient onto its input's elements by storage position (any geometry)."""
-    def backward(grad: np.ndarray, saved: dict) -> tuple[np.ndarray]:
-        positions = geometry.positions_within(input_layout, view_layout)
-        result = np.zeros(math.prod(input_layout[0]), dtype=grad.dtype)
-        np.add.at(result, positions.reshape(-1), grad.reshape(-1))
-        return (result.reshape(input_layout[0]),)
-    return backward
+INT64_MAX = (1 << 63) - 1
 
 
-def _reshape_backward(shape: tuple[int, ...]) -> Any:
-    return lambda grad, saved: (grad.reshape(shape),)
+def _sizes(t: Tensor) -> dict[str, Any]:
+    return {"self_sym_sizes": t._shape}
 
 
 # --------------------------------------------------------------------------- reshaping
@@ -46,7 +40,7 @@ def view(self: Tensor, *shape: Any) -> Tensor:
     stride = geometry.view_strides(self._shape, self._stride, new_shape)
     if stride is None:
         raise RuntimeError(errors.VIEW_STRIDE)
-    return make_view(self, new_shape, stride, self._offset, "ViewBackward0", _reshape_backward(self._shape))
+    return make_view(self, new_shape, stride, self._offset, "ViewBackward0", values=_sizes(self))
 
 
 def view_as(self: Tensor, other: Tensor) -> Tensor:
@@ -59,12 +53,12 @@ def reshape(self: Tensor, *shape: Any) -> Tensor:
     stride = geometry.view_strides(self._shape, self._stride, new_shape)
     if stride is not None:
         name = "ViewBackward0" if self.is_contiguous() else "ReshapeAliasBackward0"
-        return make_view(self, new_shape, stride, self._offset, name, _reshape_backward(self._shape))
+        return make_view(self, new_shape, stride, self._offset, name, values=_sizes(self))
     from engine.ops.copying import clone
 
     copied = clone(self, contiguous=True)
     out = Tensor._make(copied._storage, 0, new_shape, geometry.contiguous_strides(new_shape), self.dtype)
-    record("UnsafeViewBackward0", out, (copied,), _reshape_backward(copied._shape))
+    record("UnsafeViewBackward0", out, (copied,), values=_sizes(copied))
     return out
 
 
@@ -94,22 +88,21 @@ def transpose(self: Tensor, dim0: int, dim1: int) -> Tensor:
     if self.ndim == 0:
         d0 = geometry.wrap_dim(dim0, 1)
         geometry.wrap_dim(dim1, 1)
-        return make_view(self, (), (), self._offset, "TransposeBackward0", lambda g, s: (g,)) if d0 == 0 else self
+        return make_view(self, (), (), self._offset, "TransposeBackward0",
+                         values={"dim0": dim0, "dim1": dim1}) if d0 == 0 else self
     d0, d1 = geometry.wrap_dim(dim0, self.ndim), geometry.wrap_dim(dim1, self.ndim)
     shape, stride = list(self._shape), list(self._stride)
     shape[d0], shape[d1] = shape[d1], shape[d0]
     stride[d0], stride[d1] = stride[d1], stride[d0]
-    return make_view(self, shape, stride, self._offset, "TransposeBackward0",
-                     lambda grad, saved: (grad.swapaxes(d0, d1),))
+    return make_view(self, shape, stride, self._offset, "TransposeBackward0", values={"dim0": dim0, "dim1": dim1})
 
 
 def t(self: Tensor) -> Tensor:
     if self.ndim > 2:
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {self.ndim}D")
     if self.ndim < 2:
-        return make_view(self, self._shape, self._stride, self._offset, "TBackward0", lambda g, s: (g,))
-    return make_view(self, self._shape[::-1], self._stride[::-1], self._offset, "TBackward0",
-                     lambda grad, saved: (grad.T,))
+        return make_view(self, self._shape, self._stride, self._offset, "TBackward0")
+    return make_view(self, self._shape[::-1], self._stride[::-1], self._offset, "TBackward0")
 
 
 def permute(self: Tensor, *dims: Any) -> Tensor:
@@ -118,9 +111,8 @@ def permute(self: Tensor, *dims: Any) -> Tensor:
         raise RuntimeError("permute(sparse_coo): number of dimensions in the tensor input does not match "
                            "the length of the desired ordering of dimensions i.e. input.dim() = "
                            f"{self.ndim} is not equal to len(dims) = {len(order)}")
-    inverse = tuple(int(i) for i in np.argsort(order))
     return make_view(self, [self._shape[d] for d in order], [self._stride[d] for d in order], self._offset,
-                     "PermuteBackward0", lambda grad, saved: (grad.transpose(inverse),))
+                     "PermuteBackward0", values={"dims": tuple(int(d) for d in sizes_arg(dims))})
 
 
 def movedim(self: Tensor, source: int, destination: int) -> Tensor:
@@ -142,6 +134,7 @@ def mT(self: Tensor) -> Tensor:  # noqa: N802
 
 # --------------------------------------------------------------------------- size-1 dims and expansion
 def squeeze(self: Tensor, dim: int | Sequence[int] | None = None) -> Tensor:
+    values: dict[str, Any] = _sizes(self)
     if dim is None:
         keep = [d for d in range(self.ndim) if self._shape[d] != 1]
         name = "SqueezeBackward0"
@@ -149,8 +142,9 @@ def squeeze(self: Tensor, dim: int | Sequence[int] | None = None) -> Tensor:
         dims = {geometry.wrap_dim(d, self.ndim) for d in (dim if isinstance(dim, (tuple, list)) else [dim])}
         keep = [d for d in range(self.ndim) if not (d in dims and self._shape[d] == 1)]
         name = "SqueezeBackward2" if isinstance(dim, (tuple, list)) else "SqueezeBackward1"
+        values["dim"] = tuple(dim) if isinstance(dim, (tuple, list)) else dim
     return make_view(self, [self._shape[d] for d in keep], [self._stride[d] for d in keep], self._offset, name,
-                     _reshape_backward(self._shape))
+                     values=values)
 
 
 def _unsqueezed(self: Tensor, dim: int) -> tuple[list[int], list[int]]:
@@ -164,7 +158,7 @@ def _unsqueezed(self: Tensor, dim: int) -> tuple[list[int], list[int]]:
 
 def unsqueeze(self: Tensor, dim: int) -> Tensor:
     shape, stride = _unsqueezed(self, dim)
-    return make_view(self, shape, stride, self._offset, "UnsqueezeBackward0", _reshape_backward(self._shape))
+    return make_view(self, shape, stride, self._offset, "UnsqueezeBackward0", values={"dim": dim})
 
 
 def expand(self: Tensor, *sizes: Any) -> Tensor:
@@ -196,14 +190,7 @@ def expand(self: Tensor, *sizes: Any) -> Tensor:
                     f"Tensor sizes: {errors.shape_text(self._shape)}")
             st = 0
         shape[i], stride[i] = want, st
-    in_shape = self._shape
-
-    def backward(grad: np.ndarray, saved: dict) -> tuple[np.ndarray]:
-        from engine.ops.core import unbroadcast
-
-        return (unbroadcast(grad, in_shape),)
-
-    return make_view(self, shape, stride, self._offset, "ExpandBackward0", backward)
+    return make_view(self, shape, stride, self._offset, "ExpandBackward0", values=_sizes(self))
 
 
 def expand_as(self: Tensor, other: Tensor) -> Tensor:
@@ -229,16 +216,10 @@ def select(self: Tensor, dim: int, index: int) -> Tensor:
     if not -size <= index < size:
         raise IndexError(f"select(): index {index} out of range for tensor of size "
                          f"{errors.shape_text(self._shape)} at dimension {d}")
+    values = {"dim": dim, "index": index, **_sizes(self)}
     index %= size
-    in_shape = self._shape
-
-    def backward(grad: np.ndarray, saved: dict) -> tuple[np.ndarray]:
-        result = np.zeros(in_shape, dtype=grad.dtype)
-        result[(slice(None),) * d + (index,)] = grad
-        return (result,)
-
     return make_view(self, self._shape[:d] + self._shape[d + 1:], self._stride[:d] + self._stride[d + 1:],
-                     self._offset + index * self._stride[d], "SelectBackward0", backward)
+                     self._offset + index * self._stride[d], "SelectBackward0", values=values)
 
 
 def slice_dim(self: Tensor, dim: int, start: int | None, stop: int | None, step: int = 1) -> Tensor:
@@ -251,15 +232,9 @@ def slice_dim(self: Tensor, dim: int, start: int | None, stop: int | None, step:
     shape = self._shape[:d] + (length,) + self._shape[d + 1:]
     stride = self._stride[:d] + (self._stride[d] * step,) + self._stride[d + 1:]
     offset = self._offset + begin * self._stride[d]
-    in_shape = self._shape
-    region = (slice(None),) * d + (slice(begin, begin + length * step, step),)
-
-    def backward(grad: np.ndarray, saved: dict) -> tuple[np.ndarray]:
-        result = np.zeros(in_shape, dtype=grad.dtype)
-        result[region] = grad
-        return (result,)
-
-    return make_view(self, shape, stride, offset, "SliceBackward0", backward)
+    values = {"dim": dim, "end": INT64_MAX if stop is None else stop, "start": 0 if start is None else start,
+              "step": step, **_sizes(self)}
+    return make_view(self, shape, stride, offset, "SliceBackward0", values=values)
 
 
 def narrow(self: Tensor, dim: int, start: int, length: int) -> Tensor:
@@ -274,7 +249,7 @@ def narrow(self: Tensor, dim: int, start: int, length: int) -> Tensor:
 
 
 def alias(self: Tensor) -> Tensor:
-    return make_view(self, self._shape, self._stride, self._offset, "AliasBackward0", lambda g, s: (g,))
+    return make_view(self, self._shape, self._stride, self._offset, "AliasBackward0")
 
 
 def diagonal(self: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
@@ -292,7 +267,7 @@ def diagonal(self: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Ten
     stride = [self._stride[d] for d in rest] + [self._stride[d1] + self._stride[d2]]
     new_offset = self._offset + (start if length else 0)
     return make_view(self, shape, stride, new_offset, "DiagonalBackward0",
-                     as_strided_backward(self._layout_key(), (tuple(shape), tuple(stride), new_offset)))
+                     values={"dim1": dim1, "dim2": dim2, "offset": offset, **_sizes(self)})
 
 
 def as_strided(self: Tensor, size: Sequence[int], stride: Sequence[int], storage_offset: int | None = None) -> Tensor:
@@ -305,7 +280,8 @@ def as_strided(self: Tensor, size: Sequence[int], stride: Sequence[int], storage
             f"storage offset {offset}, and itemsize {self.dtype.itemsize} requiring a storage size of "
             f"{needed * self.dtype.itemsize} are out of bounds for storage of size {self._storage.nbytes}")
     return make_view(self, layout[0], layout[1], offset, "AsStridedBackward0",
-                     as_strided_backward(self._layout_key(), layout))
+                     values={"size": layout[0], "storage_offset": storage_offset, "stride": layout[1],
+                             "_geometry": self._layout_key()})
 
 
 def unfold(self: Tensor, dimension: int, size: int, step: int) -> Tensor:
@@ -324,9 +300,8 @@ def unfold(self: Tensor, dimension: int, size: int, step: int) -> Tensor:
         stride[d] = base_stride * step
     else:
         shape, stride = [size], [1]
-    layout = (tuple(shape), tuple(stride), self._offset)
     return make_view(self, shape, stride, self._offset, "UnfoldBackward0",
-                     as_strided_backward(self._layout_key(), layout))
+                     values={"dimension": dimension, "size": size, "step": step, **_sizes(self)})
 
 
 # --------------------------------------------------------------------------- multi-output views
@@ -339,12 +314,6 @@ def _split_layouts(self: Tensor, d: int, sizes: Sequence[int]) -> list[Layout]:
     return layouts
 
 
-def _concat_backward(in_shape: tuple[int, ...], d: int, sizes: Sequence[int]) -> Any:
-    def backward(grads: list[np.ndarray], saved: dict) -> tuple[np.ndarray]:
-        return (np.concatenate(grads, axis=d) if grads else np.zeros(in_shape),)
-    return backward
-
-
 def split(self: Tensor, split_size_or_sections: int | Sequence[int], dim: int = 0) -> tuple[Tensor, ...]:
     d = geometry.wrap_dim(dim, self.ndim)
     size = self._shape[d]
@@ -353,14 +322,14 @@ def split(self: Tensor, split_size_or_sections: int | Sequence[int], dim: int = 
         sizes = [min(step, size - i) for i in range(0, size, step)] if step > 0 else [size]
         if size == 0:
             sizes = [0]
-        name = "SplitBackward0"
+        name, values = "SplitBackward0", {"dim": dim, "split_size": step, **_sizes(self)}
     else:
         sizes = [int(s) for s in split_size_or_sections]
         if sum(sizes) != size:
             raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {size} (input tensor's "
                                f"size at dimension {d}), but got split_sizes={list(sizes)}")
-        name = "SplitWithSizesBackward0"
-    return make_multi_views(self, _split_layouts(self, d, sizes), name, _concat_backward(self._shape, d, sizes))
+        name, values = "SplitWithSizesBackward0", {"dim": dim, "split_sizes": tuple(sizes), **_sizes(self)}
+    return make_multi_views(self, _split_layouts(self, d, sizes), name, values=values)
 
 
 def chunk(self: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
@@ -374,26 +343,21 @@ def unbind(self: Tensor, dim: int = 0) -> tuple[Tensor, ...]:
     shape = self._shape[:d] + self._shape[d + 1:]
     stride = self._stride[:d] + self._stride[d + 1:]
     layouts = [(shape, stride, self._offset + i * self._stride[d]) for i in range(self._shape[d])]
-
-    def backward(grads: list[np.ndarray], saved: dict) -> tuple[np.ndarray]:
-        return (np.stack(grads, axis=d),)
-
-    return make_multi_views(self, layouts, "UnbindBackward0", backward)
+    return make_multi_views(self, layouts, "UnbindBackward0", values={"dim": dim})
 
 
 # --------------------------------------------------------------------------- in-place view ops
-def _inplace_layout(self: Tensor, name: str, layout: Layout, backward: Any) -> Tensor:
+def _inplace_layout(self: Tensor, name: str, layout: Layout, values: dict[str, Any] | None = None) -> Tensor:
     """t_/transpose_/squeeze_/unsqueeze_/as_strided_: change self's own layout, bump its version."""
     def write(_: np.ndarray) -> None:
         self._set_layout(*layout)
-    return apply_inplace(self, write, name, (), backward)
+    return apply_inplace(self, write, name, (), values=values)
 
 
 def t_(self: Tensor) -> Tensor:
     if self.ndim > 2:
         raise RuntimeError(f"t_() expects a tensor with <= 2 dimensions, but self is {self.ndim}D")
-    return _inplace_layout(self, "TBackward1", (self._shape[::-1], self._stride[::-1], self._offset),
-                           lambda grad, saved: (grad.T,))
+    return _inplace_layout(self, "TBackward1", (self._shape[::-1], self._stride[::-1], self._offset))
 
 
 def transpose_(self: Tensor, dim0: int, dim1: int) -> Tensor:
@@ -402,10 +366,11 @@ def transpose_(self: Tensor, dim0: int, dim1: int) -> Tensor:
     shape[d0], shape[d1] = shape[d1], shape[d0]
     stride[d0], stride[d1] = stride[d1], stride[d0]
     return _inplace_layout(self, "TransposeBackward1", (tuple(shape), tuple(stride), self._offset),
-                           lambda grad, saved: (grad.swapaxes(d0, d1),))
+                           {"dim0": dim0, "dim1": dim1})
 
 
 def squeeze_(self: Tensor, dim: int | None = None) -> Tensor:
+    values: dict[str, Any] = _sizes(self)
     if dim is None:
         keep = [d for d in range(self.ndim) if self._shape[d] != 1]
         name = "SqueezeBackward3"
@@ -413,21 +378,22 @@ def squeeze_(self: Tensor, dim: int | None = None) -> Tensor:
         w = geometry.wrap_dim(dim, self.ndim)
         keep = [d for d in range(self.ndim) if not (d == w and self._shape[d] == 1)]
         name = "SqueezeBackward4"
-    old = self._shape
+        values["dim"] = dim
     layout = (tuple(self._shape[d] for d in keep), tuple(self._stride[d] for d in keep), self._offset)
-    return _inplace_layout(self, name, layout, _reshape_backward(old))
+    return _inplace_layout(self, name, layout, values)
 
 
 def unsqueeze_(self: Tensor, dim: int) -> Tensor:
     shape, stride = _unsqueezed(self, dim)
-    return _inplace_layout(self, "UnsqueezeBackward1", (tuple(shape), tuple(stride), self._offset),
-                           _reshape_backward(self._shape))
+    return _inplace_layout(self, "UnsqueezeBackward1", (tuple(shape), tuple(stride), self._offset), {"dim": dim})
 
 
 def as_strided_(self: Tensor, size: Sequence[int], stride: Sequence[int], storage_offset: int | None = None) -> Tensor:
     offset = self._offset if storage_offset is None else int(storage_offset)
     layout = (tuple(int(s) for s in size), tuple(int(s) for s in stride), offset)
-    return _inplace_layout(self, "AsStridedBackward1", layout, as_strided_backward(self._layout_key(), layout))
+    return _inplace_layout(self, "AsStridedBackward1", layout,
+                           {"size": layout[0], "storage_offset": storage_offset, "stride": layout[1],
+                            "_geometry": self._layout_key()})
 
 
 METHODS = {
