@@ -146,3 +146,21 @@ PACK_HOOK_INPLACE = (
     "modified by in-place operations as this can lead to unexpected side-effects. Please open an issue if you need "
     "to perform in-place operations on the input to a pack hook."
 )
+_CUSTOM_FUNCTION_VIEW_TAIL = (
+    " This view was created inside a custom Function (or because an input was returned as-is) and the autograd "
+    "logic to handle view+inplace would override the custom backward associated with the custom Function, leading "
+    "to incorrect gradients. This behavior is forbidden. You can fix this by cloning the output of the custom "
+    "Function."
+)
+CUSTOM_FUNCTION_VIEW_INPLACE = "Output {n} of {fn} is a view and is being modified inplace." + _CUSTOM_FUNCTION_VIEW_TAIL
+CUSTOM_FUNCTION_VIEW_BASE_MODIFIED = (
+    "Output {n} of {fn} is a view and its base or another view of its base has been modified inplace."
+    + _CUSTOM_FUNCTION_VIEW_TAIL
+)
+CUSTOM_FUNCTION_VIEW_MULTI_OUTPUT = (
+    "If your Function modifies inplace an input that is a view of another Tensor, your Function cannot return more "
+    "than one Tensor. This is not supported by the current autograd engine. You should either make sure the input "
+    "is not a view (using .clone() for example) or make your Function only return one Tensor (potentially splitting "
+    "it into two Functions: one doing the inplace that returns a single Tensor and a second one that does the other "
+    "operations). You can ask on the forum https://discuss.pytorch.org/ if you need help to do this change."
+)

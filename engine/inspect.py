@@ -90,7 +90,7 @@ class NodeInfo:
 
 def saved_tensors(node: Node) -> tuple[SavedInfo, ...]:
     infos = []
-    for field, saved in node.saved_tensors():
+    for field, saved in node.saved_entries():
         tensor = saved.tensor
         infos.append(SavedInfo(
             field=field, saved_version=saved.version,

@@ -23,6 +23,7 @@ from engine.storage import Storage, UntypedStorage
 DEFAULT = "default"
 NO_GRAD_MODE = "no_grad_mode"
 MULTI_OUTPUT = "multi_output"
+IN_CUSTOM_FUNCTION = "in_custom_function"  # returned by a custom autograd.Function
 
 
 class VersionCounter:
@@ -302,6 +303,8 @@ class Tensor:
                     n=view.output_nr, fn=view.op_name))
             if view.creation_meta == NO_GRAD_MODE:
                 raise RuntimeError(errors.NO_GRAD_VIEW_BASE_MODIFIED)
+            if view.creation_meta == IN_CUSTOM_FUNCTION:
+                raise RuntimeError(errors.CUSTOM_FUNCTION_VIEW_BASE_MODIFIED.format(n=view.output_nr, fn=view.op_name))
         elif view.creation_meta != DEFAULT:
             return self._grad_fn
         base_edge = base._gradient_edge()

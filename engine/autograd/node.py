@@ -145,7 +145,7 @@ class SavedScalar:
         self.released = True
 
 
-def saved_entries(inputs: dict[str, Any], outputs: dict[str, Any]) -> tuple[tuple[str, Any], ...]:
+def make_saved(inputs: dict[str, Any], outputs: dict[str, Any]) -> tuple[tuple[str, Any], ...]:
     """SavedTensors for input tensors (a Python number becomes a SavedScalar, a list one entry per
     tensor) and for outputs (given as tensor or (tensor, output_nr)), in that order."""
     saved: list[tuple[str, SavedTensor | SavedScalar]] = []
@@ -241,11 +241,11 @@ class Node:
     def save(self, inputs: dict[str, Any], outputs: dict[str, Any], values: dict[str, Any] | None = None) -> None:
         """Keep tensors for backward, in PyTorch's pack order (inputs as given, then outputs), and the
         node's other saved values."""
-        self._saved = saved_entries(inputs, outputs)
+        self._saved = make_saved(inputs, outputs)
         if values:
             self._values = values
 
-    def saved_tensors(self) -> list[tuple[str, SavedTensor]]:
+    def saved_entries(self) -> list[tuple[str, SavedTensor]]:
         """What this node keeps alive: inspection for the explorer's graph pane."""
         return [(field, s) for field, s in self._saved if isinstance(s, SavedTensor)]
 

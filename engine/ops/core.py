@@ -19,8 +19,8 @@ import numpy as np
 from engine import dtypes, errors, geometry
 from engine.autograd import grad_mode
 from engine.autograd.copy_slices import CopySlices
-from engine.autograd.node import Node, SavedTensor, node_type, saved_entries
-from engine.tensor import DEFAULT, MULTI_OUTPUT, NO_GRAD_MODE, Tensor, ViewInfo
+from engine.autograd.node import Node, SavedTensor, make_saved, node_type
+from engine.tensor import DEFAULT, IN_CUSTOM_FUNCTION, MULTI_OUTPUT, NO_GRAD_MODE, Tensor, ViewInfo
 
 Backward = Callable[..., Sequence[np.ndarray | None]]
 
@@ -165,6 +165,8 @@ def check_inplace_allowed(self: Tensor) -> None:
     if view is not None:
         if view.creation_meta == MULTI_OUTPUT:
             raise RuntimeError(errors.MULTI_OUTPUT_VIEW_INPLACE.format(n=view.output_nr, fn=view.op_name))
+        if view.creation_meta == IN_CUSTOM_FUNCTION:
+            raise RuntimeError(errors.CUSTOM_FUNCTION_VIEW_INPLACE.format(n=view.output_nr, fn=view.op_name))
         if view.creation_meta == NO_GRAD_MODE:
             raise RuntimeError(errors.NO_GRAD_VIEW_INPLACE)
         if view.base.is_leaf and view.base.requires_grad:
@@ -230,7 +232,7 @@ def apply_inplace(self: Tensor, write: Callable[[np.ndarray], None], name: str, 
             from engine.ops.copying import clone
 
             saved_inputs[save_self_copy] = clone(self)  # the value before the write, with its history
-        saved_before = saved_entries(saved_inputs, {})  # versions (and pack hooks) now
+        saved_before = make_saved(saved_inputs, {})  # versions (and pack hooks) now
         self_edge = edges_of([self])[0]
         base_edge = edges_of([self._view.base])[0] if self._view is not None else None
     write(self._numpy_view())
@@ -244,13 +246,13 @@ def apply_inplace(self: Tensor, write: Callable[[np.ndarray], None], name: str, 
     if self._view is None:
         self._set_grad_fn(node, 0)
     else:
-        _rebase_view(self, node, base_edge)
+        rebase_view(self, node, base_edge)
     if save_result:
         node._saved = (*node._saved, (save_result, SavedTensor(self, True)))
     return self
 
 
-def _rebase_view(view: Tensor, fn: Node, base_edge: tuple[Node | None, int]) -> None:
+def rebase_view(view: Tensor, fn: Node, base_edge: tuple[Node | None, int]) -> None:
     """In-place on a view: the base's history becomes CopySlices(fn), the view's AsStrided of it."""
     base = view._view.base
     base._set_grad_fn(CopySlices(base, view, fn, base_edge), 0)
