@@ -164,3 +164,9 @@ CUSTOM_FUNCTION_VIEW_MULTI_OUTPUT = (
     "it into two Functions: one doing the inplace that returns a single Tensor and a second one that does the other "
     "operations). You can ask on the forum https://discuss.pytorch.org/ if you need help to do this change."
 )
+
+SAVED_HOOKS_AFTER_FREE = (
+    "Calling register_hooks on a saved tensor after it has been freed. Saved intermediate values of the graph are "
+    "freed when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to backward through "
+    "the graph a second time or if you need to access saved variables after calling backward."
+)

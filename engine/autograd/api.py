@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import warnings
+from collections.abc import Mapping
 from typing import Any
 
 from engine import errors
@@ -12,11 +13,21 @@ _warned_create_graph = False
 
 
 def _as_tuple(value: Any) -> tuple[Any, ...]:
+    from engine.autograd.graph import GradientEdge
     from engine.tensor import Tensor
 
-    if isinstance(value, Tensor):
+    if isinstance(value, (Tensor, GradientEdge)):
         return (value,)
     return tuple(value)
+
+
+def _output_meta(out: Any) -> tuple[tuple[int, ...], Any, Any]:
+    """(shape, dtype, device) of an output: a tensor, or a GradientEdge (its node's input metadata)."""
+    from engine.autograd.graph import GradientEdge
+
+    if isinstance(out, GradientEdge):
+        return out.node.output_meta[out.output_nr]
+    return out._shape, out.dtype, out.device
 
 
 def _grads_tuple(grads: Any, length: int) -> tuple[Any, ...]:
@@ -31,26 +42,29 @@ def _grads_tuple(grads: Any, length: int) -> tuple[Any, ...]:
 
 def _make_grads(outputs: tuple[Any, ...], grads: tuple[Any, ...], batched: bool = False) -> list[Any]:
     """torch.autograd's _make_grads: check given gradients, make ones for scalar outputs."""
-    from engine.ops.factories import ones_like
+    from engine.autograd.graph import GradientEdge
+    from engine.ops.factories import ones, ones_like
     from engine.tensor import Size, Tensor
 
     made = []
     for i, (out, grad) in enumerate(zip(outputs, grads)):
+        shape, dtype, device = _output_meta(out)
         if isinstance(grad, Tensor):
             first = grad[0] if batched else grad
-            if first._shape != out._shape:
-                if batched:
-                    raise RuntimeError(errors.BATCHED_GRAD_SHAPE.format(i=i, got=Size(first._shape),
-                                                                        want=Size(out._shape)))
-                raise RuntimeError(errors.GRAD_SHAPE_MISMATCH.format(i=i, got=Size(grad._shape), want=Size(out._shape)))
+            if first._shape != shape:
+                if batched:  # torch prints the shape of grad[0] without its first dimension
+                    raise RuntimeError(errors.BATCHED_GRAD_SHAPE.format(i=i, got=Size(first._shape[1:]),
+                                                                        want=Size(shape)))
+                raise RuntimeError(errors.GRAD_SHAPE_MISMATCH.format(i=i, got=Size(grad._shape), want=Size(shape)))
             made.append(grad)
         elif grad is None:
-            if out.requires_grad:
-                if out.numel() != 1:
+            edge = isinstance(out, GradientEdge)
+            if edge or out.requires_grad:
+                if not (all(n == 1 for n in shape) if edge else out.numel() == 1):
                     raise RuntimeError(errors.NON_SCALAR_BACKWARD)
-                if not out.dtype.is_floating_point:
-                    raise RuntimeError(f"grad can be implicitly created only for real scalar outputs but got {out.dtype}")
-                made.append(ones_like(out))
+                if not dtype.is_floating_point:
+                    raise RuntimeError(f"grad can be implicitly created only for real scalar outputs but got {dtype}")
+                made.append(ones(shape, dtype=dtype, device=device) if edge else ones_like(out))
             else:
                 made.append(None)
         else:
@@ -60,11 +74,17 @@ def _make_grads(outputs: tuple[Any, ...], grads: tuple[Any, ...], batched: bool 
 
 def _root_grads(outputs: tuple[Any, ...], grads: list[Any]) -> list[Any]:
     """validate_outputs on the roots: a root without history fails, a gradient is cast to its output."""
+    from engine.autograd.graph import GradientEdge
+
     for i, (out, grad) in enumerate(zip(outputs, grads)):
-        if out._gradient_edge() is None:
+        if isinstance(out, GradientEdge):
+            dtype = out.node.output_meta[out.output_nr][1]
+        elif out._gradient_edge() is None:
             raise RuntimeError(errors.NO_GRAD_FN.format(i=i))
-        if grad is not None and grad.dtype is not out.dtype:
-            grads[i] = grad.to(out.dtype)
+        else:
+            dtype = out.dtype
+        if grad is not None and grad.dtype is not dtype:
+            grads[i] = grad.to(dtype)
     return grads
 
 
@@ -105,7 +125,15 @@ def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, retain_graph: bool
     if allow_unused is None:
         allow_unused = materialize_grads
     outputs = _as_tuple(outputs)
+    keys = None
+    if type(inputs) is dict:  # noqa: E721 - torch checks the exact type: a dict in, a dict out
+        keys, inputs = list(inputs.keys()), tuple(inputs.values())
+    elif isinstance(inputs, Mapping):
+        raise TypeError(f"`inputs` argument to `grad()` must be a dict, not {type(inputs).__name__}. Other Mapping "
+                        "types are not supported.")
     inputs = _as_tuple(inputs)
+    if not inputs:
+        raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
     if not only_inputs:
         warnings.warn("only_inputs argument is deprecated and is ignored now (defaults to True). To accumulate "
                       "gradient for other parts of the graph, please use torch.autograd.backward.", FutureWarning,
@@ -120,7 +148,13 @@ def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, retain_graph: bool
         result = tuple(run_backward(outputs, grads, keep_graph=bool(retain_graph), create_graph=bool(create_graph),
                                     inputs=inputs, allow_unused=bool(allow_unused), accumulate=False))
     if materialize_grads:
-        result = tuple(r if r is not None else zeros_like(i, requires_grad=True) for r, i in zip(result, inputs))
+        from engine.autograd.graph import GradientEdge
+
+        if any(r is None and isinstance(i, GradientEdge) for r, i in zip(result, inputs)):
+            raise RuntimeError("materialize_grads cannot be used when the given input is a GradientEdge")
+        result = tuple(r if r is not None else zeros_like(i, requires_grad=bool(create_graph)) for r, i in zip(result, inputs))
+    if keys is not None:
+        return dict(zip(keys, result, strict=True))  # type: ignore[return-value]
     return result
 
 

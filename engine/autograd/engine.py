@@ -11,6 +11,7 @@ fails), which nodes autograd.grad skips.
 from __future__ import annotations
 
 import heapq
+import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -36,27 +37,19 @@ def take_written_mark(grad: Any) -> int:
 
 
 class _Buffers:
-    """The gradients waiting at each node (PyTorch's InputBuffers), and who holds each one.
+    """The gradients waiting at each node (PyTorch's InputBuffers).
 
     PyTorch sums a second gradient into the first in place when nothing else holds the first (and it
     is not a view), and AccumulateGrad adopts ("steals") a gradient nothing else holds instead of
     copying it. Which happens is visible in `x.grad._version` and in whether `x.grad` shares memory
-    with another gradient, so the holders are counted here as PyTorch counts references: one per
-    buffer slot, one more for a gradient the caller passed in.
+    with another gradient. PyTorch decides by the tensor's reference count (`use_count()`); so does
+    this engine, by the Python object's (see `_held_elsewhere`): a gradient the caller passed in, one
+    a custom Function's backward or a hook returned while keeping it, one autograd.grad captured, is
+    held elsewhere and left untouched.
     """
 
     def __init__(self) -> None:
         self.slots: dict[Node, list[Any]] = {}
-        self.holders: dict[int, int] = {}
-
-    def hold(self, grad: Any) -> None:
-        self.holders[id(grad)] = self.holders.get(id(grad), 0) + 1
-
-    def release(self, grad: Any) -> None:
-        self.holders[id(grad)] -= 1
-
-    def sole_holder(self, grad: Any) -> bool:
-        return self.holders.get(id(grad), 0) == 1
 
     def add(self, node: Node, nr: int, grad: Any) -> None:
         slots = self.slots.get(node)
@@ -65,18 +58,21 @@ class _Buffers:
         old = slots[nr]
         if old is None:
             slots[nr] = grad
-            self.hold(grad)
             return
-        if not grad_mode.state.enabled and self.sole_holder(old) and old._view is None and _dense(old):
+        # held by the slot and by `old`: nothing else may hold it for the sum to go in place
+        if not grad_mode.state.enabled and not _held_elsewhere(old, 2) and old._view is None and _dense(old):
             old.add_(grad)  # torch: old_var.add_(var)
             return
-        total = old + grad
-        self.release(old)
-        slots[nr] = total
-        self.hold(total)
+        slots[nr] = old + grad
 
     def take(self, node: Node) -> list[Any]:
         return self.slots.pop(node, None) or [None] * len(node.output_meta)
+
+
+def _held_elsewhere(tensor: Any, engine_refs: int) -> bool:
+    """Whether anything but the caller's `engine_refs` references holds `tensor` (torch's
+    `use_count() > n`); getrefcount also counts this function's parameter and its own argument."""
+    return sys.getrefcount(tensor) > engine_refs + 2
 
 
 def _dense(t: Any) -> bool:
@@ -143,28 +139,32 @@ def run_backward(tensors: Sequence[Any], grads: Sequence[Any], keep_graph: bool,
 
     With `accumulate` (backward), gradients go into `.grad`, of only `inputs` when given; without it
     (autograd.grad), the gradients of `inputs` are captured and returned instead."""
+    from engine.autograd.graph import GradientEdge
+
     roots = []
     for i, tensor in enumerate(tensors):
-        edge = tensor._gradient_edge()
+        edge = (tensor.node, tensor.output_nr) if isinstance(tensor, GradientEdge) else tensor._gradient_edge()
         if edge is None:
             raise RuntimeError(errors.NO_GRAD_FN.format(i=i))
         roots.append(edge)
     dependencies = _discover([node for node, _ in roots])
     buffers = _Buffers()
     for (node, nr), grad in zip(roots, grads):
-        buffers.add(node, nr, grad)
-        buffers.hold(grad)  # the caller still holds the root gradient
+        buffers.add(node, nr, grad)  # the caller still holds the root gradient: it is never summed into
 
     captures: dict[Node, list[tuple[int, int]]] = {}
     needed: set[Node] | None = None
     if inputs is not None:
         outputs: set[Node] = set()
         for i, tensor in enumerate(inputs):
-            if accumulate:
-                tensor.retain_grad()  # a non-leaf input of backward(inputs=...) keeps its .grad from now on
-            if not tensor.requires_grad:
-                raise RuntimeError(errors.INPUT_NO_GRAD)
-            edge = tensor._gradient_edge()
+            if isinstance(tensor, GradientEdge):
+                edge = (tensor.node, tensor.output_nr)
+            else:
+                if accumulate:
+                    tensor.retain_grad()  # a non-leaf input of backward(inputs=...) keeps its .grad from now on
+                if not tensor.requires_grad:
+                    raise RuntimeError(errors.INPUT_NO_GRAD)
+                edge = tensor._gradient_edge()
             if edge[0] not in dependencies:  # unreachable: its gradient stays undefined
                 continue
             outputs.add(edge[0])
@@ -184,26 +184,26 @@ def run_backward(tensors: Sequence[Any], grads: Sequence[Any], keep_graph: bool,
             incoming = buffers.take(node)
             runs = needed is None or node in needed
             if needed is not None and (runs or node in captures):
-                if not runs:
-                    incoming = _tensor_pre_hooks(node, incoming)
+                seen = incoming if runs else _tensor_pre_hooks(node, incoming)
                 for nr, index in captures.get(node, ()):
-                    captured[index] = incoming[nr]
+                    captured[index] = seen[nr]
             outgoing: Sequence[Any] = ()
             if runs:
                 device = _device(node)
                 if device is not None and device.type != "cpu":
                     with on(device):
-                        outgoing = _evaluate(node, incoming, keep_graph, receives, buffers)
+                        outgoing = _evaluate(node, incoming, keep_graph, receives)
                 else:
-                    outgoing = _evaluate(node, incoming, keep_graph, receives, buffers)
-            for grad in incoming:
-                if grad is not None:
-                    buffers.release(grad)
-            for (child, nr), grad in zip(node.next_functions, outgoing or [None] * len(node.next_functions)):
+                    outgoing = _evaluate(node, incoming, keep_graph, receives)
+            incoming = seen = None
+            outgoing = list(outgoing) if outgoing else [None] * len(node.next_functions)
+            for i, (child, nr) in enumerate(node.next_functions):
                 if child is None:
                     continue
+                grad, outgoing[i] = outgoing[i], None  # moved into the buffer, as torch std::moves it
                 if grad is not None and (receives is None or child in receives):
                     buffers.add(child, nr, grad)
+                grad = None
                 dependencies[child] -= 1
                 if dependencies[child] == 0:
                     heapq.heappush(ready, (_priority(child), id(child), child))
@@ -214,8 +214,7 @@ def run_backward(tensors: Sequence[Any], grads: Sequence[Any], keep_graph: bool,
     return captured
 
 
-def _evaluate(node: Node, incoming: list[Any], keep_graph: bool, receives: set[Node] | None,
-              buffers: _Buffers) -> Sequence[Any]:
+def _evaluate(node: Node, incoming: list[Any], keep_graph: bool, receives: set[Node] | None) -> Sequence[Any]:
     """PyTorch's call_function: tensor pre-hooks (and retain_grad), node pre-hooks, the node itself,
     the check of what it returned, post-hooks; then its saved tensors are freed unless retained."""
     hooks = node._hooks
@@ -225,11 +224,12 @@ def _evaluate(node: Node, incoming: list[Any], keep_graph: bool, receives: set[N
         for hook in list(hooks.pre.values()):
             result = hook(tuple(incoming))
             if result is not None:
-                incoming = check_tuple_result(incoming, result, hook)
+                incoming[:] = check_tuple_result(incoming, result, hook)
+        result = None  # what a hook returned is held by `incoming` alone (the steal below counts holders)
     if isinstance(node, AccumulateGrad):
-        _accumulate(node, incoming[0], buffers, bool(hooks is not None and hooks.post))
+        _accumulate(node, incoming[0])
         outgoing: list[Any] = []
-    elif all(g is None for g in incoming):
+    elif not node._runs_without_grads and all(g is None for g in incoming):
         outgoing = [None] * len(node.next_functions)
     else:
         mask = tuple(child is not None and (receives is None or child in receives)
@@ -246,18 +246,17 @@ def _evaluate(node: Node, incoming: list[Any], keep_graph: bool, receives: set[N
 
 
 def _tensor_pre_hooks(node: Node, incoming: list[Any]) -> list[Any]:
-    """Hooks registered on the tensors this node produced, then their retain_grad."""
+    """Hooks registered on the tensors this node produced, then their retain_grad. What the hooks
+    return replaces the gradient in `incoming` itself (torch moves it), so nothing else holds it."""
     if isinstance(node, AccumulateGrad):
         hooks = node.variable._backward_hooks
         if hooks:
-            incoming = list(incoming)
             incoming[0] = _run_tensor_hooks(hooks, incoming[0])
         return incoming
     node_hooks = node._hooks
     if node_hooks is None:
         return incoming
     if node_hooks.tensor_pre:
-        incoming = list(incoming)
         for nr, hooks in node_hooks.tensor_pre:
             incoming[nr] = _run_tensor_hooks(hooks, incoming[nr])
     for nr, ref in list(node_hooks.retains_grad.items()):
@@ -307,7 +306,7 @@ def _validate(node: Node, grads: list[Any]) -> list[Any]:
     return grads
 
 
-def _accumulate(node: AccumulateGrad, grad: Any, buffers: _Buffers, has_post_hooks: bool) -> None:
+def _accumulate(node: AccumulateGrad, grad: Any) -> None:
     """AccumulateGrad::apply: steal, copy or add the gradient into the leaf's .grad."""
     variable = node.variable
     if grad is None or not variable.requires_grad:  # requires_grad_(False) since the graph was built
@@ -315,7 +314,8 @@ def _accumulate(node: AccumulateGrad, grad: Any, buffers: _Buffers, has_post_hoo
     with on(variable.device):
         current = variable._grad
         if current is None:
-            if (not grad_mode.state.enabled and buffers.holders.get(id(grad), 0) <= 1 + has_post_hooks
+            # held by the incoming list and by `grad`: anything more, and torch copies it
+            if (not grad_mode.state.enabled and not _held_elsewhere(grad, 2)
                     and _obeys_layout_contract(grad, variable)):
                 variable._grad = grad.detach()
             else:

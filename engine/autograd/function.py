@@ -45,6 +45,11 @@ class BackwardCFunction(Node, FunctionCtx):
 
     _forward_cls: Any = None
     _materialize = True
+    _materialize_non_diff_grads = True
+    _accessed = False
+    _freed = False
+    _output_info: tuple[Any, ...] = ()
+    _runs_without_grads = True  # PyNode runs even when every incoming gradient is undefined
 
     def __init__(self) -> None:
         Node.__init__(self, None, (), ())
@@ -57,6 +62,17 @@ class BackwardCFunction(Node, FunctionCtx):
     # ----------------------------------------------------------------- what backward reads
     @property
     def saved_tensors(self) -> tuple[Any, ...]:
+        if self._freed:
+            raise RuntimeError(errors.BACKWARD_TWICE)
+        if getattr(self._forward_cls, "clear_saved_tensors_on_access", False):
+            if self._accessed:
+                raise RuntimeError("saved_tensors can only be accessed once when clear_saved_tensors_on_access=True "
+                                   "is set on the autograd.Function. Either access saved_tensors only once, or set "
+                                   "clear_saved_tensors_on_access=False.")
+            self._accessed = True
+            unpacked = tuple(saved.unpack(self) for _, saved in self._saved)
+            self._saved = ()  # the caller's references are the only ones left
+            return unpacked
         return tuple(saved.unpack(self) for _, saved in self._saved)
 
     @property
@@ -66,13 +82,19 @@ class BackwardCFunction(Node, FunctionCtx):
 
     @property
     def _raw_saved_tensors(self) -> tuple[Any, ...]:
+        if self._freed:
+            raise RuntimeError(errors.BACKWARD_TWICE)
         return tuple(saved for _, saved in self._saved)
+
+    def release(self) -> None:
+        super().release()
+        self._freed = True
 
     # ----------------------------------------------------------------- backward
     def apply(self, grads: list[Any], grad_input_mask: tuple[bool, ...] | None = None) -> Sequence[Any]:
         cls = self._forward_cls
         user_fn = _user_backward(cls)
-        args = [self._materialized(g, meta) for g, meta in zip(grads, self.output_meta)]
+        args = [self._materialized(g, meta, info) for g, meta, info in zip(grads, self.output_meta, self._output_info)]
         result = user_fn(self, *args)
         returned = list(result) if isinstance(result, tuple) else [result]
         expected = len(self._is_tensor_input)
@@ -95,16 +117,19 @@ class BackwardCFunction(Node, FunctionCtx):
             grads_out.append(value)
         return grads_out
 
-    def _materialized(self, grad: Any, meta: Any) -> Any:
-        if grad is not None or not self._materialize or meta[1] is None:
+    def _materialized(self, grad: Any, meta: Any, info: Any) -> Any:
+        """An undefined gradient becomes zeros (of a non-differentiable output too, unless
+        `ctx._materialize_non_diff_grads` is False); a non-tensor output's stays None."""
+        if grad is not None or not self._materialize or info is None:
             return grad
+        if meta[1] is None and not self._materialize_non_diff_grads:
+            return grad
+        meta = info
         from engine.devices import on
         from engine.tensor import Tensor
 
         with on(meta[2]):
-            zeros = Tensor._empty(meta[0], meta[1])
-        zeros._storage.data.fill(0)
-        return zeros
+            return Tensor._empty(meta[0], meta[1]).zero_()  # at::zeros: empty + zero_, so version 1
 
 
 def _user_backward(cls: Any) -> Callable[..., Any]:
@@ -174,6 +199,14 @@ class Function:
         return _wrap_outputs(cls, ctx, tensors, output, executable)
 
 
+class InplaceFunction(Function):
+    """Kept for backward compatibility, as in torch: a Function constructed with `inplace`."""
+
+    def __init__(self, inplace: bool = False) -> None:
+        super().__init__()
+        self.inplace = inplace
+
+
 def _wrap_outputs(cls: Any, ctx: BackwardCFunction, inputs: list[Any], output: Any, executable: bool) -> Any:
     """PyTorch's _wrap_outputs / _process_backward_mode_ad: give each output its place in the graph."""
     from engine.ops import core
@@ -188,16 +221,19 @@ def _wrap_outputs(cls: Any, ctx: BackwardCFunction, inputs: list[Any], output: A
         ctx.next_functions = core.edges_of(inputs)
     node = ctx if executable else None
     meta = []
+    info: list[Any] = []  # torch's output_info: every tensor output, for materialized gradients
     outputs: list[Any] = []
     differentiable_count = 0
     for i, var in enumerate(raw):
         if not isinstance(var, Tensor):
             meta.append(((), None, None))
+            info.append(None)
             outputs.append(var)
             continue
         is_input, is_modified = id(var) in input_ids, id(var) in dirty
         differentiable = node is not None and id(var) not in non_differentiable and var.dtype.is_floating_point
         meta.append((var._shape, var.dtype, var.device) if differentiable else ((), None, None))
+        info.append((var._shape, var.dtype, var.device))
         var = _set_history(var, node, i, is_input, is_modified, differentiable, len(raw), cls.__name__)
         if not (is_input and is_modified) and var._view is not None:
             var._view.creation_meta = IN_CUSTOM_FUNCTION
@@ -214,6 +250,7 @@ def _wrap_outputs(cls: Any, ctx: BackwardCFunction, inputs: list[Any], output: A
                            "The inputs that are modified inplace must all be outputs of the Function.")
     if node is not None:
         node.output_meta = tuple(meta)
+        node._output_info = tuple(info)
         _save_variables(ctx)
     else:
         ctx.to_save = None

@@ -33,7 +33,8 @@ class saved_tensors_hooks:  # noqa: N801 - torch's name
         return self
 
     def __exit__(self, *exc: object) -> None:
-        _active.pop()
+        if _active:  # an extra __exit__ (say from inside an unpack hook) is tolerated, as in torch
+            _active.pop()
 
 
 class save_on_cpu(saved_tensors_hooks):  # noqa: N801
@@ -64,6 +65,8 @@ class disable_saved_tensors_hooks:  # noqa: N801
         self.error_message = error_message
 
     def __enter__(self) -> None:
+        if _active:  # torch refuses to disable hooks that are in force, with the same message
+            raise RuntimeError(self.error_message)
         _disabled.append(self.error_message)
 
     def __exit__(self, *exc: object) -> None:
@@ -87,10 +90,18 @@ class GradientEdge(NamedTuple):
 
 
 def get_gradient_edge(tensor: Any) -> GradientEdge:
-    edge = tensor._gradient_edge()
-    if edge is None:
+    if not tensor.requires_grad:
         raise RuntimeError("It is not possible to get the gradient edge for a Tensor that does not require gradients")
-    return GradientEdge(edge[0], edge[1])
+    edge = tensor._gradient_edge()
+    token = None
+    from engine.autograd.function import BackwardCFunction
+
+    if isinstance(edge[0], BackwardCFunction):  # torch keeps a custom Function's graph alive by a view's node
+        from engine.autograd import grad_mode
+
+        with grad_mode.enable_grad():
+            token = tensor.view_as(tensor).grad_fn
+    return GradientEdge(edge[0], edge[1], ownership_token=token)
 
 
 def __getattr__(name: str) -> Any:

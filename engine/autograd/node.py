@@ -100,30 +100,60 @@ class SavedTensor:
         self.tensor = None
         self.packed = None
 
+    @property
+    def data(self) -> Any:
+        """What is stored: the pack hook's result, else the saved tensor itself (an input) or a
+        detached alias (an output); None once freed."""
+        if self.released:
+            return None
+        return self.packed if self.hooks is not None else self.tensor
+
+    @property
+    def unpack_hook(self) -> Any:
+        return self.hooks[1] if self.hooks is not None else None
+
     def register_hooks(self, pack_hook: Callable[[Any], Any], unpack_hook: Callable[[Any], Any]) -> None:
         """`grad_fn._raw_saved_x.register_hooks(pack, unpack)`: hooks for this one saved tensor."""
+        if not (callable(pack_hook) and callable(unpack_hook)):
+            raise TypeError("register_hooks(): incompatible function arguments. The following argument types are "
+                            "supported:\n    1. (self: torch._C._autograd.SavedTensor, arg0: Callable, arg1: "
+                            "Callable) -> None")
         if self.released:
-            raise RuntimeError(errors.BACKWARD_TWICE)
+            raise RuntimeError(errors.SAVED_HOOKS_AFTER_FREE)
         if self.hooks is not None:
-            raise RuntimeError("SavedTensor hooks have already been set on this SavedTensor. "
-                               "Please use a different SavedTensor or call `register_hooks` only once.")
+            raise RuntimeError("Calling register_hooks on a saved tensor whose hooks have already been set. Hint: only "
+                               "one pair of hooks is allowed at a time.")
         self.hooks = (pack_hook, unpack_hook)
         self.packed = self._pack(self.tensor)
 
 
-class SavedScalar:
-    """A Python number an op keeps as a wrapped 0-dim tensor (`x * 2` saves `other`): never packed by
-    saved-tensor hooks, but freed with the graph, so a second backward through it fails as in torch."""
+class SavedScalar(SavedTensor):
+    """A Python number an op keeps as a wrapped 0-dim tensor (`x * 2` saves `other`), or a None a
+    custom Function saved: never packed by saved-tensor hooks, but freed with the graph, so a second
+    backward through it fails as in torch. A SavedTensor to the user, as in torch."""
 
-    __slots__ = ("released", "value")
-
-    is_output = False
-    tensor = None
-    version = 0
+    __slots__ = ("value",)
 
     def __init__(self, value: Any) -> None:
         self.value = value
         self.released = False
+        self.is_output = False
+        self.tensor = None
+        self.version = 0
+        self.hooks = None
+        self.packed = None
+        self.output_nr = 0
+
+    @property
+    def data(self) -> Any:
+        return None if self.released or self.value is None else self.wrapped()
+
+    def register_hooks(self, pack_hook: Callable[[Any], Any], unpack_hook: Callable[[Any], Any]) -> None:
+        if self.value is None:
+            raise RuntimeError("Calling register_hooks on a saved tensor with value None is forbidden")
+        if self.released:
+            raise RuntimeError(errors.SAVED_HOOKS_AFTER_FREE)
+        self.hooks = (pack_hook, unpack_hook)  # a wrapped number is never packed: torch skips its hooks
 
     def unpack(self, owner: Node) -> Any:
         if self.released:
@@ -143,6 +173,9 @@ class SavedScalar:
 
     def release(self) -> None:
         self.released = True
+
+
+SavedScalar.__name__ = SavedScalar.__qualname__ = "SavedTensor"  # one class to the user, as in torch
 
 
 def make_saved(inputs: dict[str, Any], outputs: dict[str, Any]) -> tuple[tuple[str, Any], ...]:
@@ -202,6 +235,7 @@ class Node:
                  "output_meta", "sequence_nr")
 
     formula: Any = None  # the derivative table's entry for this node class (a Rule)
+    _runs_without_grads = False  # a table node given no gradient at all gives none (torch's any_grad_defined)
 
     def __init__(self, backward: Callable[..., Any] | None, next_functions: tuple[Edge, ...],
                  output_meta: tuple[Meta, ...]) -> None:
@@ -247,7 +281,7 @@ class Node:
 
     def saved_entries(self) -> list[tuple[str, SavedTensor]]:
         """What this node keeps alive: inspection for the explorer's graph pane."""
-        return [(field, s) for field, s in self._saved if isinstance(s, SavedTensor)]
+        return [(field, s) for field, s in self._saved if not isinstance(s, SavedScalar)]
 
     def __getattr__(self, attr: str) -> Any:
         if attr.startswith("_saved_"):
@@ -309,13 +343,34 @@ class Node:
             attrs.update(self._values)
         return rule.apply(ctx, grads if len(self.output_meta) > 1 else grads[0])
 
+    def __call__(self, *grads: Any) -> Any:
+        """`grad_fn(*grads)`: run this node alone on the given gradients (under the caller's grad
+        mode, so with grad enabled the result has a graph); one result alone, several as a tuple."""
+        from engine.tensor import Tensor
+
+        if len(grads) != len(self.output_meta):
+            raise TypeError(f"expected {len(self.output_meta)} arguments, got {len(grads)} instead")
+        for i, grad in enumerate(grads):
+            if grad is not None and not isinstance(grad, Tensor):
+                raise TypeError(f"argument {i} is not a Variable")
+        if isinstance(self, AccumulateGrad):
+            from engine.autograd.engine import _accumulate
+
+            _accumulate(self, grads[0])
+            return ()
+        if not self._runs_without_grads and all(g is None for g in grads):
+            out: Sequence[Any] = [None] * len(self.next_functions)
+        else:
+            out = self.apply(list(grads))
+        return out[0] if len(out) == 1 else tuple(out)
+
     def _apply_closure(self, grads: list[Any]) -> Sequence[Any]:
         """A node recorded with a numpy backward closure (ops not yet in the derivative table): first
         order only, its gradients are new tensors outside the graph."""
         import numpy as np
 
 
-        saved = {field: s.unpack(self)._numpy_view() for field, s in self._saved if isinstance(s, SavedTensor)}
+        saved = {field: s.unpack(self)._numpy_view() for field, s in self._saved if not isinstance(s, SavedScalar)}
         arrays = [None if g is None else g._numpy_view() for g in grads]
         if len(self.output_meta) == 1:
             results = self._backward(arrays[0], saved)
