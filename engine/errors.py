@@ -157,6 +157,15 @@ CUSTOM_FUNCTION_VIEW_BASE_MODIFIED = (
     "Output {n} of {fn} is a view and its base or another view of its base has been modified inplace."
     + _CUSTOM_FUNCTION_VIEW_TAIL
 )
+# the same views when they have no grad_fn (the Function ran under no_grad, or no input required grad)
+CUSTOM_FUNCTION_NO_GRAD_VIEW_INPLACE = (
+    "A view was created in no_grad mode and is being modified inplace with grad mode enabled."
+    + _CUSTOM_FUNCTION_VIEW_TAIL
+)
+CUSTOM_FUNCTION_NO_GRAD_VIEW_BASE_MODIFIED = (
+    "A view was created in no_grad mode and its base or another view of its base has been modified inplace with "
+    "grad mode enabled." + _CUSTOM_FUNCTION_VIEW_TAIL
+)
 CUSTOM_FUNCTION_VIEW_MULTI_OUTPUT = (
     "If your Function modifies inplace an input that is a view of another Tensor, your Function cannot return more "
     "than one Tensor. This is not supported by the current autograd engine. You should either make sure the input "

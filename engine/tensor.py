@@ -304,6 +304,8 @@ class Tensor:
             if view.creation_meta == NO_GRAD_MODE:
                 raise RuntimeError(errors.NO_GRAD_VIEW_BASE_MODIFIED)
             if view.creation_meta == IN_CUSTOM_FUNCTION:
+                if self._grad_fn is None:
+                    raise RuntimeError(errors.CUSTOM_FUNCTION_NO_GRAD_VIEW_BASE_MODIFIED)
                 raise RuntimeError(errors.CUSTOM_FUNCTION_VIEW_BASE_MODIFIED.format(n=view.output_nr, fn=view.op_name))
         elif view.creation_meta != DEFAULT:
             return self._grad_fn
@@ -331,6 +333,8 @@ class Tensor:
         old, old_nr = self._grad_fn, self._output_nr
         self._grad_fn = node
         self._output_nr = output_nr
+        if self._view is not None:  # torch's set_gradient_edge: this history is current for the view's version
+            self._view.attr_version = self._vc.value
         if old is not None and old is not node:
             if self._backward_hooks is not None:
                 self._backward_hooks = None

@@ -124,7 +124,7 @@ def _needed(outputs: set[Node], dependencies: dict[Node, int]) -> set[Node]:
 def _priority(node: Node) -> tuple[int, int]:
     """Leaves' AccumulateGrad first (oldest first), then the newest node, as PyTorch's ready queue."""
     if isinstance(node, AccumulateGrad):
-        return (0, node.sequence_nr)
+        return (0, node.order)
     return (1, -node.sequence_nr)
 
 
@@ -178,6 +178,36 @@ def run_backward(tensors: Sequence[Any], grads: Sequence[Any], keep_graph: bool,
 
     ready = [(_priority(node), id(node), node) for node, count in dependencies.items() if count == 0]
     heapq.heapify(ready)
+    callbacks: list[Any] = []
+    _graph_tasks.append(callbacks)
+    try:
+        _run(ready, buffers, dependencies, needed, captures, captured, receives, keep_graph, create_graph)
+        while callbacks:  # queue_callback's final callbacks, in order; one may queue another
+            callbacks.pop(0)()
+    finally:
+        _graph_tasks.pop()
+    if inputs is not None and not accumulate and not allow_unused:
+        for i, found in enumerate(captured):
+            if found is None:
+                raise RuntimeError(errors.UNUSED_INPUT.format(i=i))
+    return captured
+
+
+# the final callbacks of each backward running (a reentrant backward runs inside another one)
+_graph_tasks: list[list[Any]] = []
+
+
+def queue_callback(callback: Any) -> None:
+    """Variable._execution_engine.queue_callback: run `callback` when the current backward finishes."""
+    if not _graph_tasks:
+        raise RuntimeError("Final callbacks can only be installed during backward pass.")
+    _graph_tasks[-1].append(callback)
+
+
+def _run(ready: list[Any], buffers: _Buffers, dependencies: dict[Node, int], needed: set[Node] | None,
+         captures: dict[Node, list[tuple[int, int]]], captured: list[Any], receives: set[Node] | None,
+         keep_graph: bool, create_graph: bool) -> None:
+    """The ready queue: each node once all the gradients it waits for have arrived."""
     with grad_mode.set_grad_enabled(create_graph):
         while ready:
             _, _, node = heapq.heappop(ready)
@@ -207,11 +237,6 @@ def run_backward(tensors: Sequence[Any], grads: Sequence[Any], keep_graph: bool,
                 dependencies[child] -= 1
                 if dependencies[child] == 0:
                     heapq.heappush(ready, (_priority(child), id(child), child))
-    if inputs is not None and not accumulate and not allow_unused:
-        for i, found in enumerate(captured):
-            if found is None:
-                raise RuntimeError(errors.UNUSED_INPUT.format(i=i))
-    return captured
 
 
 def _evaluate(node: Node, incoming: list[Any], keep_graph: bool, receives: set[Node] | None) -> Sequence[Any]:

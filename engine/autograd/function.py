@@ -12,6 +12,7 @@ any op's. In backward, the node calls the user's `backward` (or `vjp`) with the 
 from __future__ import annotations
 
 import functools
+import inspect
 import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -185,11 +186,19 @@ class Function:
     def apply(cls, *args: Any, **kwargs: Any) -> Any:
         from engine.tensor import Tensor
 
+        if cls.setup_context is not Function.setup_context:  # torch binds forward's defaults into `inputs`
+            bound = inspect.signature(cls.forward).bind(*args, **kwargs)
+            bound.apply_defaults()
+            args, kwargs = tuple(bound.args), bound.kwargs
         ctx = cls._backward_cls()
         tensors = [a for a in args if isinstance(a, Tensor)]
         executable = grad_mode.state.enabled and any(t.requires_grad for t in tensors)
         ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
         ctx._is_tensor_input = tuple(isinstance(a, Tensor) for a in args)
+        if executable:  # the inputs' edges as they are before forward runs (it may modify them in place)
+            from engine.ops import core
+
+            ctx.next_functions = core.edges_of(tensors)
         with grad_mode.no_grad():
             if cls.setup_context is not Function.setup_context:
                 output = cls.forward(*args, **kwargs)
@@ -209,7 +218,6 @@ class InplaceFunction(Function):
 
 def _wrap_outputs(cls: Any, ctx: BackwardCFunction, inputs: list[Any], output: Any, executable: bool) -> Any:
     """PyTorch's _wrap_outputs / _process_backward_mode_ad: give each output its place in the graph."""
-    from engine.ops import core
     from engine.tensor import IN_CUSTOM_FUNCTION, MULTI_OUTPUT, Tensor
 
     single = not isinstance(output, tuple)
@@ -217,8 +225,6 @@ def _wrap_outputs(cls: Any, ctx: BackwardCFunction, inputs: list[Any], output: A
     input_ids = {id(t) for t in inputs}
     dirty = _mark_dirty(ctx)
     non_differentiable = {id(t) for t in (ctx.non_differentiable or ()) if isinstance(t, Tensor)}
-    if executable:
-        ctx.next_functions = core.edges_of(inputs)
     node = ctx if executable else None
     meta = []
     info: list[Any] = []  # torch's output_info: every tensor output, for materialized gradients
@@ -286,16 +292,21 @@ def _set_history(var: Any, node: BackwardCFunction | None, nr: int, is_input: bo
             var.detach_()
         return var
     if is_modified:
-        if var.is_leaf and var.requires_grad:
+        if var._grad_fn is None and var.requires_grad:  # torch reads the raw grad_fn: no view regeneration
             raise RuntimeError("a leaf Variable that requires grad has been used in an in-place operation.")
         if not is_input:
-            warnings.warn("Only input Tensors should be given to ctx.mark_dirty(). If a Tensor is not an input, there "
-                          "is no need to pass it to mark_dirty().", UserWarning, stacklevel=4)
+            message = ("ctx.mark_dirty() received a tensor that was not an input. Only input Tensors that have been "
+                       "mutated should be passed to ctx.mark_dirty().")
+            if var._view is not None:
+                raise RuntimeError(message)
+            warnings.warn(message, UserWarning, stacklevel=4)
         if var._view is not None:
             core.check_inplace_allowed(var)
             if count > 1:
                 raise RuntimeError(errors.CUSTOM_FUNCTION_VIEW_MULTI_OUTPUT)
             core.rebase_view(var, node, core.edges_of([var._view.base])[0])
+            var._view.attr_version = -1  # torch's rebase_history then reads self.grad_fn(): AsStrided of CopySlices
+            var.grad_fn  # noqa: B018
         else:
             var._set_grad_fn(node, nr)
         return var

@@ -235,6 +235,7 @@ class Node:
                  "output_meta", "sequence_nr")
 
     formula: Any = None  # the derivative table's entry for this node class (a Rule)
+    _counter = _sequence  # the sequence numbers torch's forward ops take (newest node runs first)
     _runs_without_grads = False  # a table node given no gradient at all gives none (torch's any_grad_defined)
 
     def __init__(self, backward: Callable[..., Any] | None, next_functions: tuple[Edge, ...],
@@ -246,7 +247,7 @@ class Node:
         self._saved: tuple[tuple[str, SavedTensor | SavedScalar], ...] = ()
         self._values: dict[str, Any] | None = None
         self._hooks: NodeHooks | None = None
-        self.sequence_nr = next(_sequence)
+        self.sequence_nr = next(self._counter)
 
     # ----------------------------------------------------------------- identity
     def name(self) -> str:
@@ -270,6 +271,10 @@ class Node:
 
     def _sequence_nr(self) -> int:
         return self.sequence_nr
+
+    def _set_sequence_nr(self, sequence_nr: int) -> None:
+        """Where backward runs this node among the others: the newest first."""
+        self.sequence_nr = sequence_nr
 
     # ----------------------------------------------------------------- saved state
     def save(self, inputs: dict[str, Any], outputs: dict[str, Any], values: dict[str, Any] | None = None) -> None:
@@ -412,14 +417,23 @@ def _closure_result(result: Any) -> Any:
     return tensor
 
 
+_ACCUMULATE_SEQUENCE_NR = 2**64 - 1  # UINT64_MAX
+
+
 class AccumulateGrad(Node):
     """The sink of a leaf that requires grad: adds incoming gradients into `leaf.grad`."""
 
-    __slots__ = ("variable",)
+    __slots__ = ("order", "variable")
+
+    _counter = itertools.count()
 
     def __init__(self, variable: Any) -> None:
         super().__init__(None, (), ((variable._shape, variable.dtype, variable.device),))
         self.variable = variable
+        # torch gives every AccumulateGrad the largest sequence number (it runs as soon as it is ready) and
+        # takes none from the counter; `order` keeps the engine's choice among several ready ones stable
+        self.order = self.sequence_nr
+        self.sequence_nr = _ACCUMULATE_SEQUENCE_NR
 
     def name(self) -> str:
         return "torch::autograd::AccumulateGrad"

@@ -13,8 +13,20 @@ class _VariableMeta(type):
         return isinstance(other, Tensor)
 
 
+class _ExecutionEngine:
+    """Variable._execution_engine: the backward engine's one public hook, final callbacks."""
+
+    @staticmethod
+    def queue_callback(callback: Any) -> None:
+        from engine.autograd.engine import queue_callback
+
+        queue_callback(callback)
+
+
 class Variable(metaclass=_VariableMeta):
     """`Variable(t, requires_grad=True)`: a tensor sharing t's memory and version counter, no history."""
+
+    _execution_engine = _ExecutionEngine()
 
     def __new__(cls, data: Any = None, requires_grad: bool = False, volatile: bool = False) -> Any:  # type: ignore[misc]
         from engine.ops.factories import tensor

@@ -166,6 +166,8 @@ def check_inplace_allowed(self: Tensor) -> None:
         if view.creation_meta == MULTI_OUTPUT:
             raise RuntimeError(errors.MULTI_OUTPUT_VIEW_INPLACE.format(n=view.output_nr, fn=view.op_name))
         if view.creation_meta == IN_CUSTOM_FUNCTION:
+            if self._grad_fn is None:
+                raise RuntimeError(errors.CUSTOM_FUNCTION_NO_GRAD_VIEW_INPLACE)
             raise RuntimeError(errors.CUSTOM_FUNCTION_VIEW_INPLACE.format(n=view.output_nr, fn=view.op_name))
         if view.creation_meta == NO_GRAD_MODE:
             raise RuntimeError(errors.NO_GRAD_VIEW_INPLACE)

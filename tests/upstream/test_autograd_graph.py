@@ -330,6 +330,203 @@ CASES = cases(
     d = ReentrantFunc.apply(c)
     r = _err(lambda: d.sum().backward())
     """),
+    ("test_reentrant_with_leaf_variable_hook", """
+    handle = None
+    param = torch.rand(10, requires_grad=True)
+
+    def add_gradient_penalty_to_grad(grad):
+        handle.remove()
+        old_param_grad = grad
+        param.grad = None
+        with torch.enable_grad():
+            g = grad.detach().requires_grad_()
+            new_param = param.detach().requires_grad_()
+            out = ((g * 2) + new_param).sum()
+            out.backward()
+        res = g.grad + grad
+        param.grad = old_param_grad
+        return res
+
+    handle = param.register_hook(add_gradient_penalty_to_grad)
+    tmp = param * param
+    loss = tmp.sum()
+    loss.backward()
+    """),
+    ("test_reentrant_with_non_leaf_variable_hook", """
+    handle = None
+    param = torch.rand(10, requires_grad=True)
+
+    def manual_increase_gradient(grad):
+        handle.remove()
+        with torch.enable_grad():
+            g = grad.detach().requires_grad_()
+            out = ((g * 2) + 5).sum()
+            out.backward()
+        res = g.grad + grad
+        return res
+
+    tmp = param * param
+    handle = tmp.register_hook(manual_increase_gradient)
+    loss = tmp.sum()
+    loss.backward()
+    """),
+    ("test_deep_reentrant (depth 30)", """
+    Variable = torch.autograd.Variable
+    class DeepReentrant(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            with torch.enable_grad():
+                ctx.x = Variable(x.detach(), requires_grad=True)
+                ctx.x = ctx.x - 1
+            return ctx.x.detach()
+
+        @staticmethod
+        def backward(ctx, x):
+            if ctx.x < 0:
+                return x
+            with torch.enable_grad():
+                DeepReentrant.apply(ctx.x).sum().backward()
+            return x
+
+    v = torch.tensor(30.0, requires_grad=True)
+    DeepReentrant.apply(v).sum().backward()
+    v2 = torch.tensor(20.0, requires_grad=True)
+    DeepReentrant.apply(v2).sum().backward()
+    """),
+    ("test_reentrant_priority", """
+    Variable = torch.autograd.Variable
+    order = []
+
+    class MyFunction(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x
+
+        @staticmethod
+        def backward(ctx, x):
+            order.append("MyFunction")
+            return x
+
+    class Reentrant(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            with torch.enable_grad():
+                ctx.x = Variable(x.detach(), requires_grad=True)
+                ctx.x = ctx.x - 1
+            return ctx.x.detach()
+
+        @staticmethod
+        def backward(ctx, x):
+            order.append("Reentrant")
+            if ctx.x < 0:
+                return x
+            with torch.enable_grad():
+                Reentrant.apply(ctx.x).backward()
+            return x
+
+    a = MyFunction.apply(torch.tensor(6.0, requires_grad=True))
+    b = Reentrant.apply(torch.tensor(9.0, requires_grad=True))
+    v = a * b
+    v.backward()
+    """),
+    ("test_callback_adds_callback", """
+    Variable = torch.autograd.Variable
+    called = [0]
+
+    def callback_final():
+        called[0] += 1
+
+    def callback_adds_callback():
+        called[0] += 1
+        Variable._execution_engine.queue_callback(callback_final)
+
+    class MyFunc(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, input):
+            return input
+
+        @staticmethod
+        @torch.autograd.function.once_differentiable
+        def backward(ctx, grad):
+            Variable._execution_engine.queue_callback(callback_adds_callback)
+            return grad
+
+    a = torch.rand((3, 3), requires_grad=True)
+    b = MyFunc.apply(a)
+    b.sum().backward()
+    outside = _err(lambda: Variable._execution_engine.queue_callback(callback_final))
+    """),
+    ("test_reentrant_with_callbacks_depth_0, _depth_1, _both_depths", """
+    Variable = torch.autograd.Variable
+    def _test_reentrant_with_callbacks(install_callbacks_in_depths):
+        counter = {"inner": 0, "outer": 0}
+
+        def inc_inner_counter():
+            counter["inner"] += 1
+
+        def inc_outer_counter():
+            counter["outer"] += 1
+
+        class MyFunc(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, input):
+                return input
+
+            @staticmethod
+            @torch.autograd.function.once_differentiable
+            def backward(ctx, input):
+                if 1 in install_callbacks_in_depths:
+                    Variable._execution_engine.queue_callback(inc_inner_counter)
+                return input
+
+        class MyReentrantFunc(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, input):
+                return input
+
+            @staticmethod
+            @torch.autograd.function.once_differentiable
+            def backward(ctx, input):
+                if 0 in install_callbacks_in_depths:
+                    Variable._execution_engine.queue_callback(inc_outer_counter)
+                tmp_inp = input.detach().requires_grad_()
+                with torch.enable_grad():
+                    tmp_out = (MyFunc.apply(tmp_inp)).sum()
+                tmp_out.backward()
+                return input
+
+        t1 = torch.rand((3, 3), requires_grad=True)
+        t2 = MyReentrantFunc.apply(t1)
+        t3 = t2.sum()
+        torch.autograd.backward([t3])
+        return sorted(counter.items())
+
+    res = [_test_reentrant_with_callbacks([0]), _test_reentrant_with_callbacks([1]),
+           _test_reentrant_with_callbacks([0, 1])]
+    """),
+    ("test_set_sequence_nr", """
+    from functools import partial
+    x = torch.randn((10,), dtype=torch.float32, requires_grad=True)
+    y = torch.randn((10,), dtype=torch.float32, requires_grad=True)
+    z = torch.randn((10,), dtype=torch.float32, requires_grad=True)
+    a = x + y
+    b = y + z
+    c = a + b
+    a.grad_fn._set_sequence_nr(100)
+    b.grad_fn._set_sequence_nr(99)
+    c.grad_fn._set_sequence_nr(98)
+    nrs = [a.grad_fn._sequence_nr(), b.grad_fn._sequence_nr(), c.grad_fn._sequence_nr()]
+
+    def log_grad_order(grad, name, order):
+        order.append(name)
+        return grad
+
+    order = []
+    a.register_hook(partial(log_grad_order, name="a", order=order))
+    b.register_hook(partial(log_grad_order, name="b", order=order))
+    c.register_hook(partial(log_grad_order, name="c", order=order))
+    c.sum().backward()
+    """),
     xfail=XFAIL,
 )
 

@@ -52,7 +52,7 @@ Formula = Callable[[Any, Any], Any]
 class Rule:
     """One node class's entry: its inputs, saved fields and gradient formulas."""
 
-    __slots__ = ("formulas", "inputs", "joint", "lists", "save_when", "saves", "values")
+    __slots__ = ("formulas", "inputs", "joint", "lists", "order", "save_when", "saves", "values")
 
     def __init__(self, inputs: tuple[str, ...], joint: Formula | None, formulas: dict[str, Formula | None],
                  saves: dict[str, tuple[str, ...]], values: tuple[str, ...], lists: tuple[str, ...]) -> None:
@@ -62,6 +62,9 @@ class Rule:
         self.inputs = inputs
         self.joint = joint
         self.formulas = tuple(formulas.get(name) for name in inputs)
+        # torch's generated code computes the inputs' gradients in the alphabetical order of their names
+        # (`other` before `self`): that order decides which node create_graph records first
+        self.order = tuple(sorted(range(len(inputs)), key=lambda i: inputs[i]))
         self.saves = tuple(saves)
         self.save_when = {field: tuple(inputs.index(r) for r in readers) for field, readers in saves.items() if readers}
         self.values = values
@@ -71,7 +74,12 @@ class Rule:
         if self.joint is not None:
             return self.joint(ctx, grad)
         mask = ctx.grad_input_mask  # one flag per edge (a dialect may have dropped trailing ones)
-        return [None if f is None or not mask[i] else f(ctx, grad) for i, f in enumerate(self.formulas[:len(mask)])]
+        formulas = self.formulas
+        out: list[Any] = [None] * min(len(formulas), len(mask))
+        for i in self.order:
+            if i < len(out) and mask[i] and formulas[i] is not None:
+                out[i] = formulas[i](ctx, grad)
+        return out
 
 
 def _names(spec: str | Sequence[str]) -> tuple[str, ...]:
