@@ -360,13 +360,32 @@ def binary_cross_entropy_backward(grad_output: Tensor, self: Tensor, target: Ten
 
 def binary_cross_entropy_target_backward(grad_output: Tensor, self: Tensor, target: Tensor, weight: Tensor | None,
                                          reduction: int) -> Tensor:
-    """d bce / d target = -log(self / (1 - self)) * grad (times weight, over n for 'mean')."""
-    from engine.kernels import loss
+    """d bce / d target = -logit(self) * grad (times weight, over n for 'mean'), in engine ops so that it
+    is differentiable (torch: at::logit(self).neg_().mul_(grad)...; the engine has no logit op yet and
+    spells it log(self / (1 - self)), so its double-backward graph names Log/Div/Rsub where torch has
+    LogitBackward0)."""
+    grad_target = (self / scalar_rsub(1, self)).log().neg_()
+    grad_target.mul_(grad_output)
+    if weight is not None:
+        grad_target.mul_(weight)
+    if reduction == REDUCTION["mean"]:
+        grad_target = div_scalar(grad_target, target.numel())
+    return grad_target
 
-    _, gy = loss.binary_cross_entropy_backward(grad_output._numpy_view(), self._numpy_view(), target._numpy_view(),
-                                               None if weight is None else weight._numpy_view(),
-                                               _REDUCTIONS[reduction])
-    return _new(gy, self.dtype)
+
+def masked_scatter_backward(grad_output: Tensor, mask: Tensor, sizes: Sequence[int]) -> Tensor:
+    """The source's gradient of masked_scatter: grad's masked elements in order, zero-padded to the
+    source's size (MaskedScatterBackwardBackward0)."""
+    import math
+
+    grad, chosen = np.broadcast_arrays(grad_output._numpy_view(), mask._numpy_view())
+    selected = grad[chosen]
+    flat = np.zeros(math.prod(sizes), dtype=grad_output.dtype.np)
+    flat[:selected.size] = selected[:flat.size]
+    out = _new(flat.reshape(tuple(sizes)), grad_output.dtype)
+    record("MaskedScatterBackwardBackward0", out, (grad_output,), save={"mask": mask},
+           values={"_grad_output_info": grad_output._shape})
+    return out
 
 
 _REDUCTIONS = {0: "none", 1: "mean", 2: "sum"}

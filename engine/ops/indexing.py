@@ -264,7 +264,7 @@ def masked_scatter_(self: Tensor, mask: Tensor, source: Tensor) -> Tensor:
         target[m] = values
 
     return apply_inplace(self, write, "MaskedScatterBackward0", (source,), save={"mask": mask}, check_autograd=False,
-                         values={"_source_shape": source._shape})
+                         values={"source_sym_sizes": source._shape})
 
 
 def masked_scatter(self: Tensor, mask: Tensor, source: Tensor) -> Tensor:
@@ -561,8 +561,22 @@ def put_(self: Tensor, index: Tensor, source: Tensor, accumulate: bool = False) 
         else:
             flat[idx] = values
 
-    return apply_inplace(self, write, "PutBackward0", (source,), save={"index": index}, check_autograd=False,
-                         values={"accumulate": accumulate, "_source_shape": source._shape})
+    return apply_inplace(self, write, "PutBackward0", (source,), save={"index": index, "source": source},
+                         check_autograd=False, values={"accumulate": accumulate, "_source_info": source._shape})
+
+
+def put(self: Tensor, index: Tensor, source: Tensor, accumulate: bool = False) -> Tensor:
+    """Out of place put_: a copy of self with source at the flat positions `index` (one PutBackward0)."""
+    result = np.array(self._numpy_view())
+    flat = result.reshape(-1)
+    idx = index._numpy_view().reshape(-1)
+    values = source._numpy_view().reshape(-1)
+    if accumulate:
+        np.add.at(flat, idx, values)
+    else:
+        flat[idx] = values
+    return _finish("PutBackward0", "put", result, self.dtype, (self, source), {"index": index, "source": source},
+                   values={"accumulate": accumulate, "_source_info": source._shape})
 
 
 def sort(self: Tensor, dim: int = -1, descending: bool = False, stable: bool = False) -> Any:
@@ -600,12 +614,13 @@ METHODS = {
     "index_add_": index_add_, "index_put_": index_put_, "index_fill_": index_fill_, "index_copy_": index_copy_,
     "index_fill": index_fill, "index_copy": index_copy, "masked_fill": masked_fill, "masked_fill_": masked_fill_,
     "repeat": repeat, "flip": flip, "roll": roll, "tril": tril, "triu": triu, "nonzero": nonzero, "take": take,
-    "masked_scatter_": masked_scatter_, "masked_scatter": masked_scatter, "put_": put_, "index_put": index_put,
+    "masked_scatter_": masked_scatter_, "masked_scatter": masked_scatter, "put_": put_, "put": put,
+    "index_put": index_put,
     "sort": sort, "topk": topk,
 }
 FUNCTIONS = {
     "cat": cat, "concat": cat, "concatenate": cat, "stack": stack, "hstack": hstack, "vstack": vstack,
     "index_select": index_select, "masked_select": masked_select, "gather": gather, "scatter": scatter,
     "index_add": index_add, "masked_fill": masked_fill, "index_fill": index_fill, "index_copy": index_copy, "flip": flip, "roll": roll, "tril": tril, "triu": triu,
-    "nonzero": nonzero, "take": take, "sort": sort, "topk": topk,
+    "nonzero": nonzero, "take": take, "put": put, "sort": sort, "topk": topk,
 }

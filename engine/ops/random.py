@@ -689,7 +689,7 @@ def bernoulli_(self: Tensor, p: Any = 0.5, *, generator: Generator | None = None
         if not 0 <= p <= 1:
             raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={_fmt(p)}")
 
-    return _random_inplace(self, "BernoulliBackward1",
+    return _random_inplace(self, "BernoulliBackward2",  # bernoulli_.float
                            lambda n, _: _bernoulli_scalar(_gen(generator), n, float(p), self.dtype), check)
 
 
@@ -698,14 +698,16 @@ def random_(self: Tensor, *args: Any, generator: Generator | None = None, **kwar
     bounds = dict(zip(("from", "to"), (0, *args) if len(args) == 1 else args, strict=False))
     bounds.update(kwargs)
     if not bounds:
-        return _random_inplace(self, "RandomBackward0", lambda n, _: _random_full(_gen(generator), n, self.dtype))
+        return _random_inplace(self, "RandomBackward2", lambda n, _: _random_full(_gen(generator), n, self.dtype))
+    # torch's overloads: random_.from(from, to) records RandomBackward0, random_.to(to) RandomBackward1
+    name = "RandomBackward1" if len(args) == 1 or (not args and "from" not in kwargs) else "RandomBackward0"
     low, high = int(bounds.get("from", 0)), bounds.get("to")
     plan = _random_plan(self.dtype, low, None if high is None else int(high))
     if plan is None:
-        return _random_inplace(self, "RandomBackward1",
+        return _random_inplace(self, name,
                                lambda n, _: _cast(_gen(generator).words64(n).view(np.int64), self.dtype))
     span, base = plan
-    return _random_inplace(self, "RandomBackward1",
+    return _random_inplace(self, name,
                            lambda n, _: _random_from_to(_gen(generator), n, span, base, self.dtype))
 
 

@@ -29,8 +29,10 @@ DERIVATIVES = {
     "ZeroBackward0": rule("self", self=zeros),
     "NormalBackward0": rule("self", self=zeros),
     "UniformBackward0": rule("self", self=zeros),
-    "BernoulliBackward1": rule("self", self=zeros),
-    "RandomBackward0": rule("self", self=zeros),
-    "RandomBackward1": rule("self", self=zeros),
+    "BernoulliBackward1": rule("self", self=zeros),  # bernoulli_.Tensor
+    "BernoulliBackward2": rule("self", self=zeros),  # bernoulli_.float
+    "RandomBackward0": rule("self", self=zeros),  # random_.from
+    "RandomBackward1": rule("self", self=zeros),  # random_.to
+    "RandomBackward2": rule("self", self=zeros),  # random_()
     "ExponentialBackward0": rule("self", self=zeros),
 }

@@ -42,16 +42,6 @@ def masked_select_backward(grad: Any, inp: Any, mask: Any) -> Any:
     return zeros_like(inp.expand(shape)).masked_scatter_(mask, grad)
 
 
-def masked_scatter_backward(grad: Any, mask: Any, sizes: tuple[int, ...]) -> Any:
-    import math
-
-    selected = grad.masked_select(mask)
-    missing = math.prod(sizes) - selected.numel()
-    if missing > 0:
-        selected = ix.cat([selected, B.new_zeros(grad, (missing,))], 0)
-    return selected.view(sizes)
-
-
 def gather_backward(grad: Any, self: Any, dim: int, index: Any) -> Any:
     return B.new_zeros(grad, self._shape).scatter_add_(dim, index, grad)
 
@@ -116,9 +106,13 @@ DERIVATIVES = {
                                                                                                      grad)),
     "MaskedSelectBackward0": rule("self", saves="mask, self",
                                   self=lambda c, grad: masked_select_backward(grad, c.self, c.mask)),
-    "MaskedScatterBackward0": rule("self, source", saves="mask",
+    "MaskedScatterBackward0": rule("self, source", saves="mask", keeps="source_sym_sizes",
                                    self=lambda c, grad: grad.masked_fill(c.mask, 0),
-                                   source=lambda c, grad: masked_scatter_backward(grad, c.mask, c._source_shape)),
+                                   source=lambda c, grad: B.masked_scatter_backward(grad, c.mask,
+                                                                                    c.source_sym_sizes)),
+    "MaskedScatterBackwardBackward0": rule("grad_output", saves="mask", keeps="_grad_output_info",
+                                           grad_output=lambda c, grad: B.new_zeros(grad, c._grad_output_info)
+                                           .masked_scatter(c.mask, grad)),
     "GatherBackward0": rule("self", saves="index, self", keeps="dim, sparse_grad",
                             self=lambda c, grad: gather_backward(grad, c.self, c.dim, c.index)),
     "ScatterBackward0": rule("self, src", saves="index", keeps="dim",
@@ -148,10 +142,10 @@ DERIVATIVES = {
     "MaskedFillBackward1": rule("self, value", saves="mask",
                                 self=lambda c, grad: grad.masked_fill(c.mask, 0),
                                 value=lambda c, grad: grad.masked_select(c.mask).sum()),
-    "PutBackward0": rule("self, source", saves="index", keeps="accumulate",
-                         self=lambda c, grad: grad if c.accumulate else grad.clone().put_(
-                             c.index, B.new_zeros(grad, c._source_shape), False),
-                         source=lambda c, grad: grad.take(c.index).reshape(c._source_shape)),
+    "PutBackward0": rule("self, source", saves="index, source", keeps="accumulate, _source_info",
+                         self=lambda c, grad: grad if c.accumulate else ix.put(
+                             grad, c.index, B.new_zeros(grad, c._source_info), False),
+                         source=lambda c, grad: grad.take(c.index).reshape_as(c.source)),
     "TakeBackward0": rule("self", saves="index, self", self=lambda c, grad: take_backward(grad, c.self, c.index)),
     "CatBackward0": rule("tensors", cat_tensors_backward, keeps="dim"),
     "StackBackward0": rule("tensors", lambda c, grad: [grad.select(c.dim, i) for i in range(c._count)],

@@ -234,8 +234,8 @@ DERIVATIVES = {
                              self=lambda c, grad: B.mse_loss_backward(grad, c.self, c.target, c.reduction),
                              target=lambda c, grad: B.mse_loss_backward(grad, c.target, c.self, c.reduction)),
     "MseLossBackwardBackward0": rule(
-        "grad_output, self, target", saves={"grad_output": "self, target", "self": "grad_output",
-                                            "target": "grad_output"}, keeps="reduction",
+        "grad_output, self, target", saves={"grad_output": "self, target", "self": "grad_output, self",
+                                            "target": "grad_output, target"}, keeps="reduction",
         grad_output=lambda c, grad: B.mse_loss_backward(grad, c.self, c.target, c.reduction),
         self=lambda c, grad: mse_loss_double_backward(grad * c.grad_output, c.self, c.reduction),
         target=lambda c, grad: -mse_loss_double_backward(grad * c.grad_output, c.target, c.reduction)),

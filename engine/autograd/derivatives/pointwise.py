@@ -175,7 +175,10 @@ DERIVATIVES = {
     "RsqrtBackward0": rule("self", saves="result", self=lambda c, grad: B.mul_scalar(grad, -0.5) * c.result.pow(3)),
     "ReciprocalBackward0": rule("self", saves="result", self=lambda c, grad: -grad * (c.result * c.result)),
     "AbsBackward0": rule("self", saves="self", self=lambda c, grad: grad * c.self.sgn()),
-    "SgnBackward0": rule("self", saves="self, result", self=lambda c, grad: sgn_backward(c.self, grad, c.result)),
+    # real inputs: torch returns an efficient zero tensor (no graph, no memory); the engine a zeros_like
+    "SgnBackward0": rule("self", saves="self, result",
+                         self=lambda c, grad: sgn_backward(c.self, grad, c.result) if c.self.dtype.is_complex
+                         else zeros_like(c.self)),
     "SinBackward0": rule("self", saves="self", self=lambda c, grad: grad * c.self.cos()),
     "CosBackward0": rule("self", saves="self", self=lambda c, grad: grad * -c.self.sin()),
     "TanBackward0": rule("self", saves="result", self=lambda c, grad: grad * B.add_scalar(c.result.pow(2), 1)),
