@@ -15,6 +15,8 @@ import itertools
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import numpy as np
+
 from engine import errors
 from engine.autograd import grad_mode, graph
 from engine.autograd.hooks import HookDict, RemovableHandle, add_hook
@@ -178,6 +180,9 @@ class SavedScalar(SavedTensor):
 SavedScalar.__name__ = SavedScalar.__qualname__ = "SavedTensor"  # one class to the user, as in torch
 
 
+_NUMBERS = (bool, int, float, complex, np.generic)
+
+
 def make_saved(inputs: dict[str, Any], outputs: dict[str, Any]) -> tuple[tuple[str, Any], ...]:
     """SavedTensors for input tensors (a Python number becomes a SavedScalar, a list one entry per
     tensor) and for outputs (given as tensor or (tensor, output_nr)), in that order."""
@@ -185,10 +190,12 @@ def make_saved(inputs: dict[str, Any], outputs: dict[str, Any]) -> tuple[tuple[s
     for field, t in inputs.items():
         if isinstance(t, (list, tuple)):  # a list field keeps its None entries (index's untouched dims)
             saved.extend((field, SavedTensor(e, False) if e is not None else SavedScalar(None)) for e in t)
-        elif hasattr(t, "_version"):
-            saved.append((field, SavedTensor(t, False)))
-        elif t is not None:
+        elif t is None:
+            continue
+        elif isinstance(t, _NUMBERS):
             saved.append((field, SavedScalar(t)))
+        else:
+            saved.append((field, SavedTensor(t, False)))
     for field, t in outputs.items():
         nr = 0
         if isinstance(t, tuple):
@@ -372,9 +379,6 @@ class Node:
     def _apply_closure(self, grads: list[Any]) -> Sequence[Any]:
         """A node recorded with a numpy backward closure (ops not yet in the derivative table): first
         order only, its gradients are new tensors outside the graph."""
-        import numpy as np
-
-
         saved = {field: s.unpack(self)._numpy_view() for field, s in self._saved if not isinstance(s, SavedScalar)}
         arrays = [None if g is None else g._numpy_view() for g in grads]
         if len(self.output_meta) == 1:
@@ -404,17 +408,11 @@ class Node:
 
 
 def _closure_result(result: Any) -> Any:
-    import numpy as np
-
-    from engine.autograd.engine import take_written_mark
     from engine.tensor import Tensor
 
     array = np.asarray(result)
-    version = take_written_mark(result)
-    tensor = Tensor._wrap(np.array(array, copy=True) if array.base is not None or not array.flags.writeable
-                          else array)
-    tensor._vc.value = version
-    return tensor
+    return Tensor._wrap(np.array(array, copy=True) if array.base is not None or not array.flags.writeable
+                        else array)
 
 
 _ACCUMULATE_SEQUENCE_NR = 2**64 - 1  # UINT64_MAX

@@ -105,11 +105,18 @@ def _needed_saves(cls: type[Node], inputs: Sequence[Any], save: dict[str, Any]) 
     rule = cls.formula
     if rule is None or not rule.save_when:
         return save
+    save_when = rule.save_when
     kept = {}
     for field, value in save.items():
-        readers = rule.save_when.get(field)
-        if readers is None or any(isinstance(inputs[i], Tensor) and inputs[i].requires_grad for i in readers):
+        readers = save_when.get(field)
+        if readers is None:
             kept[field] = value
+            continue
+        for i in readers:  # a plain loop: this runs for every recorded op
+            t = inputs[i]
+            if isinstance(t, Tensor) and t.requires_grad:
+                kept[field] = value
+                break
     return kept
 
 
@@ -128,8 +135,8 @@ def record(name: str, outputs: Tensor | Sequence[Tensor], inputs: Sequence[Any],
         return None
     outs = (outputs,) if isinstance(outputs, Tensor) else tuple(outputs)
     cls = node_type(name)
-    node = cls(backward, edges_of(inputs), tuple(_META_OF_NONE if o is None else (o._shape, o.dtype, o._storage.device)
-                                                 for o in outs))
+    node = cls(backward, edges_of(inputs), tuple([_META_OF_NONE if o is None else (o._shape, o.dtype, o._storage.device)
+                                                  for o in outs]))
     for i, out in enumerate(outs):
         if out is not None:  # a backward op's output it did not compute (output_mask)
             out._set_grad_fn(node, i)

@@ -31,12 +31,18 @@ a `rule`:
 - `lists` names saved fields that hold a list of tensors (IndexBackward0's `indices`).
 
 Only an input's formula runs, and only when that input needs a gradient (`c.needs(i)`,
-`c.grad_input_mask`), as in PyTorch's generated code.
+`c.grad_input_mask`), as in PyTorch's generated code; the formulas run in the alphabetical order of
+the input names (`other` before `self`), which is the order PyTorch's generated code computes them
+in, so create_graph records (and numbers) the gradient's nodes as PyTorch does.
 
-An op records its node with `engine.ops.core.record(name, outputs, inputs, save=..., save_outputs=...,
-values=...)`, or `apply_inplace` for an in-place op; the node class of that name gets its rule from
-here. A node recorded with a numpy backward closure instead (ops not yet in the table) still works
-for first derivatives; create_graph does not see through it.
+Adding an op: its forward records its node with `engine.ops.core.record(name, outputs, inputs,
+save=..., save_outputs=..., values=...)` (or `apply_inplace` for an in-place op, which records the same
+node class as the out-of-place op, keeping a copy of `self` if a formula reads it); put the node's
+rule in its family's DERIVATIVES (field names and node names as derivatives.yaml and the node's
+`_saved_*` attributes in torch have them); add a sample to tests/engine/test_derivative_table.py,
+which compares the op's first and second derivatives with torch and fails for a rule no sample
+reaches. A node recorded with a numpy backward closure instead (ops not yet in the table) still
+works for first derivatives; create_graph does not see through it.
 """
 
 from __future__ import annotations
