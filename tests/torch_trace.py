@@ -59,6 +59,14 @@ def _array_root(array: np.ndarray) -> np.ndarray:
     return array
 
 
+def _version(tensor: Any) -> int | None:
+    """t._version; None for an inference tensor, which keeps no version counter."""
+    try:
+        return tensor._version
+    except RuntimeError:
+        return None
+
+
 def _describe(torch: Any, value: Any, labels: _Labels) -> dict[str, Any]:
     if isinstance(value, np.ndarray):
         root = _array_root(value)
@@ -75,7 +83,7 @@ def _describe(torch: Any, value: Any, labels: _Labels) -> dict[str, Any]:
     return {
         "kind": "tensor", "shape": list(value.shape), "stride": list(value.stride()),
         "storage_offset": value.storage_offset(), "dtype": str(value.dtype).replace("torch.", ""),
-        "storage": labels.label(storage.data_ptr(), storage), "version": value._version,
+        "storage": labels.label(storage.data_ptr(), storage), "version": _version(value),
         "requires_grad": value.requires_grad, "is_leaf": value.is_leaf, "grad_fn": grad_fn,
         "is_view": value._is_view(),
         "values": _plain(value.detach().tolist()) if value.numel() <= 1000 else None,
