@@ -36,6 +36,7 @@ from engine.dtypes import (
 from engine.ops import FUNCTIONS as _FUNCTIONS
 from engine.ops.core import result_type
 from engine.tensor import Size, Tensor, device
+from engine.typeinfo import finfo, iinfo
 from engine.version import __version__
 
 half = float16
@@ -88,5 +89,5 @@ __all__ = sorted(
      "is_grad_enabled", "no_grad", "set_grad_enabled", "nn", "result_type", "__version__", "is_tensor", "numel",
      "can_cast", "is_floating_point", "equal", "allclose", "optim", "get_default_dtype", "set_default_dtype", "promote_types",
      "float32", "float64", "float16", "int64", "int32", "int16", "int8", "uint8", "bool", "half", "float",
-     "double", "long", "int", "short", "strided", "contiguous_format", "preserve_format", *_FUNCTIONS]
+     "double", "long", "int", "short", "finfo", "iinfo", "strided", "contiguous_format", "preserve_format", *_FUNCTIONS]
 )
