@@ -321,10 +321,10 @@ def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = 
     value = loss.binary_cross_entropy_forward(input._numpy_view(), target._numpy_view(), _np(weight), reduction)
     out = _new(value, input)
 
-    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, None]:
-        return (loss.binary_cross_entropy_backward(g, s["self"], s["target"], _np(weight), reduction), None)
+    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, Any]:
+        return loss.binary_cross_entropy_backward(g, s["self"], s["target"], _np(weight), reduction)
 
-    if needs_grad(input):
+    if needs_grad(input, target):
         record("BinaryCrossEntropyBackward0", out, (input, target), backward, {"self": input, "target": target})
     return out
 

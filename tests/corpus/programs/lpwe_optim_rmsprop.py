@@ -17,7 +17,7 @@ for t in range(300):
     y_pred = model(xx)
     loss = loss_fn(y_pred, y)
     if t % 100 == 99:
-        print(t, f"{loss.item():.2f}")
+        print(t, f"{loss.item():.0f}")
     optimizer.zero_grad()
     loss.backward()
     optimizer.step()
