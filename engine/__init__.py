@@ -17,9 +17,7 @@ from engine.autograd.grad_mode import (
     set_grad_enabled,
 )
 from engine.dtypes import (
-    bool_ as bool,  # noqa: A001 - torch.bool
-)
-from engine.dtypes import (
+    bfloat16,
     dtype,
     float16,
     float32,
@@ -32,6 +30,9 @@ from engine.dtypes import (
     promote_types,
     set_default_dtype,
     uint8,
+)
+from engine.dtypes import (
+    bool_ as bool,  # noqa: A001 - torch.bool
 )
 from engine.ops import FUNCTIONS as _FUNCTIONS
 from engine.ops.core import result_type
@@ -88,6 +89,6 @@ __all__ = sorted(
     ["Size", "Tensor", "FloatTensor", "autograd", "cuda", "device", "dtype", "enable_grad", "inference_mode",
      "is_grad_enabled", "no_grad", "set_grad_enabled", "nn", "result_type", "__version__", "is_tensor", "numel",
      "can_cast", "is_floating_point", "equal", "allclose", "optim", "get_default_dtype", "set_default_dtype", "promote_types",
-     "float32", "float64", "float16", "int64", "int32", "int16", "int8", "uint8", "bool", "half", "float",
+     "float32", "float64", "float16", "bfloat16", "int64", "int32", "int16", "int8", "uint8", "bool", "half", "float",
      "double", "long", "int", "short", "finfo", "iinfo", "strided", "contiguous_format", "preserve_format", *_FUNCTIONS]
 )

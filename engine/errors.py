@@ -126,3 +126,8 @@ MULTI_OUTPUT_VIEW_BASE_MODIFIED = (
     "This view is the output of a function that returns multiple views. Such functions do not allow the "
     "output views to be modified inplace. You should replace the inplace operation by an out-of-place one."
 )
+
+DEEPCOPY_NON_LEAF = (
+    "Only Tensors created explicitly by the user (graph leaves) support the deepcopy protocol at the moment.  "
+    "If you were attempting to deepcopy a module, this may be because of a torch.nn.utils.weight_norm usage, see "
+    "https://github.com/pytorch/pytorch/pull/103001")

@@ -15,14 +15,11 @@ class finfo:  # noqa: N801 - torch's name
         if not target.is_floating_point:
             raise TypeError("torch.finfo() requires a floating point input type. Use torch.iinfo to handle "
                             "'torch.finfo'")
-        info = np.finfo(target.np) if target.np.kind == "f" else None
-        limits = dtypes.float_limits(target) if info is None else None
+        limits = dtypes.float_limits(target)
         self.bits = target.itemsize * 8
-        self.eps = float(info.eps) if info is not None else limits["eps"]
-        self.max = float(info.max) if info is not None else limits["max"]
-        self.min = -self.max
-        self.tiny = self.smallest_normal = float(info.tiny) if info is not None else limits["tiny"]
-        self.resolution = float(10.0 ** -(info.precision if info is not None else limits["precision"]))
+        self.eps, self.max, self.min = limits["eps"], limits["max"], -limits["max"]
+        self.tiny = self.smallest_normal = limits["tiny"]
+        self.resolution = float(10.0 ** -limits["precision"])
         self.dtype = target.name
 
     def __repr__(self) -> str:

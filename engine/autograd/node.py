@@ -37,6 +37,8 @@ class SavedTensor:
         self.released = False
         self.hooks = graph._active[-1] if graph._active else None
         self.packed = self.hooks[0](self.tensor) if self.hooks else None
+        if self.hooks is not None:
+            self.tensor = None  # as in PyTorch, only what the pack hook returned is kept
 
     def unpack(self, owner: Node) -> Any:
         if self.released:
@@ -114,7 +116,7 @@ class Node:
                 if field == attr[7:]:
                     if saved.released:
                         raise RuntimeError(errors.BACKWARD_TWICE)
-                    return saved.tensor
+                    return saved.unpack(self) if saved.hooks is not None else saved.tensor
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{attr}'")
 
     def apply(self, grads: list[np.ndarray | None]) -> Sequence[np.ndarray | None]:

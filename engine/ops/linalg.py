@@ -30,8 +30,8 @@ Grads = tuple[np.ndarray | None, ...]
 # --------------------------------------------------------------------------- shared helpers
 def _product(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """a @ b; float16 goes through float32, as torch's CPU kernels accumulate it."""
-    if a.dtype == np.float16:
-        return np.matmul(a.astype(np.float32), b.astype(np.float32)).astype(np.float16)
+    if a.dtype.itemsize == 2 and a.dtype != np.int16:  # float16 and bfloat16
+        return np.matmul(a.astype(np.float32), b.astype(np.float32)).astype(a.dtype)
     return np.matmul(a, b)
 
 

@@ -37,6 +37,7 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
+import ml_dtypes
 import numpy as np
 
 from engine import dtypes, geometry, libm
@@ -70,9 +71,9 @@ _F32, _F64 = np.float32, np.float64
 
 # (lowest, highest) of each type as ATen's bounds checks see them, and the mantissa digits of floats
 _LIMITS = {d: (0, 1) if d is dtypes.bool_ else
-           (float(np.finfo(d.np).min), float(np.finfo(d.np).max)) if d.is_floating_point else
+           (float(ml_dtypes.finfo(d.np).min), float(ml_dtypes.finfo(d.np).max)) if d.is_floating_point else
            (int(np.iinfo(d.np).min), int(np.iinfo(d.np).max)) for d in dtypes.ALL}
-_DIGITS = {dtypes.float16: 11, dtypes.float32: 24, dtypes.float64: 53}
+_DIGITS = {dtypes.float16: 11, dtypes.bfloat16: 8, dtypes.float32: 24, dtypes.float64: 53}
 
 
 class Generator:

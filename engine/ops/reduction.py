@@ -62,7 +62,7 @@ def _spread(g: np.ndarray, shape: tuple[int, ...], dims: tuple[int, ...], keepdi
 
 def _accumulate_in(dt: dtypes.dtype) -> np.dtype:
     """float16 sums in float32 (as torch accumulates); every other dtype in itself."""
-    return np.dtype(np.float32) if dt is dtypes.float16 else dt.np
+    return np.dtype(np.float32) if dt in (dtypes.float16, dtypes.bfloat16) else dt.np
 
 
 def _counted(shape: tuple[int, ...], dims: tuple[int, ...]) -> int:
