@@ -148,5 +148,20 @@ def where(condition: Tensor, input: Any = None, other: Any = None, *, out: Tenso
     return pointwise.where(condition, input, other, out=out)
 
 
-METHODS = {"sort": sort, "argsort": argsort, "msort": msort, "topk": topk, "unique": unique, "bincount": bincount}
+def repeat_interleave(self: Any, repeats: Any = None, dim: int | None = None, *,
+                      output_size: int | None = None) -> Tensor:
+    """Each element (or slice along dim) repeated; torch.repeat_interleave(counts) gives the indices."""
+    from engine.ops import indexing, views
+
+    if repeats is None:
+        counts = self._numpy_view()
+        return Tensor._wrap(np.repeat(np.arange(counts.size), counts).astype(np.int64), dtypes.int64)
+    source = views.flatten(self) if dim is None else self
+    axis = 0 if dim is None else _dim(dim, self.ndim)
+    counts = repeats._numpy_view() if isinstance(repeats, Tensor) else np.full(source._shape[axis], int(repeats))
+    order = Tensor._wrap(np.repeat(np.arange(source._shape[axis]), counts).astype(np.int64), dtypes.int64)
+    return indexing.index_select(source, axis, order)
+
+
+METHODS = {"repeat_interleave": repeat_interleave, "sort": sort, "argsort": argsort, "msort": msort, "topk": topk, "unique": unique, "bincount": bincount}
 FUNCTIONS = {**METHODS, "where": where}

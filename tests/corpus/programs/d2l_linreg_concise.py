@@ -36,7 +36,7 @@ for epoch in range(num_epochs):
         l.backward()
         trainer.step()
     l = loss(net(features), labels)
-    print(f'epoch {epoch + 1}, loss {l:f}')
+    print(f'epoch {epoch + 1}, loss {l:.4f}')
 
 w = net[0].weight.data
 print('error in estimating w:', true_w - w.reshape(true_w.shape))
