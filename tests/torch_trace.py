@@ -111,8 +111,8 @@ def record(source: str) -> list[dict[str, Any]]:
                     value = eval(compile(ast.Expression(node.value), "<trace>", "eval"), namespace)  # noqa: S307
                     if value is not None:
                         print(repr(value))
-                else:
-                    exec(compile(ast.Module([node], []), "<trace>", "exec"), namespace)  # noqa: S102
+                else:  # as typed at Python's prompt: expression statements in a module-level block echo
+                    exec(compile(ast.Interactive([node]), "<trace>", "single"), namespace)  # noqa: S102
             except Exception as exc:  # noqa: BLE001 - the trace records every user-visible error
                 error = {"type": type(exc).__name__, "message": str(exc)}
         printed = out.getvalue()
