@@ -9,10 +9,12 @@ from __future__ import annotations
 import builtins
 
 from engine import autograd, cuda, dtypes
+from engine.amp import autocast, get_autocast_dtype, is_autocast_enabled
 from engine.autograd.grad_mode import (
     enable_grad,
     inference_mode,
     is_grad_enabled,
+    is_inference_mode_enabled,
     no_grad,
     set_grad_enabled,
 )
@@ -87,7 +89,7 @@ from engine import linalg, nn, optim, utils  # noqa: E402  (they build on everyt
 from engine.linalg import dist  # noqa: E402
 
 __all__ = sorted(
-    ["Size", "Tensor", "FloatTensor", "autograd", "cuda", "device", "dtype", "enable_grad", "inference_mode",
+    ["Size", "Tensor", "FloatTensor", "autograd", "cuda", "device", "dtype", "enable_grad", "inference_mode", "is_inference_mode_enabled", "autocast", "is_autocast_enabled", "get_autocast_dtype",
      "is_grad_enabled", "no_grad", "set_grad_enabled", "nn", "result_type", "__version__", "is_tensor", "numel",
      "can_cast", "is_floating_point", "equal", "allclose", "optim", "linalg", "utils", "dist", "get_default_dtype", "set_default_dtype", "promote_types",
      "float32", "float64", "float16", "bfloat16", "int64", "int32", "int16", "int8", "uint8", "bool", "half", "float",

@@ -131,3 +131,10 @@ DEEPCOPY_NON_LEAF = (
     "Only Tensors created explicitly by the user (graph leaves) support the deepcopy protocol at the moment.  "
     "If you were attempting to deepcopy a module, this may be because of a torch.nn.utils.weight_norm usage, see "
     "https://github.com/pytorch/pytorch/pull/103001")
+
+INFERENCE_VERSION = "Inference tensors do not track version counter."
+INFERENCE_INPLACE = (
+    "Inplace update to inference tensor outside InferenceMode is not allowed.You can make a clone to get a normal "
+    "tensor before doing inplace update.See https://github.com/pytorch/rfcs/pull/17 for more details.")
+INFERENCE_SAVED = ("Inference tensors cannot be saved for backward. To work around you can make a clone to get a "
+                   "normal tensor and use it in autograd.")

@@ -59,7 +59,11 @@ def _square(a: Tensor, op: str) -> np.ndarray:
 
 
 def _wrap(array: np.ndarray, like: Tensor) -> Tensor:
-    return Tensor._wrap(np.ascontiguousarray(array, dtype=like.dtype.np), like.dtype)
+    """A LAPACK result as torch returns it: matrices in column-major (batched Fortran) order."""
+    array = np.asarray(array, dtype=like.dtype.np)
+    if array.ndim >= 2:
+        array = np.swapaxes(np.ascontiguousarray(np.swapaxes(array, -1, -2)), -1, -2)
+    return Tensor._wrap(np.array(array, order="C") if array.ndim < 2 else array, like.dtype)
 
 
 def _mT(x: np.ndarray) -> np.ndarray:  # noqa: N802

@@ -6,6 +6,7 @@ import numpy as np
 
 from engine import devices
 from engine.allocator import allocator
+from engine.autograd import grad_mode
 
 
 class Storage:
@@ -15,7 +16,7 @@ class Storage:
     once) and also holds a block of that device's caching allocator, which is what
     `torch.cuda.memory_allocated()` counts."""
 
-    __slots__ = ("__weakref__", "block", "data", "device", "id", "nbytes")
+    __slots__ = ("__weakref__", "block", "data", "device", "id", "inference", "nbytes")
 
     def __init__(self, data: np.ndarray, storage_id: int, device: devices.device = devices.CPU,
                  block: int | None = None) -> None:
@@ -24,6 +25,7 @@ class Storage:
         self.nbytes = data.nbytes
         self.device = device
         self.block = block
+        self.inference = grad_mode.state.inference  # allocated under inference_mode: no version counter
 
     def __del__(self) -> None:
         if self.block is None:

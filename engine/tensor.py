@@ -229,7 +229,12 @@ class Tensor:
     # ----------------------------------------------------------------- versions and views
     @property
     def _version(self) -> int:
+        if self._storage.inference:
+            raise RuntimeError(errors.INFERENCE_VERSION)
         return self._vc.value
+
+    def is_inference(self) -> bool:
+        return self._storage.inference
 
     def _bump_version(self) -> None:
         self._vc.value += 1

@@ -31,7 +31,9 @@ class SavedTensor:
     __slots__ = ("hooks", "is_output", "packed", "released", "tensor", "version")
 
     def __init__(self, tensor: Any, is_output: bool) -> None:
-        self.version = tensor._version
+        if tensor._storage.inference:
+            raise RuntimeError(errors.INFERENCE_SAVED)
+        self.version = tensor._vc.value
         self.is_output = is_output
         self.tensor = tensor._alias() if is_output else tensor
         self.released = False
@@ -46,7 +48,7 @@ class SavedTensor:
         if self.hooks is not None:  # hooked tensors are not version-checked, exactly as in PyTorch
             return self.hooks[1](self.packed)
         tensor = self.tensor
-        current = tensor._version
+        current = tensor._vc.value
         if current != self.version:
             raise RuntimeError(errors.VERSION_MISMATCH.format(core=self._mismatch_core(owner, current)))
         return tensor

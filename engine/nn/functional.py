@@ -106,8 +106,10 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None, *,  # noqa
            out: Tensor | None = None) -> Tensor:
     """As ATen composes it: addmm for 2-D input with bias, a flattened addmm (view, addmm, view) for
     other contiguous input with bias, else matmul (+ bias)."""
+    from engine import amp
     from engine.ops import linalg
 
+    input, weight, bias = amp.cast_inputs(input, weight, bias)  # noqa: A001
     if out is not None:
         result = linear(input, weight, bias)
         return pw.write_out(out, result._numpy_view(), "linear", (input, weight, bias))
@@ -128,6 +130,9 @@ def bilinear(*args: Any, **kwargs: Any) -> Tensor:
 
 def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Any = 1,  # noqa: A002
            padding: Any = 0, dilation: Any = 1, groups: int = 1) -> Tensor:
+    from engine import amp
+
+    input, weight, bias = amp.cast_inputs(input, weight, bias)  # noqa: A001
     if input.ndim not in (3, 4):
         raise RuntimeError(f"Expected 3D (unbatched) or 4D (batched) input to conv2d, but got input of size: "
                            f"{errors.shape_text(input._shape)}")

@@ -30,8 +30,9 @@ class Linear(Module):
         super().__init__()
         self.in_features, self.out_features = in_features, out_features
         self.weight = Parameter(factories.empty(out_features, in_features, dtype=dtype))
-        self.bias = Parameter(factories.empty(out_features, dtype=dtype)) if bias else None
-        if not bias:
+        if bias:
+            self.bias = Parameter(factories.empty(out_features, dtype=dtype))
+        else:
             self.register_parameter("bias", None)
         self.reset_parameters()
 
@@ -58,8 +59,9 @@ class Conv2d(Module):
         self.padding = padding if isinstance(padding, str) else _pair(padding)
         self.dilation, self.groups, self.padding_mode = _pair(dilation), groups, padding_mode
         self.weight = Parameter(factories.empty(out_channels, in_channels // groups, *self.kernel_size, dtype=dtype))
-        self.bias = Parameter(factories.empty(out_channels, dtype=dtype)) if bias else None
-        if not bias:
+        if bias:
+            self.bias = Parameter(factories.empty(out_channels, dtype=dtype))
+        else:
             self.register_parameter("bias", None)
         self.reset_parameters()
 
@@ -158,8 +160,21 @@ class LayerNorm(Module):
         shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
         self.normalized_shape, self.eps, self.elementwise_affine = shape, eps, elementwise_affine
         self._has_bias = bias
-        self.weight = Parameter(factories.ones(*shape, dtype=dtype)) if elementwise_affine else None
-        self.bias = Parameter(factories.zeros(*shape, dtype=dtype)) if elementwise_affine and bias else None
+        if elementwise_affine:
+            self.weight = Parameter(factories.empty(*shape, dtype=dtype))
+        else:
+            self.register_parameter("weight", None)
+        if elementwise_affine and bias:
+            self.bias = Parameter(factories.empty(*shape, dtype=dtype))
+        else:
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        if self.weight is not None:
+            init.ones_(self.weight)
+        if self.bias is not None:
+            init.zeros_(self.bias)
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
         return F.layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
@@ -548,8 +563,10 @@ class GroupNorm(Module):
             raise ValueError("num_channels must be divisible by num_groups")
         self.num_groups, self.num_channels, self.eps, self.affine = num_groups, num_channels, eps, affine
         if affine:
-            self.weight = Parameter(factories.ones(num_channels, dtype=dtype))
-            self.bias = Parameter(factories.zeros(num_channels, dtype=dtype))
+            self.weight = Parameter(factories.empty(num_channels, dtype=dtype))
+            self.bias = Parameter(factories.empty(num_channels, dtype=dtype))
+            init.ones_(self.weight)
+            init.zeros_(self.bias)
         else:
             self.register_parameter("weight", None)
             self.register_parameter("bias", None)

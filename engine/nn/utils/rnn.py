@@ -38,9 +38,8 @@ class PackedSequence(namedtuple("PackedSequence_", ["data", "batch_sizes", "sort
 def invert_permutation(permutation: Tensor | None) -> Tensor | None:
     if permutation is None:
         return None
-    inverse = np.empty(permutation.numel(), dtype=np.int64)
-    inverse[permutation._numpy_view()] = np.arange(permutation.numel())
-    return Tensor._wrap(inverse, dtypes.int64)
+    output = factories.empty_like(permutation)
+    return output.scatter_(0, permutation, factories.arange(permutation.numel()))
 
 
 def pack_padded_sequence(input: Tensor, lengths: Any, batch_first: bool = False,  # noqa: A002
@@ -118,8 +117,8 @@ def pad_sequence(sequences: Sequence[Tensor], batch_first: bool = False, padding
     sequences = list(sequences)
     longest = max(s._shape[0] for s in sequences)
     trailing = sequences[0]._shape[1:]
-    output = factories.full((len(sequences), longest, *trailing) if batch_first else (longest, len(sequences), *trailing),
-                            padding_value, dtype=sequences[0].dtype)
+    shape = (len(sequences), longest, *trailing) if batch_first else (longest, len(sequences), *trailing)
+    output = factories.empty(*shape, dtype=sequences[0].dtype).fill_(padding_value)  # ATen fills in place
     for i, seq in enumerate(sequences):
         n = seq._shape[0]
         row = views.select(output, 0 if batch_first else 1, i)

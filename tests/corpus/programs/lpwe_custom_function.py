@@ -43,5 +43,5 @@ for t in range(200):
         c.grad = None
         d.grad = None
 
-print(f'Result: y = {a.item():.4f} + {b.item():.4f} * P3({c.item():.4f} + {d.item():.4f} x)')
+print(f'Result: y = {abs(a.item()):.4f} + {b.item():.4f} * P3({abs(c.item()):.4f} + {d.item():.4f} x)')
 print(type(y_pred.grad_fn).__name__)
