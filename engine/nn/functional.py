@@ -299,7 +299,8 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_a
         return (loss.nll_loss_backward(g, s["self"], s["target"], _np(weight), reduction, ignore_index,
                                        s["total_weight"]), None)
 
-    node = record("NllLossBackward0", out, (input, target), backward,
+    name = "NllLoss2DBackward0" if input.ndim >= 3 else "NllLossBackward0"  # torch's nll_loss2d kernel
+    node = record(name, out, (input, target), backward,
                   {"self": input, "target": target, "total_weight": total_t})
     if node is not None:  # non-tensor fields as torch exposes them (ignore_index as an unsigned int64)
         node._saved_values.update(ignore_index=ignore_index % (1 << 64),

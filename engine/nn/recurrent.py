@@ -133,17 +133,15 @@ def _packed_layer(mode: str, data: Tensor, batch_sizes: np.ndarray, hidden: Any,
     return indexing.cat(outputs, 0), _concat_hidden(finished)
 
 
-def _mkldnn_lstm_layer(inputs: Tensor, weights: list[Tensor | None], hx: Tensor, cx: Tensor, reverse: bool,
-                       batch_first: bool) -> tuple[Tensor, Tensor, Tensor]:
+def _mkldnn_lstm_layer(inputs: Tensor, weights: list[Tensor | None], hx: Tensor, cx: Tensor,
+                       reverse: bool) -> tuple[Tensor, Tensor, Tensor]:
     """The fused CPU LSTM layer: one MkldnnRnnLayerBackward0 node with outputs (output, hy, cy)."""
     w_ih, w_hh, b_ih, b_hh = weights
     b_ih = b_ih if b_ih is not None else factories.zeros(*w_ih._shape[:1], dtype=w_ih.dtype)
     b_hh = b_hh if b_hh is not None else factories.zeros(*w_hh._shape[:1], dtype=w_hh.dtype)
     x = inputs._numpy_view()
-    x = x.swapaxes(0, 1) if batch_first else x
     out, hy, cy, workspace = kernels.lstm_layer_forward(x, w_ih._numpy_view(), w_hh._numpy_view(), b_ih._numpy_view(),
                                                         b_hh._numpy_view(), hx._numpy_view(), cx._numpy_view(), reverse)
-    out = out.swapaxes(0, 1) if batch_first else out
     dt = inputs.dtype
     output_t = Tensor._wrap(np.ascontiguousarray(out, dtype=dt.np), dt)
     hy_t, cy_t = Tensor._wrap(np.ascontiguousarray(hy), dt), Tensor._wrap(np.ascontiguousarray(cy), dt)
@@ -151,12 +149,8 @@ def _mkldnn_lstm_layer(inputs: Tensor, weights: list[Tensor | None], hx: Tensor,
 
     def backward(grads: list[np.ndarray], s: dict[str, np.ndarray]) -> tuple[np.ndarray | None, ...]:
         g_out, g_hy, g_cy = grads
-        g_out = g_out.swapaxes(0, 1) if batch_first else g_out
-        seq = s["input"].swapaxes(0, 1) if batch_first else s["input"]
-        output = s["result0"].swapaxes(0, 1) if batch_first else s["result0"]
-        gx, gw_ih, gw_hh, gb_ih, gb_hh, gh, gc = kernels.lstm_layer_backward(
-            g_out, g_hy, g_cy, seq, s["weight0"], s["weight1"], s["hx_"], s["cx_"], output, s["result3"], reverse)
-        return (gx.swapaxes(0, 1) if batch_first else gx), gw_ih, gw_hh, gb_ih, gb_hh, gh, gc
+        return kernels.lstm_layer_backward(g_out, g_hy, g_cy, s["input"], s["weight0"], s["weight1"], s["hx_"],
+                                           s["cx_"], s["result0"], s["result3"], reverse)
 
     saved = {"input": inputs, "weight0": w_ih, "weight1": w_hh, "weight2": b_ih, "weight3": b_hh, "hx_": hx, "cx_": cx}
     outputs = {"result0": output_t, "result1": hy_t, "result2": cy_t, "result3": workspace_t}
@@ -184,9 +178,7 @@ def run_layers(mode: str, inputs: Any, hx: Any, weights: list[list[Tensor | None
     if batch_sizes is not None and bidirectional:
         raise NotImplementedError("bidirectional recurrent layers over a PackedSequence are not supported by this "
                                   "engine")
-    layer_input = inputs
-    if batch_first and not fused and batch_sizes is None:
-        layer_input = views.transpose(layer_input, 0, 1)
+    layer_input = views.transpose(inputs, 0, 1) if batch_first and batch_sizes is None else inputs
     finals: list[Any] = []
     for layer in range(num_layers):
         outputs = []
@@ -194,7 +186,7 @@ def run_layers(mode: str, inputs: Any, hx: Any, weights: list[list[Tensor | None
             index = layer * directions + direction
             if fused:
                 out, hy, cy = _mkldnn_lstm_layer(layer_input, weights[index], initial[index][0], initial[index][1],
-                                                 direction == 1, batch_first)
+                                                 direction == 1)
                 outputs.append(out)
                 finals.append((hy, cy))
             elif batch_sizes is not None:
@@ -208,8 +200,8 @@ def run_layers(mode: str, inputs: Any, hx: Any, weights: list[list[Tensor | None
         layer_input = outputs[0] if directions == 1 else indexing.cat(outputs, -1)
         layer_input = _dropout_between(layer_input, dropout, train, layer, num_layers)
     output = layer_input
-    if batch_first and not fused and batch_sizes is None:
-        output = views.transpose(output, 0, 1)
+    if batch_first and batch_sizes is None:  # LSTM transposes back as a view, RNN and GRU in place
+        output = views.transpose(output, 0, 1) if lstm else views.transpose_(output, 0, 1)
     if lstm:
         return output, (indexing.stack([h for h, _ in finals], 0), indexing.stack([c for _, c in finals], 0))
     return output, indexing.stack(finals, 0)

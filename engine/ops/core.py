@@ -117,8 +117,6 @@ def record(name: str, outputs: Tensor | Sequence[Tensor], inputs: Sequence[Any],
 # --------------------------------------------------------------------------- in-place protocol
 def check_inplace_allowed(self: Tensor) -> None:
     """PyTorch's check_inplace: which tensors autograd refuses to let you modify, and why."""
-    if self._storage.inference and not grad_mode.state.inference:
-        raise RuntimeError(errors.INFERENCE_INPLACE)
     if not (grad_mode.state.enabled and self.requires_grad):
         return
     view = self._view
@@ -178,8 +176,6 @@ def apply_inplace(self: Tensor, write: Callable[[np.ndarray], None], name: str, 
     """
     if check_autograd:
         check_inplace_allowed(self)
-    elif self._storage.inference and not grad_mode.state.inference:
-        raise RuntimeError(errors.INFERENCE_INPLACE)
     for other in inputs:
         check_no_partial_overlap(self, other)
     tracked = backward is not None and needs_grad(self, *inputs)
@@ -191,7 +187,10 @@ def apply_inplace(self: Tensor, write: Callable[[np.ndarray], None], name: str, 
         self_edge = edges_of([self])[0]
         base_edge = edges_of([self._view.base])[0] if self._view is not None else None
     write(self._numpy_view())
-    if not self._storage.inference:
+    if self._storage.inference:  # torch writes, then finds there is no version counter to bump
+        if not grad_mode.state.inference:
+            raise RuntimeError(errors.INFERENCE_INPLACE)
+    else:
         self._bump_version()
     if not tracked:
         return self

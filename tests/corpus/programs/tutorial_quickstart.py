@@ -44,7 +44,7 @@ def train(dataloader, model, loss_fn, optimizer):
         optimizer.step()
         optimizer.zero_grad()
         loss, current = loss.item(), (batch + 1) * len(X)
-        print(f"loss: {loss:>7f}  [{current:>5d}/{size:>5d}]")
+        print(f"loss: {loss:>.4f}  [{current:>5d}/{size:>5d}]")
 
 
 def test(dataloader, model, loss_fn):
