@@ -75,8 +75,11 @@ def unbroadcast(grad: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
         return grad
     lead = grad.ndim - len(shape)
     axes = tuple(range(lead)) + tuple(i + lead for i, s in enumerate(shape) if s == 1 and grad.shape[i + lead] != 1)
-    summed = grad.sum(axis=axes, keepdims=True) if axes else grad
-    return summed.reshape(shape)
+    if not axes:
+        return grad.reshape(shape)
+    if grad.dtype.itemsize == 2 and grad.dtype.kind in "fV":  # half floats accumulate in float32, as ATen's sum
+        return grad.sum(axis=axes, keepdims=True, dtype=np.float32).astype(grad.dtype).reshape(shape)
+    return grad.sum(axis=axes, keepdims=True).reshape(shape)
 
 
 # --------------------------------------------------------------------------- recording

@@ -55,6 +55,11 @@ def get_batch(source, i, bptt=5):
     return source[i:i + seq_len], source[i + 1:i + 1 + seq_len].view(-1)
 
 
+def sgd_update(model, lr):
+    for p in model.parameters():
+        p.data.add_(p.grad, alpha=-lr)
+
+
 torch.manual_seed(1111)
 ntokens = 30
 train_data = batchify(torch.randint(0, ntokens, (124,)), 4)
@@ -72,7 +77,6 @@ for batch, i in enumerate(range(0, train_data.size(0) - 1, 5)):
     loss = criterion(output, targets)
     loss.backward()
     torch.nn.utils.clip_grad_norm_(model.parameters(), 0.25)
-    for p in model.parameters():
-        p.data.add_(p.grad, alpha=-lr)
+    sgd_update(model, lr)
     print(f"| batch {batch} | loss {loss.item():5.2f} | ppl {torch.exp(loss).item():8.2f}")
 print(hidden[0].requires_grad, hidden[0].grad_fn, hidden[1].shape)
