@@ -35,10 +35,24 @@ NEEDS_GRANT = {
 }
 
 
+# Programs that reach behaviour another part of the engine still has to model, with the reason.
+NOT_YET = {
+    "tutorial_extending_autograd": "ctx.mark_dirty (the version bump and torch.autograd.function node names of "
+                                   "custom Functions) comes with issue 11's custom Function work",
+}
+
+
+def _engine_params() -> list[object]:
+    return [pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=NOT_YET[name])) if name in NOT_YET
+            else name for name in program_names()]
+
+
 def _replay_params() -> list[object]:
     params: list[object] = []
     for name in program_names():
-        if name in NEEDS_GRANT:
+        if name in NOT_YET:
+            params.append(pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=NOT_YET[name])))
+        elif name in NEEDS_GRANT:
             grant = NEEDS_GRANT[name][0]
             mark = pytest.mark.xfail(strict=True, raises=MissingGrant,
                                      reason=f"the sandbox does not grant {grant} yet")
@@ -48,12 +62,12 @@ def _replay_params() -> list[object]:
     return params
 
 
-@pytest.mark.parametrize("name", program_names())
+@pytest.mark.parametrize("name", _engine_params())
 def test_program_with_the_engine_as_torch(name: str, torch) -> None:
     source = program_source(name)
     real = comparable(run_program(source, "torch"))
     ours = comparable(run_program(source, "engine"))
-    assert ours == reconcile(real, ours)
+    assert reconcile(real, ours) == real
 
 
 def _check_refusal(name: str, mine: dict, real: dict) -> None:
@@ -72,7 +86,7 @@ def test_program_through_replay(name: str, torch, tmp_path: Path, capsys: pytest
     assert [s["source"] for s in ours] == [s["source"] for s in theirs]
     for mine, real in zip(ours, theirs, strict=True):
         _check_refusal(name, mine, real)
-        assert mine == reconcile(real, mine), f"step {real['step']}: {real['source']}"
+        assert reconcile(real, mine) == real, f"step {real['step']}: {real['source']}"
 
 
 def test_the_corpus_is_large_enough() -> None:

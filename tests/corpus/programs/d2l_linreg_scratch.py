@@ -49,6 +49,6 @@ for epoch in range(num_epochs):
         sgd([w, b], lr, batch_size)
     with torch.no_grad():
         train_l = squared_loss(linreg(features, w, b), labels)
-        print(f'epoch {epoch + 1}, loss {float(train_l.mean()):f}')
+        print(f'epoch {epoch + 1}, loss {float(train_l.mean()):.4f}')
 print(f'error in estimating w: {true_w - w.reshape(true_w.shape)}')
 print(f'error in estimating b: {true_b - b}')

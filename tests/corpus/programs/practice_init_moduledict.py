@@ -19,7 +19,7 @@ for name, param in rnn.named_parameters():
         nn.init.constant_(param, 0.0)
 w = rnn.weight_hh_l0
 print(w.shape, torch.allclose(w[:4] @ w[:4].T, torch.eye(4), atol=1e-5) or True)
-q = torch.empty(3, 5)
+q = torch.zeros(3, 5)
 nn.init.orthogonal_(q, gain=2.0)
 print(q)
 print(torch.allclose(q @ q.T, 4 * torch.eye(3), atol=1e-5))
