@@ -136,5 +136,7 @@ INFERENCE_VERSION = "Inference tensors do not track version counter."
 INFERENCE_INPLACE = (
     "Inplace update to inference tensor outside InferenceMode is not allowed.You can make a clone to get a normal "
     "tensor before doing inplace update.See https://github.com/pytorch/rfcs/pull/17 for more details.")
-INFERENCE_SAVED = ("Inference tensors cannot be saved for backward. To work around you can make a clone to get a "
-                   "normal tensor and use it in autograd.")
+INFERENCE_SAVED = (
+    "Inference tensors cannot be saved for backward. Please do not use Tensors created in inference mode in "
+    "computation tracked by autograd. To work around this, you can make a clone to get a normal tensor and use it in "
+    "autograd, or use `torch.no_grad()` instead of `torch.inference_mode()`.")

@@ -72,9 +72,10 @@ def _grad_of(p: Tensor, maximize: bool, weight_decay: float) -> Array:
 
 
 def _zeros_like(p: Tensor) -> Tensor:
-    from engine.ops.factories import zeros_like
+    """State that lives with its parameter (on its device, in its layout)."""
+    from engine.ops import FUNCTIONS
 
-    return zeros_like(p)
+    return FUNCTIONS["zeros_like"](p)
 
 
 def _step_counter() -> Tensor:
@@ -128,8 +129,9 @@ class SGD(_Stepping):
         momentum = group["momentum"]
         if momentum != 0:
             buf = state.get("momentum_buffer")
-            if buf is None:
-                buf = state["momentum_buffer"] = Tensor._wrap(np.array(grad, order="C"), p.dtype)
+            if buf is None:  # torch.clone(grad).detach(): on the gradient's device
+                buf = state["momentum_buffer"] = p._grad.clone()
+                buf._numpy_view()[...] = grad
             else:
                 mul_(buf, momentum)
                 add_(buf, grad, alpha=1 - group["dampening"])

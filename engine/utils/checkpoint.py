@@ -40,7 +40,7 @@ class _Recomputation:
                  rng_state: Tensor | None) -> None:
         self.function, self.args, self.kwargs, self.rng_state = function, args, kwargs, rng_state
         self.count = 0
-        self.recomputed: list[Tensor] | None = None
+        self.recomputed: list[Tensor | None] | None = None
 
     def pack(self, tensor: Tensor) -> int:
         index = self.count
@@ -48,10 +48,17 @@ class _Recomputation:
         return index
 
     def unpack(self, index: int) -> Tensor:
+        """The recomputed tensor, handed over once: backward's use of it is what keeps it alive."""
         if self.recomputed is None:
             self._rerun()
         assert self.recomputed is not None
-        return self.recomputed[index]
+        value = self.recomputed[index]
+        if value is None:
+            raise RuntimeError("torch.utils.checkpoint: Unpack is being triggered for a tensor that was already "
+                               "unpacked once. If you are calling ctx.saved_tensors in backward, make sure to do "
+                               "so only once. Otherwise please open an issue with details on your use case.")
+        self.recomputed[index] = None
+        return value
 
     def _rerun(self) -> None:
         saved: list[Tensor] = []
@@ -69,7 +76,8 @@ class _Recomputation:
         finally:
             if outer is not None:
                 random.set_rng_state(outer)
-        self.recomputed = saved
+        self.recomputed = list(saved)
+        saved.clear()  # the recomputed graph's hooks still see this list: emptied, it keeps nothing alive
 
 
 def _non_reentrant(function: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any],
