@@ -20,7 +20,8 @@ state = _State()
 
 
 def is_autocast_enabled(device_type: str | None = None) -> bool:
-    return state.enabled if device_type in (None, "cpu") else False
+    """Without an argument torch asks about CUDA, where this engine never autocasts."""
+    return state.enabled if device_type == "cpu" else False
 
 
 def get_autocast_dtype(device_type: str) -> dtypes.dtype:

@@ -82,12 +82,14 @@ def matrix_norm(a: Tensor, ord: Any = "fro", dim: tuple[int, int] = (-2, -1), ke
         return reduction.norm(a, 2, dim, keepdim, dtype)
     if ord == "nuc":
         return reduction.sum(svdvals(a), -1)
-    if ord in (1, -1, math.inf, -math.inf):
+    if ord in (1, -1, math.inf, -math.inf):  # ATen: the max (min) of the column (row) 1-norms
         along, across = (dim[0], dim[1]) if ord in (1, -1) else (dim[1], dim[0])
-        sums = reduction.sum(pointwise.unary("abs", a), along, True)
+        along, across = along % a.ndim, across % a.ndim
+        sums = reduction.norm(a, 1.0, along, keepdim)
+        if not keepdim and across > along:
+            across -= 1
         pick = reduction.amax if ord > 0 else reduction.amin
-        result = pick(sums, across, True)
-        return result if keepdim else result.squeeze(dim)
+        return pick(sums, across, keepdim)
     if ord in (2, -2):
         values = svdvals(a)
         return reduction.amax(values, -1) if ord == 2 else reduction.amin(values, -1)

@@ -75,6 +75,7 @@ def _decode(node: Any, storages: dict[int, Storage]) -> Any:
         index, offset, shape, stride, dtype_name, requires_grad, is_parameter = payload
         dtype = _BY_NAME[dtype_name]
         t = Tensor._make(storages[index], offset, tuple(shape), tuple(stride), dtype)
+        t._vc.value = 1  # torch rebuilds each tensor with set_()
         if is_parameter:
             return Parameter(t, requires_grad)
         return t.requires_grad_() if requires_grad else t

@@ -507,7 +507,10 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn
     inputs = (query, key, value)
 
     def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, ...]:
-        return attention.sdpa_backward(g, s["query"], s["key"], s["value"], mask, is_causal, scale_value)
+        from engine.autograd.engine import written_in_place
+
+        grads = attention.sdpa_backward(g, s["query"], s["key"], s["value"], mask, is_causal, scale_value)
+        return tuple(written_in_place(grad, 1) for grad in grads)  # the kernel fills preallocated buffers
 
     saved = {"query": query, "key": key, "value": value, "output": out, "logsumexp": lse_t}
     if attn_mask is not None:

@@ -327,9 +327,6 @@ class RNN(RNNBase):
                          bias, batch_first, dropout, bidirectional, device=device, dtype=dtype)
         self.nonlinearity = nonlinearity
 
-    def extra_repr(self) -> str:
-        text = super().extra_repr()
-        return text + (f", nonlinearity='{self.nonlinearity}'" if self.nonlinearity != "tanh" else "")
 
 
 class LSTM(RNNBase):

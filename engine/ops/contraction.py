@@ -298,9 +298,11 @@ def trace(self: Tensor) -> Tensor:
     shape = self._shape
 
     def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[np.ndarray]:
+        from engine.autograd.engine import written_in_place
+
         grad = np.zeros(shape, dtype=x.dtype)
         np.fill_diagonal(grad, g)
-        return (grad,)
+        return (written_in_place(grad, 2),)  # torch: zeros, then fill its diagonal view
 
     result = Tensor._wrap(np.asarray(np.trace(x, dtype=dt.np), dtype=dt.np), dt)
     record("TraceBackward0", result, (self,), backward)

@@ -142,9 +142,11 @@ def where(condition: Tensor, input: Any = None, other: Any = None, *, out: Tenso
     """torch.where(cond) is nonzero(cond, as_tuple=True); with three arguments it selects."""
     from engine.ops import pointwise
 
-    if input is None and other is None:
-        return tuple(Tensor._wrap(a.astype(np.int64), dtypes.int64)
-                     for a in np.nonzero(np.atleast_1d(condition._numpy_view())))
+    if input is None and other is None:  # nonzero(as_tuple=True): columns of a column-major (N, ndim) result
+        from engine.ops import views
+
+        found = np.stack(np.nonzero(np.atleast_1d(condition._numpy_view())), axis=1).astype(np.int64)
+        return views.unbind(Tensor._wrap(np.asfortranarray(found), dtypes.int64), 1)
     return pointwise.where(condition, input, other, out=out)
 
 
@@ -158,7 +160,16 @@ def repeat_interleave(self: Any, repeats: Any = None, dim: int | None = None, *,
         return Tensor._wrap(np.repeat(np.arange(counts.size), counts).astype(np.int64), dtypes.int64)
     source = views.flatten(self) if dim is None else self
     axis = 0 if dim is None else _dim(dim, self.ndim)
-    counts = repeats._numpy_view() if isinstance(repeats, Tensor) else np.full(source._shape[axis], int(repeats))
+    if not isinstance(repeats, Tensor):  # ATen: unsqueeze, expand, clone, view
+        from engine.ops.copying import clone
+
+        grown = views.unsqueeze(source, axis + 1)
+        sizes = list(grown._shape)
+        sizes[axis + 1] = int(repeats)
+        shape = list(source._shape)
+        shape[axis] *= int(repeats)
+        return views.view(clone(views.expand(grown, sizes), contiguous=True), shape)
+    counts = repeats._numpy_view()
     order = Tensor._wrap(np.repeat(np.arange(source._shape[axis]), counts).astype(np.int64), dtypes.int64)
     return indexing.index_select(source, axis, order)
 

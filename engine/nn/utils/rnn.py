@@ -88,7 +88,7 @@ def pad_packed_sequence(sequence: PackedSequence, batch_first: bool = False, pad
         max_length = total_length
     data = sequence.data
     batch = int(batch_sizes[0])
-    output = factories.full((max_length, batch, *data._shape[1:]), padding_value, dtype=data.dtype)
+    output = factories.empty(max_length, batch, *data._shape[1:], dtype=data.dtype).fill_(padding_value)
     lengths = np.zeros(batch, dtype=np.int64)
     offset, previous_batch, previous_t = 0, batch, 0
     for t in range(batch_sizes.size + 1):
