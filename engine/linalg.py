@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from engine import dtypes
-from engine.ops import pointwise, reduction
+from engine.ops import reduction
 from engine.ops.core import record
 from engine.tensor import Tensor
 
