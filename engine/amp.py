@@ -36,6 +36,14 @@ def cast_inputs(*tensors: Any) -> tuple[Any, ...]:
                  and t.dtype is not state.dtype else t for t in tensors)
 
 
+def float32_inputs(*tensors: Any) -> tuple[Any, ...]:
+    """The operands of an op on autocast's float32 list (losses, norms): lower precision cast up."""
+    if not state.enabled:
+        return tensors
+    return tuple(t.to(dtypes.float32) if t is not None and hasattr(t, "dtype") and t.dtype in (dtypes.bfloat16,
+                 dtypes.float16) else t for t in tensors)
+
+
 class autocast:  # noqa: N801 - torch's name
     def __init__(self, device_type: str, dtype: dtypes.dtype | None = None, enabled: bool = True,
                  cache_enabled: bool | None = None) -> None:

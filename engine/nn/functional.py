@@ -257,6 +257,9 @@ def layer_norm(input: Tensor, normalized_shape: Sequence[int], weight: Tensor | 
 # --------------------------------------------------------------------------- losses
 def mse_loss(input: Tensor, target: Tensor, size_average: Any = None, reduce: Any = None,  # noqa: A002
              reduction: str = "mean") -> Tensor:
+    from engine import amp
+
+    input, target = amp.float32_inputs(input, target)  # noqa: A001
     if input._shape != target._shape:
         import warnings
 
@@ -288,6 +291,9 @@ def l1_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:  
 
 def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_average: Any = None,  # noqa: A002
              ignore_index: int = -100, reduce: Any = None, reduction: str = "mean") -> Tensor:
+    from engine import amp
+
+    (input,) = amp.float32_inputs(input)  # noqa: A001
     if target.dtype not in (dtypes.int64, dtypes.uint8):
         raise RuntimeError(errors.TARGET_DTYPE.format(got=target.dtype.short))
     value, total = loss.nll_loss_forward(input._numpy_view(), target._numpy_view(), _np(weight), reduction,
@@ -311,6 +317,9 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_a
 def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, size_average: Any = None,  # noqa: A002
                   ignore_index: int = -100, reduce: Any = None, reduction: str = "mean",
                   label_smoothing: float = 0.0) -> Tensor:
+    from engine import amp
+
+    (input,) = amp.float32_inputs(input)  # noqa: A001
     if target.dtype.is_floating_point and target._shape == input._shape:
         logp = log_softmax(input, 1 if input.ndim > 1 else 0)
         per = pw.mul(logp, target)
@@ -351,6 +360,9 @@ def _smoothed(logp: Tensor, nll: Tensor, target: Tensor, class_dim: int, ignore_
 
 def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,  # noqa: A002
                          size_average: Any = None, reduce: Any = None, reduction: str = "mean") -> Tensor:
+    from engine import amp
+
+    input, target = amp.float32_inputs(input, target)  # noqa: A001
     value = loss.binary_cross_entropy_forward(input._numpy_view(), target._numpy_view(), _np(weight), reduction)
     out = _new(value, input)
 
@@ -464,6 +476,9 @@ def adaptive_max_pool2d(input: Tensor, output_size: Any, return_indices: bool = 
 
 def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Any = 1,  # noqa: A002
                      padding: Any = 0, output_padding: Any = 0, groups: int = 1, dilation: Any = 1) -> Tensor:
+    from engine import amp
+
+    input, weight, bias = amp.cast_inputs(input, weight, bias)  # noqa: A001
     if input.ndim not in (3, 4):
         raise RuntimeError("Expected 3D (unbatched) or 4D (batched) input to conv_transpose2d, but got input of "
                            f"size: {errors.shape_text(input._shape)}")
@@ -492,6 +507,9 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn
                                  enable_gqa: bool = False) -> Tensor:
     """softmax(q k^T * scale + mask) v as one fused node (torch's CPU flash kernel), which saves
     q, k, v, the output and the row logsumexp (never the L x S score matrix)."""
+    from engine import amp
+
+    query, key, value = amp.cast_inputs(query, key, value)  # noqa: A001
     from engine.kernels import attention
 
     if dropout_p:
