@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import contextlib
 import sys
+import threading
 import types
 import warnings
 from collections.abc import Callable, Iterator
@@ -13,6 +14,7 @@ from typing import Any
 from tensorscope.interpreter.expressions import Expressions
 from tensorscope.interpreter.functions import Return, UserFunction, bind_arguments
 from tensorscope.interpreter.names import Names
+from tensorscope.interpreter.operators import CONTAINS, NOT_CONTAINS
 from tensorscope.interpreter.parsing import check_supported, parse, parse_module
 from tensorscope.interpreter.results import ErrorInfo, Outcome, Statement, UserError
 from tensorscope.interpreter.scopes import COMPREHENSION, DONE, FUNCTION, MODULE, Scope
@@ -26,6 +28,12 @@ from tensorscope.sandbox import (
     gateway,
     is_user_error,
 )
+from tensorscope.sandbox.sizes import range_length
+
+
+class OutsideStatement(RuntimeError):
+    """User code was reached while no statement of its interpreter runs (in this thread)."""
+
 
 _FRAMES_PER_CALL = 40  # generous bound on Python frames the evaluator uses per user-level call
 
@@ -52,6 +60,7 @@ class Interpreter(Statements, Expressions, Names):
         self._sandbox = Sandbox(self._meter, self._call_from_builtin, self.namespace)
         self._module_scope = Scope(MODULE, self.namespace, None)
         self._handling: list[BaseException] = []  # exceptions whose `except` block is running
+        self._running_in: int | None = None  # the thread running a statement, if one is
         self._frames = 1000 + _FRAMES_PER_CALL * max_depth
         self._statements = {getattr(ast, n[5:]): getattr(self, n) for n in dir(self) if n.startswith("exec_")}
         self._expressions = {getattr(ast, n[5:]): getattr(self, n) for n in dir(self) if n.startswith("eval_")}
@@ -62,6 +71,7 @@ class Interpreter(Statements, Expressions, Names):
         self._meter.reset()
         self._sandbox.take_output()
         error = None
+        self._running_in = threading.get_ident()
         with warnings.catch_warnings(record=True) as caught, _recursion_room(self._frames):
             warnings.simplefilter("always")
             try:
@@ -72,6 +82,8 @@ class Interpreter(Statements, Expressions, Names):
                 error = exc.info
             except BaseException as exc:  # noqa: BLE001 - run never raises
                 error = self._describe(exc)
+            finally:
+                self._running_in = None
         output = self._sandbox.take_output()
         output = output.removesuffix("\n") if output else None
         return Outcome(output, error, tuple(f"{w.category.__name__}: {w.message}" for w in caught))
@@ -110,9 +122,12 @@ class Interpreter(Statements, Expressions, Names):
     @gateway
     def _next(self, iterator: Iterator[Any]) -> Any:
         try:
-            return next(iterator)
+            item = next(iterator)
         except StopIteration:
             return DONE
+        if isinstance(item, tuple):
+            self._sandbox.nesting.check(item)
+        return item
 
     @gateway
     def _binop(self, op: Callable[[Any, Any], Any], left: Any, right: Any) -> Any:
@@ -125,6 +140,8 @@ class Interpreter(Statements, Expressions, Names):
 
     @gateway
     def _compare(self, op: Callable[[Any, Any], Any], left: Any, right: Any) -> Any:
+        if (op is CONTAINS or op is NOT_CONTAINS) and type(right) is range and type(left) not in (int, bool):
+            self._meter.tick(range_length(right))  # not an int: Python scans the whole range
         return op(left, right)
 
     @gateway
@@ -161,7 +178,13 @@ class Interpreter(Statements, Expressions, Names):
         return self._call(func, args, {})
 
     def _invoke(self, function: UserFunction, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-        """Run a user function: a fresh local scope whose parent is where it was defined."""
+        """Run a user function: a fresh local scope whose parent is where it was defined.
+
+        Only while a statement runs, in its thread: user code reached any other way (a snapshot
+        reading a user object, the garbage collector, another thread) gets OutsideStatement
+        instead of running unmetered."""
+        if self._running_in != threading.get_ident():
+            raise OutsideStatement(f"{function.__qualname__}() is user code; it runs only inside a statement")
         self._meter.tick()
         self._meter.enter()
         try:
@@ -171,6 +194,8 @@ class Interpreter(Statements, Expressions, Names):
                           function=function, class_name=function._scope.class_name,
                           qualname=function.__qualname__ + ".<locals>.")
             bind_arguments(function, args, kwargs, scope.names)
+            if function._node.args.vararg is not None:
+                self._sandbox.nesting.check(scope.names[function._node.args.vararg.arg])
             node = function._node
             if isinstance(node, ast.Lambda):
                 return self._eval(node.body, scope)

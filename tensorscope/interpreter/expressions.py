@@ -10,6 +10,7 @@ from tensorscope.interpreter.functions import UserFunction, callable_name
 from tensorscope.interpreter.operators import BINOPS, COMPARE, CONVERSIONS, UNARY
 from tensorscope.interpreter.scopes import COMPREHENSION, DONE, Scope, comprehension_targets
 from tensorscope.sandbox import Counted, check_format_spec, gateway
+from tensorscope.sandbox.sizes import check_joined
 
 
 class Expressions:
@@ -127,7 +128,9 @@ class Expressions:
         return list(self._eval_arguments(node.elts, scope, None))
 
     def eval_Tuple(self, node: ast.Tuple, scope: Scope) -> tuple[Any, ...]:
-        return self._eval_arguments(node.elts, scope, None)
+        values = self._eval_arguments(node.elts, scope, None)
+        self._sandbox.nesting.check(values)
+        return values
 
     def eval_Set(self, node: ast.Set, scope: Scope) -> set[Any]:
         result: set[Any] = set()
@@ -153,7 +156,9 @@ class Expressions:
             result[key] = mapping[key]
 
     def eval_JoinedStr(self, node: ast.JoinedStr, scope: Scope) -> str:
-        return "".join([self._eval(part, scope) for part in node.values])
+        parts = [self._eval(part, scope) for part in node.values]
+        check_joined(parts)
+        return "".join(parts)
 
     def eval_FormattedValue(self, node: ast.FormattedValue, scope: Scope) -> str:
         value = self._eval(node.value, scope)

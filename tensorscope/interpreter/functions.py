@@ -8,16 +8,16 @@ from typing import TYPE_CHECKING, Any
 
 from tensorscope.interpreter.scopes import REQUIRED, Scope, analyze_function
 from tensorscope.sandbox import Uncatchable, gateway
+from tensorscope.sandbox.internal import internal
 
 if TYPE_CHECKING:
     from tensorscope.interpreter.core import Interpreter
 
 
+@internal("__name__", "__qualname__", "__doc__", "__module__")
 class UserFunction:
     """A function or lambda defined by user code. Calling it runs its body in the interpreter;
     as a class attribute it binds like a Python function (descriptor protocol)."""
-
-    public_attributes = frozenset({"__name__", "__qualname__", "__doc__", "__module__"})
 
     def __init__(self, interpreter: Interpreter, node: ast.FunctionDef | ast.Lambda, scope: Scope,
                  defaults: tuple[Any, ...], kwdefaults: tuple[Any, ...], name: str) -> None:
@@ -43,16 +43,19 @@ class UserFunction:
         return f"<function {self.__qualname__} at {id(self):#x}>"
 
 
+@internal()
 class Return(Uncatchable):
     def __init__(self, value: Any) -> None:
         super().__init__()
         self.value = value
 
 
+@internal()
 class Break(Uncatchable):
     pass
 
 
+@internal()
 class Continue(Uncatchable):
     pass
 

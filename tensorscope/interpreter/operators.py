@@ -9,6 +9,8 @@ from typing import Any
 
 from tensorscope.sandbox import gateway
 
+CONTAINS = gateway(lambda a, b: a in b)
+NOT_CONTAINS = gateway(lambda a, b: a not in b)
 BINOPS: dict[type, Callable[[Any, Any], Any]] = {
     ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.MatMult: operator.matmul,
     ast.Div: operator.truediv, ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod, ast.Pow: operator.pow,
@@ -25,6 +27,6 @@ UNARY: dict[type, Callable[[Any], Any]] = {ast.USub: operator.neg, ast.UAdd: ope
 COMPARE: dict[type, Callable[[Any, Any], Any]] = {
     ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le,
     ast.Gt: operator.gt, ast.GtE: operator.ge, ast.Is: operator.is_, ast.IsNot: operator.is_not,
-    ast.In: gateway(lambda a, b: a in b), ast.NotIn: gateway(lambda a, b: a not in b),
+    ast.In: CONTAINS, ast.NotIn: NOT_CONTAINS,
 }
 CONVERSIONS: dict[int, Callable[[Any], str]] = {ord("s"): str, ord("r"): repr, ord("a"): ascii}

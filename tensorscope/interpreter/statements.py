@@ -18,8 +18,6 @@ from tensorscope.interpreter.operators import INPLACE
 from tensorscope.interpreter.scopes import CLASS, DONE, MODULE, REQUIRED, Scope, import_binding
 from tensorscope.sandbox import LimitExceeded, Uncatchable, gateway, public_names
 
-_REFUSED_METHODS = {"__del__": "it would run outside the interpreter's limits"}
-
 
 class Statements:
     """The statement half of the evaluator (mixed into Interpreter)."""
@@ -291,25 +289,22 @@ class Statements:
 
     @gateway
     def _make_class(self, node: ast.ClassDef, bases: tuple[Any, ...], keywords: dict[str, Any], scope: Scope) -> type:
-        """What `class` does: resolve bases, prepare the namespace, run the body in it, call the
-        metaclass; the class is then registered as a user class (its `_names` are readable)."""
-        resolved = types.resolve_bases(bases)
-        self._sandbox.check_bases(resolved)
-        metaclass, namespace, keywords = types.prepare_class(node.name, resolved, keywords)
+        """What `class` does: check the bases and keywords, prepare the namespace, run the body in
+        it, check what the body defined, call the metaclass; the class is then registered as a
+        user class (its `_names` are readable). See tensorscope.sandbox.classes for the rules."""
+        self._sandbox.check_class(bases, keywords)
+        metaclass, namespace, _ = types.prepare_class(node.name, bases, {})
         qualname = scope.qualname + node.name
-        namespace.update(__module__="__main__", __qualname__=qualname)
+        preset = {"__module__": "__main__", "__qualname__": qualname}
+        namespace.update(preset)
         docstring = ast.get_docstring(node, clean=False)
         if docstring is not None:
             namespace["__doc__"] = docstring
         body_scope = Scope(CLASS, namespace, scope, class_name=node.name, qualname=qualname + ".")
         self._exec_block(node.body, body_scope)
-        for name, why in _REFUSED_METHODS.items():
-            if name in namespace:
-                raise TypeError(f"classes may not define {name} in tensorscope ({why})")
-        if resolved is not bases:
-            namespace["__orig_bases__"] = bases
+        self._sandbox.check_class_body(namespace, preset)
         self._meter.tick()
-        cls = metaclass(node.name, resolved, namespace, **keywords)
+        cls = metaclass(node.name, bases, namespace)
         self._sandbox.register_class(cls)
         for value in namespace.values():
             for function in user_functions_in(value):

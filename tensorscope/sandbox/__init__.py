@@ -4,12 +4,16 @@
 call, an operator, an import) it goes through this package, one module per concern:
 
 - `builtin_names`: the explicit table of builtins, some replaced by metered versions;
-- `modules`: `ModuleProxy` objects expose only listed names of the engine, numpy and math
-  (`numpy_surface` lists numpy's and wraps its array-producing calls);
+- `modules`: `ModuleProxy` objects expose only listed names of the engine, numpy and math;
+- `numpy_surface`: numpy's names, and the rules every numpy call passes (no raw memory, no
+  object or structured dtypes, no user objects, result sizes in bytes);
 - `attributes`: which `obj.name` user code may read, set or delete;
-- `strings`: format guards and size-guarded string methods;
-- `limits`: the meter (steps, call depth, memory growth) and the output cap;
-- `sizes`: guards that refuse results too large to build;
+- `classes`: what a `class` statement may define (ordinary dunders only) and extend;
+- `internal`: our own classes user code can hold, recognised by identity;
+- `strings`: format guards and size-guarded string methods, recognised by identity;
+- `limits`: every limit, the meter (steps, call depth, memory growth), the output cap and the
+  tuple-nesting guard;
+- `sizes`: guards that refuse results too large (in bytes) to build;
 - `gateways`: where user-level errors may arise, so that any other exception is reported as a bug;
 - `policy`: the Sandbox, one interpreter's policy, tying them together.
 """

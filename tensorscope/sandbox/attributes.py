@@ -1,15 +1,16 @@
 """The attribute policy: which `obj.name` user code may read, set or delete.
 
 Names starting with `__` are refused (except a few strings and operator-like methods); `_private`
-names only from a short allowlist and on users' own classes; interpreter internals expose only
-their `public_attributes`; no attribute may hand out a module, frame, code or cell object.
+names only from a short allowlist and on users' own classes; our internal classes (recognised by
+identity, see `internal`) expose only the names they registered; numpy's raw-memory and file
+attributes are refused, and of an array's attributes only `shape`, `real`, `imag` and `flat` may
+be set; no attribute may hand out a module, frame, code, cell or memoryview object.
 """
 
 from __future__ import annotations
 
 import sys
 import types
-import weakref
 from typing import Any
 
 import numpy as np
@@ -17,8 +18,11 @@ import numpy as np
 import engine
 from engine.autograd.node import Node
 from engine.nn.module import Module
-from tensorscope.sandbox.gateways import gateway, is_own_module
+from tensorscope.sandbox.classes import is_user_class, user_mro
+from tensorscope.sandbox.gateways import gateway
+from tensorscope.sandbox.internal import internal_attributes, is_internal
 from tensorscope.sandbox.modules import ModuleProxy
+from tensorscope.sandbox.numpy_surface import NUMPY_BLOCKED_ATTRIBUTES, NUMPY_WRITABLE_ATTRIBUTES
 
 SAFE_DUNDERS = frozenset({"__name__", "__qualname__", "__doc__"})  # their values must be strings
 # Methods equivalent to a guarded operation are left out: __call__ (type's check), __iter__ (metered
@@ -32,25 +36,18 @@ _PRIVATE_READABLE = frozenset({"_version", "_base", "_is_view"})  # on tensors
 _MODULE_PRIVATE = frozenset({"_parameters", "_buffers", "_modules"})
 _BLOCKED_PREFIXES = ("gi_", "cr_", "ag_", "tb_", "co_", "func_", "im_")
 _BLOCKED_NAMES = frozenset({"mro"})
-_NUMPY_BLOCKED = frozenset({"ctypes", "tofile", "dump", "dumps", "setflags", "resize"})
-_BLOCKED_VALUES = (types.ModuleType, types.FrameType, types.CodeType, types.TracebackType, types.CellType)
+_BLOCKED_VALUES = (types.ModuleType, types.FrameType, types.CodeType, types.TracebackType, types.CellType,
+                   memoryview)
+_NUMPY_FLAGS = type(np.empty(0).flags)
+_NUMPY_TYPES = (np.ndarray, np.generic)
 
 
 def refuse_attribute(name: str, why: str) -> AttributeError:
     return AttributeError(f"access to '{name}' is not allowed in tensorscope ({why})")
 
 
-def class_of(obj: Any) -> type:
-    return obj if isinstance(obj, type) else type(obj)
-
-
-def is_internal(obj: Any) -> bool:
-    """Objects and classes of the interpreter itself (user functions, proxies, iterators)."""
-    return is_own_module(class_of(obj).__module__)
-
-
 def _is_numpy(obj: Any) -> bool:
-    return issubclass(class_of(obj), (np.ndarray, np.generic))
+    return isinstance(obj, _NUMPY_TYPES) or (isinstance(obj, type) and issubclass(obj, _NUMPY_TYPES))
 
 
 @gateway
@@ -81,20 +78,13 @@ def _paddle_private(obj: Any, name: str) -> bool:
 
 
 class AttributePolicy:
-    """The attribute rules of one sandbox; it knows which classes are the user's own."""
+    """The attribute rules: what user code may read, set and delete."""
 
-    def __init__(self) -> None:
-        self.user_classes: weakref.WeakSet[type] = weakref.WeakSet()
-
-    def user_mro(self, obj: Any) -> tuple[type, ...] | None:
-        """The MRO of obj's class (or of obj, a class) when a user class is in it, else None."""
-        mro = class_of(obj).__mro__
-        return mro if any(c in self.user_classes for c in mro) else None
-
-    def _user_private(self, obj: Any, name: str) -> bool:
+    @staticmethod
+    def _user_private(obj: Any, name: str) -> bool:
         """A `_name` of a user object that no engine or builtin class in its MRO defines."""
-        mro = self.user_mro(obj)
-        return mro is not None and not any(name in vars(c) for c in mro if c not in self.user_classes)
+        mro = user_mro(obj)
+        return mro is not None and not any(name in vars(c) for c in mro if not is_user_class(c))
 
     # ------------------------------------------------------------------ attributes
     @gateway
@@ -106,7 +96,7 @@ class AttributePolicy:
             if name.startswith("_") and name != "__version__":
                 raise refuse_attribute(name, "private name of a module")
         elif is_internal(obj):
-            if name not in class_of(obj).public_attributes and name not in ("__name__", "__qualname__"):
+            if name not in internal_attributes(obj) and name not in ("__name__", "__qualname__"):
                 raise refuse_attribute(name, "interpreter internals")
         elif name.startswith("__"):
             if name not in SAFE_DUNDERS and name not in _SAFE_DUNDER_METHODS:
@@ -139,7 +129,7 @@ class AttributePolicy:
         if name.startswith(_BLOCKED_PREFIXES) or name in _BLOCKED_NAMES or (
                 name.startswith("f_") and isinstance(obj, types.FrameType)):
             raise refuse_attribute(name, "interpreter internals")
-        if _is_numpy(obj) and (name in _NUMPY_BLOCKED or isinstance(obj, type)):
+        if _is_numpy(obj) and (name in NUMPY_BLOCKED_ATTRIBUTES or isinstance(obj, type)):
             raise refuse_attribute(name, "numpy file, raw-memory and class attributes")
 
     @gateway
@@ -149,8 +139,10 @@ class AttributePolicy:
             raise TypeError(f"attribute name must be string, not '{type(name).__name__}'")
         if isinstance(obj, (ModuleProxy, types.ModuleType)) or is_internal(obj):
             raise AttributeError(f"cannot set attributes of '{type(obj).__name__}' objects in tensorscope")
-        if isinstance(obj, type) and self.user_mro(obj) is None:
+        if isinstance(obj, type) and user_mro(obj) is None:
             raise AttributeError(f"cannot set attributes of the class '{obj.__name__}' in tensorscope")
+        if (_is_numpy(obj) and name not in NUMPY_WRITABLE_ATTRIBUTES) or type(obj) is _NUMPY_FLAGS:
+            raise refuse_attribute(name, "numpy arrays let you set only shape, real, imag and flat")
         if name.startswith("__"):
             raise refuse_attribute(name, "names starting with '__' are blocked")
         if name.startswith("_") and not self._user_private(obj, name):

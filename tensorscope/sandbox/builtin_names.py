@@ -8,7 +8,12 @@ from typing import TYPE_CHECKING, Any
 
 from tensorscope.sandbox.gateways import gateway
 from tensorscope.sandbox.limits import Counted
-from tensorscope.sandbox.sizes import check_binop, check_format_spec, check_int_pow
+from tensorscope.sandbox.sizes import (
+    check_binop,
+    check_format_spec,
+    check_int_pow,
+    check_modular_pow,
+)
 
 if TYPE_CHECKING:
     from tensorscope.sandbox.policy import Sandbox
@@ -30,6 +35,7 @@ _METERED_BUILTINS = ("print", "iter", "zip", "enumerate", "reversed", "map", "fi
 _LEFT_OUT = (frozenset(n for n in dir(builtins) if not n.startswith("_"))
              - frozenset(_PLAIN_BUILTINS) - frozenset(_METERED_BUILTINS)) | {"__import__", "__build_class__", "__builtins__"}
 _NO_SENTINEL = object()
+_NUMBERS = frozenset({int, float, complex, bool})
 
 
 def left_out_builtin(name: str) -> bool:
@@ -50,7 +56,11 @@ def make_builtins(sandbox: Sandbox) -> dict[str, Any]:
             if value is not None and not isinstance(value, str):
                 raise TypeError(f"{what} must be None or a string, not {type(value).__name__}")
         sep = " " if sep is None else sep
-        sandbox.write(sep.join(str(v) for v in values) + ("\n" if end is None else end))
+        texts = []
+        for value in values:  # counted as they are made: print(*[big] * 1000) stops at the limit
+            texts.append(str(value))
+            sandbox.count_output(len(texts[-1]) + len(sep))
+        sandbox.write(sep.join(texts) + ("\n" if end is None else end))
 
     @gateway
     def iter(obj: Any, sentinel: Any = _NO_SENTINEL) -> Counted:
@@ -88,8 +98,9 @@ def make_builtins(sandbox: Sandbox) -> dict[str, Any]:
 
     @gateway
     def sum(iterable: Any, /, start: Any = 0) -> Any:
-        if isinstance(start, (int, float, complex)) and not isinstance(start, bool):
-            return builtins.sum(iterable, start)
+        if type(start) in _NUMBERS and (type(iterable) is range or (
+                type(iterable) in (list, tuple) and all(type(v) in _NUMBERS for v in iterable))):
+            return builtins.sum(iterable, start)  # plain numbers: C speed, nothing to guard
         if isinstance(start, (str, bytes, bytearray)):
             raise TypeError(f"sum() can't sum {type(start).__name__} [use ''.join(seq) instead]")
         for value in Counted(builtins.iter(iterable), meter):
@@ -101,6 +112,8 @@ def make_builtins(sandbox: Sandbox) -> dict[str, Any]:
     def pow(base: Any, exp: Any, mod: Any = None) -> Any:
         if mod is None:
             check_int_pow(base, exp)
+        else:
+            check_modular_pow(exp, mod)
         return builtins.pow(base, exp, mod)
 
     @gateway

@@ -1,6 +1,8 @@
 """The meters that stop a statement: steps, call depth, memory growth and printed output.
 
-Per-operation size guards live in `sizes`; this module counts what a statement does as it runs.
+Per-operation size guards live in `sizes`; this module counts what a statement does as it runs,
+and holds every limit in one place. Sizes are counted in bytes, never in items: a list of
+10,000 strings of 2,500 characters is 25 MB, not 10,000.
 """
 
 from __future__ import annotations
@@ -14,26 +16,32 @@ import numpy as np
 
 from engine.allocator import allocator
 from tensorscope.sandbox.gateways import gateway
+from tensorscope.sandbox.internal import internal
 
 try:
     import resource
 except ImportError:  # pragma: no cover - Windows has no resource module: no memory meter there
     resource = None
 
-MAX_ITEMS = 10_000_000  # longest list, tuple, string or bytes one operation may build
+MAX_SEQUENCE_BYTES = 2**28  # largest str, bytes, list or tuple one operation may build (256 MiB)
+MAX_ARRAY_BYTES = 2**30  # largest numpy array a numpy call or operator may produce (1 GiB)
 MAX_INT_BITS = 100_000  # largest integer `*`, `**`, `<<` and friends may produce
+MAX_POW_WORK = 2 * 10**11  # exponent bits x modulus bits squared of pow(b, e, m): about 0.3 s
+MAX_MATMUL_WORK = 10**10  # multiply-adds of one numpy matrix product: a few seconds
 MAX_FORMAT_WIDTH = 100_000  # widest field a format spec or %-format may ask for
-MAX_ARRAY_ITEMS = 2**27  # largest numpy array a numpy call or operator may produce
+MAX_TUPLE_DEPTH = 5_000  # deepest nesting of tuples (Python's hash of a tuple recurses unchecked)
 MAX_OUTPUT_CHARS = 1_000_000  # most one statement may print
 GRACE_STEPS = 1_000  # steps each __exit__ or finally block may still take after the step limit
 MEMORY_CHECK_STEPS = 1_024  # how often (in steps) the meter looks at the process's memory
-LARGE_RESULT = 100_000  # a result with more items than this makes the meter look at memory at once
+LARGE_RESULT_BYTES = 2**20  # a result bigger than this makes the meter look at memory at once
 
 
+@internal()
 class Uncatchable(BaseException):
     """Base of what user code must never catch: control flow and exceeded limits."""
 
 
+@internal()
 class LimitExceeded(Uncatchable):
     """A statement ran too long or printed too much; reported as `kind: message`."""
 
@@ -117,12 +125,12 @@ class Meter:
             self.steps = spent
 
 
+@internal()
 class Counted:
     """An iterator that costs a step per item, so C code consuming it (list.extend, sum, ...) is
     metered too; what the sandbox's iter, zip, map, filter, enumerate and reversed return."""
 
     __slots__ = ("_iterator", "_meter")
-    public_attributes: frozenset[str] = frozenset()
 
     def __init__(self, iterator: Iterator[Any], meter: Meter) -> None:
         self._iterator = iterator
@@ -140,15 +148,72 @@ class Counted:
         return repr(self._iterator)
 
 
-def refuse_size(what: str, size: int, limit: int, unit: str = "items") -> MemoryError:
+def refuse_size(what: str, size: int, limit: int, unit: str = "bytes") -> MemoryError:
     return MemoryError(f"{what} would be too large: {size:,} {unit}, tensorscope's limit is {limit:,}")
 
 
+def refuse_work(what: str, work: int, limit: int, unit: str) -> RuntimeError:
+    return RuntimeError(f"{what} would take too long: {work:,} {unit}, tensorscope's limit is {limit:,}")
+
+
 COSTED = frozenset({list, tuple, dict, set, frozenset, range})  # containers a call pays a step per item for
+_SIZED_BY_PYTHON = (str, bytes, bytearray, list, tuple, dict, set, frozenset)
 
 
 def is_large(value: Any) -> bool:
-    """A container or array big enough that building it is worth a look at memory."""
-    if type(value) in COSTED or isinstance(value, (str, bytes, bytearray)):
-        return len(value) > LARGE_RESULT
-    return isinstance(value, np.ndarray) and value.size > LARGE_RESULT
+    """A result big enough (in bytes) that building it is worth a look at memory."""
+    if isinstance(value, _SIZED_BY_PYTHON):
+        return sys.getsizeof(value) > LARGE_RESULT_BYTES
+    return isinstance(value, np.ndarray) and value.nbytes > LARGE_RESULT_BYTES
+
+
+class NestingGuard:
+    """Refuses tuples nested deeper than MAX_TUPLE_DEPTH: Python's hash of a tuple recurses into
+    its items without a recursion check, so `t = (t,)` 200,000 times and then `hash(t)` (or using
+    t as a dict key) would crash the process. Every tuple reaching user code passes here; depths of
+    recent tuples are remembered, so a chain built one level at a time costs one look per level."""
+
+    _REMEMBERED = 512
+
+    def __init__(self) -> None:
+        self._known: dict[int, tuple[tuple[Any, ...], int]] = {}
+
+    @gateway
+    def check(self, value: tuple[Any, ...]) -> None:
+        for item in value:
+            if isinstance(item, tuple):
+                break
+        else:
+            return  # flat: the common case
+        depth = self._depth(value)
+        if depth > MAX_TUPLE_DEPTH:
+            raise RecursionError(f"tuples nested more than {MAX_TUPLE_DEPTH:,} deep are not supported in tensorscope")
+
+    def _depth(self, root: tuple[Any, ...]) -> int:
+        depths: dict[int, int] = {}
+        stack: list[tuple[tuple[Any, ...], bool]] = [(root, False)]
+        while stack:
+            node, expanded = stack.pop()
+            key = id(node)
+            if key in depths:
+                continue
+            known = self._known.get(key)
+            if known is not None and known[0] is node:
+                depths[key] = known[1]
+                continue
+            children = [item for item in node if isinstance(item, tuple)]
+            if not expanded:
+                stack.append((node, True))
+                stack.extend((child, False) for child in children if id(child) not in depths)
+                continue
+            depths[key] = 1 + max((depths[id(child)] for child in children), default=0)
+            if depths[key] > MAX_TUPLE_DEPTH:
+                return depths[key]
+        self._remember(root, depths[id(root)])
+        return depths[id(root)]
+
+    def _remember(self, value: tuple[Any, ...], depth: int) -> None:
+        if len(self._known) >= self._REMEMBERED:
+            del self._known[next(iter(self._known))]
+        self._known[id(value)] = (value, depth)
+

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import math
+import sys
 import types
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -17,7 +18,9 @@ import engine.nn
 import engine.nn.functional
 import engine.nn.init
 import engine.optim
+from tensorscope.sandbox.classes import is_user_class
 from tensorscope.sandbox.gateways import gateway
+from tensorscope.sandbox.internal import internal
 from tensorscope.sandbox.limits import Meter
 from tensorscope.sandbox.numpy_surface import (
     NUMPY_FUNCTIONS,
@@ -29,12 +32,12 @@ from tensorscope.sandbox.sizes import math_comb, math_factorial, math_perm, math
 from tensorscope.sandbox.strings import bound
 
 
+@internal()
 class ModuleProxy:
     """A read-only module that hands out only its listed names, each resolved on first use (so
     importing torch does not evaluate every lazy attribute of the engine)."""
 
     __slots__ = ("_hidden", "_name", "_names", "_resolve", "_values")
-    public_attributes: frozenset[str] = frozenset()
 
     def __init__(self, name: str, names: Iterable[str], resolve: Callable[[str], Any], hidden: Any) -> None:
         object.__setattr__(self, "_name", name)
@@ -120,6 +123,27 @@ class Modules:
     def __init__(self, meter: Meter) -> None:
         self.meter = meter
         self._modules: dict[str, ModuleProxy] = {}
+        self._usable: dict[type, bool] = {}
+
+    def usable(self, cls: type) -> bool:
+        """Whether user code may call or subclass cls: a user class, a class that is not the
+        engine's, or an engine class that one of the torch (or paddle) modules offers under its
+        own name. Engine classes reached only through `type(x)` (graph nodes, storages, dtypes)
+        take internal arguments and stay out. (`__module__` is read only for classes user code
+        did not make: it cannot set attributes of those.)"""
+        if is_user_class(cls) or str(cls.__module__).partition(".")[0] != "engine":
+            return True
+        if cls not in self._usable:
+            self._usable[cls] = any(cls.__name__ in object.__getattribute__(proxy, "_names")
+                                    and getattr(object.__getattribute__(proxy, "_hidden"), cls.__name__, None) is cls
+                                    for proxy in self._engine_proxies())
+        return self._usable[cls]
+
+    def _engine_proxies(self) -> list[ModuleProxy]:
+        dotted = [name for name in MODULE_NAMES if name.startswith("torch")]
+        if "engine.paddle" in sys.modules:  # only once a program imported paddle
+            dotted += [name for name in MODULE_NAMES if name.startswith("paddle")]
+        return [self.import_module(name) for name in dotted]
 
     @gateway
     def import_module(self, dotted: str) -> ModuleProxy:
@@ -168,6 +192,7 @@ class Modules:
         defined = vars(module)
         names = {*_public_api(module), *(n for n in extra if n in defined), *submodules}
 
+        @gateway
         def resolve(name: str) -> Any:
             if name in submodules:
                 return self.import_module(submodules[name])

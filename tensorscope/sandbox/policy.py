@@ -2,36 +2,48 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import types
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
 
 import engine
+from tensorscope.sandbox import classes
 from tensorscope.sandbox.attributes import (
     SAFE_DUNDERS,
     AttributePolicy,
     check_value,
-    is_internal,
     is_paddle_tensor,
     refuse_attribute,
 )
 from tensorscope.sandbox.builtin_names import make_builtins
 from tensorscope.sandbox.gateways import gateway
+from tensorscope.sandbox.internal import is_internal
 from tensorscope.sandbox.limits import (
     COSTED,
     MAX_INT_BITS,
-    MAX_ITEMS,
     MAX_OUTPUT_CHARS,
     LimitExceeded,
     Meter,
+    NestingGuard,
     is_large,
     refuse_size,
 )
 from tensorscope.sandbox.modules import ModuleProxy, Modules
-from tensorscope.sandbox.numpy_surface import limited_tolist, numpy_guarded, numpy_result_size
-from tensorscope.sandbox.sizes import check_array_size, int_from_bytes, is_int
-from tensorscope.sandbox.strings import STRING_GUARDS, SafeFormatter, bound
+from tensorscope.sandbox.numpy_surface import (
+    check_numpy_call,
+    check_numpy_value,
+    limited_tolist,
+    numpy_guarded,
+    tolist_bytes,
+)
+from tensorscope.sandbox.sizes import check_sequence_bytes, int_from_bytes, is_int, range_length
+from tensorscope.sandbox.strings import SafeFormatter, bound, guarded_string_method
+
+_NUMPY_CLASSES = (np.ndarray, np.generic, np.dtype)
+_SMALL_RESULTS = frozenset({int, float, bool, complex, type(None)})  # nothing in them to check
+_UNCONSTRUCTIBLE = frozenset({types.FunctionType, types.MethodType})  # they would take code objects
 
 
 class Sandbox:
@@ -42,6 +54,7 @@ class Sandbox:
         self.call = call  # the interpreter's metered call, for builtins that call user functions
         self.namespace = namespace  # the user's names, for dir()
         self.attributes = AttributePolicy()
+        self.nesting = NestingGuard()
         self.output: list[str] = []
         self.output_chars = 0
         self.formatter = SafeFormatter(self.getattr)
@@ -51,10 +64,13 @@ class Sandbox:
 
     # ------------------------------------------------------------------ output
     def write(self, text: str) -> None:
-        self.output_chars += len(text)
+        self.count_output(len(text))
+        self.output.append(text)
+
+    def count_output(self, chars: int) -> None:
+        self.output_chars += chars
         if self.output_chars > MAX_OUTPUT_CHARS:
             raise LimitExceeded("RuntimeError", f"statement printed more than {MAX_OUTPUT_CHARS:,} characters")
-        self.output.append(text)
 
     def take_output(self) -> str:
         text = "".join(self.output)
@@ -62,10 +78,21 @@ class Sandbox:
         self.output_chars = 0
         return text
 
-    # ------------------------------------------------------------------ user classes and attributes
-    def register_class(self, cls: type) -> None:
-        self.attributes.user_classes.add(cls)
+    # ------------------------------------------------------------------ user classes
+    @gateway
+    def check_class(self, bases: tuple[Any, ...], keywords: Mapping[str, Any]) -> None:
+        """Before a class body runs: no keywords, and bases user code may extend."""
+        classes.check_class_keywords(keywords)
+        classes.check_bases(bases, self.modules.usable)
 
+    @gateway
+    def check_class_body(self, namespace: Mapping[str, Any], preset: Mapping[str, Any]) -> None:
+        classes.check_class_body(namespace, preset)
+
+    def register_class(self, cls: type) -> None:
+        classes.register_user_class(cls)
+
+    # ------------------------------------------------------------------ attributes
     def readable(self, obj: Any, name: str) -> bool:
         return self.attributes.readable(obj, name)
 
@@ -78,31 +105,40 @@ class Sandbox:
             raise refuse_attribute(name, "not a string")
         return self.checked(self._guard_method(obj, name, value), f"attribute '{name}'")
 
+    @gateway
     def checked(self, value: Any, what: str) -> Any:
-        """A result handed to user code: never a module, frame or code object; large ones make
-        the meter look at memory."""
+        """A result handed to user code: never a module, frame, code object or memoryview, nor an
+        object or structured numpy array, nor tuples nested too deep; large ones make the meter
+        look at memory."""
+        if type(value) in _SMALL_RESULTS:
+            return value
         check_value(value, what)
+        if isinstance(value, (np.ndarray, np.generic)):
+            check_numpy_value(value)
+        elif isinstance(value, tuple):
+            self.nesting.check(value)
         if is_large(value):
             self.meter.check_memory()
         return value
 
     def _guard_method(self, obj: Any, name: str, value: Any) -> Any:
         """The guarded stand-in for methods that could build huge results or bypass the policy."""
-        if name in STRING_GUARDS:
-            if isinstance(obj, (str, bytes, bytearray)):
-                return bound(STRING_GUARDS[name], self, obj, name=f"{type(obj).__name__}.{name}")
-            if obj is str or obj is bytes or obj is bytearray:
-                return bound(STRING_GUARDS[name], self, name=f"{obj.__name__}.{name}")
-        if isinstance(obj, np.ndarray) and callable(value):
+        guarded = guarded_string_method(self, value)
+        if guarded is not None:
+            return guarded
+        if isinstance(obj, (np.ndarray, np.generic)) and callable(value):
             if name == "tolist":
-                return limited_tolist(obj.size, value)
-            return numpy_guarded(name, value, obj, "numpy.ndarray")
+                return limited_tolist(tolist_bytes(obj.size, obj.itemsize), value)
+            return numpy_guarded(name, value, obj, f"numpy.{type(obj).__name__}")
         if name == "tolist" and isinstance(obj, engine.Tensor):
-            return limited_tolist(obj.numel(), value)
+            return limited_tolist(tolist_bytes(obj.numel(), obj.element_size()), value)
         if name == "tolist" and is_paddle_tensor(obj):
-            return limited_tolist(int(obj.size), value)
-        if obj is int and name == "from_bytes":
+            return limited_tolist(tolist_bytes(int(obj.size), 8), value)
+        if name == "from_bytes" and type(value) is types.BuiltinMethodType and isinstance(value.__self__, type) \
+                and issubclass(value.__self__, int):
             return int_from_bytes
+        if isinstance(obj, range) and name in ("index", "count"):
+            return bound(_range_search, self.meter, value, name=f"range.{name}")
         return value
 
     @gateway
@@ -126,24 +162,22 @@ class Sandbox:
                 if type(value) in COSTED:
                     work += len(value)
         self.meter.tick(1 + work)
-        if func is type and len(args) != 1:
-            raise TypeError("type() takes 1 argument in tensorscope (classes are made with `class`)")
-        if func is int and args and isinstance(args[0], (str, bytes, bytearray)) and len(args[0]) > MAX_INT_BITS // 4:
-            raise refuse_size("int() of a string", len(args[0]), MAX_INT_BITS // 4, "digits")
-        if func is np.ndarray:
-            check_array_size("numpy.ndarray()", numpy_result_size("ndarray", None, args, kwargs))
-        if (func is bytes or func is bytearray) and args and is_int(args[0]) and args[0] > MAX_ITEMS:
-            raise refuse_size(f"{func.__name__}()", args[0], MAX_ITEMS)
-        if isinstance(func, type) and is_internal(func):
-            raise TypeError(f"cannot create '{func.__name__}' objects in tensorscope")
+        if isinstance(func, type):
+            self._check_construction(func, args, kwargs)
 
     @gateway
-    def check_bases(self, bases: tuple[Any, ...]) -> None:
-        """User classes may not extend the interpreter's own classes, nor `type` (a metaclass
-        could make classes without going through `class`)."""
-        for base in bases:
-            if isinstance(base, type) and (is_internal(base) or issubclass(base, type)):
-                raise TypeError(f"classes may not inherit from '{base.__name__}' in tensorscope")
+    def _check_construction(self, cls: type, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+        if is_internal(cls) or cls in _UNCONSTRUCTIBLE or not self.modules.usable(cls):
+            raise TypeError(f"cannot create '{cls.__name__}' objects in tensorscope")
+        if cls is type and len(args) != 1:
+            raise TypeError("type() takes 1 argument in tensorscope (classes are made with `class`)")
+        if issubclass(cls, _NUMPY_CLASSES):
+            name = "ndarray" if issubclass(cls, np.ndarray) else "dtype" if cls is np.dtype else cls.__name__
+            check_numpy_call("numpy", name, None, args, kwargs)
+        elif cls is int and args and isinstance(args[0], (str, bytes, bytearray)) and len(args[0]) > MAX_INT_BITS // 4:
+            raise refuse_size("int() of a string", len(args[0]), MAX_INT_BITS // 4, "digits")
+        elif issubclass(cls, (bytes, bytearray)) and args and is_int(args[0]):
+            check_sequence_bytes(f"{cls.__name__}()", args[0])
 
     # ------------------------------------------------------------------ imports
     def import_module(self, dotted: str) -> ModuleProxy:
@@ -151,3 +185,13 @@ class Sandbox:
 
     def import_from(self, module: ModuleProxy, dotted: str, name: str) -> Any:
         return self.modules.import_from(module, dotted, name)
+
+
+@gateway
+def _range_search(meter: Meter, method: Callable[..., Any], value: Any, *args: Any) -> Any:
+    """range.index/count: instant for an int, a scan of the whole range for anything else."""
+    range_ = method.__self__
+    if type(value) not in (int, bool):
+        meter.tick(range_length(range_))
+    return method(value, *args)
+
