@@ -30,6 +30,14 @@ from tensorscope.sandbox import (
 )
 from tensorscope.sandbox.sizes import range_length
 
+MAX_ERROR_CHARS = 10_000  # longest error message kept (`raise ValueError('x' * 10**8)`)
+
+
+def _shortened(message: str) -> str:
+    if len(message) <= MAX_ERROR_CHARS:
+        return message
+    return f"{message[:MAX_ERROR_CHARS]}... ({len(message) - MAX_ERROR_CHARS:,} more characters)"
+
 
 class OutsideStatement(RuntimeError):
     """User code was reached while no statement of its interpreter runs (in this thread)."""
@@ -104,7 +112,7 @@ class Interpreter(Statements, Expressions, Names):
                 return ErrorInfo(exc.kind, exc.message)
             if isinstance(exc, (RecursionError, MemoryError, KeyboardInterrupt)) or (
                     not isinstance(exc, Uncatchable) and is_user_error(exc)):
-                return ErrorInfo(type(exc).__name__, str(exc))
+                return ErrorInfo(type(exc).__name__, _shortened(str(exc)))
             first_line = str(exc).partition("\n")[0]
             return ErrorInfo("InternalError", f"{type(exc).__name__}: {first_line} (a bug in tensorscope's interpreter)")
         except BaseException as failure:  # noqa: BLE001 - a user __str__ that fails or loops

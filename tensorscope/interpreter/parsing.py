@@ -70,7 +70,8 @@ def parse_module(source: str, filename: str, line_offset: int = 0) -> ast.Module
         lineno = None if exc.lineno is None else exc.lineno + line_offset
         raise UserError(ErrorInfo(type(exc).__name__, _syntax_message(exc.msg, filename, lineno, exc.offset))) from None
     except (ValueError, RecursionError, MemoryError) as exc:  # null bytes, nesting too deep
-        raise UserError(ErrorInfo("SyntaxError", f"{exc} ({filename})")) from None
+        message = str(exc) if isinstance(exc, ValueError) else "too deeply nested to parse"
+        raise UserError(ErrorInfo("SyntaxError", f"{message or 'cannot be parsed'} ({filename})")) from None
     if line_offset:
         ast.increment_lineno(tree, line_offset)
     misplaced = _misplaced_statement(tree)

@@ -116,6 +116,8 @@ def _is_unsafe_dtype(value: Any, spelled: bool) -> bool:
 
 
 def _dtype_itemsize(value: Any) -> int | None:
+    """The element size a dtype argument asks for: None when it asks for none, 0 for text of a
+    length numpy picks itself (`dtype=str`)."""
     try:
         return None if value is None else np.dtype(value).itemsize
     except Exception:  # noqa: BLE001 - not a dtype: numpy reports it itself
@@ -204,6 +206,13 @@ def _num_at(index: int, keyword: str, default: int) -> Callable[..., int]:
     return lambda *a, **k: operator.index(a[index] if len(a) > index else k.get(keyword, default))
 
 
+def _choice_count(a: Any, size: Any = None, replace: bool = True, *args: Any, **kwargs: Any) -> int:
+    """choice() without replacement shuffles the whole population first."""
+    count = 1 if size is None else shape_count(size)
+    population = operator.index(a) if is_int(a) else 0
+    return count if replace else max(count, population)
+
+
 _COUNT_ESTIMATES: dict[str, Callable[..., int]] = {
     "zeros": _sized_at(0, "shape"), "ones": _sized_at(0, "shape"), "empty": _sized_at(0, "shape"),
     "full": _sized_at(0, "shape"), "ndarray": _sized_at(0, "shape"), "arange": _arange_count,
@@ -211,10 +220,11 @@ _COUNT_ESTIMATES: dict[str, Callable[..., int]] = {
     "rand": lambda *dims: shape_count(dims), "randn": lambda *dims: shape_count(dims),
     "random": _sized_at(0, "size"), "standard_normal": _sized_at(0, "size"),
     "normal": _sized_at(2, "size"), "uniform": _sized_at(2, "size"), "randint": _sized_at(2, "size"),
-    "choice": _sized_at(1, "size"), "permutation": lambda x, *r, **k: operator.index(x) if is_int(x) else 0,
+    "choice": _choice_count, "permutation": lambda x, *r, **k: operator.index(x) if is_int(x) else 0,
     "repeat": lambda repeats, *r, **k: int(np.max(repeats)) if np.size(repeats) else 0,
 }
 _MATRIX_PRODUCTS = frozenset({"dot", "matmul", "inner"})
+_ARRAY_OBJECT_BYTES = 16  # x 8 bytes: a numpy array object, in element-sized units
 
 
 def _dtype_argument(positions: range | tuple[int, ...], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
@@ -240,6 +250,9 @@ def numpy_result_bytes(name: str, owner: Any, args: tuple[Any, ...], kwargs: dic
             count = max(count, extra * owner.size if name == "repeat" and owner is not None else extra)
         elif "shape" in kwargs:
             count = max(count, shape_count(kwargs["shape"]))
+        if name == "split" and len(args) > 1:  # a list of that many arrays
+            pieces = args[1]
+            count = max(count, (operator.index(pieces) if is_int(pieces) else len(pieces)) * _ARRAY_OBJECT_BYTES)
     except (TypeError, ValueError, IndexError, OverflowError):
         return 0
     return count * itemsize

@@ -36,6 +36,7 @@ from tensorscope.sandbox.limits import (
 _POINTER = 8  # bytes a list or tuple spends per item
 _NUMBER = 8  # bytes numpy spends per number unless told otherwise (float64, int64)
 _PLAIN_NUMBERS = (int, float, bool)
+_UNSIZED_TEXT = 4 * 64  # numbers made into text (`astype(str)`): up to 64 characters each
 
 
 def is_int(value: object) -> bool:
@@ -308,11 +309,13 @@ def extents(values: Any) -> list[Extent]:
 
 def result_itemsize(parts: list[Extent], dtype_itemsize: int | None = None) -> int:
     """The widest element a numpy result over these parts may have: the dtype asked for, else
-    the widest input (text inputs added together: their widths summed), at least a float64."""
-    if dtype_itemsize is not None:
+    the widest input (text inputs added together: their widths summed), at least a float64; a
+    text dtype of no given length (`dtype=str`, itemsize 0) adds room for a number's digits."""
+    if dtype_itemsize:
         return dtype_itemsize
     text = sum(p.itemsize for p in parts if p.text)
-    return max([_NUMBER, text, *(p.itemsize for p in parts)])
+    widest = max([_NUMBER, text, *(p.itemsize for p in parts)])
+    return widest + _UNSIZED_TEXT if dtype_itemsize == 0 else widest
 
 
 def broadcast_count(parts: list[Extent]) -> int:

@@ -289,7 +289,7 @@ def test_a_step_error_is_the_first_of_its_statements():
 
 
 @pytest.mark.parametrize(("expect", "message"), [
-    ("{version: 3}", "'version' in step 1: must be a mapping (e.g. version: {x: ...})"),
+    ("{version: 3}", "'version' in step 1: must be a mapping (e.g. version: {x: 1})"),
     ("{shares_storage: [x, v]}", "'shares_storage' in step 1: must be a list of groups of names"),
     ("{error: {type: RuntimeError, contain: zzz}}", "'error' in step 1: unknown field 'contain'"),
     ("{saved: {x: {by: MulBackward0, versoin: 1}}}", "'saved' in step 1: unknown field 'versoin'"),
