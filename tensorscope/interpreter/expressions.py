@@ -189,6 +189,7 @@ class Expressions:
             self._setitem(result, key, self._eval(node.value, inner))
         return result
 
+    @gateway  # a user's g.throw(exc) raises exc here
     def eval_GeneratorExp(self, node: ast.GeneratorExp, scope: Scope) -> Iterator[Any]:
         scopes = self._comprehension(node, scope)
         return (self._eval(node.elt, inner) for inner in scopes)
@@ -202,6 +203,7 @@ class Expressions:
         first = self._iter(self._eval(node.generators[0].iter, scope))
         return self._comprehension_loop(node.generators, 0, first, inner)
 
+    @gateway  # a user's g.throw(exc) raises exc here
     def _comprehension_loop(self, generators: list[ast.comprehension], index: int, iterator: Iterator[Any],
                             scope: Scope) -> Iterator[Scope]:
         generator, last = generators[index], index == len(generators) - 1

@@ -55,7 +55,7 @@ class ModuleProxy:
             values[name] = object.__getattribute__(self, "_resolve")(name)
             return values[name]
         module_name = object.__getattribute__(self, "_name")
-        if hasattr(object.__getattribute__(self, "_hidden"), name):
+        if name in dir(object.__getattribute__(self, "_hidden")):  # not hasattr: numpy would import it
             raise AttributeError(f"module '{module_name}' has no attribute '{name}' (not available in tensorscope)")
         raise AttributeError(f"module '{module_name}' has no attribute '{name}'")
 

@@ -58,6 +58,12 @@ class SafeFormatter(string.Formatter):
         return super().vformat(format_string, args, kwargs)
 
     @gateway
+    def get_value(self, key: int | str, args: Any, kwargs: Any) -> Any:
+        if isinstance(key, int) and args is None:  # format_map, as Python words it
+            raise ValueError("Format string contains positional fields")
+        return super().get_value(key, args, kwargs)
+
+    @gateway
     def get_field(self, field_name: str, args: Any, kwargs: Any) -> tuple[Any, Any]:
         first, rest = _string.formatter_field_name_split(field_name)
         obj = self.get_value(first, args, kwargs)
@@ -145,7 +151,7 @@ def _guard_format(sandbox: Sandbox, raw: Any, template: Any, *args: Any, **kwarg
 def _guard_format_map(sandbox: Sandbox, raw: Any, template: Any, *args: Any) -> str:
     if not isinstance(template, str) or len(args) != 1:
         return raw(template, *args)  # the descriptor's own TypeError
-    return sandbox.formatter.vformat(template, (), args[0])
+    return sandbox.formatter.vformat(template, None, args[0])
 
 
 _GUARDS: dict[str, Callable[..., Any]] = {
