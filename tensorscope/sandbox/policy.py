@@ -22,6 +22,7 @@ from tensorscope.sandbox.gateways import gateway
 from tensorscope.sandbox.internal import is_internal
 from tensorscope.sandbox.limits import (
     COSTED,
+    LARGE_RESULT_BYTES,
     MAX_INT_BITS,
     MAX_OUTPUT_CHARS,
     LimitExceeded,
@@ -110,7 +111,13 @@ class Sandbox:
         """A result handed to user code: never a module, frame, code object or memoryview, nor an
         object or structured numpy array, nor tuples nested too deep; large ones make the meter
         look at memory."""
-        if type(value) in _SMALL_RESULTS:
+        cls = type(value)
+        if cls in _SMALL_RESULTS:
+            return value
+        if cls is np.ndarray:  # the common large result: one look at its dtype and size
+            check_numpy_value(value)
+            if value.nbytes > LARGE_RESULT_BYTES:
+                self.meter.check_memory()
             return value
         check_value(value, what)
         if isinstance(value, (np.ndarray, np.generic)):

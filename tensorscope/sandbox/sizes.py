@@ -13,8 +13,7 @@ import math
 import operator
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -248,8 +247,7 @@ def _percent_keys(template: str | bytes) -> list[Any]:
 
 # ----------------------------------------------------------------------------- numpy results
 
-@dataclass(frozen=True)
-class Extent:
+class Extent(NamedTuple):
     """What an array-like argument would become in numpy: its shape (None when ragged), its
     element count, its widest element in bytes, and whether it holds text (numpy's string
     additions make wider elements)."""
@@ -258,10 +256,6 @@ class Extent:
     count: int
     itemsize: int
     text: bool = False
-
-    @property
-    def nbytes(self) -> int:
-        return self.count * self.itemsize
 
 
 _SCALAR = Extent((), 1, _NUMBER)
@@ -319,12 +313,21 @@ def result_itemsize(parts: list[Extent], dtype_itemsize: int | None = None) -> i
 
 
 def broadcast_count(parts: list[Extent]) -> int:
+    """Elements of the broadcast of the parts' shapes (0 when they do not broadcast: numpy will
+    refuse them itself), or more if one part is bigger."""
     shapes = [p.shape for p in parts if p.shape is not None]
-    try:
-        broadcast = math.prod(np.broadcast_shapes(*shapes)) if shapes else 0
-    except ValueError:
-        broadcast = 0  # numpy itself will refuse the shapes
-    return max([broadcast, *(p.count for p in parts)])
+    largest = max((p.count for p in parts), default=0)
+    if not shapes or all(s == shapes[0] for s in shapes):
+        return largest
+    ndim = max(map(len, shapes))
+    dims = [1] * ndim
+    for shape in shapes:
+        for axis, size in enumerate(shape, start=ndim - len(shape)):
+            if size != 1:
+                if dims[axis] not in (1, size):
+                    return largest
+                dims[axis] = size
+    return max(math.prod(dims), largest)
 
 
 def elementwise_bytes(values: Any, dtype_itemsize: int | None = None) -> int:
