@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import math
+import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -119,13 +120,14 @@ def load(path: str | Path) -> Scenario:
     name = str(path)
     try:
         with Path(path).open("rb") as file:
-            raw = file.read(MAX_FILE_BYTES + 1)
+            raw = file.read(MAX_FILE_BYTES + 1)  # never more: the file may be huge
+            size = max(len(raw), os.fstat(file.fileno()).st_size)
     except FileNotFoundError:
         raise ScenarioError(name, 0, 0, "no such file") from None
     except OSError as exc:
         raise ScenarioError(name, 0, 0, f"cannot read it ({exc.strerror or exc})") from None
     if len(raw) > MAX_FILE_BYTES:
-        raise ScenarioError(name, 1, 1, f"the file is larger than {MAX_FILE_BYTES:,} bytes, a scenario's limit")
+        raise ScenarioError(name, 1, 1, f"the file is {size:,} bytes; a scenario may have at most {MAX_FILE_BYTES:,}")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
