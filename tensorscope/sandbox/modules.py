@@ -28,7 +28,7 @@ from tensorscope.sandbox.numpy_surface import (
     NUMPY_VALUES,
     numpy_guarded,
 )
-from tensorscope.sandbox.sizes import math_comb, math_factorial, math_perm, math_prod
+from tensorscope.sandbox.sizes import math_comb, math_factorial, math_lcm, math_perm, math_prod
 from tensorscope.sandbox.strings import bound
 
 
@@ -211,7 +211,7 @@ class Modules:
         return getattr(np, name)
 
     def _math(self, name: str) -> Any:
-        guarded = {"factorial": math_factorial, "comb": math_comb, "perm": math_perm}
+        guarded = {"factorial": math_factorial, "comb": math_comb, "perm": math_perm, "lcm": math_lcm}
         if name == "prod":
             return bound(math_prod, self.meter, name="prod")
         return guarded.get(name) or getattr(math, name)

@@ -185,6 +185,13 @@ def math_perm(n: Any, k: Any = None) -> int:
 
 
 @gateway
+def math_lcm(*integers: Any) -> int:
+    """The lcm can have as many bits as all its arguments together (`math.lcm(*range(1, 10**5))`)."""
+    check_int_bits(sum(abs(n).bit_length() for n in integers if is_int(n)))
+    return math.lcm(*integers)
+
+
+@gateway
 def math_prod(meter: Meter, iterable: Any, *, start: Any = 1) -> Any:
     result = start
     for value in Counted(iter(iterable), meter):

@@ -465,6 +465,7 @@ def test_format_guards_hold_for_every_way_to_reach_them(source, error_type, frag
     ("2 ** (2 ** 20)", "MemoryError", "the integer would be too large"),
     ("1 << 10**10", "MemoryError", "the integer would be too large"),
     ("math.factorial(10**6)", "MemoryError", "the integer would be too large"),
+    ("math.lcm(*range(1, 10**5))", "MemoryError", "the integer would be too large"),
     ("pow(3, 2**99999, 2**99999 - 1)", "RuntimeError", "pow() with a modulus would take too long"),
     ("int('9' * 50000)", "MemoryError", "int() of a string would be too large"),
     ("1.5 in range(10**15)", "RuntimeError", "statement exceeded 1000000 steps"),
