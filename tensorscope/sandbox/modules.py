@@ -128,7 +128,7 @@ class Modules:
     def usable(self, cls: type) -> bool:
         """Whether user code may call or subclass cls: a user class, a class that is not the
         engine's, or an engine class that one of the torch (or paddle) modules offers under its
-        own name. Engine classes reached only through `type(x)` (graph nodes, storages, dtypes)
+        own name. Engine classes reached only through `type(x)` (graph nodes, storages)
         take internal arguments and stay out. (`__module__` is read only for classes user code
         did not make: it cannot set attributes of those.)"""
         if is_user_class(cls) or str(cls.__module__).partition(".")[0] != "engine":
