@@ -302,3 +302,11 @@ def _without_negative_strides(size: tuple[int, ...], stride: tuple[int, ...]) ->
         if result[dim] < 0:
             result[dim] = 1 if dim == len(size) - 1 else max(size[dim + 1], 1) * result[dim + 1]
     return tuple(result)
+
+
+def check_resizable(size: Sequence[int], offset: int, itemsize: int) -> None:
+    """resize_'s checks, in torch's order: the element count, then the storage size in bytes."""
+    if numel_overflows(size):
+        raise RuntimeError("numel: integer multiplication overflow")
+    if (offset + math.prod(size)) * itemsize > 2**63 - 1:
+        raise RuntimeError(f"Storage size calculation overflowed with sizes={errors.shape_text(tuple(size))}")

@@ -18,6 +18,7 @@ def resize_(self: Tensor, *sizes: Any, memory_format: Any = None) -> Tensor:
     if self.requires_grad:
         raise RuntimeError(errors.RESIZE_REQUIRES_GRAD)
     shape = sizes_arg(sizes)
+    geometry.check_resizable(shape, self._offset, self.dtype.itemsize)
     self._storage.resize(self._offset + math.prod(shape))
     self._set_layout(shape, geometry.contiguous_strides(shape), self._offset)
     self._bump_version()

@@ -196,6 +196,8 @@ def expand(self: Tensor, *sizes: Any) -> Tensor:
                     f"Tensor sizes: {errors.shape_text(self._shape)}")
             st = 0
         shape[i], stride[i] = want, st
+    if geometry.numel_overflows(shape):  # a negative size, as torch's view metadata refuses it
+        raise RuntimeError("numel: integer multiplication overflow")
     in_shape = self._shape
 
     def backward(grad: np.ndarray, saved: dict) -> tuple[np.ndarray]:

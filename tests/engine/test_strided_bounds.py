@@ -1,6 +1,6 @@
-"""as_strided, as_strided_ and set_ with negative, overflowing or out-of-bounds layouts: the engine
-refuses (or accepts) each one as torch 2.13 does, with torch's message, and a layout it accepts
-never reaches memory outside its storage."""
+"""as_strided, as_strided_, set_, resize_ and expand with negative, overflowing or out-of-bounds
+layouts: the engine refuses (or accepts) each one as torch 2.13 does, with torch's message, and a
+layout it accepts never reaches memory outside its storage."""
 
 from __future__ import annotations
 
@@ -64,3 +64,23 @@ def test_an_accepted_layout_that_overflows_still_cannot_read_outside_its_storage
     assert odd.shape == (BIG,)
     with pytest.raises(ValueError):
         odd.sum()
+
+
+SIZES = [(-1,), (2, -3), (-1, 0), (0, -1), (2**62,), (2**40, 2**40), (2**31, 2**31, 4), (3,), (0,), (2, 3)]
+
+
+def _resized(module, op, size):
+    try:
+        if op == "resize_":
+            result = module.empty(0).resize_(*size)
+        else:
+            result = module.ones(*([1] * len(size))).expand(*size)
+    except RuntimeError as exc:
+        return "RuntimeError", str(exc).partition("\n")[0]
+    return tuple(result.shape), tuple(result.stride())
+
+
+@pytest.mark.needs_torch
+@pytest.mark.parametrize("op", ["resize_", "expand"])
+def test_negative_and_overflowing_sizes_are_refused_as_torch_does(torch, op):
+    assert [_resized(engine, op, s) for s in SIZES] == [_resized(torch, op, s) for s in SIZES]
