@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine.nn import (
     functional,
     init,
-    utils,  # noqa: E402,I001  (nn.utils.rnn needs the layers above)
+    utils,
 )
 from engine.nn.attention import (
     MultiheadAttention,
