@@ -13,8 +13,8 @@ from typing import Any
 
 import numpy as np
 
-from engine import geometry
 from engine import allocator as allocation
+from engine import geometry
 from engine.autograd.node import AccumulateGrad, Node
 from engine.tensor import Tensor
 

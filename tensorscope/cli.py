@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tensorscope import __version__
+from tensorscope.printable import printable
 from tensorscope.worker.limits import Limits
 
 if TYPE_CHECKING:
@@ -143,7 +144,7 @@ def replay(path: str, as_json: bool, limits: Limits, cuda: bool, memory_snapshot
             for step in steps:
                 print(trace.step_line(step.snapshot))
         else:
-            print(report.render(step.snapshot for step in steps))
+            print(printable(report.render(step.snapshot for step in steps)))
         if memory_snapshot:
             try:
                 session.dump_memory_snapshot(memory_snapshot)
@@ -176,7 +177,7 @@ def replay_scenario(path: str, as_json: bool, limits: Limits) -> int:
         for snap in narrate.all_snapshots(run):
             print(trace.step_line(snap))
     else:
-        print(narrate.render(run))
+        print(printable(narrate.render(run)))
     return 0 if run.passed else 1
 
 
@@ -205,10 +206,10 @@ def check(paths: Sequence[str], limits: Limits) -> int:
                 failed += 1
                 continue
             if scenario.has_paddle:
-                print(narrate.verdict_both(file, run, paddle_run))
+                print(printable(narrate.verdict_both(file, run, paddle_run)))
                 failed += not (run.passed and paddle_run.passed)
             else:
-                print(narrate.verdict(file, run))
+                print(printable(narrate.verdict(file, run)))
                 failed += not run.passed
     print(f"{len(files) - failed} passed, {failed} failed")
     return 1 if failed else 0
@@ -226,7 +227,7 @@ def compare(path: str, limits: Limits) -> int:
         except (ScenarioError, WorkerError) as exc:
             print(f"tensorscope: {exc}", file=sys.stderr)
             return 1
-    print(side_by_side.render(*runs))
+    print(printable(side_by_side.render(*runs)))
     return 0
 
 

@@ -15,8 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from engine import dtypes, errors, geometry
 from engine import allocator as allocation
+from engine import dtypes, errors, geometry
 from engine.autograd.engine import written_in_place
 from engine.ops.core import (
     apply_inplace,

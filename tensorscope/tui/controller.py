@@ -163,6 +163,11 @@ class Controller:
     def busy(self) -> bool:
         return self.current_job is not None
 
+    @property
+    def session(self) -> SessionLike | None:
+        """The main session (the runner's thread replaces it on reset and undo)."""
+        return self._session
+
     def enqueue(self, job: Job) -> None:
         """Queue a job after whatever runs (nothing typed is dropped)."""
         self.jobs.append(job)

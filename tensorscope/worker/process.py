@@ -4,6 +4,9 @@ The child is `python -m tensorscope.worker` with the parent's interpreter, in a 
 temporary folder (removed when the worker is closed), with an environment scrubbed to what it
 needs. PYTHONPATH points at the folder that holds the parent's `tensorscope` package, so the
 worker imports the same code whether it comes from a checkout, an editable install or a wheel.
+
+A front end killed outright (a closed terminal, SIGKILL) cannot remove its workers' folders; the
+folders carry the front end's pid, and the next front end removes those whose process is gone.
 """
 
 from __future__ import annotations
@@ -58,6 +61,36 @@ def environment(folder: str) -> dict[str, str]:
     return env
 
 
+FOLDER_PREFIX = "tensorscope-worker-"
+_swept = False
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def sweep_orphans(base: str | None = None) -> None:
+    """Remove worker folders (ours, by uid) left by front ends that are no longer running."""
+    base = base or tempfile.gettempdir()
+    try:
+        entries = list(os.scandir(base))
+    except OSError:
+        return
+    for entry in entries:
+        owner = entry.name[len(FOLDER_PREFIX):].partition("-")[0]
+        if not (entry.name.startswith(FOLDER_PREFIX) and owner.isdigit()):
+            continue
+        with contextlib.suppress(OSError):
+            if entry.is_dir(follow_symlinks=False) and entry.stat().st_uid == os.getuid() and not _alive(int(owner)):
+                shutil.rmtree(entry.path, ignore_errors=True)
+
+
 def _cleanup(process: subprocess.Popen[bytes], folder: str, stderr: IO[bytes]) -> None:
     if process.poll() is None:
         with contextlib.suppress(OSError):
@@ -75,8 +108,12 @@ class WorkerProcess:
     """A started worker. Spawning does not wait for it: the first `receive` does."""
 
     def __init__(self, limits: Limits) -> None:
+        global _swept
+        if not _swept:
+            _swept = True
+            sweep_orphans()
         self.limits = limits
-        self.folder = tempfile.mkdtemp(prefix="tensorscope-worker-")
+        self.folder = tempfile.mkdtemp(prefix=f"{FOLDER_PREFIX}{os.getpid()}-")
         self.stderr = tempfile.TemporaryFile()  # noqa: SIM115 - closed with the worker (_cleanup)
         command = [sys.executable, "-s", "-m", "tensorscope.worker", "--parent", str(os.getpid()),
                    *limits.arguments()]
