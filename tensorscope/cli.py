@@ -244,8 +244,15 @@ def list_scenarios() -> int:
     return 0
 
 
+def _exit_on(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `tensorscope replay f --json | head` ends quietly
+    if argv is None:  # run as the command: a closed terminal or a kill still ends the workers tidily
+        signal.signal(signal.SIGHUP, _exit_on)
+        signal.signal(signal.SIGTERM, _exit_on)
     parser = build_parser()
     args = parser.parse_args(argv)
     cuda = not args.no_cuda

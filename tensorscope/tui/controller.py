@@ -94,7 +94,7 @@ class Update:
 class Runner(Protocol):
     def submit(self, work: Callable[[], None]) -> None: ...
 
-    def close(self) -> None: ...
+    def close(self, wait: float = 5.0) -> None: ...
 
 
 class InlineRunner:
@@ -103,7 +103,7 @@ class InlineRunner:
     def submit(self, work: Callable[[], None]) -> None:
         work()
 
-    def close(self) -> None:
+    def close(self, wait: float = 5.0) -> None:
         """Nothing runs in the background."""
 
 
@@ -122,9 +122,11 @@ class ThreadRunner:
     def submit(self, work: Callable[[], None]) -> None:
         self._jobs.put(work)
 
-    def close(self) -> None:
+    def close(self, wait: float = 5.0) -> None:
+        """Finish the queued work, waiting at most `wait` seconds (a statement may still run: its
+        worker then ends with this process)."""
         self._jobs.put(None)
-        self._thread.join(timeout=5)
+        self._thread.join(timeout=wait)
 
 
 # ------------------------------------------------------------------ the controller
@@ -235,7 +237,7 @@ class Controller:
             self._session = self._paddle_session = None
 
         self.runner.submit(end)
-        self.runner.close()
+        self.runner.close(wait=1.0)
 
     # ------------------------------------------------------------------ scenarios
     def open_scenario(self, scenario: ScenarioLike) -> None:
@@ -378,7 +380,10 @@ class Controller:
                 if job.kind == "step" and scenario is not None:
                     paddle = self._run_paddle(scenario, job.index)
         except Exception as exc:  # noqa: BLE001 - the session failed: report it, keep the app alive
-            failure = f"internal error: {type(exc).__name__}: {exc}"
+            from tensorscope.worker.client import WorkerError
+
+            failure = f"tensorscope: {exc}" if isinstance(exc, WorkerError) else \
+                f"internal error: {type(exc).__name__}: {exc}"
         session = self._session
         snapshots = [step.snapshot for step in session.steps] if session is not None else []
         ran = 0 if replaced else max(len(snapshots) - before, 0)

@@ -128,11 +128,13 @@ class WorkerSession:
         return self
 
     def complete(self, word: str) -> list[str]:
-        """Candidates from the worker's namespace; none while a statement runs."""
+        """Candidates from the worker's namespace; none while a statement runs or before the
+        worker has started (completion never waits)."""
         if not self._lock.acquire(blocking=False):
             return []
         try:
-            self._ensure_open()
+            if not self._opened:
+                return []
             self._worker.send({"op": "complete", "word": word})
             try:
                 reply = self._expect(self._worker.receive(time.monotonic() + COMPLETION_SECONDS))
@@ -176,6 +178,8 @@ class WorkerSession:
 
     # ------------------------------------------------------------------ the worker's life
     def _spawn(self) -> WorkerProcess:
+        if not threading.main_thread().is_alive():  # the program is exiting: its workers are ending
+            raise WorkerError("tensorscope is exiting; no new worker is started")
         return WorkerProcess(self.limits)
 
     def _ensure_open(self) -> None:
@@ -189,7 +193,8 @@ class WorkerSession:
             problem = self._worker.startup_problem() if stop.why == "died" else "it did not answer in time"
             self._worker.close()
             self._worker = self._spawn()
-            raise WorkerError(f"the worker could not start: {problem}") from None
+            raise WorkerError(f"the worker could not start under its {self.limits.memory_text} memory limit: "
+                              f"{problem}") from None
         self._opened = True
 
     def _expect(self, reply: dict[str, Any]) -> dict[str, Any]:
