@@ -25,6 +25,16 @@ def _escape(match: re.Match[str]) -> str:
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
+def shorten(source: str, width: int = 60) -> str:
+    """The first line of `source`, cut to `width` characters with an ellipsis when anything is
+    left out (how messages quote a statement)."""
+    stripped = source.strip()
+    line = stripped.splitlines()[0] if stripped else ""
+    if len(line) > width or "\n" in stripped:
+        return line[: width - 1].rstrip() + "…"
+    return line
+
+
 def printable(text: str) -> str:
     """`text` with every character that could act on a terminal written as an escape."""
     return _UNSAFE.sub(_escape, text)

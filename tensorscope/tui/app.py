@@ -15,6 +15,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Footer, Tab, Tabs
 
+from tensorscope.printable import shorten
 from tensorscope.tui.actions import bindings
 from tensorscope.tui.completion import Completer
 from tensorscope.tui.controller import Controller, Job, Runner, SessionFactory, Update
@@ -310,7 +311,7 @@ class TensorscopeApp(App[None]):
             self.transcript.note("session reset: a fresh engine, nothing defined", "italic #e6c07b")
         if update.failure is not None:
             if update.source is not None and kind in ("run", "step"):
-                self.transcript.note(">>> " + update.source.splitlines()[0], "dim")
+                self.transcript.note(">>> " + shorten(update.source, 200), "dim")
             self.transcript.note(update.failure, "bold #ff5252")
         self.transcript.set_pending(None)
         self.transcript.sync(self.snapshots, self.explain)

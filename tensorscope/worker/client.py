@@ -24,6 +24,7 @@ from typing import Any
 
 from engine.cuda import DEFAULT_CAPACITY
 from tensorscope.interpreter import ErrorInfo, Statement, UserError
+from tensorscope.printable import shorten
 from tensorscope.session import Step, scenario_text, script_text
 from tensorscope.snapshot import Snapshot
 from tensorscope.worker import codec
@@ -36,13 +37,6 @@ COMPLETION_SECONDS = 2.0
 
 class WorkerError(RuntimeError):
     """The worker could not do what was asked for a reason of its own (it cannot start, a bug)."""
-
-
-def shorten(source: str, width: int = 60) -> str:
-    line = source.strip().splitlines()[0] if source.strip() else ""
-    if len(line) > width or "\n" in source.strip():
-        return line[: width - 1].rstrip() + "…"
-    return line
 
 
 class WorkerSession:
