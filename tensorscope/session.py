@@ -61,9 +61,13 @@ class SessionLike(Protocol):
 
     def sources(self) -> list[str]: ...
 
+    def rewind(self, count: int) -> SessionLike:
+        """The session as it was after its first `count` statements, replayed (an in-process
+        Session returns a new one; a worker session rewinds itself and returns itself)."""
+        ...
+
     def undo(self) -> SessionLike:
-        """The session without its last statement (an in-process Session returns a new one; a
-        worker session rewinds itself and returns itself)."""
+        """`rewind` to all statements but the last."""
         ...
 
     def complete(self, word: str) -> list[str]:
@@ -152,6 +156,9 @@ class Session:
                 self.record_stopped(step.statement, step.snapshot.error)
             else:
                 self.run_statement(step.statement)
+
+    def rewind(self, count: int) -> Session:
+        return self.replayed(count)
 
     def undo(self) -> Session:
         return self.replayed(max(len(self._steps) - 1, 0))

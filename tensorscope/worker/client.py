@@ -112,14 +112,19 @@ class WorkerSession:
         with contextlib.suppress(OSError):  # a full pipe has a wake-up waiting already
             os.write(self._wake_write, b"!")
 
-    def undo(self) -> WorkerSession:
-        """Take back the last statement: the worker replays the ones before it. Returns itself."""
+    def rewind(self, count: int) -> WorkerSession:
+        """Go back to the state after the first `count` statements: the worker replays them.
+        Returns itself."""
         with self._lock:
-            if self._steps:
-                self._steps.pop()
+            if 0 <= count < len(self._steps):
+                del self._steps[count:]
                 self._ensure_open()
                 self._replay_into(self._worker)
         return self
+
+    def undo(self) -> WorkerSession:
+        """Take back the last statement. Returns itself."""
+        return self.rewind(max(len(self._steps) - 1, 0))
 
     def complete(self, word: str) -> list[str]:
         """Candidates from the worker's namespace; none while a statement runs or before the

@@ -146,3 +146,13 @@ def test_folders_left_by_front_ends_that_died_are_swept(tmp_path: Path) -> None:
         folder.mkdir()
     sweep_orphans(str(tmp_path))
     assert not dead.exists() and alive.exists() and other.exists()
+
+
+def test_rewind_goes_back_to_any_step(worker) -> None:
+    worker.run("import torch\nx = torch.ones(2)\nx.add_(1)\nx.add_(1)\ny = x * 2")
+    assert worker.rewind(3) is worker and worker.sources() == ["import torch", "x = torch.ones(2)", "x.add_(1)"]
+    worker.run("print(x._version, 'y' in dir())")
+    assert worker.last.output == "1 False"
+    here = Session()
+    here.run("import torch\nx = torch.ones(2)\nx.add_(1)")
+    assert here.rewind(2).sources() == ["import torch", "x = torch.ones(2)"]
