@@ -158,7 +158,7 @@ def _scenario_run(scenario: Scenario, dialect: str, starter: WorkerStarter) -> S
     """One dialect of a scenario, in a fresh worker (its time_limit, else the command's)."""
     from tensorscope.scenario import run_scenario, session_options
 
-    with starter.session(time_limit=scenario.time_limit, **session_options(scenario)) as session:
+    with starter.session(**session_options(scenario)) as session:
         return run_scenario(scenario, dialect, session)
 
 

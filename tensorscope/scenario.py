@@ -410,8 +410,11 @@ def step_view(run: StepRun) -> Snapshot:
 
 
 def session_options(scenario: Scenario) -> SessionOptions:
-    """The Session keywords a scenario asks for (its simulated device)."""
-    return {"cuda": scenario.cuda, "cuda_capacity_bytes": int(scenario.cuda_capacity_gib * 1024**3)}
+    """The Session keywords a scenario asks for (its simulated device, its time limit)."""
+    options: SessionOptions = {"cuda": scenario.cuda, "cuda_capacity_bytes": int(scenario.cuda_capacity_gib * 1024**3)}
+    if scenario.time_limit is not None:
+        options["time_limit"] = scenario.time_limit
+    return options
 
 
 def run_scenario(scenario: Scenario, dialect: str = "torch", session: SessionLike | None = None) -> ScenarioRun:

@@ -30,6 +30,7 @@ class SessionOptions(TypedDict, total=False):
 
     cuda: bool  # the simulated CUDA device is on
     cuda_capacity_bytes: int  # its memory
+    time_limit: float | None  # seconds per statement: a worker's wall clock (None: its default)
 
 
 @dataclass(frozen=True)
@@ -90,8 +91,12 @@ class SessionLike(Protocol):
 class Session:
     """A namespace, the steps run in it so far, and their snapshots, on a runtime of its own."""
 
-    def __init__(self, *, cuda: bool = True, cuda_capacity_bytes: int = engine.cuda.DEFAULT_CAPACITY) -> None:
-        self.options: dict[str, Any] = {"cuda": cuda, "cuda_capacity_bytes": cuda_capacity_bytes}
+    def __init__(self, *, cuda: bool = True, cuda_capacity_bytes: int = engine.cuda.DEFAULT_CAPACITY,
+                 time_limit: float | None = None) -> None:
+        """`time_limit` is not enforced in process (only a worker can stop a statement); it is
+        kept for the scenarios this session exports."""
+        self.options: dict[str, Any] = {"cuda": cuda, "cuda_capacity_bytes": cuda_capacity_bytes,
+                                        "time_limit": time_limit}
         self.runtime = Runtime()  # a fresh process's state: default seed, fresh device, grad on, float32
         with self.runtime.active():
             engine.cuda.configure(enabled=cuda, capacity_bytes=cuda_capacity_bytes)
@@ -187,7 +192,7 @@ class Session:
         return script_text(self._steps)
 
     def export_scenario(self, title: str = "A recorded session") -> str:
-        return scenario_text(self._steps, title, cuda=self.options["cuda"])
+        return scenario_text(self._steps, title, cuda=self.options["cuda"], time_limit=self.options["time_limit"])
 
     def interrupt(self) -> None:
         """In process nothing can stop a running statement but its own limits."""

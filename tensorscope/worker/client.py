@@ -43,11 +43,16 @@ class WorkerSession:
     """The Session interface (`tensorscope.session.SessionLike`) over a worker process."""
 
     def __init__(self, *, cuda: bool = True, cuda_capacity_bytes: int = DEFAULT_CAPACITY,
-                 limits: Limits | None = None, worker: WorkerProcess | None = None) -> None:
-        """Starts the worker without waiting for it (the first request does); `worker` is one
-        started earlier with the same memory limit (see WorkerStarter)."""
-        self.options: dict[str, Any] = {"cuda": cuda, "cuda_capacity_bytes": cuda_capacity_bytes}
+                 time_limit: float | None = None, limits: Limits | None = None,
+                 worker: WorkerProcess | None = None) -> None:
+        """Starts the worker without waiting for it (the first request does); `time_limit`, when
+        given, replaces the one of `limits`; `worker` is one started earlier with the same memory
+        limit (see WorkerStarter)."""
+        self.options: dict[str, Any] = {"cuda": cuda, "cuda_capacity_bytes": cuda_capacity_bytes,
+                                        "time_limit": time_limit}
         self.limits = limits or Limits()
+        if time_limit is not None:
+            self.limits = replace(self.limits, time_limit=time_limit)
         self._steps: list[Step] = []
         self._lock = threading.Lock()
         self._wake_read, self._wake_write = os.pipe()
@@ -281,11 +286,10 @@ class WorkerStarter:
         self.limits = limits
         self._spare: WorkerProcess | None = None
 
-    def session(self, *, time_limit: float | None = None, **options: Any) -> WorkerSession:
+    def session(self, **options: Any) -> WorkerSession:
         worker = self._spare or WorkerProcess(self.limits)
         self._spare = WorkerProcess(self.limits)
-        limits = self.limits if time_limit is None else replace(self.limits, time_limit=time_limit)
-        return WorkerSession(limits=limits, worker=worker, **options)
+        return WorkerSession(limits=self.limits, worker=worker, **options)
 
     def close(self) -> None:
         if self._spare is not None:

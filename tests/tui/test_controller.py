@@ -80,3 +80,15 @@ def test_a_yaml_scenario_checks_its_expectations_and_compares_the_dialects() -> 
     state = ctl.compare_state()
     assert state.problem is None and state.found
     assert any("share memory in torch" in line for line in state.found)
+
+
+def test_a_scenarios_time_limit_reaches_its_sessions() -> None:
+    from tensorscope.scenario import loads
+    from tensorscope.tui.scenario_adapter import YamlScenario
+
+    ctl, _ = controller()
+    scenario = YamlScenario(loads("title: t\nsummary: s\ntime_limit: 2\ncuda: false\nsteps: [x = 1]\n"))
+    ctl.open_scenario(scenario)
+    assert ctl.options == {"cuda": False, "cuda_capacity_bytes": 16 * 1024**3, "time_limit": 2.0}
+    ctl.step_next()
+    assert "time_limit: 2.0" in ctl.export_scenario()
