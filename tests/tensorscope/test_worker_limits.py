@@ -76,7 +76,7 @@ def test_arrays_piling_up_past_the_memory_limit_are_stopped() -> None:
 
 
 def test_a_crash_of_the_worker_is_survived() -> None:
-    with session(time_limit=5.0) as worker:
+    with session(time_limit=15.0) as worker:
         worker.run("t = ()\nfor _ in range(300000): t = (t,)")
         kind, message = stopped_with(worker, "hash(t)")
         assert (kind, message) == ("WorkerCrash", "the worker crashed (SIGSEGV, segmentation fault): `hash(t)`")
