@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import sys
 from collections.abc import Sequence
@@ -245,7 +246,12 @@ def list_scenarios() -> int:
 
 
 def _exit_on(signum: int, frame: object) -> None:
-    raise SystemExit(128 + signum)
+    """A closed terminal or a kill: end the workers (and their folders), then exit at once, as the
+    signal would have (the explorer's terminal threads are not waited for)."""
+    from tensorscope.worker.process import end_all
+
+    end_all()
+    os._exit(128 + signum)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

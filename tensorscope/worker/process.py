@@ -63,6 +63,13 @@ def environment(folder: str) -> dict[str, str]:
 
 FOLDER_PREFIX = "tensorscope-worker-"
 _swept = False
+_running: weakref.WeakSet[WorkerProcess] = weakref.WeakSet()
+
+
+def end_all() -> None:
+    """Kill every worker of this process and remove its folder (before an abrupt exit)."""
+    for worker in list(_running):
+        worker._finalizer()
 
 
 def _alive(pid: int) -> bool:
@@ -120,6 +127,7 @@ class WorkerProcess:
         self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.stderr,
                                         cwd=self.folder, env=environment(self.folder), start_new_session=True)
         self._finalizer = weakref.finalize(self, _cleanup, self.process, self.folder, self.stderr)
+        _running.add(self)
         self._buffer = bytearray()
         self._scanned = 0
         self.decoder = codec.SnapshotDecoder()
