@@ -8,15 +8,20 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-from engine import dtypes
+from engine import dtypes, runtime
 
 
-class _State:
-    enabled = False
-    dtype: dtypes.dtype = dtypes.bfloat16
+class AutocastState:
+    """Whether an autocast region is open and its dtype: a part of the engine's runtime."""
+
+    __slots__ = ("dtype", "enabled")
+
+    def __init__(self) -> None:
+        self.enabled = False
+        self.dtype = dtypes.bfloat16
 
 
-state = _State()
+state: AutocastState = runtime.slot(__name__, "state", AutocastState)
 
 
 def is_autocast_enabled(device_type: str | None = None) -> bool:

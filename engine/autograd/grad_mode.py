@@ -6,13 +6,21 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-
-class _State:
-    enabled = True
-    inference = False
+from engine import runtime
 
 
-state = _State()
+class GradMode:
+    """Whether ops record the graph, and whether new tensors are inference tensors: a part of the
+    engine's runtime."""
+
+    __slots__ = ("enabled", "inference")
+
+    def __init__(self) -> None:
+        self.enabled = True
+        self.inference = False
+
+
+state: GradMode = runtime.slot(__name__, "state", GradMode)
 
 
 def is_grad_enabled() -> bool:
