@@ -155,6 +155,7 @@ class MultiheadAttention(Module):
                 need_weights: bool = True, attn_mask: Tensor | None = None, average_attn_weights: bool = True,
                 is_causal: bool = False) -> tuple[Tensor, Tensor | None]:
         batched = query.ndim == 3
+        fast = self._fast_path(query, key, value, batched)
         if self.batch_first and batched:
             if key is value:
                 if query is key:
@@ -176,8 +177,22 @@ class MultiheadAttention(Module):
             output = views.squeeze(output, 1)
             weights = views.squeeze(weights, 0) if weights is not None else None
         if self.batch_first and batched:
-            return views.transpose(output, 1, 0), weights
+            output = views.transpose(output, 1, 0)
+        if fast:  # torch's fused _native_multi_head_attention returns fresh, contiguous tensors
+            output = Tensor._wrap(output._numpy_view().copy(), output.dtype)
+            weights = None if weights is None else Tensor._wrap(weights._numpy_view().copy(), weights.dtype)
         return output, weights
+
+    def _fast_path(self, query: Tensor, key: Tensor, value: Tensor, batched: bool) -> bool:
+        """torch's conditions for its fused inference kernel: batched batch-first self-attention in
+        eval mode, outside autocast, with nothing that needs a graph."""
+        from engine import amp
+        from engine.autograd import grad_mode
+
+        tensors = (query, self.in_proj_weight, self.in_proj_bias, self.out_proj.weight, self.out_proj.bias)
+        return (batched and query is key and key is value and not self.training and self.num_heads % 2 == 0
+                and self.batch_first and self.in_proj_bias is not None and not amp.state.enabled
+                and not (grad_mode.state.enabled and any(t is not None and t.requires_grad for t in tensors)))
 
 
 class TransformerEncoderLayer(Module):

@@ -93,6 +93,9 @@ SNIPPETS = {
     "packed sequence must be sorted": "nn.utils.rnn.pack_padded_sequence(torch.ones(3, 2, 1), [1, 3])",
     "multihead attention": "torch.manual_seed(0); a = nn.MultiheadAttention(4, 2); x = torch.randn(3, 2, 4); "
                            "o, w = a(x, x, x); o.sum().backward(); g = a.in_proj_weight.grad; print(a)",
+    "multihead attention's inference path": "torch.manual_seed(0); a = nn.MultiheadAttention(4, 2, batch_first=True).eval(); "
+                                            "x = torch.randn(2, 3, 4)\nwith torch.no_grad():\n    o, w = a(x, x, x)\n"
+                                            "o2, w2 = a(x, x, x)",
     "transformer encoder layer": "torch.manual_seed(0); l = nn.TransformerEncoderLayer(4, 2, 8, dropout=0.0); "
                                  "x = torch.randn(3, 2, 4); y = l(x, src_mask=nn.Transformer.generate_square_subsequent_mask(3))",
     "scaled dot product attention": "torch.manual_seed(0); q = torch.randn(1, 2, 3, 4, requires_grad=True); "
