@@ -13,8 +13,8 @@ from typing import Any
 
 import numpy as np
 
+from engine import allocator as allocation
 from engine import geometry
-from engine.allocator import allocator
 from engine.autograd.node import AccumulateGrad, Node
 from engine.tensor import Tensor
 
@@ -53,8 +53,9 @@ def _covered(shape: tuple[int, ...], stride: tuple[int, ...], offset: int) -> tu
     return tuple(int(i) for i in np.unique(geometry.storage_indices(shape, stride, offset)))
 
 
-def version(t: Tensor) -> int:
-    return t._version
+def version(t: Tensor) -> int | None:
+    """The version counter; None for an inference tensor, which has none."""
+    return None if t._storage.inference else t._version
 
 
 def shares_version_counter(a: Tensor, b: Tensor) -> bool:
@@ -137,6 +138,7 @@ def grad_fn_name(t: Tensor) -> str | None:
 
 
 def memory() -> dict[str, Any]:
+    allocator = allocation.allocator
     return {"live_bytes": allocator.live_bytes, "peak_bytes": allocator.peak_bytes,
             "live_storages": allocator.live_count}
 

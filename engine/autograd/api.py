@@ -8,6 +8,7 @@ from typing import Any
 
 from engine import errors
 from engine.autograd.engine import run_backward
+from engine.devices import on
 
 _warned_create_graph = False
 
@@ -64,7 +65,8 @@ def _make_grads(outputs: tuple[Any, ...], grads: tuple[Any, ...], batched: bool 
                     raise RuntimeError(errors.NON_SCALAR_BACKWARD)
                 if not dtype.is_floating_point:
                     raise RuntimeError(f"grad can be implicitly created only for real scalar outputs but got {dtype}")
-                made.append(ones(shape, dtype=dtype, device=device) if edge else ones_like(out))
+                with on(device):  # the root gradient lives where its output does
+                    made.append(ones(shape, dtype=dtype) if edge else ones_like(out))
             else:
                 made.append(None)
         else:
@@ -117,7 +119,6 @@ def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, retain_graph: bool
          create_graph: bool = False, only_inputs: bool = True, allow_unused: bool | None = None,
          is_grads_batched: bool = False, materialize_grads: bool = False) -> tuple[Any, ...]:
     """Gradients of `outputs` with respect to `inputs`, returned rather than accumulated."""
-    from engine.ops.factories import zeros_like
 
     if materialize_grads and allow_unused is False:
         raise ValueError("Expected allow_unused to be True or not passed when materialize_grads=True, but got: "
@@ -152,10 +153,17 @@ def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, retain_graph: bool
 
         if any(r is None and isinstance(i, GradientEdge) for r, i in zip(result, inputs)):
             raise RuntimeError("materialize_grads cannot be used when the given input is a GradientEdge")
-        result = tuple(r if r is not None else zeros_like(i, requires_grad=bool(create_graph)) for r, i in zip(result, inputs))
+        result = tuple(r if r is not None else _zeros_on_device(i, bool(create_graph)) for r, i in zip(result, inputs))
     if keys is not None:
         return dict(zip(keys, result, strict=True))  # type: ignore[return-value]
     return result
+
+
+def _zeros_on_device(like: Any, requires_grad: bool) -> Any:
+    from engine.ops.factories import zeros_like
+
+    with on(like.device):
+        return zeros_like(like, requires_grad=requires_grad)
 
 
 def _batched_grad(outputs: tuple[Any, ...], inputs: tuple[Any, ...], grads: list[Any], create_graph: bool,

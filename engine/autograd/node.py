@@ -35,23 +35,29 @@ class SavedTensor:
     the op that saved it; a saved input names its grad_fn at backward time.
     """
 
-    __slots__ = ("hooks", "is_output", "output_nr", "packed", "released", "tensor", "version")
+    __slots__ = ("hooks", "is_output", "output_nr", "packed", "released", "target", "tensor", "version")
 
     def __init__(self, tensor: Any, is_output: bool, output_nr: int = 0) -> None:
-        self.version = tensor._version
+        if tensor._storage.inference:
+            raise RuntimeError(errors.INFERENCE_SAVED)
+        self.version = tensor._vc.value
         self.is_output = is_output
         self.output_nr = output_nr
         self.tensor = tensor._alias() if is_output else tensor
         self.released = False
+        self.target = None
         self.hooks = graph._active[-1] if graph._active else None
         self.packed = self._pack(tensor) if self.hooks is not None else None
 
     def _pack(self, tensor: Any) -> Any:
-        """saved_tensors_hooks: the pack hook sees the tensor itself, under no_grad, and may not write it."""
+        """saved_tensors_hooks: the pack hook sees the tensor itself, under no_grad, and may not write
+        it; as in PyTorch, only what it returns is kept (with where the tensor's gradient goes)."""
         with grad_mode.no_grad():
             packed = self.hooks[0](tensor)
-        if tensor._version != self.version:
+        if tensor._vc.value != self.version:
             raise RuntimeError(errors.PACK_HOOK_INPLACE)
+        self.target = None if self.is_output else _GradientTarget(tensor)
+        self.tensor = None
         return packed
 
     def unpack(self, owner: Node) -> Any:
@@ -60,7 +66,7 @@ class SavedTensor:
         if self.hooks is not None:  # hooked tensors are not version-checked, exactly as in PyTorch
             return self._from_unpack_hook(owner)
         tensor = self.tensor
-        current = tensor._version
+        current = tensor._vc.value
         if current != self.version:
             raise RuntimeError(errors.VERSION_MISMATCH.format(core=self._mismatch_core(owner, current)))
         if self.is_output and grad_mode.state.enabled:
@@ -76,16 +82,15 @@ class SavedTensor:
                             + type(value).__name__)
         if self.is_output:
             return _placed_in_graph(value, owner, self.output_nr)
-        source = self.tensor
-        edge = source._gradient_edge() if source.requires_grad else None
-        if edge is None:
+        target = self.target
+        if target.grad_fn is None and target.accumulator is None:
             return value
         alias = value._alias()
-        if edge[0] is source._grad_fn_for_message():
-            alias._grad_fn, alias._output_nr = edge
+        if target.grad_fn is not None:
+            alias._grad_fn, alias._output_nr = target.grad_fn, target.output_nr
         else:  # a leaf: the alias feeds the leaf's own AccumulateGrad
             alias._requires_grad = True
-            alias._accumulator = source._accumulator
+            alias._accumulator = target.accumulator
         return alias
 
     def _mismatch_core(self, owner: Node, current: int) -> str:
@@ -129,6 +134,23 @@ class SavedTensor:
         self.packed = self._pack(self.tensor)
 
 
+class _GradientTarget:
+    """What a SavedTensor keeps of a saved input once a pack hook has taken its data: where the
+    input's gradient goes (its grad_fn and output_nr, or a weak reference to its leaf's
+    AccumulateGrad), so that the unpacked tensor rejoins the graph as PyTorch's SavedVariable does."""
+
+    __slots__ = ("accumulator", "grad_fn", "output_nr")
+
+    def __init__(self, tensor: Any) -> None:
+        edge = tensor._gradient_edge() if tensor.requires_grad else None
+        self.grad_fn = self.accumulator = None
+        self.output_nr = 0
+        if edge is not None and isinstance(edge[0], AccumulateGrad):
+            self.accumulator = tensor._accumulator
+        elif edge is not None:
+            self.grad_fn, self.output_nr = edge
+
+
 class SavedScalar(SavedTensor):
     """A Python number an op keeps as a wrapped 0-dim tensor (`x * 2` saves `other`), or a None a
     custom Function saved: never packed by saved-tensor hooks, but freed with the graph, so a second
@@ -144,6 +166,7 @@ class SavedScalar(SavedTensor):
         self.version = 0
         self.hooks = None
         self.packed = None
+        self.target = None
         self.output_nr = 0
 
     @property
@@ -291,6 +314,13 @@ class Node:
         if values:
             self._values = values
 
+    @property
+    def _saved_values(self) -> dict[str, Any]:
+        """The node's non-tensor saved fields (the spelling ops recorded with numpy closures use)."""
+        if self._values is None:
+            self._values = {}
+        return self._values
+
     def saved_entries(self) -> list[tuple[str, SavedTensor]]:
         """What this node keeps alive: inspection for the explorer's graph pane."""
         return [(field, s) for field, s in self._saved if not isinstance(s, SavedScalar)]
@@ -339,7 +369,7 @@ class Node:
         if grad_input_mask is None:
             grad_input_mask = tuple(edge[0] is not None for edge in self.next_functions)
         rule = self._rule
-        if rule is None:
+        if rule is None or self._backward is not None:  # an op recorded with a numpy closure keeps it
             return self._apply_closure(grads)
         ctx = Context(grad_input_mask)
         attrs = ctx.__dict__
@@ -353,7 +383,7 @@ class Node:
                 attrs[field] = value
         if self._values:
             attrs.update(self._values)
-        return rule.apply(ctx, grads if len(self.output_meta) > 1 else grads[0])
+        return rule.apply(ctx, grads if len(self.output_meta) > 1 or rule.grads_list else grads[0])
 
     def __call__(self, *grads: Any) -> Any:
         """`grad_fn(*grads)`: run this node alone on the given gradients (under the caller's grad
@@ -408,11 +438,15 @@ class Node:
 
 
 def _closure_result(result: Any) -> Any:
+    from engine.autograd.engine import take_written_mark
     from engine.tensor import Tensor
 
     array = np.asarray(result)
-    return Tensor._wrap(np.array(array, copy=True) if array.base is not None or not array.flags.writeable
-                        else array)
+    version = take_written_mark(result)
+    tensor = Tensor._wrap(np.array(array, copy=True) if array.base is not None or not array.flags.writeable
+                          else array)
+    tensor._vc.value = version
+    return tensor
 
 
 _ACCUMULATE_SEQUENCE_NR = 2**64 - 1  # UINT64_MAX

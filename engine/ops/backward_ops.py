@@ -321,14 +321,15 @@ def native_layer_norm_backward(grad_out: Tensor, input: Tensor, normalized_shape
 
 
 def nll_loss_backward(grad_output: Tensor, self: Tensor, target: Tensor, weight: Tensor | None, reduction: int,
-                      ignore_index: int, total_weight: Tensor) -> Tensor:
+                      ignore_index: int, total_weight: Tensor, name: str = "NllLossBackwardBackward0") -> Tensor:
+    """nll_loss's (or nll_loss2d's, recorded as NllLoss2DBackwardBackward0) input gradient."""
     from engine.kernels import loss
 
     array = loss.nll_loss_backward(grad_output._numpy_view(), self._numpy_view(), target._numpy_view(),
                                    None if weight is None else weight._numpy_view(), _REDUCTIONS[reduction],
                                    ignore_index, total_weight._numpy_view())
     out = _new(array, self.dtype)
-    record("NllLossBackwardBackward0", out, (grad_output, self), save={"target": target, "weight": weight},
+    record(name, out, (grad_output, self), save={"target": target, "weight": weight},
            values={"ignore_index": ignore_index % (1 << 64), "reduction": reduction, "_ignore_index": ignore_index})
     return out
 

@@ -29,7 +29,7 @@ from engine.tensor import Tensor
 
 # --------------------------------------------------------------------------- parsing an index
 def _is_advanced(item: Any) -> bool:
-    return isinstance(item, (Tensor, list, np.ndarray))
+    return isinstance(item, (Tensor, list, range, np.ndarray))
 
 
 def _as_index_array(item: Any) -> np.ndarray:
@@ -579,35 +579,6 @@ def put(self: Tensor, index: Tensor, source: Tensor, accumulate: bool = False) -
                    values={"accumulate": accumulate, "_source_info": source._shape})
 
 
-def sort(self: Tensor, dim: int = -1, descending: bool = False, stable: bool = False) -> Any:
-    from engine.ops.reduction import return_type
-
-    d = geometry.wrap_dim(dim, max(self.ndim, 1))
-    x = self._numpy_view()
-    order = np.argsort(-x if descending else x, axis=d, kind="stable")
-    values = np.take_along_axis(x, order, axis=d)
-    indices = Tensor._wrap(order.astype(np.int64))
-    out = Tensor._wrap(np.asarray(values), self.dtype)
-    record("SortBackward0", out, (self,), save_outputs={"indices": indices},
-           values={"dim": dim % (1 << 64), "self_sym_sizes": self._shape})
-    return return_type("sort", out, indices)
-
-
-def topk(self: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = True) -> Any:  # noqa: A002
-    from engine.ops.reduction import return_type
-
-    d = geometry.wrap_dim(dim, max(self.ndim, 1))
-    x = self._numpy_view()
-    order = np.argsort(-x if largest else x, axis=d, kind="stable")
-    order = np.take(order, range(k), axis=d)
-    values = np.take_along_axis(x, order, axis=d)
-    indices = Tensor._wrap(order.astype(np.int64))
-    out = Tensor._wrap(np.asarray(values), self.dtype)
-    record("TopkBackward0", out, (self,), save_outputs={"indices": indices},
-           values={"dim": dim % (1 << 64), "self_sym_sizes": self._shape})
-    return return_type("topk", out, indices)
-
-
 METHODS = {
     "__getitem__": getitem, "__setitem__": setitem, "index_select": index_select, "masked_select": masked_select,
     "gather": gather, "scatter": scatter, "scatter_": scatter_, "scatter_add_": scatter_add_, "index_add": index_add,
@@ -616,11 +587,10 @@ METHODS = {
     "repeat": repeat, "flip": flip, "roll": roll, "tril": tril, "triu": triu, "nonzero": nonzero, "take": take,
     "masked_scatter_": masked_scatter_, "masked_scatter": masked_scatter, "put_": put_, "put": put,
     "index_put": index_put,
-    "sort": sort, "topk": topk,
 }
 FUNCTIONS = {
     "cat": cat, "concat": cat, "concatenate": cat, "stack": stack, "hstack": hstack, "vstack": vstack,
     "index_select": index_select, "masked_select": masked_select, "gather": gather, "scatter": scatter,
     "index_add": index_add, "masked_fill": masked_fill, "index_fill": index_fill, "index_copy": index_copy, "flip": flip, "roll": roll, "tril": tril, "triu": triu,
-    "nonzero": nonzero, "take": take, "put": put, "sort": sort, "topk": topk,
+    "nonzero": nonzero, "take": take, "put": put,
 }

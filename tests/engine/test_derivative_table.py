@@ -57,7 +57,7 @@ SAMPLES = [
     ("a[:, 1:]", "r2x3"), ("a.split(1)[1]", "r2x3"), ("a.split([1, 2], 1)[1]", "r2x3"), ("a.squeeze()", "r1x3"),
     ("a.squeeze(0)", "r1x3"), ("a.clone().squeeze_()", "r1x3"), ("a.clone().squeeze_(0)", "r1x3"),
     ("a.squeeze((0, 2))", "r1x3x1"), ("a.t()", "r2x3"), ("a.clone().t_()", "r2x3"), ("a.transpose(0, 1)", "r2x3"),
-    ("a.clone().transpose_(0, 1)", "r2x3"), ("a.unbind(1)[2]", "r2x3"), ("a.unfold(1, 2, 1)", "r2x3"),
+    ("a.clone().transpose_(0, 1)", "r2x3"), ("a.unbind(1)[2]", "r2x3"), ("a.unbind(0)[0]", "r1x3"), ("a.split(1)[0]", "r1x3"), ("a.unfold(1, 2, 1)", "r2x3"),
     ("a.t().reshape(-1)", "r2x3"), ("a[:, :2].reshape(2, 1, 2)", "r2x3"), ("a.unsqueeze(1)", "r2x3"), ("a.clone().unsqueeze_(1)", "r2x3"), ("a.view(3, 2)", "r2x3"),
     ("a.clone().view_as(a)", "r2x3"), ("a[...]", "r2x3"),
     # indexing
@@ -71,7 +71,8 @@ SAMPLES = [
     ("a.clone().put_(torch.tensor([1, 4]), b)", "r2x3 r2"), ("a.put(torch.tensor([1, 4]), b)", "r2x3 r2"), ("a.clone().put_(torch.tensor([1, 1]), b, accumulate=True)", "r2x3 r2"), ("a.repeat(2, 1)", "r2x3"), ("a.roll(1, 1)", "r2x3"),
     ("a.clone().scatter_add_(1, torch.tensor([[0, 2], [1, 1]]), b)", "r2x3 r2x2"),
     ("a.scatter(1, torch.tensor([[0, 2], [1, 0]]), b)", "r2x3 r2x2"), ("a.scatter(1, torch.tensor([[0, 2], [1, 0]]), 0.5)", "r2x3"),
-    ("a.sort(1)[0]", "r2x3"), ("torch.stack([a, b])", "r2x3 r2x3"), ("a.take(torch.tensor([0, 5, 2]))", "r2x3"),
+    ("a.sort(1)[0]", "r2x3"), ("a.cumprod(1)", "r2x3"), ("a.round(decimals=1)", "r2x3"), ("a.unique()", "r4"),
+    ("a.unique(dim=0)", "r2x3"), ("a.clone().round_(decimals=1)", "r2x3"), ("torch.stack([a, b])", "r2x3 r2x3"), ("a.take(torch.tensor([0, 5, 2]))", "r2x3"),
     ("a.topk(2, 1)[0]", "r2x3"), ("a.tril()", "r3x3"), ("a.triu(1)", "r3x3"), ("idx_put(a, b)", "r2x3 r3"),
     # copying
     ("a.clone()", "r2x3"), ("a.clone().copy_(b)", "r2x3 r3"), ("a.to(torch.float32)", "r2x3"), ("a.clone().fill_(0.5)", "r2x3"),
@@ -88,21 +89,17 @@ SAMPLES = [
     ("F.conv2d(a, b, c, padding=1)", "r1x2x4x4 r3x2x3x3 r3"), ("F.max_pool2d(a, 2)", "r1x2x4x4"),
     ("F.mse_loss(a, b)", "r2x3 r2x3"), ("F.batch_norm(a, None, None, b, c, training=True)", "r4x3 r3 r3"),
     ("F.layer_norm(a, (3,), b, c)", "r2x3 r3 r3"), ("F.nll_loss(F.log_softmax(a, 1), torch.tensor([0, 2]))", "r2x3"),
+    ("F.nll_loss(F.log_softmax(a, 1), torch.tensor([[[0, 2], [1, 1]]]))", "r1x3x2x2"),
 ]
 
 XFAIL = {
     "F.threshold(a, 0.1, 0.0)": "F.threshold is not in the engine yet",
-    "torch.linalg.vector_norm(a)": "torch.linalg is not in the engine yet",
-    "a.sort(1)[0]": "sort's forward is unfinished in the engine (return_type)",
-    "a.topk(2, 1)[0]": "topk's forward is unfinished in the engine (return_type)",
     "F.binary_cross_entropy(a.sigmoid(), b.sigmoid())": "the engine has no logit op yet: the target gradient's graph "
     "spells it log(x / (1 - x)) where torch has LogitBackward0 (values agree)",
 }
 
 # nodes no sample reaches yet, and why
-UNREACHED = {
-    "SortBackward0": "sort's forward is unfinished", "TopkBackward0": "topk's forward is unfinished",
-}
+UNREACHED = {"UniqueConsecutiveBackward0": "unique_consecutive is not in the engine yet"}
 
 
 def _parse(kind: str) -> tuple[str, tuple[int, ...]]:

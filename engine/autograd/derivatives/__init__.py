@@ -1,7 +1,7 @@
 """The derivative table: for every node class an op records, what it saves and how it differentiates.
 
 This is the engine's derivatives.yaml. Each op family has one module here (pointwise, reduction,
-linalg, views, indexing, copying, nn) holding a dict `DERIVATIVES` from PyTorch's node class name to
+linalg, views, indexing, selection, copying, nn) holding a dict `DERIVATIVES` from PyTorch's node class name to
 a `rule`:
 
     "MulBackward0": rule(
@@ -29,6 +29,8 @@ a `rule`:
   `record(..., values={...})`; a value whose key starts with `_` is kept for the formula but not
   shown.
 - `lists` names saved fields that hold a list of tensors (IndexBackward0's `indices`).
+- `grads_list=True` gives the formulas the list of output gradients even when the node has one
+  output (unbind and split make as many outputs as their input has slices, possibly one).
 
 Only an input's formula runs, and only when that input needs a gradient (`c.needs(i)`,
 `c.grad_input_mask`), as in PyTorch's generated code; the formulas run in the alphabetical order of
@@ -58,10 +60,11 @@ Formula = Callable[[Any, Any], Any]
 class Rule:
     """One node class's entry: its inputs, saved fields and gradient formulas."""
 
-    __slots__ = ("formulas", "inputs", "joint", "lists", "order", "save_when", "saves", "values")
+    __slots__ = ("formulas", "grads_list", "inputs", "joint", "lists", "order", "save_when", "saves", "values")
 
     def __init__(self, inputs: tuple[str, ...], joint: Formula | None, formulas: dict[str, Formula | None],
-                 saves: dict[str, tuple[str, ...]], values: tuple[str, ...], lists: tuple[str, ...]) -> None:
+                 saves: dict[str, tuple[str, ...]], values: tuple[str, ...], lists: tuple[str, ...],
+                 grads_list: bool = False) -> None:
         unknown = set(formulas) - set(inputs)
         if unknown:
             raise ValueError(f"formulas for inputs the node does not have: {sorted(unknown)}")
@@ -75,6 +78,7 @@ class Rule:
         self.save_when = {field: tuple(inputs.index(r) for r in readers) for field, readers in saves.items() if readers}
         self.values = values
         self.lists = lists
+        self.grads_list = grads_list  # the formulas take the list of output gradients, even of one output
 
     def apply(self, ctx: Any, grad: Any) -> Sequence[Any]:
         if self.joint is not None:
@@ -102,9 +106,9 @@ def _saves(spec: str | Sequence[str] | dict[str, str]) -> dict[str, tuple[str, .
 
 def rule(inputs: str | Sequence[str], joint: Formula | None = None, /, *,
          saves: str | Sequence[str] | dict[str, str] = (), keeps: str | Sequence[str] = (),
-         lists: str | Sequence[str] = (), **formulas: Formula | None) -> Rule:
+         lists: str | Sequence[str] = (), grads_list: bool = False, **formulas: Formula | None) -> Rule:
     """A derivative-table entry (see the module docstring)."""
-    return Rule(_names(inputs), joint, formulas, _saves(saves), _names(keeps), _names(lists))
+    return Rule(_names(inputs), joint, formulas, _saves(saves), _names(keeps), _names(lists), grads_list)
 
 
 def install(table: dict[str, Rule]) -> None:
@@ -121,8 +125,9 @@ def _install_all() -> None:
         nn,
         pointwise,
         reduction,
+        selection,
         views,
     )
 
-    for family in (pointwise, reduction, linalg, views, indexing, copying, nn):
+    for family in (pointwise, reduction, linalg, views, indexing, selection, copying, nn):
         install(family.DERIVATIVES)

@@ -12,7 +12,7 @@ from typing import Any
 
 from engine.autograd.derivatives import rule
 from engine.autograd.derivatives.pointwise import maybe_multiply
-from engine.autograd.derivatives.reduction import signed, value_selecting_reduction_backward
+from engine.autograd.derivatives.reduction import signed
 from engine.ops import backward_ops as B
 from engine.ops import indexing as ix
 from engine.ops.factories import zeros_like
@@ -160,10 +160,4 @@ DERIVATIVES = {
     "TriuBackward0": rule("self", keeps="diagonal", self=lambda c, grad: grad.triu(c.diagonal)),
     "DiagEmbedBackward0": rule("self", keeps="dim1, dim2, offset",
                                self=lambda c, grad: grad.diagonal(c.offset, signed(c.dim1), signed(c.dim2))),
-    "SortBackward0": rule("self", saves="indices", keeps="dim, self_sym_sizes",
-                          self=lambda c, grad: value_selecting_reduction_backward(
-                              grad, signed(c.dim), c.indices, c.self_sym_sizes, True)),
-    "TopkBackward0": rule("self", saves="indices", keeps="dim, self_sym_sizes",
-                          self=lambda c, grad: value_selecting_reduction_backward(
-                              grad, signed(c.dim), c.indices, c.self_sym_sizes, True)),
 }

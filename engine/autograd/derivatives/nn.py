@@ -246,6 +246,14 @@ DERIVATIVES = {
     "NllLossBackwardBackward0": rule(
         "grad_output, self", saves="target, weight", keeps="ignore_index, reduction",
         grad_output=lambda c, grad: _nll_loss(grad, c), self=zeros),
+    # 2-D targets (N, C, H, W input): nll_loss2d, the same fields and formulas under its own names
+    "NllLoss2DBackward0": rule(
+        "self", saves="self, target, total_weight, weight", keeps="ignore_index, reduction",
+        self=lambda c, grad: B.nll_loss_backward(grad, c.self, c.target, c.weight, c.reduction, c._ignore_index,
+                                                 c.total_weight, "NllLoss2DBackwardBackward0")),
+    "NllLoss2DBackwardBackward0": rule(
+        "grad_output, self", saves="target, weight", keeps="ignore_index, reduction",
+        grad_output=lambda c, grad: _nll_loss(grad, c), self=zeros),
     "BinaryCrossEntropyBackward0": rule(
         "self, target", saves="self, target, weight", keeps="reduction", self=_bce,
         target=lambda c, grad: B.binary_cross_entropy_target_backward(grad, c.self, c.target, c.weight,

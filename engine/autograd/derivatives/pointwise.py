@@ -185,6 +185,7 @@ DERIVATIVES = {
     "ErfBackward0": rule("self", saves="self",
                          self=lambda c, grad: B.mul_scalar((-c.self.pow(2)).exp(), 2.0 / math.sqrt(math.pi)) * grad),
     "SignBackward0": rule("self", self=zeros),
+    "RoundBackward1": rule("self", self=zeros),  # round(decimals=)
     "FloorBackward0": rule("self", self=zeros),
     "CeilBackward0": rule("self", self=zeros),
     "RoundBackward0": rule("self", self=zeros),

@@ -204,6 +204,20 @@ def cumsum_backward(grad: Any, dim: int) -> Any:
     return grad.flip(dim).cumsum(dim).flip(dim)
 
 
+def cumprod_backward(grad: Any, inp: Any, dim: int, output: Any) -> Any:
+    """torch's cumprod_backward: where the input has no zero, reversed_cumsum(output * grad) / input;
+    along slices with zeros, the products of the other factors (computed outside the graph here)."""
+    if inp.numel() <= 1 or inp._shape[dim] == 1:
+        return grad
+    w = output * grad
+    if not (inp._numpy_view() == 0).any():
+        return cumsum_backward(w, dim).div(inp)
+    from engine.ops.reduction import _cumprod_backward
+
+    return Tensor._wrap(_cumprod_backward(grad._numpy_view(), inp._numpy_view(), output._numpy_view(), dim),
+                        grad.dtype)
+
+
 def softmax_double_backward(grad: Any, grad_output: Any, dim: int, output: Any) -> Any:
     return (grad_output * grad - (output * grad_output).sum(dim, keepdim=True) * grad
             - grad_output * (output * grad).sum(dim, keepdim=True))
@@ -261,6 +275,9 @@ DERIVATIVES = {
                                                                        c.keepdim)),
     "CumsumBackward0": rule("self", keeps="dim",
                             self=lambda c, grad: cumsum_backward(grad.to(c._self_dtype), signed(c.dim))),
+    "CumprodBackward0": rule("self", saves="self, result", keeps="dim, _self_dtype",
+                             self=lambda c, grad: cumprod_backward(grad.to(c._self_dtype), c.self, signed(c.dim),
+                                                                   c.result)),
     "SoftmaxBackward0": rule("self", saves="result", keeps="dim",
                              self=lambda c, grad: B.softmax_backward_data(grad, c.result, c._d, c.result.dtype)),
     "LogSoftmaxBackward0": rule("self", saves="result", keeps="dim",
