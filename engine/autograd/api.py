@@ -6,11 +6,22 @@ import warnings
 from collections.abc import Mapping
 from typing import Any
 
-from engine import errors
+from engine import errors, runtime
 from engine.autograd.engine import run_backward
 from engine.devices import on
 
-_warned_create_graph = False
+
+class Warned:
+    """Which warn-once warnings this runtime has given (torch's TORCH_WARN_ONCE): a part of the
+    engine's runtime."""
+
+    __slots__ = ("create_graph",)
+
+    def __init__(self) -> None:
+        self.create_graph = False
+
+
+warned: Warned = runtime.slot(__name__, "warned", Warned)
 
 
 def _as_tuple(value: Any) -> tuple[Any, ...]:
@@ -94,8 +105,6 @@ def backward(tensors: Any, grad_tensors: Any = None, retain_graph: bool | None =
              create_graph: bool = False, grad_variables: Any = None, inputs: Any = None) -> None:
     """Accumulate gradients of `tensors` into the `.grad` of the leaves they depend on (only of
     `inputs`, when given)."""
-    global _warned_create_graph
-
     if grad_variables is not None:
         warnings.warn("'grad_variables' is deprecated. Use 'grad_tensors' instead.", FutureWarning, stacklevel=2)
         if grad_tensors is None:
@@ -108,8 +117,8 @@ def backward(tensors: Any, grad_tensors: Any = None, retain_graph: bool | None =
     if retain_graph is None:
         retain_graph = create_graph
     grads = _root_grads(outputs, grads)
-    if create_graph and not _warned_create_graph:
-        _warned_create_graph = True
+    if create_graph and not warned.create_graph:
+        warned.create_graph = True
         warnings.warn(errors.CREATE_GRAPH_CYCLE, UserWarning, stacklevel=3)
     run_backward(outputs, grads, keep_graph=bool(retain_graph), create_graph=bool(create_graph), inputs=targets,
                  allow_unused=True, accumulate=True)

@@ -11,12 +11,25 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-_active: list[tuple[Callable[[Any], Any], Callable[[Any], Any]]] = []
-_disabled: list[str] = []
+from engine import runtime
+
+
+class HooksState:
+    """The saved-tensor hooks in force (innermost last) and the disabling messages: a part of the
+    engine's runtime."""
+
+    __slots__ = ("active", "disabled")
+
+    def __init__(self) -> None:
+        self.active: list[tuple[Callable[[Any], Any], Callable[[Any], Any]]] = []
+        self.disabled: list[str] = []
+
+
+hooks: HooksState = runtime.slot(__name__, "hooks", HooksState)
 
 
 def current_hooks() -> tuple[Callable[[Any], Any], Callable[[Any], Any]] | None:
-    return _active[-1] if _active else None
+    return hooks.active[-1] if hooks.active else None
 
 
 class saved_tensors_hooks:  # noqa: N801 - torch's name
@@ -27,14 +40,14 @@ class saved_tensors_hooks:  # noqa: N801 - torch's name
         self.unpack_hook = unpack_hook
 
     def __enter__(self) -> saved_tensors_hooks:
-        if _disabled:
-            raise RuntimeError(_disabled[-1])
-        _active.append((self.pack_hook, self.unpack_hook))
+        if hooks.disabled:
+            raise RuntimeError(hooks.disabled[-1])
+        hooks.active.append((self.pack_hook, self.unpack_hook))
         return self
 
     def __exit__(self, *exc: object) -> None:
-        if _active:  # an extra __exit__ (say from inside an unpack hook) is tolerated, as in torch
-            _active.pop()
+        if hooks.active:  # an extra __exit__ (say from inside an unpack hook) is tolerated, as in torch
+            hooks.active.pop()
 
 
 class save_on_cpu(saved_tensors_hooks):  # noqa: N801
@@ -65,12 +78,12 @@ class disable_saved_tensors_hooks:  # noqa: N801
         self.error_message = error_message
 
     def __enter__(self) -> None:
-        if _active:  # torch refuses to disable hooks that are in force, with the same message
+        if hooks.active:  # torch refuses to disable hooks that are in force, with the same message
             raise RuntimeError(self.error_message)
-        _disabled.append(self.error_message)
+        hooks.disabled.append(self.error_message)
 
     def __exit__(self, *exc: object) -> None:
-        _disabled.pop()
+        hooks.disabled.pop()
 
 
 def increment_version(tensor: Any) -> None:

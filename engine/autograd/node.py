@@ -17,13 +17,24 @@ from typing import Any
 
 import numpy as np
 
-from engine import errors
+from engine import errors, runtime
 from engine.autograd import grad_mode, graph
 from engine.autograd.hooks import HookDict, RemovableHandle, add_hook
 
 Edge = tuple["Node | None", int]
 Meta = tuple[tuple[int, ...], Any, Any]  # (shape, engine dtype, device) of each output
-_sequence = itertools.count()
+class Sequences:
+    """The sequence numbers nodes take (torch's, newest first in backward) and the order the
+    AccumulateGrad nodes are made in: a part of the engine's runtime."""
+
+    __slots__ = ("accumulators", "nodes")
+
+    def __init__(self) -> None:
+        self.nodes = itertools.count()
+        self.accumulators = itertools.count()
+
+
+sequences: Sequences = runtime.slot(__name__, "sequences", Sequences)
 
 
 class SavedTensor:
@@ -46,7 +57,7 @@ class SavedTensor:
         self.tensor = tensor._alias() if is_output else tensor
         self.released = False
         self.target = None
-        self.hooks = graph._active[-1] if graph._active else None
+        self.hooks = graph.current_hooks()
         self.packed = self._pack(tensor) if self.hooks is not None else None
 
     def _pack(self, tensor: Any) -> Any:
@@ -265,11 +276,10 @@ class Node:
                  "output_meta", "sequence_nr")
 
     formula: Any = None  # the derivative table's entry for this node class (a Rule)
-    _counter = _sequence  # the sequence numbers torch's forward ops take (newest node runs first)
     _runs_without_grads = False  # a table node given no gradient at all gives none (torch's any_grad_defined)
 
     def __init__(self, backward: Callable[..., Any] | None, next_functions: tuple[Edge, ...],
-                 output_meta: tuple[Meta, ...]) -> None:
+                 output_meta: tuple[Meta, ...], sequence_nr: int | None = None) -> None:
         self._backward = backward
         self._rule = self.formula  # kept per node: a dialect may re-class it under its own name
         self.next_functions = next_functions
@@ -277,7 +287,7 @@ class Node:
         self._saved: tuple[tuple[str, SavedTensor | SavedScalar], ...] = ()
         self._values: dict[str, Any] | None = None
         self._hooks: NodeHooks | None = None
-        self.sequence_nr = next(self._counter)
+        self.sequence_nr = next(sequences.nodes) if sequence_nr is None else sequence_nr
 
     # ----------------------------------------------------------------- identity
     def name(self) -> str:
@@ -457,15 +467,12 @@ class AccumulateGrad(Node):
 
     __slots__ = ("order", "variable")
 
-    _counter = itertools.count()
-
     def __init__(self, variable: Any) -> None:
-        super().__init__(None, (), ((variable._shape, variable.dtype, variable.device),))
-        self.variable = variable
         # torch gives every AccumulateGrad the largest sequence number (it runs as soon as it is ready) and
         # takes none from the counter; `order` keeps the engine's choice among several ready ones stable
-        self.order = self.sequence_nr
-        self.sequence_nr = _ACCUMULATE_SEQUENCE_NR
+        super().__init__(None, (), ((variable._shape, variable.dtype, variable.device),), _ACCUMULATE_SEQUENCE_NR)
+        self.variable = variable
+        self.order = next(sequences.accumulators)
 
     def name(self) -> str:
         return "torch::autograd::AccumulateGrad"
