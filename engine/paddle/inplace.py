@@ -15,6 +15,7 @@ import numpy as np
 from engine import geometry
 from engine.ops.core import apply_inplace
 from engine.ops.views import _inplace_layout
+from engine.paddle import random as rng
 from engine.paddle.tensor import EngineTensor, Tensor, shape_arg
 
 
@@ -69,30 +70,6 @@ def divide_(x: Tensor, y: Tensor, name: str | None = None) -> Tensor:
     return x._inplace("DivideGradNode", lambda t, o: t.div_(o), y, save_out=True)
 
 
-def exp_(x: Tensor, name: str | None = None) -> Tensor:
-    return x._inplace("ExpGradNode", lambda t: t.exp_())
-
-
-def sigmoid_(x: Tensor, name: str | None = None) -> Tensor:
-    return x._inplace("SigmoidGradNode", lambda t: t.sigmoid_())
-
-
-def tanh_(x: Tensor, name: str | None = None) -> Tensor:
-    return x._inplace("TanhGradNode", lambda t: t.tanh_())
-
-
-def sqrt_(x: Tensor, name: str | None = None) -> Tensor:
-    return x._inplace("SqrtGradNode", lambda t: t.sqrt_())
-
-
-def abs_(x: Tensor, name: str | None = None) -> Tensor:
-    return x._inplace("AbsGradNode", lambda t: t.abs_())
-
-
-def neg_(x: Tensor, name: str | None = None) -> Tensor:
-    return x._inplace("ScaleGradNode", lambda t: t.neg_())
-
-
 def pow_(x: Tensor, y: float, name: str | None = None) -> Tensor:
     return x._inplace("PowGradNode", lambda t: t.pow_(y))
 
@@ -109,12 +86,22 @@ def fill_(x: Tensor, value: float) -> Tensor:
     return x._inplace("FillGradNode", lambda t: t.fill_(value))
 
 
+def _random_fill(t: EngineTensor, values: np.ndarray, node: str) -> None:
+    """Write fresh random values (drawn in memory order, as the kernel fills its buffer)."""
+    def write(target: np.ndarray) -> None:
+        target[...] = values.reshape(target.shape)
+    apply_inplace(t, write, node, (), lambda grad, saved: (np.zeros_like(grad),), check_autograd=False)
+
+
 def uniform_(x: Tensor, min: float = -1.0, max: float = 1.0, seed: int = 0, name: str | None = None) -> Tensor:  # noqa: A002
-    return x._inplace("UniformInplaceGradNode", lambda t: t.uniform_(min, max))
+    gen = rng.Generator(seed) if seed else None
+    return x._inplace("UniformInplaceGradNode", lambda t: _random_fill(
+        t, rng.uniform(t.numel(), min, max, t.dtype.np, gen), "UniformInplaceGradNode"))
 
 
 def normal_(x: Tensor, mean: float = 0.0, std: float = 1.0, name: str | None = None) -> Tensor:
-    return x._inplace("GaussianInplaceGradNode", lambda t: t.normal_(mean, std))
+    return x._inplace("GaussianInplaceGradNode", lambda t: _random_fill(
+        t, rng.normal(t.numel(), mean, std, t.dtype.np), "GaussianInplaceGradNode"))
 
 
 def transpose_(x: Tensor, perm: Sequence[int], name: str | None = None) -> Tensor:
@@ -134,10 +121,10 @@ def squeeze_(x: Tensor, axis: int | None = None, name: str | None = None) -> Ten
 
 
 METHODS = {fn.__name__: fn for fn in (
-    scale_, add_, subtract_, multiply_, divide_, exp_, sigmoid_, tanh_, sqrt_, abs_, neg_, pow_, clip_, zero_,
-    fill_, uniform_, normal_, transpose_, reshape_, unsqueeze_, squeeze_)}
+    scale_, add_, subtract_, multiply_, divide_, pow_, clip_, zero_, fill_, uniform_, normal_, transpose_, reshape_,
+    unsqueeze_, squeeze_)}
 for _name, _fn in METHODS.items():
     setattr(Tensor, _name, _fn)
 
-__all__ = ["abs_", "divide_", "multiply_", "neg_", "normal_", "pow_", "reshape_", "squeeze_", "subtract_",
-           "tanh_", "transpose_", "unsqueeze_"]
+__all__ = ["divide_", "multiply_", "normal_", "pow_", "reshape_", "squeeze_", "subtract_", "transpose_",
+           "unsqueeze_", "uniform_"]

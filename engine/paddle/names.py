@@ -14,6 +14,7 @@ from collections import defaultdict
 _generated = itertools.count()
 _eager = itertools.count()
 _unique: defaultdict[str, itertools.count] = defaultdict(itertools.count)
+_parameter_names: set[str] = set()
 
 
 def generated() -> str:
@@ -29,8 +30,18 @@ def unique(prefix: str) -> str:
     return f"{prefix}_{next(_unique[prefix])}"
 
 
+def claim_parameter(name: str) -> bool:
+    """Record a parameter name; False when a parameter of this process already has it (Paddle
+    refuses a second parameter of the same name in dygraph mode)."""
+    if name in _parameter_names:
+        return False
+    _parameter_names.add(name)
+    return True
+
+
 def reset() -> None:
     global _generated, _eager
     _generated = itertools.count()
     _eager = itertools.count()
     _unique.clear()
+    _parameter_names.clear()

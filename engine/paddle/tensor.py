@@ -37,6 +37,8 @@ from engine.tensor import VersionCounter
 NAME = "paddle_name"  # keys of the Paddle state kept in the engine tensor's __dict__
 STOP = "paddle_stop"
 HAS_NODE = "paddle_accumulation"  # a leaf gets its GradNodeAccumulation when stop_gradient is set
+HOLDER = "paddle_holder"  # a tensor made from a DLPack capsule: same memory, its own allocation record
+PERSISTABLE = "paddle_persistable"
 
 
 class Size(list):
@@ -107,6 +109,17 @@ def own_memory(t: EngineTensor) -> EngineTensor:
     t._vc = VersionCounter()
     t._view = None
     return t
+
+
+def replace_buffer(t: EngineTensor, values: np.ndarray, dtype: Any) -> None:
+    """Give t a fresh buffer holding `values` (shape and dtype included); its version stays.
+    What Paddle's initializers, `copy_` of another shape and `assign(..., output=)` of another
+    dtype do: views taken before no longer see t."""
+    with engine.devices.on(t.device):
+        fresh = EngineTensor._empty(tuple(values.shape), dtype)
+    np.copyto(fresh._numpy_view(), values, casting="unsafe")
+    t._storage, t.dtype = fresh._storage, fresh.dtype
+    t._set_layout(fresh._shape, fresh._stride, 0)
 
 
 def layout_op(x: Tensor, node: str, compute: Callable[[EngineTensor], Any],
@@ -212,6 +225,34 @@ class Tensor:
         g = self._t._grad
         return None if g is None else Tensor._wrap(g)
 
+    @grad.setter
+    def grad(self, value: Tensor | None) -> None:
+        """`x.grad = None` drops the gradient; a tensor is copied in (Paddle checks no shape)."""
+        if value is None:
+            self._t._grad = None
+            return
+        copy = engine.tensor(value.numpy(), dtype=value._t.dtype, device=str(value._t.device))
+        copy._requires_grad = True
+        self._t._grad = copy
+
+    def _grad_ivar(self) -> Tensor | None:
+        return self.grad
+
+    def gradient(self) -> np.ndarray | None:
+        """The gradient as a numpy array (a copy), or None."""
+        g = self._t._grad
+        return None if g is None else np.array(g._numpy_view(), copy=True)
+
+    def retain_grads(self) -> None:
+        """Keep a non-leaf's gradient after backward (a no-op on a leaf or a tensor that stops gradient)."""
+        t = self._t
+        if t._grad_fn is not None and not self.stop_gradient and not t._retains_grad:
+            t._retains_grad = True
+            t._set_grad_fn(t._grad_fn, t._output_nr)
+
+    def _bump_inplace_version(self) -> None:
+        self._t._bump_version()
+
     @property
     def inplace_version(self) -> int:
         return self._t._vc.value
@@ -222,16 +263,27 @@ class Tensor:
     def backward(self, grad_tensor: Tensor | None = None, retain_graph: bool = False) -> None:
         autograd.backward(self, grad_tensor, retain_graph)
 
-    def clear_grad(self) -> None:
-        """Paddle zero-fills an existing gradient (in place, version unchanged)."""
+    def clear_grad(self, set_to_zero: bool = True) -> None:
+        """Paddle zero-fills an existing gradient (in place, version unchanged), or drops it."""
         g = self._t._grad
-        if g is not None:
+        if not set_to_zero:
+            self._t._grad = None
+        elif g is not None:
             quietly(g, lambda: g.zero_())
 
     clear_gradient = clear_grad
 
     def detach(self) -> Tensor:
         return Tensor._wrap(self._t._alias())
+
+    @property
+    def data(self) -> Tensor:
+        """A tensor over the same memory that stops gradient (as detach)."""
+        return self.detach()
+
+    @data.setter
+    def data(self, value: Any) -> None:
+        self.set_value(value)
 
     # ------------------------------------------------------------ metadata
     @property
@@ -281,13 +333,42 @@ class Tensor:
 
     @property
     def strides(self) -> list[int]:
+        """Element strides, as Paddle's `strides` and `get_strides()` give them."""
         return list(self._t._stride)
+
+    def get_strides(self) -> list[int]:
+        return self.strides
+
+    def stride(self) -> list[int]:
+        return self.strides
+
+    @property
+    def offset(self) -> int:
+        """Paddle's offset counts bytes from the start of the allocation (PyTorch's counts elements)."""
+        return self._t._offset * self._t.dtype.itemsize
+
+    def _offset(self) -> int:
+        return self.offset
+
+    def element_size(self) -> int:
+        return self._t.dtype.itemsize
+
+    @property
+    def persistable(self) -> bool:
+        return bool(self._t.__dict__.get(PERSISTABLE, False))
+
+    @persistable.setter
+    def persistable(self, value: bool) -> None:
+        self._t.__dict__[PERSISTABLE] = bool(value)
 
     def data_ptr(self) -> int:
         return self._t.data_ptr()
 
     def _is_shared_buffer_with(self, other: Tensor) -> bool:
-        return self._t._storage is other._t._storage
+        """Same allocation: the same storage, reached the same way (a DLPack import shares the
+        memory through an allocation record of its own, so Paddle says False there)."""
+        a, b = self._t, other._t
+        return a._storage is b._storage and a.__dict__.get(HOLDER) is b.__dict__.get(HOLDER)
 
     # ------------------------------------------------------------ values
     def numpy(self) -> np.ndarray:
@@ -350,12 +431,24 @@ class Tensor:
         raise NotImplementedError("Tensor.cpu() of a GPU tensor is not measured for the Paddle dialect yet")
 
     def copy_(self, other: Tensor, blocking: bool = True) -> Tensor:
-        """Copy other's values in; no autograd, and the version stays (measured in 3.3.1)."""
-        quietly(self._t, lambda: self._t.copy_(other._t))
-        return Tensor._wrap(self._t)
+        """Copy other's values in; no autograd, and the version stays (measured in 3.3.1). A source
+        of another shape or dtype makes the tensor take its shape and dtype (a fresh buffer)."""
+        t = self._t
+        if tuple(other._t._shape) != tuple(t._shape) or other._t.dtype is not t.dtype:
+            replace_buffer(t, other._t._numpy_view(), other._t.dtype)
+            return Tensor._wrap(t)
+        quietly(t, lambda: t.copy_(other._t))
+        return Tensor._wrap(t)
 
     def set_value(self, value: Any) -> None:
-        """Overwrite the values (a numpy array or a Tensor of the same shape); version unchanged."""
+        """Overwrite the values with a numpy array or Tensor of the same shape; version unchanged."""
+        if not isinstance(value, (Tensor, np.ndarray)):
+            raise AssertionError("Variable set_value function, arguments type only support Variable, numpy, "
+                                 "Tensor, dict, string.")
+        shape = tuple(value._t._shape) if isinstance(value, Tensor) else value.shape
+        if tuple(shape) != tuple(self._t._shape):
+            raise AssertionError(f"Variable Shape not match, Variable [ {self.name} ] need tensor with shape "
+                                 f"{self.shape!r} but load set tensor with shape {shape}")
         source = value._t if isinstance(value, Tensor) else engine.from_numpy(np.array(value, dtype=self._t.dtype.np))
         quietly(self._t, lambda: self._t.copy_(source))
 

@@ -11,6 +11,10 @@ to run, never behaviour:
 - tensor names count per process (`generated_tensor_7`, `eager_tmp_3`): real Paddle's counters
   cannot be reset, so its numbers are shifted to what a fresh process would print, which is what
   the dialect prints after `engine.paddle.reset()`.
+
+A fresh Paddle process seeds its generator from the operating system; the dialect starts as if
+`paddle.seed(0)` had run, so real Paddle is seeded so before every snippet, and random values
+(rand, randn, initializers, dropout) are compared too.
 """
 
 from __future__ import annotations
@@ -23,6 +27,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+
+from engine.paddle.random import DEFAULT_SEED
 
 TAIL = re.compile(r" ?\(at /[^)\n]*\)\n?")
 ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
@@ -79,7 +85,6 @@ def run_dialect(source: str, gpu: bool = False) -> Transcript:
     import engine.paddle
 
     engine.paddle.reset()
-    engine.manual_seed(0)
     engine.cuda.configure(enabled=gpu)
     try:
         return run(source, dialect_namespace())
@@ -107,6 +112,7 @@ class RealPaddle:
         generated, eager = self._next_numbers()
         self.paddle.set_device("cpu")
         self.paddle.set_default_dtype("float32")
+        self.paddle.seed(DEFAULT_SEED)
         with self.paddle.utils.unique_name.guard():
             found = run(source, dict(self.namespace))
 
@@ -150,7 +156,6 @@ def run_dialect_file(source: str, gpu: bool = True) -> Transcript:
     import engine.paddle
 
     engine.paddle.reset()
-    engine.manual_seed(0)
     engine.cuda.configure(enabled=gpu)
     try:
         with dialect_modules():
