@@ -145,6 +145,12 @@ def backward(tensor: Any, grad_tensor: Any = None, retain_graph: bool = False) -
     """Paddle's Tensor.backward: a no-op on a tensor that stops gradient, ones for a non-scalar."""
     from engine.paddle.tensor import Tensor
 
+    if grad_tensor is not None:
+        if not isinstance(grad_tensor, Tensor):
+            raise AssertionError("The type of grad_tensor must be paddle.Tensor")
+        if list(grad_tensor.shape) != list(tensor.shape):
+            raise AssertionError(f"Tensor shape not match, Tensor of grad_tensor [ {grad_tensor.name} ] with shape "
+                                 f"{grad_tensor.shape!r} mismatch Tensor [ {tensor.name} ] with shape {tensor.shape!r}")
     if tensor.stop_gradient:
         return
     root = tensor._t

@@ -19,9 +19,17 @@ from typing import Any
 import numpy as np
 
 import engine
+from engine import geometry
 from engine.ops.core import apply_inplace, record, unbroadcast
 from engine.paddle import dtypes
-from engine.paddle.tensor import EngineTensor, Tensor, wrap
+from engine.paddle.tensor import (
+    EngineTensor,
+    Tensor,
+    check_inplace_broadcast,
+    quietly,
+    replace_buffer,
+    wrap,
+)
 
 Derivative = Callable[[np.ndarray, np.ndarray], Any]
 
@@ -31,7 +39,7 @@ class Unary:
     node: str
     forward: Callable[[np.ndarray], np.ndarray]
     derivative: Derivative | None  # d out / d x from (x, out); None: no gradient flows (zeros)
-    saves: str | None  # "x", "out" or None
+    saves: str | None  # "x", "out", "both" or None
     method_: bool = True  # x.op_() exists
     function_: bool = True  # paddle.op_ exists
     float_only: bool = True  # integer input computes in the default float dtype
@@ -124,26 +132,26 @@ def _backward(spec: Unary) -> Callable[..., tuple[np.ndarray]]:
     return backward
 
 
-def apply_unary(name: str, x: Tensor) -> Tensor:
-    spec = UNARY[name]
+def apply_unary(name: str | Unary, x: Tensor) -> Tensor:
+    spec = UNARY[name] if isinstance(name, str) else name
     t = x._operand()
     dtype = _compute_dtype(spec, t)
     values = _evaluate(spec, t._numpy_view().astype(dtype.np, copy=False), dtype.np)
     out = result_tensor(t, values, dtype)
-    record(spec.node, out, (t,), _backward(spec), {"x": t} if spec.saves == "x" else None,
-           {"out": out} if spec.saves == "out" else None)
+    record(spec.node, out, (t,), _backward(spec), {"x": t} if spec.saves in ("x", "both") else None,
+           {"out": out} if spec.saves in ("out", "both") else None)
     return wrap(out, spec.node)
 
 
-def apply_unary_(name: str, x: Tensor) -> Tensor:
-    spec = UNARY[name]
+def apply_unary_(name: str | Unary, x: Tensor) -> Tensor:
+    spec = UNARY[name] if isinstance(name, str) else name
 
     def run(t: EngineTensor) -> None:
         def write(target: np.ndarray) -> None:
             target[...] = _evaluate(spec, target, target.dtype)
         apply_inplace(t, write, spec.node, (), _backward(spec), check_autograd=False,
-                      save_self_copy="x" if spec.saves == "x" else None,
-                      save_result="out" if spec.saves == "out" else None)
+                      save_self_copy="x" if spec.saves in ("x", "both") else None,
+                      save_result="out" if spec.saves in ("out", "both") else None)
     return x._inplace(spec.node, run)
 
 
@@ -208,10 +216,26 @@ def logit(x: Tensor, eps: float | None = None, name: str | None = None) -> Tenso
     return wrap(out, "LogitGradNode")
 
 
+def logit_(x: Tensor, eps: float | None = None, name: str | None = None) -> Tensor:
+    def run(t: EngineTensor) -> None:
+        def write(values: np.ndarray) -> None:
+            clipped = values if eps is None else np.clip(values, eps, 1 - eps)
+            with np.errstate(all="ignore"):
+                values[...] = np.log(clipped / (1 - clipped))
+
+        def backward(grad: np.ndarray, saved: dict[str, np.ndarray]) -> tuple[np.ndarray]:
+            v = saved["x"]
+            inside = np.ones_like(v, dtype=bool) if eps is None else (v >= eps) & (v <= 1 - eps)
+            with np.errstate(all="ignore"):
+                return (np.where(inside, grad / (v * (1 - v)), 0).astype(grad.dtype),)
+        apply_inplace(t, write, "LogitGradNode", (), backward, check_autograd=False, save_self_copy="x")
+    return x._inplace("LogitGradNode", run)
+
+
 for _fn in (neg, frac, logit):
     FUNCTIONS[_fn.__name__] = _fn
     setattr(Tensor, _fn.__name__, _fn)
-for _fn in (neg_, frac_):
+for _fn in (neg_, frac_, logit_):
     FUNCTIONS[_fn.__name__] = _fn
     setattr(Tensor, _fn.__name__, _fn)
 
@@ -286,6 +310,8 @@ Tensor.mod = Tensor.floor_mod = remainder
 
 
 def remainder_(x: Tensor, y: Tensor, name: str | None = None) -> Tensor:
+    check_inplace_broadcast(x, y)
+
     def run(t: EngineTensor, other: EngineTensor) -> None:
         def write(target: np.ndarray) -> None:
             with np.errstate(all="ignore"):
@@ -297,6 +323,8 @@ def remainder_(x: Tensor, y: Tensor, name: str | None = None) -> Tensor:
 
 
 def floor_divide_(x: Tensor, y: Tensor, name: str | None = None) -> Tensor:
+    check_inplace_broadcast(x, y)
+
     def run(t: EngineTensor, other: EngineTensor) -> None:
         def write(target: np.ndarray) -> None:
             with np.errstate(all="ignore"):
@@ -314,19 +342,22 @@ Tensor.mod_ = Tensor.floor_mod_ = remainder_
 
 # ---------------------------------------------------------------------- comparisons and logic
 def _predicate(np_fn: Callable[..., np.ndarray]) -> tuple[Callable[..., Tensor], Callable[..., Tensor]]:
-    """A boolean op (no gradient) and its in-place form, which writes the 0/1 results into x in
-    x's own dtype, bumping its version once."""
+    """A boolean op (no gradient) and its in-place form, which makes x a bool tensor holding the
+    results, in place, one version bump, without the leaf rule (measured: `x.less_than_(y)` turns a
+    float32 x into a bool tensor)."""
     def op(x: Tensor, y: Any = None, name: str | None = None) -> Tensor:
         a = x._operand()
         values = np_fn(a._numpy_view()) if y is None else np_fn(a._numpy_view(), engine_operand_values(y))
         return Tensor._wrap(result_tensor(a, values, engine.bool))
 
     def op_(x: Tensor, y: Any = None, name: str | None = None) -> Tensor:
-        def run(t: EngineTensor, *other: Any) -> None:
-            def write(target: np.ndarray) -> None:
-                target[...] = np_fn(target) if not other else np_fn(target, engine_operand_values(other[0]))
-            apply_inplace(t, write, "", (), check_autograd=False)
-        return x._inplace("", run) if y is None else x._inplace("", run, y)
+        if y is not None:
+            check_inplace_broadcast(x, y)
+        t = x._t
+        values = np_fn(t._numpy_view()) if y is None else np_fn(t._numpy_view(), engine_operand_values(y))
+        replace_buffer(t, np.asarray(values), engine.bool)
+        t._bump_version()
+        return x
     return op, op_
 
 
@@ -354,20 +385,30 @@ for _name, _np_fn in PREDICATES.items():
         setattr(Tensor, _name + "_", _op_)
 
 
-def _bitwise(np_fn: Callable[..., np.ndarray]) -> Callable[..., Tensor]:
+def _bitwise(np_fn: Callable[..., np.ndarray]) -> tuple[Callable[..., Tensor], Callable[..., Tensor]]:
     def op(x: Tensor, y: Tensor | None = None, name: str | None = None) -> Tensor:
         a = x._operand()
         values = np_fn(a._numpy_view()) if y is None else np_fn(a._numpy_view(), engine_operand_values(y))
         return Tensor._wrap(result_tensor(a, values))
-    return op
+
+    def op_(x: Tensor, y: Tensor | None = None, name: str | None = None) -> Tensor:
+        if y is not None:
+            check_inplace_broadcast(x, y)
+        target = x._t._numpy_view()
+        values = np_fn(target) if y is None else np_fn(target, engine_operand_values(y))
+        quietly(x._t, lambda: np.copyto(target, values))
+        x._t._bump_version()
+        return x
+    return op, op_
 
 
 for _name, _np_fn in {"bitwise_and": np.bitwise_and, "bitwise_or": np.bitwise_or, "bitwise_xor": np.bitwise_xor,
                       "bitwise_not": np.invert}.items():
-    _op = _bitwise(_np_fn)
-    _op.__name__ = _name
-    FUNCTIONS[_name] = _op
+    _op, _op_ = _bitwise(_np_fn)
+    _op.__name__, _op_.__name__ = _name, _name + "_"
+    FUNCTIONS[_name], FUNCTIONS[_name + "_"] = _op, _op_
     setattr(Tensor, _name, _op)
+    setattr(Tensor, _name + "_", _op_)
 
 
 def where(condition: Tensor, x: Any = None, y: Any = None, name: str | None = None) -> Tensor:
@@ -387,8 +428,70 @@ def where(condition: Tensor, x: Any = None, y: Any = None, name: str | None = No
     return wrap(out, "WhereGradNode")
 
 
-FUNCTIONS["where"] = where
+def where_(condition: Tensor, x: Any = None, y: Any = None, name: str | None = None) -> Tensor:
+    """x takes y's values where condition is False, in place (one version bump); broadcasting
+    operands first as Paddle's Python does (a broadcast x is a new tensor, then written)."""
+    if np.isscalar(x) or np.isscalar(y):
+        raise ValueError("either both or neither of x and y should be given")
+    if x is None or y is None:
+        raise ValueError("either both or neither of x and y should be given")
+    if condition.dtype is not dtypes.bool_:
+        raise ValueError("The `condition` is expected to be a boolean Tensor, but got a Tensor with dtype "
+                         f"{condition.dtype}")
+    from engine.paddle.ops import broadcast_to
+
+    shape = list(geometry.broadcast_shapes(condition.shape, x.shape, y.shape))
+    cond = condition if list(condition.shape) == shape else broadcast_to(condition, shape)
+    target = x if list(x.shape) == shape else broadcast_to(x, shape)
+    other = y if list(y.shape) == shape else broadcast_to(y, shape)
+    mask = cond._t._numpy_view().astype(bool)
+
+    def run(t: EngineTensor, o: EngineTensor) -> None:
+        def write(values: np.ndarray) -> None:
+            values[...] = np.where(mask, values, o._numpy_view())
+        apply_inplace(t, write, "WhereGradNode", (o,),
+                      lambda g, s: (np.where(mask, g, 0).astype(g.dtype), np.where(mask, 0, g).astype(g.dtype)),
+                      check_autograd=False)
+    return target._inplace("WhereGradNode", run, other)
+
+
+FUNCTIONS["where"], FUNCTIONS["where_"] = where, where_
 Tensor.where = lambda self, x=None, y=None, name=None: where(self, x, y)
+Tensor.where_ = lambda self, x=None, y=None, name=None: where_(self, x, y)
+
+
+def nan_to_num(x: Tensor, nan: float = 0.0, posinf: float | None = None, neginf: float | None = None,
+               name: str | None = None) -> Tensor:
+    """Three `where`s, as Paddle's Python composes it (so WhereGradNode on top)."""
+    fills = _nan_to_num_fills(x, nan, posinf, neginf)
+    isnan, equal = FUNCTIONS["isnan"], FUNCTIONS["equal"]
+    x = where(isnan(x), fills["nan"], x)
+    x = where(equal(x, fills["inf"]), fills["posinf"], x)
+    return where(equal(x, fills["-inf"]), fills["neginf"], x)
+
+
+def nan_to_num_(x: Tensor, nan: float = 0.0, posinf: float | None = None, neginf: float | None = None,
+                name: str | None = None) -> Tensor:
+    """Three `where_`s: three version bumps (measured)."""
+    fills = _nan_to_num_fills(x, nan, posinf, neginf)
+    isnan, logical_not, not_equal = FUNCTIONS["isnan"], FUNCTIONS["logical_not"], FUNCTIONS["not_equal"]
+    x = where_(logical_not(isnan(x)), x, fills["nan"])
+    x = where_(not_equal(x, fills["inf"]), x, fills["posinf"])
+    return where_(not_equal(x, fills["-inf"]), x, fills["neginf"])
+
+
+def _nan_to_num_fills(x: Tensor, nan: float, posinf: float | None, neginf: float | None) -> dict[str, Tensor]:
+    from engine.paddle.creation import full_like
+
+    info = np.finfo(np.float32 if x.dtype is dtypes.float32 else np.float64)
+    return {"inf": full_like(x, float("inf")), "-inf": full_like(x, float("-inf")), "nan": full_like(x, nan),
+            "posinf": full_like(x, info.max if posinf is None else posinf),
+            "neginf": full_like(x, info.min if neginf is None else neginf)}
+
+
+for _fn in (nan_to_num, nan_to_num_):
+    FUNCTIONS[_fn.__name__] = _fn
+    setattr(Tensor, _fn.__name__, _fn)
 
 globals().update(FUNCTIONS)  # `paddle.sin`, `paddle.sin_`... are this module's names
 __all__ = sorted(FUNCTIONS)

@@ -16,7 +16,7 @@ from engine import geometry
 from engine.ops.core import apply_inplace
 from engine.ops.views import _inplace_layout
 from engine.paddle import random as rng
-from engine.paddle.tensor import EngineTensor, Tensor, shape_arg
+from engine.paddle.tensor import EngineTensor, Tensor, check_inplace_broadcast, shape_arg
 
 
 def _scale_in_place(t: EngineTensor, scale: float, bias: float, bias_after_scale: bool) -> None:
@@ -54,23 +54,29 @@ def scale_(x: Tensor, scale: float = 1.0, bias: float = 0.0, bias_after_scale: b
 
 
 def add_(x: Tensor, y: Tensor, name: str | None = None, *, alpha: float = 1) -> Tensor:
+    check_inplace_broadcast(x, y)
     return x._inplace("AddGradNode", lambda t, o: t.add_(o, alpha=alpha), y)
 
 
 def subtract_(x: Tensor, y: Tensor, name: str | None = None, *, alpha: float = 1) -> Tensor:
+    check_inplace_broadcast(x, y)
     return x._inplace("SubtractGradNode", lambda t, o: t.sub_(o, alpha=alpha), y)
 
 
 def multiply_(x: Tensor, y: Tensor, name: str | None = None) -> Tensor:
+    check_inplace_broadcast(x, y)
     return x._inplace("MultiplyGradNode", lambda t, o: t.mul_(o), y)
 
 
 def divide_(x: Tensor, y: Tensor, name: str | None = None) -> Tensor:
     """Paddle's node keeps the result (x itself), so changing x again breaks backward."""
+    check_inplace_broadcast(x, y)
     return x._inplace("DivideGradNode", lambda t, o: t.div_(o), y, save_out=True)
 
 
 def pow_(x: Tensor, y: float, name: str | None = None) -> Tensor:
+    if isinstance(y, bool) or not isinstance(y, (int, float)):
+        raise TypeError(f"y must be scalar type, but received: {type(y)} ")
     return x._inplace("PowGradNode", lambda t: t.pow_(y))
 
 
@@ -109,7 +115,19 @@ def transpose_(x: Tensor, perm: Sequence[int], name: str | None = None) -> Tenso
 
 
 def reshape_(x: Tensor, shape: Any, name: str | None = None) -> Tensor:
-    return x._inplace("ReshapeGradNode", lambda t: _reshape_in_place(t, shape_arg(shape)))
+    """A 1-D Tensor as the shape: Paddle 3.3.1 reshapes, then fails converting it (measured)."""
+    out = x._inplace("ReshapeGradNode", lambda t: _reshape_in_place(t, shape_arg(shape)))
+    if isinstance(shape, Tensor) and shape.ndim:
+        raise_tensor_shape_bug("reshape_")
+    return out
+
+
+def raise_tensor_shape_bug(function: str) -> None:
+    """What Paddle 3.3.1's reshape and reshape_ raise for a shape given as a 1-D Tensor."""
+    try:
+        raise TypeError("only 0-dimensional arrays can be converted to Python scalars")
+    except TypeError as cause:
+        raise SystemError(f"<built-in function {function}> returned a result with an exception set") from cause
 
 
 def unsqueeze_(x: Tensor, axis: int, name: str | None = None) -> Tensor:

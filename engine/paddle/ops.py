@@ -257,6 +257,10 @@ def stack(x: Sequence[Tensor], axis: int = 0, name: str | None = None) -> Tensor
 def reshape(x: Tensor, shape: Any, name: str | None = None) -> Tensor:
     """A view (or a copy, when the layout cannot be viewed); x itself when `shape` is literally
     its shape, as Paddle's Python wrapper does."""
+    if isinstance(shape, Tensor) and shape.ndim:
+        from engine.paddle.inplace import raise_tensor_shape_bug
+
+        raise_tensor_shape_bug("reshape")
     new = shape_arg(shape)
     if new == list(x._t._shape):
         return x

@@ -30,12 +30,12 @@ def _fma(a: Any, b: np.ndarray, c: np.ndarray) -> np.ndarray:
 class Optimizer:
     def __init__(self, learning_rate: float = 0.001, parameters: Iterable[Any] | None = None,
                  weight_decay: Any = None, grad_clip: Any = None, name: str | None = None) -> None:
-        if parameters is None:
-            raise AttributeError("parameters argument given to the Optimizer should not be None in dygraph mode.")
         if learning_rate is None:
             raise ValueError("learning_rate is not set")
         if not isinstance(learning_rate, (float, int)):
             raise TypeError(f"learning rate should be float or LRScheduler, got {type(learning_rate)} here")
+        if parameters is None:
+            raise AttributeError("parameters argument given to the Optimizer should not be None in dygraph mode.")
         self._learning_rate = float(learning_rate)
         self._parameter_list = [p for group in _groups(parameters) for p in group]
         self._decay = float(weight_decay) if isinstance(weight_decay, (int, float)) else None

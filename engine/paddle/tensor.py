@@ -29,7 +29,7 @@ from engine import geometry
 from engine.autograd import grad_mode
 from engine.ops.core import record
 from engine.ops.views import as_strided_backward
-from engine.paddle import autograd, dtypes, messages, names, printing
+from engine.paddle import autograd, dtypes, items, messages, names, printing
 from engine.paddle.device import place_of
 from engine.tensor import Tensor as EngineTensor
 from engine.tensor import VersionCounter
@@ -140,6 +140,15 @@ def layout_op(x: Tensor, node: str, compute: Callable[[EngineTensor], Any],
         autograd.adopt(outs[0]._grad_fn, node)
     wrapped = [Tensor._wrap(o) for o in outs]
     return wrapped if isinstance(out, (list, tuple)) else wrapped[0]
+
+
+def check_inplace_broadcast(x: Tensor, *others: Any) -> None:
+    """Paddle's in-place binary ops refuse an operand that would broadcast x to a bigger shape."""
+    shapes = [list(x._t._shape), *(list(o._t._shape) for o in others if isinstance(o, Tensor))]
+    out = list(geometry.broadcast_shapes(*shapes))
+    if out != shapes[0]:
+        raise ValueError(f"The shape of broadcast output {out} is different from that of inplace tensor "
+                         f"{x.shape!r} in the Inplace operation.")
 
 
 def shape_arg(shape: Any) -> list[int]:
@@ -520,6 +529,9 @@ class Tensor:
     def __getitem__(self, index: Any) -> Tensor:
         index = engine_operand(index)
         source = self._t
+        items.check(index, source._shape, writing=False)
+        if items.has_negative_step(index):
+            return _reversed_slice(self, index)
         with grad_mode.no_grad():
             view = source[index]
         if view._storage is not source._storage:  # advanced indexing gathers a copy
@@ -534,7 +546,18 @@ class Tensor:
             raise ValueError(messages.LEAF_SETITEM.format(name=self._message_name()))
         target = self._operand()
         before = target._grad_fn
-        target[engine_operand(index)] = engine_operand(value)
+        index, operand = engine_operand(index), engine_operand(value)
+        items.check(index, target._shape, writing=True)
+        rewritten = items.rewrite(index, target._shape, operand)
+        if rewritten is not None:
+            index, operand = rewritten
+        if isinstance(operand, (EngineTensor, np.ndarray)) and operand.ndim:
+            with grad_mode.no_grad():
+                region = target[index]._shape
+            operand = items.squeeze_leading(operand, region)
+        if isinstance(operand, np.ndarray):
+            operand = engine.tensor(operand, dtype=target.dtype)
+        target[index] = operand
         if target._grad_fn is not before:
             autograd.adopt(target._grad_fn,
                            "SetValueWithTensorGradNode" if isinstance(value, Tensor) else "SetValueGradNode")
@@ -558,6 +581,23 @@ class Tensor:
             if save_out:
                 autograd.save_also(target._grad_fn, outputs={"out": target})
         return self
+
+
+def _reversed_slice(x: Tensor, index: Any) -> Tensor:
+    """A slice with a negative step. Paddle returns a view with negative strides, which the engine
+    does not model: here it is a copy of the same values under the same node (StridedSliceGradNode)."""
+    source = x._operand()
+    values = np.ascontiguousarray(source._numpy_view()[index])
+    with engine.devices.on(source.device):
+        out = EngineTensor._wrap(values, source.dtype)
+    shape = source._shape
+
+    def backward(grad: np.ndarray, saved: dict) -> tuple[np.ndarray]:
+        full = np.zeros(shape, dtype=grad.dtype)
+        full[index] = grad
+        return (full,)
+    record("StridedSliceGradNode", out, (source,), backward)
+    return wrap(out, "StridedSliceGradNode")
 
 
 def _link_former_leaf(t: EngineTensor, before: Any) -> None:

@@ -20,19 +20,31 @@ import numpy as np
 
 import engine
 import engine.nn.functional as engine_functional
-from engine.ops.core import record
+from engine.ops.core import apply_inplace, record
 from engine.paddle import random as rng
-from engine.paddle.elementwise import result_tensor
+from engine.paddle.elementwise import Unary, apply_unary, apply_unary_, result_tensor
 from engine.paddle.ops import add, matmul, reshape
 from engine.paddle.tensor import Tensor, quietly, wrap
 
 
+def _activation(node: str, forward: Any, derivative: Any, saves: str) -> Unary:
+    return Unary(node, forward, derivative, saves, float_only=False)
+
+
+RELU = _activation("ReluGradNode", lambda v: np.maximum(v, v.dtype.type(0)), lambda x, y: y > 0, "out")
+
+
 def relu(x: Tensor, name: str | None = None) -> Tensor:
-    return wrap(engine.relu(x._operand()), "ReluGradNode")
+    return apply_unary(RELU, x)
 
 
 def relu_(x: Tensor, name: str | None = None) -> Tensor:
-    return x._inplace("ReluGradNode", lambda t: t.relu_())
+    return apply_unary_(RELU, x)
+
+
+def relu6(x: Tensor, name: str | None = None) -> Tensor:
+    return apply_unary(_activation("Relu6GradNode", lambda v: np.clip(v, 0, 6).astype(v.dtype),
+                                   lambda x, y: (y > 0) & (y < 6), "out"), x)
 
 
 def sigmoid(x: Tensor, name: str | None = None) -> Tensor:
@@ -47,16 +59,86 @@ def tanh_(x: Tensor, name: str | None = None) -> Tensor:
     return x.tanh_()
 
 
+def _leaky(slope: float) -> Unary:
+    return _activation("LeakyReluGradNode", lambda v: np.where(v > 0, v, v * v.dtype.type(slope)).astype(v.dtype),
+                       lambda x, y: np.where(x > 0, 1, slope), "x")
+
+
 def leaky_relu(x: Tensor, negative_slope: float = 0.01, name: str | None = None) -> Tensor:
-    return wrap(engine_functional.leaky_relu(x._operand(), negative_slope), "LeakyReluGradNode")
+    return apply_unary(_leaky(negative_slope), x)
 
 
 def leaky_relu_(x: Tensor, negative_slope: float = 0.01, name: str | None = None) -> Tensor:
-    return x._inplace("LeakyReluGradNode", lambda t: engine_functional.leaky_relu_(t, negative_slope))
+    return apply_unary_(_leaky(negative_slope), x)
+
+
+def _hardtanh(low: float, high: float) -> Unary:
+    return _activation("HardtanhGradNode", lambda v: np.clip(v, low, high).astype(v.dtype),
+                       lambda x, y: (x > low) & (x < high), "x")
+
+
+def hardtanh(x: Tensor, min: float = -1.0, max: float = 1.0, name: str | None = None) -> Tensor:  # noqa: A002
+    return apply_unary(_hardtanh(min, max), x)
+
+
+def hardtanh_(x: Tensor, min: float = -1.0, max: float = 1.0, name: str | None = None) -> Tensor:  # noqa: A002
+    return apply_unary_(_hardtanh(min, max), x)
+
+
+def _thresholded(threshold: float, value: float) -> Unary:
+    return _activation("ThresholdedReluGradNode", lambda v: np.where(v > threshold, v, value).astype(v.dtype),
+                       lambda x, y: x > threshold, "x")
+
+
+def thresholded_relu(x: Tensor, threshold: float = 1.0, value: float = 0.0, name: str | None = None) -> Tensor:
+    return apply_unary(_thresholded(threshold, value), x)
+
+
+def thresholded_relu_(x: Tensor, threshold: float = 1.0, value: float = 0.0, name: str | None = None) -> Tensor:
+    return apply_unary_(_thresholded(threshold, value), x)
+
+
+def _elu(alpha: float) -> Unary:
+    return _activation("EluGradNode", lambda v: np.where(v > 0, v, v.dtype.type(alpha) * np.expm1(v)).astype(v.dtype),
+                       lambda x, y: np.where(x > 0, 1, y + alpha), "both")
+
+
+def elu(x: Tensor, alpha: float = 1.0, name: str | None = None) -> Tensor:
+    return apply_unary(_elu(alpha), x)
+
+
+def elu_(x: Tensor, alpha: float = 1.0, name: str | None = None) -> Tensor:
+    return apply_unary_(_elu(alpha), x)
+
+
+SILU = _activation("SiluGradNode", lambda v: v / (v.dtype.type(1) + np.exp(-v)),
+                   lambda x, y: (1 + np.exp(-x) + x * np.exp(-x)) / (1 + np.exp(-x)) ** 2, "both")
+
+
+def silu(x: Tensor, name: str | None = None) -> Tensor:
+    return apply_unary(SILU, x)
 
 
 def softmax(x: Tensor, axis: int = -1, dtype: Any = None, name: str | None = None) -> Tensor:
-    return wrap(engine.softmax(x._operand(), axis), "SoftmaxGradNode")
+    source = x if dtype is None else x.astype(dtype)
+    return wrap(engine.softmax(source._operand(), axis), "SoftmaxGradNode")
+
+
+def softmax_(x: Tensor, axis: int = -1, dtype: Any = None, name: str | None = None) -> Tensor:
+    """Softmax written back into x (SoftmaxGradNode keeps the result, x itself)."""
+    from engine.kernels import activation
+
+    def run(t: Any) -> None:
+        dim = axis % max(t.ndim, 1)
+
+        def write(target: np.ndarray) -> None:
+            target[...] = activation.softmax(target.copy(), dim)
+
+        def backward(g: np.ndarray, s: dict) -> tuple[np.ndarray]:
+            out = s["out"]
+            return ((g - (g * out).sum(axis=dim, keepdims=True)) * out,)
+        apply_inplace(t, write, "SoftmaxGradNode", (), backward, check_autograd=False, save_result="out")
+    return x._inplace("SoftmaxGradNode", run)
 
 
 def linear(x: Tensor, weight: Tensor, bias: Tensor | None = None, name: str | None = None) -> Tensor:
@@ -176,8 +258,9 @@ def mse_loss(input: Tensor, label: Tensor, reduction: str = "mean", name: str | 
     return error.mean() if reduction == "mean" else error.sum() if reduction == "sum" else error
 
 
-__all__ = ["adaptive_avg_pool2d", "avg_pool2d", "batch_norm", "conv2d", "dropout", "flatten", "leaky_relu",
-           "leaky_relu_", "linear", "max_pool2d", "mse_loss", "relu", "relu_", "sigmoid", "softmax", "tanh", "tanh_"]
+__all__ = ["adaptive_avg_pool2d", "avg_pool2d", "batch_norm", "conv2d", "dropout", "elu", "elu_", "flatten", "hardtanh",
+           "hardtanh_", "leaky_relu", "leaky_relu_", "linear", "max_pool2d", "mse_loss", "relu", "relu6", "relu_",
+           "sigmoid", "silu", "softmax", "softmax_", "tanh", "tanh_", "thresholded_relu", "thresholded_relu_"]
 
 
 def __getattr__(name: str) -> Any:
