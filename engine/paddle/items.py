@@ -17,7 +17,6 @@ import numpy as np
 import engine
 from engine.tensor import Tensor as EngineTensor
 
-
 TOO_MANY = ("(InvalidArgument) Too many indices ({count}) for tensor of dimension {ndim}.\n"
             "  [Hint: Expected valid_indices <= rank == true, but received valid_indices <= rank:0 != true:1.] "
             "(at /paddle/paddle/fluid/pybind/slice_utils.h:560)\n")
