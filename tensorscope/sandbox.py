@@ -579,19 +579,26 @@ _NUMPY_RANDOM = ("seed", "rand", "randn", "randint", "random", "normal", "unifor
 
 MODULE_NAMES = ("torch", "torch.nn", "torch.nn.functional", "torch.nn.init", "torch.autograd",
                 "torch.cuda", "torch.optim", "numpy", "numpy.random", "math", "paddle", "paddle.nn", "paddle.nn.functional",
-                "paddle.nn.initializer", "paddle.device", "paddle.device.cuda", "paddle.optimizer")
+                "paddle.nn.initializer", "paddle.nn.init", "paddle.device", "paddle.device.cuda", "paddle.optimizer",
+                "paddle.tensor", "paddle.utils", "paddle.utils.dlpack")
 # The Paddle dialect (engine.paddle): module -> (engine module path, submodules)
 _PADDLE_MODULES = {
-    "paddle": ("engine.paddle", {"nn": "paddle.nn", "device": "paddle.device", "optimizer": "paddle.optimizer"}),
+    "paddle": ("engine.paddle", {"nn": "paddle.nn", "device": "paddle.device", "optimizer": "paddle.optimizer",
+                                 "tensor": "paddle.tensor", "utils": "paddle.utils"}),
     "paddle.nn": ("engine.paddle.nn", {"functional": "paddle.nn.functional",
-                                       "initializer": "paddle.nn.initializer"}),
+                                       "initializer": "paddle.nn.initializer", "init": "paddle.nn.init"}),
     "paddle.nn.functional": ("engine.paddle.nn.functional", {}),
     "paddle.nn.initializer": ("engine.paddle.nn.initializer", {}),
+    "paddle.nn.init": ("engine.paddle.nn.init", {}),
+    "paddle.tensor": ("engine.paddle.tensor_api", {}),
+    "paddle.utils": ("engine.paddle.utils", {"dlpack": "paddle.utils.dlpack"}),
+    "paddle.utils.dlpack": ("engine.paddle.utils.dlpack", {}),
     "paddle.device": ("engine.paddle.device", {"cuda": "paddle.device.cuda"}),
     "paddle.device.cuda": ("engine.paddle.device.cuda", {}),
     "paddle.optimizer": ("engine.paddle.optimizer", {}),
 }
-_PADDLE_PRIVATE = frozenset({"_inplace_version", "_is_shared_buffer_with"})
+_PADDLE_PRIVATE = frozenset({"_inplace_version", "_is_shared_buffer_with", "_grad_ivar", "_bump_inplace_version",
+                             "_offset"})
 _PADDLE_LAYER_PRIVATE = frozenset({"_parameters", "_sub_layers"})
 
 

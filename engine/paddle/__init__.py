@@ -117,7 +117,7 @@ from engine.paddle.ops import (
 )
 from engine.paddle.param_attr import ParamAttr
 from engine.paddle.tensor import Size, Tensor
-from engine.paddle.tensor_api import namespace as tensor
+from engine.paddle import tensor_api as tensor
 
 __version__ = "3.3.1"
 

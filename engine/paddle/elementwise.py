@@ -163,6 +163,7 @@ def _make(name: str) -> tuple[Callable[..., Tensor], Callable[..., Tensor]]:
         return apply_unary_(name, x)
 
     op.__name__, op_.__name__ = name, name + "_"
+    op.__qualname__, op_.__qualname__ = name, name + "_"
     op.__doc__ = f"paddle.{name} ({UNARY[name].node})."
     return op, op_
 
@@ -378,6 +379,7 @@ PREDICATES = {
 for _name, _np_fn in PREDICATES.items():
     _op, _op_ = _predicate(_np_fn)
     _op.__name__, _op_.__name__ = _name, _name + "_"
+    _op.__qualname__, _op_.__qualname__ = _name, _name + "_"
     FUNCTIONS[_name] = _op
     setattr(Tensor, _name, _op)
     if not _name.startswith("is"):
@@ -406,6 +408,7 @@ for _name, _np_fn in {"bitwise_and": np.bitwise_and, "bitwise_or": np.bitwise_or
                       "bitwise_not": np.invert}.items():
     _op, _op_ = _bitwise(_np_fn)
     _op.__name__, _op_.__name__ = _name, _name + "_"
+    _op.__qualname__, _op_.__qualname__ = _name, _name + "_"
     FUNCTIONS[_name], FUNCTIONS[_name + "_"] = _op, _op_
     setattr(Tensor, _name, _op)
     setattr(Tensor, _name + "_", _op_)

@@ -2,11 +2,12 @@
 
 It holds every tensor function of `paddle` plus the in-place forms Paddle keeps only here
 (`paddle.tensor.add_` exists, `paddle.add_` does not: the guide's `paddle.add_(a, b)` fails in
-Paddle, `paddle.tensor.add_(a, b)` works).
+Paddle, `paddle.tensor.add_(a, b)` works). The module itself is callable, as Paddle's object is.
 """
 
 from __future__ import annotations
 
+import sys
 import types
 from typing import Any
 
@@ -29,9 +30,7 @@ def _functions() -> dict[str, Any]:
     return found
 
 
-class TensorNamespace(types.ModuleType):
-    """The `paddle.tensor` object: a module of functions that can also be called like to_tensor."""
-
+class _CallableModule(types.ModuleType):
     def __call__(self, data: Any, dtype: Any = None, place: Any = None, stop_gradient: bool = True) -> Tensor:
         return creation.to_tensor(data, dtype, place, stop_gradient)
 
@@ -41,6 +40,6 @@ class TensorNamespace(types.ModuleType):
         raise missing("paddle.tensor", name)
 
 
-namespace = TensorNamespace("paddle.tensor", __doc__)
-namespace.__dict__.update(_functions())
-namespace.__all__ = sorted(_functions())
+globals().update(_functions())
+__all__ = sorted(_functions())
+sys.modules[__name__].__class__ = _CallableModule

@@ -135,8 +135,11 @@ def dialect_modules() -> Any:
     import engine.paddle.nn.functional
 
     modules = {"paddle": engine.paddle, "paddle.nn": engine.paddle.nn,
-               "paddle.nn.functional": engine.paddle.nn.functional, "paddle.device": engine.paddle.device,
-               "paddle.device.cuda": engine.paddle.device.cuda, "paddle.optimizer": engine.paddle.optimizer}
+               "paddle.nn.functional": engine.paddle.nn.functional, "paddle.nn.init": engine.paddle.nn.init,
+               "paddle.nn.initializer": engine.paddle.nn.initializer, "paddle.device": engine.paddle.device,
+               "paddle.device.cuda": engine.paddle.device.cuda, "paddle.optimizer": engine.paddle.optimizer,
+               "paddle.tensor": engine.paddle.tensor, "paddle.utils": engine.paddle.utils,
+               "paddle.utils.dlpack": engine.paddle.utils.dlpack}
     saved = {name: sys.modules.get(name) for name in modules}
     sys.modules.update(modules)
     try:
