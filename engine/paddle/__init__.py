@@ -16,6 +16,7 @@ from typing import Any
 from engine.autograd.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 from engine.paddle import device, dtypes, messages, names, nn, optimizer, utils
 from engine.paddle import random as _random
+from engine.paddle import tensor_api as tensor
 from engine.paddle.creation import (
     arange,
     bernoulli,
@@ -117,7 +118,6 @@ from engine.paddle.ops import (
 )
 from engine.paddle.param_attr import ParamAttr
 from engine.paddle.tensor import Size, Tensor
-from engine.paddle import tensor_api as tensor
 
 __version__ = "3.3.1"
 
