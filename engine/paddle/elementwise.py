@@ -112,8 +112,9 @@ def _evaluate(spec: Unary, values: np.ndarray, dtype: np.dtype) -> np.ndarray:
 
 def result_tensor(like: EngineTensor, values: np.ndarray, dtype: Any = None) -> EngineTensor:
     """A fresh engine tensor on `like`'s device holding values (in `dtype`, default their own)."""
+    array = np.asarray(values)  # (np.ascontiguousarray would make a 0-D result 1-D)
     with engine.devices.on(like.device):
-        return EngineTensor._wrap(np.ascontiguousarray(values), dtype or like.dtype)
+        return EngineTensor._wrap(array if array.flags.c_contiguous else array.copy(), dtype or like.dtype)
 
 
 def _compute_dtype(spec: Unary, t: EngineTensor) -> Any:

@@ -39,7 +39,7 @@ def _permute_in_place(t: EngineTensor, perm: list[int]) -> None:
     _inplace_layout(t, "PermuteBackward0", layout, lambda grad, saved: (grad.transpose(inverse),))
 
 
-def _reshape_in_place(t: EngineTensor, shape: list[int]) -> None:
+def reshape_in_place(t: EngineTensor, shape: list[int]) -> None:
     new = geometry.infer_size(shape, t.numel())
     stride = geometry.view_strides(t._shape, t._stride, new)
     if stride is None:
@@ -116,7 +116,7 @@ def transpose_(x: Tensor, perm: Sequence[int], name: str | None = None) -> Tenso
 
 def reshape_(x: Tensor, shape: Any, name: str | None = None) -> Tensor:
     """A 1-D Tensor as the shape: Paddle 3.3.1 reshapes, then fails converting it (measured)."""
-    out = x._inplace("ReshapeGradNode", lambda t: _reshape_in_place(t, shape_arg(shape)))
+    out = x._inplace("ReshapeGradNode", lambda t: reshape_in_place(t, shape_arg(shape)))
     if isinstance(shape, Tensor) and shape.ndim:
         raise_tensor_shape_bug("reshape_")
     return out

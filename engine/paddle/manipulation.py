@@ -17,7 +17,7 @@ import numpy as np
 import engine
 from engine.ops.core import apply_inplace, record
 from engine.ops.views import as_strided_backward
-from engine.paddle import dtypes
+from engine.paddle import dtypes, messages
 from engine.paddle.elementwise import result_tensor
 from engine.paddle.tensor import EngineTensor, Tensor, layout_op, shape_arg, wrap
 
@@ -34,6 +34,8 @@ def _view(x: Tensor, node: str, make: Any) -> Tensor:
 
 
 def diagonal(x: Tensor, offset: int = 0, axis1: int = 0, axis2: int = 1, name: str | None = None) -> Tensor:
+    if x.ndim < 2:
+        raise IndexError(messages.DIAGONAL_RANK.format(rank=x.ndim))
     return _view(x, "DiagonalGradNode", lambda s: s.diagonal(offset, axis1, axis2))
 
 
@@ -290,14 +292,14 @@ def _zero_picks(grad: np.ndarray, axis: int, picks: np.ndarray) -> np.ndarray:
 
 # ---------------------------------------------------------------------- in-place layout and dtype
 def flatten_(x: Tensor, start_axis: int = 0, stop_axis: int = -1, name: str | None = None) -> Tensor:
-    from engine.paddle.inplace import reshape_
+    """An in-place reshape recorded as FlattenGradNode (one version bump, even when the shape stays)."""
+    from engine.paddle.inplace import reshape_in_place
 
     shape = list(x.shape)
-    if not shape:
-        return reshape_(x, [1])
-    start, stop = start_axis % len(shape), stop_axis % len(shape)
-    merged = int(np.prod(shape[start:stop + 1]))
-    return reshape_(x, shape[:start] + [merged] + shape[stop + 1:])
+    if shape:
+        start, stop = start_axis % len(shape), stop_axis % len(shape)
+        shape = shape[:start] + [int(np.prod(shape[start:stop + 1]))] + shape[stop + 1:]
+    return x._inplace("FlattenGradNode", lambda t: reshape_in_place(t, shape or [1]))
 
 
 def t_(input: Tensor, name: str | None = None) -> Tensor:  # noqa: A002

@@ -1,7 +1,7 @@
 """Paddle's tensor names and their process-wide counters.
 
-A tensor made by `to_tensor`/`from_numpy` is named `generated_tensor_N` when it is made; any other
-gets `eager_tmp_N` the first time its `.name` is read (until then its name is empty, which is what
+A tensor made by `to_tensor`/`from_numpy` is named `generated_tensor_N` when it is made, one made by
+`detach()` `eager_in_tmp_N` (one counter for both); any other gets `eager_tmp_N` the first time its `.name` is read (until then its name is empty, which is what
 the leaf error shows: `Leaf Var ()`). Parameters are named by their layer: `linear_0.w_0`.
 tensorscope starts every run from fresh counters, as a fresh process would (`reset()`).
 """
@@ -19,6 +19,12 @@ _parameter_names: set[str] = set()
 
 def generated() -> str:
     return f"generated_tensor_{next(_generated)}"
+
+
+def eager_in_tmp() -> str:
+    """What detach() names its result, at once; it counts with generated_tensor_N (measured:
+    to_tensor, detach, to_tensor give generated_tensor_0, eager_in_tmp_1, generated_tensor_2)."""
+    return f"eager_in_tmp_{next(_generated)}"
 
 
 def eager_tmp() -> str:

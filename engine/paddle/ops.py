@@ -62,10 +62,19 @@ def multiply(x: Tensor, y: Tensor, name: str | None = None) -> Tensor:
 
 
 def divide(x: Tensor, y: Tensor, name: str | None = None) -> Tensor:
-    """Paddle's DivideGradNode keeps x, y and its output."""
+    """Paddle's DivideGradNode keeps x, y and its output, and its y-gradient is -dout * out / y
+    (so x / x has a zero gradient exactly, where -dout * x / y**2 would leave a rounding error)."""
     a, b = x._operand(), y._operand()
     out = engine.div(a, b)
-    autograd.save_also(out._grad_fn, inputs={"x": a, "y": b}, outputs={"out": out})
+    if out._grad_fn is None:
+        return wrap(out)
+    out._grad_fn = None  # the engine's node, replaced by Paddle's
+    sa, sb = a._shape, b._shape
+
+    def backward(grad: np.ndarray, saved: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        y, result = saved["y"], saved["out"]
+        return unbroadcast(grad / y, sa), unbroadcast(-grad * result / y, sb)
+    record("DivideGradNode", out, (a, b), backward, {"x": a, "y": b}, {"out": out})
     return wrap(out, "DivideGradNode")
 
 
@@ -223,6 +232,8 @@ def _assign_into(x: Tensor, output: Tensor) -> Tensor:
     by one, and when x needs a gradient output becomes x's copy in the graph (AssignOutGradNode)."""
     out = output._t
     source = x._operand()
+    if x._t is out:  # assign(x, x): nothing happens (no version bump, no node)
+        return output
     if tuple(source._shape) != tuple(out._shape) or source.dtype is not out.dtype:
         replace_buffer(out, source._numpy_view(), source.dtype)
         out._bump_version()
@@ -265,6 +276,8 @@ def reshape(x: Tensor, shape: Any, name: str | None = None) -> Tensor:
     if new == list(x._t._shape):
         return x
     _check_reshape(x._t._shape, new)
+    if not x._t._shape:  # a 0-D tensor is reshaped into memory of its own (measured)
+        return _copy_reshaped(x, new, "ReshapeGradNode")
     dims = [x._t._shape[i] if d == 0 else d for i, d in enumerate(new)]  # 0 keeps that dimension
     return layout_op(x, "ReshapeGradNode", lambda s: s.reshape(dims), _reshape_back(x._t._shape))
 
@@ -289,7 +302,19 @@ def view(x: Tensor, shape_or_dtype: Any, name: str | None = None) -> Tensor:
     return layout_op(x, "ViewShapeGradNode", lambda s: s.view(new), _reshape_back(x._t._shape))
 
 
+def _copy_reshaped(x: Tensor, shape: list[int], node: str) -> Tensor:
+    """A 0-D tensor reshaped: its own memory, yet the same version counter (measured: a write
+    through the result does not show in x, but bumps x's inplace_version)."""
+    source = x._operand()
+    dims = [1 if d in (0, -1) else d for d in shape]
+    out = layout_op(x, node, lambda s: s.reshape(dims), _reshape_back(source._shape), copy=True)
+    out._t._vc = source._vc
+    return out
+
+
 def flatten(x: Tensor, start_axis: int = 0, stop_axis: int = -1, name: str | None = None) -> Tensor:
+    if not x._t._shape:
+        return _copy_reshaped(x, [1], "FlattenGradNode")
     return layout_op(x, "FlattenGradNode", lambda s: s.flatten(start_axis, stop_axis), _reshape_back(x._t._shape))
 
 

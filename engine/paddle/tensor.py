@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import builtins
 import math
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -39,6 +40,43 @@ STOP = "paddle_stop"
 HAS_NODE = "paddle_accumulation"  # a leaf gets its GradNodeAccumulation when stop_gradient is set
 HOLDER = "paddle_holder"  # a tensor made from a DLPack capsule: same memory, its own allocation record
 PERSISTABLE = "paddle_persistable"
+IMPL = "paddle_impl"  # tensors made by detach() / .data: one Paddle tensor impl, so one layout and buffer
+
+
+class ImplGroup:
+    """Engine tensors that are one Paddle tensor impl (by identity: tensors compare elementwise)."""
+
+    def __init__(self) -> None:
+        self.members: dict[int, weakref.ref[EngineTensor]] = {}
+
+    def add(self, t: EngineTensor) -> None:
+        self.members[id(t)] = weakref.ref(t)
+
+    def discard(self, t: EngineTensor) -> None:
+        self.members.pop(id(t), None)
+
+    def others(self, t: EngineTensor) -> list[EngineTensor]:
+        alive = [ref() for ref in self.members.values()]
+        return [o for o in alive if o is not None and o is not t]
+
+
+def share_impl(source: EngineTensor, alias: EngineTensor) -> None:
+    """Record that alias is the same Paddle tensor impl as source (what detach gives in Paddle:
+    a later reshape_/unsqueeze_/initializer on either shows in both)."""
+    group = source.__dict__.get(IMPL)
+    if group is None:
+        group = source.__dict__[IMPL] = ImplGroup()
+        group.add(source)
+    group.add(alias)
+    alias.__dict__[IMPL] = group
+
+
+def sync_aliases(t: EngineTensor) -> None:
+    """Give every tensor sharing t's impl t's buffer, layout and dtype."""
+    group = t.__dict__.get(IMPL)
+    for other in group.others(t) if group is not None else ():
+        other._storage, other.dtype = t._storage, t.dtype
+        other._set_layout(t._shape, t._stride, t._offset)
 
 
 class Size(list):
@@ -77,7 +115,7 @@ def _row_major(t: EngineTensor) -> None:
     gives a transposed result); Paddle's results are always row-major. Rearrange a fresh dense
     result within its own storage, and the aliases its node saved of it, so sharing and
     contiguity (and so which later reshapes are views) are Paddle's."""
-    if t.is_contiguous() or t._offset or t._storage.data.size != t.numel():
+    if tuple(t._stride) == geometry.contiguous_strides(t._shape) or t._offset or t._storage.data.size != t.numel():
         return
     old, values = t._layout_key(), np.ascontiguousarray(t._numpy_view())
     t._storage.data[:] = values.reshape(-1)
@@ -108,7 +146,31 @@ def own_memory(t: EngineTensor) -> EngineTensor:
     t._set_layout(fresh._shape, fresh._stride, 0)
     t._vc = VersionCounter()
     t._view = None
+    sync_aliases(t)
     return t
+
+
+def copy_strided(t: EngineTensor, source: EngineTensor) -> None:
+    """copy_: element by element in t's row-major order, honouring both layouts; when the two
+    share memory a later element reads what an earlier one wrote, as Paddle's kernel does."""
+    target, values = t._numpy_view(), source._numpy_view()
+    if source._storage is not t._storage:
+        np.copyto(target, np.broadcast_to(values, target.shape), casting="unsafe")
+        return
+    for index in np.ndindex(*target.shape):
+        target[index] = values[index]
+
+
+def write_raw(t: EngineTensor, values: np.ndarray) -> None:
+    """copy_ and set_value copy the values into t's memory in row-major order from t's first
+    element, and t takes row-major strides there, whatever its strides were (measured: set_value
+    on a transposed view writes the base in order and leaves the view contiguous); no autograd,
+    no version bump."""
+    flat = np.ascontiguousarray(values, dtype=t.dtype.np).reshape(-1)
+    t._storage.data[t._offset:t._offset + flat.size] = flat
+    if tuple(t._stride) != geometry.contiguous_strides(t._shape):
+        t._set_layout(t._shape, geometry.contiguous_strides(t._shape), t._offset)
+        sync_aliases(t)
 
 
 def replace_buffer(t: EngineTensor, values: np.ndarray, dtype: Any) -> None:
@@ -120,6 +182,7 @@ def replace_buffer(t: EngineTensor, values: np.ndarray, dtype: Any) -> None:
     np.copyto(fresh._numpy_view(), values, casting="unsafe")
     t._storage, t.dtype = fresh._storage, fresh.dtype
     t._set_layout(fresh._shape, fresh._stride, 0)
+    sync_aliases(t)
 
 
 def layout_op(x: Tensor, node: str, compute: Callable[[EngineTensor], Any],
@@ -130,11 +193,16 @@ def layout_op(x: Tensor, node: str, compute: Callable[[EngineTensor], Any],
     source = x._operand()
     with grad_mode.no_grad():
         out = compute(source)
+    if out is source:  # the engine (as PyTorch) may hand back its input itself; Paddle makes a new tensor
+        with grad_mode.no_grad():
+            out = source._alias()
     outs = list(out) if isinstance(out, (list, tuple)) else [out]
     for o in outs:
         o._view, o._requires_grad = None, False
         if copy:
             own_memory(o)
+        elif o._storage is not source._storage:  # a layout that could not be viewed was copied, yet
+            o._vc = source._vc  # Paddle's copy keeps the input's version counter (measured)
     record(node, outs if isinstance(out, (list, tuple)) else out, (source,), backward)
     if outs:
         autograd.adopt(outs[0]._grad_fn, node)
@@ -236,7 +304,10 @@ class Tensor:
 
     @grad.setter
     def grad(self, value: Tensor | None) -> None:
-        """`x.grad = None` drops the gradient; a tensor is copied in (Paddle checks no shape)."""
+        """`x.grad = None` drops the gradient; a tensor is copied in (Paddle checks no shape). Only
+        a leaf's gradient can be set."""
+        if not self.is_leaf:
+            raise SystemError(messages.GRAD_OF_NON_LEAF)
         if value is None:
             self._t._grad = None
             return
@@ -253,8 +324,11 @@ class Tensor:
         return None if g is None else np.array(g._numpy_view(), copy=True)
 
     def retain_grads(self) -> None:
-        """Keep a non-leaf's gradient after backward (a no-op on a leaf or a tensor that stops gradient)."""
+        """Keep a non-leaf's gradient after backward; on a leaf it only gives it its
+        GradNodeAccumulation (measured, whatever its stop_gradient)."""
         t = self._t
+        if t._grad_fn is None:
+            t.__dict__[HAS_NODE] = True
         if t._grad_fn is not None and not self.stop_gradient and not t._retains_grad:
             t._retains_grad = True
             t._set_grad_fn(t._grad_fn, t._output_nr)
@@ -283,16 +357,33 @@ class Tensor:
     clear_gradient = clear_grad
 
     def detach(self) -> Tensor:
-        return Tensor._wrap(self._t._alias())
+        """A tensor over the same memory and impl that stops gradient, named at once."""
+        alias = self._t._alias()
+        share_impl(self._t, alias)
+        alias.__dict__[NAME] = names.eager_in_tmp()
+        return Tensor._wrap(alias)
 
     @property
     def data(self) -> Tensor:
-        """A tensor over the same memory that stops gradient (as detach)."""
-        return self.detach()
+        """A tensor over the same memory and impl that stops gradient (unnamed, unlike detach's)."""
+        alias = self._t._alias()
+        share_impl(self._t, alias)
+        return Tensor._wrap(alias)
 
     @data.setter
     def data(self, value: Any) -> None:
-        self.set_value(value)
+        """`x.data = y` makes x hold y's memory (y's buffer, layout and version counter, so views of
+        x taken before no longer follow it); other values are written as set_value does."""
+        if not isinstance(value, Tensor):
+            self.set_value(value)
+            return
+        t, source = self._t, value._t
+        t._storage, t.dtype, t._vc = source._storage, source.dtype, source._vc
+        t._set_layout(source._shape, source._stride, source._offset)
+        group = t.__dict__.pop(IMPL, None)  # x is now y's tensor: its old detached aliases stay behind
+        if group is not None:
+            group.discard(t)
+        share_impl(source, t)
 
     # ------------------------------------------------------------ metadata
     @property
@@ -338,7 +429,12 @@ class Tensor:
         return Tensor._wrap(engine.tensor(self._t.numel(), dtype=engine.int64))
 
     def is_contiguous(self) -> bool:
-        return self._t.is_contiguous()
+        """Paddle's rule: the strides are exactly the row-major ones (a size-1 dimension's stride
+        counts too, unlike PyTorch's rule); an empty tensor is contiguous."""
+        t = self._t
+        if t.numel() == 0:
+            return True
+        return tuple(t._stride) == geometry.contiguous_strides(t._shape)
 
     @property
     def strides(self) -> list[int]:
@@ -430,7 +526,7 @@ class Tensor:
     def contiguous(self) -> Tensor:
         """Paddle makes the tensor itself contiguous: it gets memory and a version counter of its
         own (starting again at 0), keeps its grad_fn, and is returned (measured)."""
-        if not self._t.is_contiguous():
+        if not self.is_contiguous():
             own_memory(self._t)
         return self
 
@@ -446,7 +542,7 @@ class Tensor:
         if tuple(other._t._shape) != tuple(t._shape) or other._t.dtype is not t.dtype:
             replace_buffer(t, other._t._numpy_view(), other._t.dtype)
             return Tensor._wrap(t)
-        quietly(t, lambda: t.copy_(other._t))
+        quietly(t, lambda: copy_strided(t, other._t))
         return Tensor._wrap(t)
 
     def set_value(self, value: Any) -> None:
@@ -458,8 +554,8 @@ class Tensor:
         if tuple(shape) != tuple(self._t._shape):
             raise AssertionError(f"Variable Shape not match, Variable [ {self.name} ] need tensor with shape "
                                  f"{self.shape!r} but load set tensor with shape {shape}")
-        source = value._t if isinstance(value, Tensor) else engine.from_numpy(np.array(value, dtype=self._t.dtype.np))
-        quietly(self._t, lambda: self._t.copy_(source))
+        values = value._t._numpy_view() if isinstance(value, Tensor) else np.asarray(value)
+        write_raw(self._t, values)
 
     # ------------------------------------------------------------ arithmetic
     def __add__(self, other: Any) -> Tensor:
@@ -536,7 +632,9 @@ class Tensor:
             view = source[index]
         if view._storage is not source._storage:  # advanced indexing gathers a copy
             return wrap(self._operand()[index], "IndexElementwiseGetGradNode")
-        node = "UnsqueezeGradNode" if index is None else "SliceGradNode"
+        entries = index if isinstance(index, tuple) else (index,)
+        stepped = any(isinstance(e, slice) and e.step not in (None, 1) for e in entries)
+        node = "UnsqueezeGradNode" if index is None else "StridedSliceGradNode" if stepped else "SliceGradNode"
         backward = as_strided_backward(source._layout_key(), view._layout_key())
         return layout_op(self, node, lambda s: view, backward)
 
@@ -557,6 +655,8 @@ class Tensor:
             operand = items.squeeze_leading(operand, region)
         if isinstance(operand, np.ndarray):
             operand = engine.tensor(operand, dtype=target.dtype)
+        if isinstance(operand, EngineTensor) and operand._storage is target._storage:
+            operand = _snapshot(operand)  # Paddle reads the value before writing (overlap is fine)
         target[index] = operand
         if target._grad_fn is not before:
             autograd.adopt(target._grad_fn,
@@ -571,16 +671,32 @@ class Tensor:
         if self._needs_leaf_check():
             t = self._t
             quietly(t, lambda: write(t, *operands, **kwargs))  # Paddle writes, then refuses
+            sync_aliases(t)
             raise ValueError(messages.LEAF_INPLACE.format(name=self._message_name()))
         target = self._operand()
         before = target._grad_fn
         write(target, *operands, **kwargs)
+        if target is not self._t:  # a detached operand: a layout change is the tensor's own too
+            self._t._storage, self._t.dtype = target._storage, target.dtype
+            self._t._set_layout(target._shape, target._stride, target._offset)
+        sync_aliases(self._t)
         if target._grad_fn is not before:
             autograd.adopt(target._grad_fn, node, 1 + builtins.sum(isinstance(a, Tensor) for a in args))
             _link_former_leaf(target, before)
             if save_out:
                 autograd.save_also(target._grad_fn, outputs={"out": target})
         return self
+
+
+def _snapshot(t: EngineTensor) -> EngineTensor:
+    """t's values in memory of their own, on t's place in the graph (gradient flows to t's node)."""
+    if t._grad_fn is None:
+        with grad_mode.no_grad():
+            return t.clone()
+    with engine.devices.on(t.device):
+        copy = EngineTensor._wrap(np.array(t._numpy_view(), copy=True), t.dtype)
+    copy._set_grad_fn(t._grad_fn, t._output_nr)
+    return copy
 
 
 def _reversed_slice(x: Tensor, index: Any) -> Tensor:

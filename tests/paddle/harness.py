@@ -33,7 +33,8 @@ from engine.paddle.random import DEFAULT_SEED
 TAIL = re.compile(r" ?\(at /[^)\n]*\)\n?")
 ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
 GENERATED = re.compile(r"generated_tensor_(\d+)")
-EAGER = re.compile(r"eager_tmp_(\d+)")
+EAGER = re.compile(r"(?<!in_)eager_tmp_(\d+)")
+EAGER_IN = re.compile(r"eager_in_tmp_(\d+)")
 
 # Helpers every snippet may use: one line per tensor with what the tests compare.
 PRELUDE = '''
@@ -120,6 +121,7 @@ class RealPaddle:
             if text is None:
                 return None
             text = GENERATED.sub(lambda m: f"generated_tensor_{int(m.group(1)) - generated}", text)
+            text = EAGER_IN.sub(lambda m: f"eager_in_tmp_{int(m.group(1)) - generated}", text)  # one counter
             return EAGER.sub(lambda m: f"eager_tmp_{int(m.group(1)) - eager}", text)
 
         return Transcript(shift(found.output), shift(found.error))

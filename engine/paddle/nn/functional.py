@@ -31,7 +31,7 @@ def _activation(node: str, forward: Any, derivative: Any, saves: str) -> Unary:
     return Unary(node, forward, derivative, saves, float_only=False)
 
 
-RELU = _activation("ReluGradNode", lambda v: np.maximum(v, v.dtype.type(0)), lambda x, y: y > 0, "out")
+RELU = _activation("ReluGradNode", lambda v: np.where(v > 0, v, v.dtype.type(0)), lambda x, y: y > 0, "out")  # NaN -> 0
 
 
 def relu(x: Tensor, name: str | None = None) -> Tensor:

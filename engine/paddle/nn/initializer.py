@@ -1,8 +1,9 @@
 """paddle.nn.initializer: what fills a parameter, with Paddle's semantics and random values.
 
-Calling an initializer on a tensor (`Normal()(w)`) makes a fresh tensor of values and hands its
-buffer to w (Paddle's `_share_underline_tensor_to`): w gets new memory, views taken of it before
-no longer see it, and its version stays where it was. The call returns None. Random values come
+Calling an initializer on a tensor (`Normal()(w)`) makes a fresh tensor of values and hands it to
+w (Paddle's `_share_underline_tensor_to`): w gets new memory, views taken of it before no longer
+see it, and its inplace_version starts again from 0 (measured). Constant instead refills w
+(`full_`), which also gives it new memory but keeps its version. The call returns None. Random values come
 from the Paddle generator (random.py), so `paddle.seed(n)` then a layer gives Paddle's weights.
 Fans follow Paddle: a [in, out] matrix has fan_in = in; a conv kernel [out, in, k...] has
 fan_in = in * k..., fan_out = out * k....
@@ -17,6 +18,7 @@ import numpy as np
 
 from engine.paddle import random as rng
 from engine.paddle.tensor import Tensor, replace_buffer
+from engine.tensor import VersionCounter
 
 
 def compute_fans(shape: list[int]) -> tuple[int, int]:
@@ -43,10 +45,14 @@ def calculate_gain(nonlinearity: str, param: float | None = None) -> float:
 class Initializer:
     """Base class: `init(param)` refills param (see the module docstring)."""
 
+    keeps_version = False
+
     def __call__(self, param: Tensor, block: Any = None) -> None:
         t = param._t
         values = self.values(list(param.shape), t.dtype.np)
         replace_buffer(t, np.asarray(values, dtype=t.dtype.np).reshape(t._shape), t.dtype)
+        if not self.keeps_version:
+            t._vc = VersionCounter()
         return None
 
     forward = __call__
@@ -56,6 +62,8 @@ class Initializer:
 
 
 class Constant(Initializer):
+    keeps_version = True
+
     def __init__(self, value: float = 0.0, force_cpu: bool = False) -> None:
         self._value = value
 
