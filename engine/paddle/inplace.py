@@ -16,7 +16,13 @@ from engine import geometry
 from engine.ops.core import apply_inplace
 from engine.ops.views import _inplace_layout
 from engine.paddle import random as rng
-from engine.paddle.tensor import EngineTensor, Tensor, check_inplace_broadcast, shape_arg
+from engine.paddle.tensor import (
+    EngineTensor,
+    Tensor,
+    check_inplace_broadcast,
+    own_memory,
+    shape_arg,
+)
 
 
 def _scale_in_place(t: EngineTensor, scale: float, bias: float, bias_after_scale: bool) -> None:
@@ -40,10 +46,15 @@ def _permute_in_place(t: EngineTensor, perm: list[int]) -> None:
 
 
 def reshape_in_place(t: EngineTensor, shape: list[int]) -> None:
+    """A layout that cannot be viewed is first copied into memory of its own (keeping the version
+    counter, which the reshape then bumps), as Paddle does."""
     new = geometry.infer_size(shape, t.numel())
     stride = geometry.view_strides(t._shape, t._stride, new)
     if stride is None:
-        raise NotImplementedError("reshape_ of a non-contiguous tensor is not measured for the Paddle dialect yet")
+        counter = t._vc
+        own_memory(t)
+        t._vc = counter
+        stride = geometry.contiguous_strides(new)
     old = t._shape
     _inplace_layout(t, "ReshapeBackward0", (tuple(new), tuple(stride), t._offset), lambda g, s: (g.reshape(old),))
 

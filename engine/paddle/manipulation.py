@@ -204,14 +204,30 @@ def _fill_value(x: Tensor, value: Any) -> Any:
     return value._t._numpy_view() if isinstance(value, Tensor) else value
 
 
+def _fill_operand(x: Tensor, value: Any) -> EngineTensor:
+    """The value as Paddle passes it on: a 0-D tensor of x's dtype (an input of the node, without
+    a gradient unless value is a tensor that needs one)."""
+    if isinstance(value, Tensor):
+        return value._operand()
+    from engine.paddle.creation import full
+
+    return full([], value, dtype=x.dtype)._t
+
+
+def _masked_fill_backward(mask: np.ndarray, shape: tuple[int, ...], value_shape: tuple[int, ...]) -> Any:
+    def backward(g: np.ndarray, s: dict) -> tuple[np.ndarray, np.ndarray]:
+        return (_sum_to(np.where(mask, 0, g).astype(g.dtype), shape),
+                _sum_to(np.where(mask, g, 0).astype(g.dtype), value_shape))
+    return backward
+
+
 def masked_fill(x: Tensor, mask: Tensor, value: Any, name: str | None = None) -> Tensor:
+    """MaskedFillGradNode, with the value as its second input."""
     t = x._operand()
+    fill = _fill_operand(x, value)
     m = mask._t._numpy_view().astype(bool)
-    values = np.where(m, np.asarray(_fill_value(x, value), dtype=t.dtype.np), t._numpy_view())
-    out = result_tensor(t, values)
-    shape = t._shape
-    record("MaskedFillGradNode", out, (t,),
-           lambda g, s: (_sum_to(np.where(m, 0, g).astype(g.dtype), shape),))
+    out = result_tensor(t, np.where(m, fill._numpy_view().astype(t.dtype.np), t._numpy_view()))
+    record("MaskedFillGradNode", out, (t, fill), _masked_fill_backward(m, t._shape, fill._shape))
     return wrap(out, "MaskedFillGradNode")
 
 
@@ -224,15 +240,14 @@ def _sum_to(grad: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
 def masked_fill_(x: Tensor, mask: Tensor, value: Any, name: str | None = None) -> Tensor:
     """One masked write, one version bump (3.3.1; the upstream test expects two)."""
     m = mask._t._numpy_view().astype(bool)
+    fill = _fill_operand(x, value)
 
-    def run(t: EngineTensor) -> None:
-        fill = np.asarray(_fill_value(x, value), dtype=t.dtype.np)
-
+    def run(t: EngineTensor, v: EngineTensor) -> None:
         def write(target: np.ndarray) -> None:
-            target[...] = np.where(m, fill, target)
-        apply_inplace(t, write, "MaskedFillGradNode", (), lambda g, s: (np.where(m, 0, g).astype(g.dtype),),
+            target[...] = np.where(m, v._numpy_view().astype(t.dtype.np), target)
+        apply_inplace(t, write, "MaskedFillGradNode", (v,), _masked_fill_backward(m, t._shape, v._shape),
                       check_autograd=False)
-    return x._inplace("MaskedFillGradNode", run)
+    return x._inplace("MaskedFillGradNode", run, Tensor._wrap(fill))
 
 
 def index_fill(x: Tensor, index: Tensor, axis: int, value: float, name: str | None = None) -> Tensor:
@@ -296,10 +311,12 @@ def flatten_(x: Tensor, start_axis: int = 0, stop_axis: int = -1, name: str | No
     from engine.paddle.inplace import reshape_in_place
 
     shape = list(x.shape)
-    if shape:
-        start, stop = start_axis % len(shape), stop_axis % len(shape)
-        shape = shape[:start] + [int(np.prod(shape[start:stop + 1]))] + shape[stop + 1:]
-    return x._inplace("FlattenGradNode", lambda t: reshape_in_place(t, shape or [1]))
+    for which, axis in (("start_axis", start_axis), ("stop_axis", stop_axis)):
+        if not isinstance(axis, int) or not -len(shape) <= axis < len(shape):
+            raise ValueError(f"The {which} should be a int, and in range [-rank(x), rank(x))")
+    start, stop = start_axis % len(shape), stop_axis % len(shape)
+    shape = shape[:start] + [int(np.prod(shape[start:stop + 1]))] + shape[stop + 1:]
+    return x._inplace("FlattenGradNode", lambda t: reshape_in_place(t, shape))
 
 
 def t_(input: Tensor, name: str | None = None) -> Tensor:  # noqa: A002

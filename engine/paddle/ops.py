@@ -234,6 +234,10 @@ def _assign_into(x: Tensor, output: Tensor) -> Tensor:
     source = x._operand()
     if x._t is out:  # assign(x, x): nothing happens (no version bump, no node)
         return output
+    if source._storage is out._storage:  # overlapping memory: Paddle reads x first
+        from engine.paddle.tensor import _snapshot
+
+        source = _snapshot(source)
     if tuple(source._shape) != tuple(out._shape) or source.dtype is not out.dtype:
         replace_buffer(out, source._numpy_view(), source.dtype)
         out._bump_version()
@@ -350,10 +354,13 @@ def squeeze(x: Tensor, axis: Any = None, name: str | None = None) -> Tensor:
 
 def unbind(input: Tensor, axis: int = 0) -> list[Tensor]:  # noqa: A002
     """Views sharing memory (UnbindGradNode), unlike split."""
+    if not input.ndim or not -input.ndim <= axis < input.ndim:
+        raise ValueError(f"The axis must in range({-input.ndim}, {input.ndim}).")
     dim = axis % input.ndim
 
-    def backward(grads: list[np.ndarray], saved: dict) -> tuple[np.ndarray]:
-        return (np.stack(grads, axis=dim),)
+    def backward(grads: Any, saved: dict) -> tuple[np.ndarray]:
+        parts = grads if isinstance(grads, (list, tuple)) else [grads]  # one part comes alone
+        return (np.stack(parts, axis=dim),)
     return layout_op(input, "UnbindGradNode", lambda s: list(s.unbind(dim)), backward)
 
 

@@ -675,6 +675,8 @@ class Tensor:
             raise ValueError(messages.LEAF_INPLACE.format(name=self._message_name()))
         target = self._operand()
         before = target._grad_fn
+        operands = tuple(_snapshot(o) if _overlaps(o, target) else o
+                         for o in operands)  # Paddle reads an overlapping operand before writing
         write(target, *operands, **kwargs)
         if target is not self._t:  # a detached operand: a layout change is the tensor's own too
             self._t._storage, self._t.dtype = target._storage, target.dtype
@@ -688,14 +690,25 @@ class Tensor:
         return self
 
 
+def _overlaps(operand: Any, target: EngineTensor) -> bool:
+    """The operand reads target's memory through another layout (x.add_(x.t())); the very same
+    layout (x.multiply_(x)) reads each element before it is written."""
+    return (isinstance(operand, EngineTensor) and operand._storage is target._storage
+            and operand._layout_key() != target._layout_key())
+
+
 def _snapshot(t: EngineTensor) -> EngineTensor:
-    """t's values in memory of their own, on t's place in the graph (gradient flows to t's node)."""
-    if t._grad_fn is None:
-        with grad_mode.no_grad():
-            return t.clone()
+    """t's values in memory of their own, on t's place in the graph: gradient flows to t's node,
+    or into t itself when t is a leaf that needs one."""
     with engine.devices.on(t.device):
         copy = EngineTensor._wrap(np.array(t._numpy_view(), copy=True), t.dtype)
-    copy._set_grad_fn(t._grad_fn, t._output_nr)
+    if t._grad_fn is not None:
+        copy._set_grad_fn(t._grad_fn, t._output_nr)
+    elif t._requires_grad:
+        sink = autograd.accumulation_node(t)
+        copy._requires_grad = True
+        copy._accumulator = weakref.ref(sink)
+        copy.__dict__["paddle_sink"] = sink  # alive as long as the copy
     return copy
 
 

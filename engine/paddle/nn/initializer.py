@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from engine.paddle import random as rng
-from engine.paddle.tensor import Tensor, replace_buffer
+from engine.paddle.tensor import Tensor, quietly, replace_buffer
 from engine.tensor import VersionCounter
 
 
@@ -45,14 +45,11 @@ def calculate_gain(nonlinearity: str, param: float | None = None) -> float:
 class Initializer:
     """Base class: `init(param)` refills param (see the module docstring)."""
 
-    keeps_version = False
-
     def __call__(self, param: Tensor, block: Any = None) -> None:
         t = param._t
         values = self.values(list(param.shape), t.dtype.np)
         replace_buffer(t, np.asarray(values, dtype=t.dtype.np).reshape(t._shape), t.dtype)
-        if not self.keeps_version:
-            t._vc = VersionCounter()
+        t._vc = VersionCounter()
         return None
 
     forward = __call__
@@ -62,10 +59,16 @@ class Initializer:
 
 
 class Constant(Initializer):
-    keeps_version = True
+    """Refills the tensor where it is (`full_`): views taken before see the new values, and the
+    version stays."""
 
     def __init__(self, value: float = 0.0, force_cpu: bool = False) -> None:
         self._value = value
+
+    def __call__(self, param: Tensor, block: Any = None) -> None:
+        t = param._t
+        quietly(t, lambda: np.copyto(t._numpy_view(), t.dtype.np.type(self._value)))
+        return None
 
     def values(self, shape: list[int], np_dtype: np.dtype) -> np.ndarray:
         return np.full(shape, self._value, dtype=np_dtype)
