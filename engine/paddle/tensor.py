@@ -151,10 +151,12 @@ def own_memory(t: EngineTensor) -> EngineTensor:
 
 
 def copy_strided(t: EngineTensor, source: EngineTensor) -> None:
-    """copy_: element by element in t's row-major order, honouring both layouts; when the two
-    share memory a later element reads what an earlier one wrote, as Paddle's kernel does."""
+    """copy_: two dense tensors are copied as one block (overlap behaves as memmove: `t[1:].copy_(t[:-1])`
+    shifts); otherwise element by element in t's row-major order, honouring both layouts, so when
+    the two share memory a later element reads what an earlier one wrote (measured both ways)."""
     target, values = t._numpy_view(), source._numpy_view()
-    if source._storage is not t._storage:
+    dense = all(tuple(x._stride) == geometry.contiguous_strides(x._shape) for x in (t, source))
+    if source._storage is not t._storage or dense:
         np.copyto(target, np.broadcast_to(values, target.shape), casting="unsafe")
         return
     for index in np.ndindex(*target.shape):
