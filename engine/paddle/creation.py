@@ -131,11 +131,12 @@ def _float_dtype(dtype: Any) -> dtypes.DataType:
     return dtypes.to_dtype(dtype) if dtype is not None else dtypes.default()
 
 
-def uniform(shape: Any, dtype: Any = None, min: float = -1.0, max: float = 1.0, seed: int = 0,  # noqa: A002
+def uniform(shape: Any, dtype: Any = None, min: float = 0.0, max: float = 1.0, seed: int = 0,  # noqa: A002
             name: str | None = None) -> Tensor:
-    """uniform_real_distribution over [min, max); a nonzero `seed` uses a private generator, as Paddle does."""
+    """uniform_real_distribution over [min, max) ([0, 1) by default in 3.3.1); a nonzero `seed`
+    seeds a private engine with it directly, as the kernel does."""
     chosen, dims = _float_dtype(dtype), shape_arg(shape)
-    gen = rng.Generator(seed) if seed else None
+    gen = rng.Generator.for_kernel(seed) if seed else None
     return _random(rng.uniform(math.prod(dims), min, max, chosen.np, gen), dims, chosen)
 
 
@@ -149,7 +150,7 @@ def rand(shape: Any, *more: Any, dtype: Any = None, name: str | None = None, req
 def gaussian(shape: Any, mean: float = 0.0, std: float = 1.0, seed: int = 0, dtype: Any = None,
              name: str | None = None) -> Tensor:
     chosen, dims = _float_dtype(dtype), shape_arg(shape)
-    gen = rng.Generator(seed) if seed else None
+    gen = rng.Generator.for_kernel(seed) if seed else None
     return _random(rng.normal(math.prod(dims), mean, std, chosen.np, gen), dims, chosen)
 
 

@@ -110,8 +110,8 @@ def _random_fill(t: EngineTensor, values: np.ndarray, node: str) -> None:
     apply_inplace(t, write, node, (), lambda grad, saved: (np.zeros_like(grad),), check_autograd=False)
 
 
-def uniform_(x: Tensor, min: float = -1.0, max: float = 1.0, seed: int = 0, name: str | None = None) -> Tensor:  # noqa: A002
-    gen = rng.Generator(seed) if seed else None
+def uniform_(x: Tensor, min: float = 0.0, max: float = 1.0, seed: int = 0, name: str | None = None) -> Tensor:  # noqa: A002
+    gen = rng.Generator.for_kernel(seed) if seed else None
     return x._inplace("UniformInplaceGradNode", lambda t: _random_fill(
         t, rng.uniform(t.numel(), min, max, t.dtype.np, gen), "UniformInplaceGradNode"))
 

@@ -41,6 +41,7 @@ _UPPER = np.uint64(0xFFFFFFFF80000000)
 _LOWER = np.uint64(0x7FFFFFFF)
 _ONE = np.uint64(1)
 _MASK32 = (1 << 32) - 1
+_MASK64 = (1 << 64) - 1
 DEFAULT_SEED = 0
 
 
@@ -72,12 +73,22 @@ def _seed_seq(seed: int, count: int) -> list[int]:
     return b
 
 
-def _temper(y: np.ndarray) -> np.ndarray:
-    y = y ^ ((y >> np.uint64(29)) & np.uint64(0x5555555555555555))
-    y ^= (y << np.uint64(17)) & np.uint64(0x71D67FFFEDA60000)
-    y ^= (y << np.uint64(37)) & np.uint64(0xFFF7EEE000000000)
-    y ^= y >> np.uint64(43)
-    return y
+_CHUNK = 1 << 16  # words tempered per pass: the scratch buffer stays in cache
+_TEMPERING = ((np.right_shift, 29, 0x5555555555555555), (np.left_shift, 17, 0x71D67FFFEDA60000),
+              (np.left_shift, 37, 0xFFF7EEE000000000), (np.right_shift, 43, 0xFFFFFFFFFFFFFFFF))
+
+
+def _temper(words: np.ndarray) -> np.ndarray:
+    """mt19937_64's output tempering, in place, a cache-sized chunk at a time."""
+    scratch = np.empty(min(words.size, _CHUNK), dtype=np.uint64)
+    for start in range(0, words.size, _CHUNK):
+        part = words[start:start + _CHUNK]
+        s = scratch[:part.size]
+        for shift, amount, mask in _TEMPERING:
+            shift(part, np.uint64(amount), out=s)
+            s &= np.uint64(mask)
+            part ^= s
+    return words
 
 
 def _twist_into(words: np.ndarray) -> None:
@@ -98,26 +109,39 @@ class Engine:
         self.seed(seed)
 
     def seed(self, seed: int) -> None:
+        """`engine.seed(std::seed_seq{seed})`, as paddle.seed does."""
         halves = _seed_seq(seed, 2 * _N)
         self._words = np.array([halves[2 * i] | (halves[2 * i + 1] << 32) for i in range(_N)], dtype=np.uint64)
+        self._ahead = np.empty(0, dtype=np.uint64)
+
+    def seed_value(self, value: int) -> None:
+        """`engine.seed(value)`: what a kernel given its own `seed` argument does (uniform(seed=...))."""
+        words = [value & _MASK64]
+        for i in range(1, _N):
+            previous = words[-1]
+            words.append((6364136223846793005 * (previous ^ (previous >> 62)) + i) & _MASK64)
+        self._words = np.array(words, dtype=np.uint64)
         self._ahead = np.empty(0, dtype=np.uint64)
 
     def peek(self, n: int) -> np.ndarray:
         short = n - self._ahead.size
         if short > 0:
             blocks = -(-short // _N)
-            raw = np.empty(blocks * _N, dtype=np.uint64)
-            for i in range(blocks):
+            raw = np.empty(self._ahead.size + blocks * _N, dtype=np.uint64)
+            raw[:self._ahead.size] = self._ahead
+            for i in range(self._ahead.size, raw.size, _N):
                 _twist_into(self._words)
-                raw[i * _N:(i + 1) * _N] = self._words
-            self._ahead = np.concatenate([self._ahead, _temper(raw)])
+                raw[i:i + _N] = self._words
+            _temper(raw[self._ahead.size:])
+            self._ahead = raw
         return self._ahead[:n]
 
     def skip(self, n: int) -> None:
         self._ahead = self._ahead[n:]
 
     def draw(self, n: int) -> np.ndarray:
-        words = self.peek(n).copy()
+        """The next n words (a read-only view: callers derive new arrays from it)."""
+        words = self.peek(n)
         self.skip(n)
         return words
 
@@ -148,6 +172,14 @@ class Generator:
 
     def set_state(self, state: GeneratorState) -> None:
         self._seed, self.engine = state.seed, state.engine.copy()
+
+    @classmethod
+    def for_kernel(cls, seed: int) -> Generator:
+        """The private engine a kernel makes when called with a nonzero `seed` argument."""
+        gen = cls()
+        gen._seed = seed
+        gen.engine.seed_value(seed)
+        return gen
 
     def random(self) -> int:
         return int(self.engine.draw(1)[0])

@@ -1,9 +1,8 @@
 """Short Paddle programs whose transcripts the dialect must reproduce exactly (see harness.py).
 
 Each prints what it checks (values through Paddle's printing, shapes, stop_gradient,
-inplace_version, node names, storage sharing) and may end in an exception. Values are made with
-to_tensor/arange/ones, never rand, except where only shapes and flags are printed (the dialect's
-random numbers are the engine's, not Paddle's).
+inplace_version, node names, storage sharing) and may end in an exception. Random values are
+Paddle's own (both sides start from seed 0, see harness.py).
 """
 
 SNIPPETS: dict[str, str] = {
