@@ -18,6 +18,7 @@ def resize_(self: Tensor, *sizes: Any, memory_format: Any = None) -> Tensor:
     if self.requires_grad:
         raise RuntimeError(errors.RESIZE_REQUIRES_GRAD)
     shape = sizes_arg(sizes)
+    geometry.check_resizable(shape, self._offset, self.dtype.itemsize)
     self._storage.resize(self._offset + math.prod(shape))
     self._set_layout(shape, geometry.contiguous_strides(shape), self._offset)
     self._bump_version()
@@ -43,7 +44,8 @@ def set_(self: Tensor, source: Tensor | UntypedStorage | None = None, storage_of
     else:
         storage = source._storage
         shape = tuple(size) if size is not None else (storage.data.size - storage_offset,)
-        strides = tuple(stride) if stride is not None else geometry.contiguous_strides(shape)
+        strides, needed = geometry.check_set_storage_layout(shape, stride, storage_offset, self.dtype.itemsize)
+        storage.resize(-(-needed // storage.data.itemsize))
         self._storage = storage
         self._set_layout(shape, strides, storage_offset)
     self._bump_version()

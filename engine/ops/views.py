@@ -196,6 +196,8 @@ def expand(self: Tensor, *sizes: Any) -> Tensor:
                     f"Tensor sizes: {errors.shape_text(self._shape)}")
             st = 0
         shape[i], stride[i] = want, st
+    if geometry.numel_overflows(shape):  # a negative size, as torch's view metadata refuses it
+        raise RuntimeError("numel: integer multiplication overflow")
     in_shape = self._shape
 
     def backward(grad: np.ndarray, saved: dict) -> tuple[np.ndarray]:
@@ -298,12 +300,7 @@ def diagonal(self: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Ten
 def as_strided(self: Tensor, size: Sequence[int], stride: Sequence[int], storage_offset: int | None = None) -> Tensor:
     offset = self._offset if storage_offset is None else int(storage_offset)
     layout = (tuple(int(s) for s in size), tuple(int(s) for s in stride), offset)
-    needed = offset + sum((n - 1) * st for n, st in zip(layout[0], layout[1])) + 1 if 0 not in layout[0] else 0
-    if needed > self._storage.data.size:
-        raise RuntimeError(
-            f"setStorage: sizes {errors.shape_text(layout[0])}, strides {errors.shape_text(layout[1])}, "
-            f"storage offset {offset}, and itemsize {self.dtype.itemsize} requiring a storage size of "
-            f"{needed * self.dtype.itemsize} are out of bounds for storage of size {self._storage.nbytes}")
+    geometry.check_strided_layout(*layout, self.dtype.itemsize, self._storage.nbytes)
     return make_view(self, layout[0], layout[1], offset, "AsStridedBackward0",
                      as_strided_backward(self._layout_key(), layout))
 
@@ -427,6 +424,7 @@ def unsqueeze_(self: Tensor, dim: int) -> Tensor:
 def as_strided_(self: Tensor, size: Sequence[int], stride: Sequence[int], storage_offset: int | None = None) -> Tensor:
     offset = self._offset if storage_offset is None else int(storage_offset)
     layout = (tuple(int(s) for s in size), tuple(int(s) for s in stride), offset)
+    geometry.check_strided_layout_inplace(*layout, self.dtype.itemsize, self._storage.nbytes)
     return _inplace_layout(self, "AsStridedBackward1", layout, as_strided_backward(self._layout_key(), layout))
 
 
