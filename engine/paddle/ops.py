@@ -235,9 +235,9 @@ def _assign_into(x: Tensor, output: Tensor) -> Tensor:
     if x._t is out:  # assign(x, x): nothing happens (no version bump, no node)
         return output
     if source._storage is out._storage:  # overlapping memory: Paddle reads x first
-        from engine.paddle.tensor import _snapshot
+        from engine.paddle.tensor import snapshot
 
-        source = _snapshot(source)
+        source = snapshot(source)
     if tuple(source._shape) != tuple(out._shape) or source.dtype is not out.dtype:
         replace_buffer(out, source._numpy_view(), source.dtype)
         out._bump_version()

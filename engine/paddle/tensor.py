@@ -658,7 +658,7 @@ class Tensor:
         if isinstance(operand, np.ndarray):
             operand = engine.tensor(operand, dtype=target.dtype)
         if isinstance(operand, EngineTensor) and operand._storage is target._storage:
-            operand = _snapshot(operand)  # Paddle reads the value before writing (overlap is fine)
+            operand = snapshot(operand)  # Paddle reads the value before writing (overlap is fine)
         target[index] = operand
         if target._grad_fn is not before:
             autograd.adopt(target._grad_fn,
@@ -677,7 +677,7 @@ class Tensor:
             raise ValueError(messages.LEAF_INPLACE.format(name=self._message_name()))
         target = self._operand()
         before = target._grad_fn
-        operands = tuple(_snapshot(o) if _overlaps(o, target) else o
+        operands = tuple(snapshot(o) if _overlaps(o, target) else o
                          for o in operands)  # Paddle reads an overlapping operand before writing
         write(target, *operands, **kwargs)
         if target is not self._t:  # a detached operand: a layout change is the tensor's own too
@@ -699,7 +699,7 @@ def _overlaps(operand: Any, target: EngineTensor) -> bool:
             and operand._layout_key() != target._layout_key())
 
 
-def _snapshot(t: EngineTensor) -> EngineTensor:
+def snapshot(t: EngineTensor) -> EngineTensor:
     """t's values in memory of their own, on t's place in the graph: gradient flows to t's node,
     or into t itself when t is a leaf that needs one."""
     with engine.devices.on(t.device):

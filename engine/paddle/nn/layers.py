@@ -110,9 +110,9 @@ class BatchNorm1D(_BatchNorm):
 
 class _Pool(Layer):
     def __init__(self, kernel_size: Any, stride: Any = None, padding: Any = 0, ceil_mode: bool = False,
-                 name: str | None = None, **extra: Any) -> None:
+                 name: str | None = None) -> None:
         super().__init__()
-        self.ksize, self.stride, self.padding, self.ceil_mode, self._extra = kernel_size, stride, padding, ceil_mode, extra
+        self.ksize, self.stride, self.padding, self.ceil_mode = kernel_size, stride, padding, ceil_mode
 
     def extra_repr(self) -> str:
         return f"kernel_size={self.ksize}, stride={self.stride}, padding={self.padding}"
