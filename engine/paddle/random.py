@@ -21,7 +21,8 @@ This module replays that stream in numpy, in bulk:
   for two swap positions at a time, the first alone when n is even.
 
 A fresh Paddle process seeds itself from the operating system; the dialect starts as if
-`paddle.seed(0)` had been called, so unseeded runs repeat too.
+`paddle.seed(0)` had been called, so unseeded runs repeat too. The generator is a part of the
+engine's runtime: each tensorscope session draws from its own.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from engine import libm
+from engine import libm, runtime
 
 _N, _M = 312, 156
 _MATRIX_A = np.uint64(0xB5026F5AA96619E9)
@@ -201,20 +202,16 @@ class GeneratorState:
         return f"<paddle.base.libpaddle.GeneratorState object at {hex(id(self))}>"
 
 
-class _State:
-    generator = Generator()
-
-
-state = _State()
+generator: Generator = runtime.slot(__name__, "generator", Generator)  # one per runtime (session)
 
 
 def default_generator() -> Generator:
-    return state.generator
+    return generator
 
 
 def reset() -> None:
     """A fresh process's generator, seeded as the dialect starts (see the module docstring)."""
-    state.generator = Generator()
+    generator.manual_seed(DEFAULT_SEED)
 
 
 # --------------------------------------------------------------------------- distributions
@@ -230,7 +227,7 @@ def _canonical(words: np.ndarray, np_dtype: np.dtype) -> np.ndarray:
 def uniform(n: int, low: float, high: float, np_dtype: Any = np.float32, gen: Generator | None = None) -> np.ndarray:
     """uniform_real_distribution<T>(low, high), n draws."""
     np_dtype = np.dtype(np_dtype)
-    words = (gen or state.generator).engine.draw(n)
+    words = (gen or generator).engine.draw(n)
     values = _canonical(words, np_dtype)
     t = np_dtype.type
     low, high = np.float32(low), np.float32(high)  # the kernel takes its bounds as float
@@ -259,7 +256,7 @@ def normal(n: int, mean: float, std: float, np_dtype: Any = np.float32, gen: Gen
     """normal_distribution<T>(mean, std), n draws by the polar method (see the module docstring)."""
     np_dtype = np.dtype(np_dtype)
     t = np_dtype.type
-    engine = (gen or state.generator).engine
+    engine = (gen or generator).engine
     pairs_needed = -(-n // 2)
     parts: list[np.ndarray] = []
     while pairs_needed > 0:
@@ -306,7 +303,7 @@ def randint(n: int, low: int, high: int, gen: Generator | None = None) -> np.nda
     """uniform_int_distribution<int64>(low, high - 1), n draws (Lemire's method, libstdc++'s
     choice for a 64-bit engine)."""
     span = high - low
-    engine = (gen or state.generator).engine
+    engine = (gen or generator).engine
     threshold = ((1 << 64) - span) % span
     out = np.empty(n, dtype=np.int64)
     done = 0
@@ -340,7 +337,7 @@ def _bounded(engine: Engine, span: int) -> int:
 
 def randperm(n: int, gen: Generator | None = None) -> np.ndarray:
     """std::shuffle of 0..n-1 as libstdc++ does it with a 64-bit engine."""
-    engine = (gen or state.generator).engine
+    engine = (gen or generator).engine
     values = list(range(n))
     if n <= 1:
         return np.array(values, dtype=np.int64)
