@@ -54,10 +54,18 @@ def subtract(x: Tensor, y: Tensor, name: str | None = None) -> Tensor:
 
 
 def multiply(x: Tensor, y: Tensor, name: str | None = None) -> Tensor:
-    """Paddle's MultiplyGradNode keeps both operands, whichever needs a gradient."""
+    """Paddle's MultiplyGradNode keeps both operands, whichever needs a gradient. Like the divide
+    node's, its gradients take the operands' shapes when backward runs: a leaf's refused reshape_
+    has already changed the shape its saved tensor shares (measured in 3.3.1)."""
     a, b = x._operand(), y._operand()
     out = engine.mul(a, b)
-    autograd.save_also(out._grad_fn, inputs={"x": a, "y": b})
+    if out._grad_fn is None:
+        return wrap(out)
+    out._grad_fn = None  # the engine's node, replaced by Paddle's
+
+    def backward(grad: np.ndarray, saved: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        return unbroadcast(grad * saved["y"], a._shape), unbroadcast(grad * saved["x"], b._shape)
+    record("MultiplyGradNode", out, (a, b), backward, {"x": a, "y": b})
     return wrap(out, "MultiplyGradNode")
 
 
@@ -69,11 +77,10 @@ def divide(x: Tensor, y: Tensor, name: str | None = None) -> Tensor:
     if out._grad_fn is None:
         return wrap(out)
     out._grad_fn = None  # the engine's node, replaced by Paddle's
-    sa, sb = a._shape, b._shape
 
     def backward(grad: np.ndarray, saved: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
         y, result = saved["y"], saved["out"]
-        return unbroadcast(grad / y, sa), unbroadcast(-grad * result / y, sb)
+        return unbroadcast(grad / y, a._shape), unbroadcast(-grad * result / y, b._shape)
     record("DivideGradNode", out, (a, b), backward, {"x": a, "y": b}, {"out": out})
     return wrap(out, "DivideGradNode")
 

@@ -12,10 +12,7 @@ from tests.fuzz_paddle.shrink import shrink
 SLICE = range(300)
 # Programs of the slice where the dialect is known to differ, and why (they must still differ:
 # a fix shows up here as well as a regression).
-KNOWN = {
-    171: "a leaf reshaped in place (refused, but applied, as Paddle does) then reached by backward: Paddle's "
-         "gradient keeps the shape the leaf had when used, the engine gives the leaf's current shape",
-}
+KNOWN: dict[int, str] = {}
 
 
 def test_a_seed_always_gives_the_same_program():

@@ -131,6 +131,13 @@ SNIPPETS: dict[str, str] = {
         "x = paddle.ones([6, 2])\nfor shape in [[6], [-1, 5], [0, 3], [4, 0], [-1, 4], [0, 1, 2], [3, -1, 0]]:\n    try:\n        print(x.reshape(shape).shape)\n"
         "    except ValueError as e:\n        print(e)"
     ),
+    "refused_reshape_then_backward": (  # the leaf's shape changes though reshape_ is refused; nodes that keep
+        # x's buffer see the new shape, those that keep its meta only (or nothing) the old one
+        "for make in [lambda t: t * t, lambda t: t / t, lambda t: t * 2, lambda t: t * paddle.ones([1, 4])]:\n"
+        "    t = paddle.to_tensor([[1., -2., 3., 0.5]], stop_gradient=False)\n    out = make(t)\n"
+        "    try:\n        t.reshape_([-1])\n    except ValueError as e:\n        print(str(e)[:40])\n"
+        "    out.sum().backward()\n    print(t.shape, t.grad.shape, t.grad)"
+    ),
     "split_not_divisible": "x = paddle.ones([3, 4])\npaddle.chunk(x, 2)",
     "versions_shared_by_views": (
         "x = paddle.arange(12, dtype='float32').reshape([3, 4])\nv = x.reshape([4, 3]); v.scale_(2.0)\n"

@@ -71,3 +71,17 @@ def test_the_engine_buffers_words_without_losing_any():
     whole = rng.Engine(7).draw(1000).copy()
     parts = [engine.draw(1).copy(), engine.peek(400).copy()[:0], engine.draw(611).copy(), engine.draw(388).copy()]
     assert np.array_equal(np.concatenate(parts), whole)
+
+
+def test_each_session_has_its_own_paddle_generator():
+    """The generator is a part of the runtime: seeding or drawing in one session moves no other."""
+    from tensorscope.session import Session
+
+    alone = Session()
+    alone.run("import paddle\npaddle.seed(3)\na = paddle.rand([3])\nb = paddle.randn([3])")
+    first, second = Session(), Session()
+    first.run("import paddle\npaddle.seed(3)\na = paddle.rand([3])")
+    second.run("import paddle\npaddle.seed(9)\nz = paddle.rand([50])")
+    first.run("b = paddle.randn([3])")
+    for name in "ab":
+        assert first.last.objects[name].values == alone.last.objects[name].values
