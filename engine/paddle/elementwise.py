@@ -388,6 +388,43 @@ for _name, _np_fn in PREDICATES.items():
         setattr(Tensor, _name + "_", _op_)
 
 
+def _close(x: Tensor, y: Tensor, rtol: float, atol: float, equal_nan: bool) -> np.ndarray:
+    """Paddle's isclose/allclose kernels: |a - b| <= atol + rtol * |b| (in float64 here), a == b
+    always close, NaN close to NaN only with equal_nan; both tensors must have one dtype."""
+    if x.dtype is not y.dtype:
+        raise ValueError(f"(InvalidArgument) The type of data we are trying to retrieve ({x.dtype.name}) does not "
+                         f"match the type of data ({y.dtype.name}) currently contained in the container.")
+    a = np.asarray(x._t._numpy_view(), dtype=np.float64)
+    b = np.asarray(y._t._numpy_view(), dtype=np.float64)
+    with np.errstate(invalid="ignore"):
+        left, right = np.abs(a - b), atol + rtol * np.abs(b)
+        close = (a == b) | (left <= right) | (np.abs(left - right) <= 1e-15)
+    nan = np.isnan(a) | np.isnan(b)
+    return np.where(nan, equal_nan & np.isnan(a) & np.isnan(b), close)
+
+
+def isclose(x: Tensor, y: Tensor, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False,
+            name: str | None = None) -> Tensor:
+    return Tensor._wrap(result_tensor(x._t, _close(x, y, rtol, atol, equal_nan), engine.bool))
+
+
+def allclose(x: Tensor, y: Tensor, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False,
+             name: str | None = None) -> Tensor:
+    """A 0-D bool tensor: isclose everywhere."""
+    return Tensor._wrap(result_tensor(x._t, np.asarray(_close(x, y, rtol, atol, equal_nan).all()), engine.bool))
+
+
+def equal_all(x: Tensor, y: Tensor, name: str | None = None) -> Tensor:
+    """A 0-D bool tensor: same shape and every element equal."""
+    same = x.shape == y.shape and bool(np.array_equal(x._t._numpy_view(), y._t._numpy_view()))
+    return Tensor._wrap(result_tensor(x._t, np.asarray(same), engine.bool))
+
+
+for _fn in (isclose, allclose, equal_all):
+    FUNCTIONS[_fn.__name__] = _fn
+    setattr(Tensor, _fn.__name__, _fn)
+
+
 def _bitwise(np_fn: Callable[..., np.ndarray]) -> tuple[Callable[..., Tensor], Callable[..., Tensor]]:
     def op(x: Tensor, y: Tensor | None = None, name: str | None = None) -> Tensor:
         a = x._operand()

@@ -69,7 +69,7 @@ class Optimizer:
     def clear_grad(self, set_to_zero: bool = True) -> None:
         for p in self._parameter_list:
             if not p.stop_gradient:
-                p.clear_grad(set_to_zero)
+                p.clear_gradient(set_to_zero)
 
     clear_gradients = clear_grad
 

@@ -38,6 +38,12 @@ from engine.tensor import VersionCounter
 NAME = "paddle_name"  # keys of the Paddle state kept in the engine tensor's __dict__
 STOP = "paddle_stop"
 HAS_NODE = "paddle_accumulation"  # a leaf gets its GradNodeAccumulation when stop_gradient is set
+
+
+def has_accumulation_node(t: EngineTensor) -> bool:
+    """A leaf has its GradNodeAccumulation once stop_gradient was set on it, or once an op used it
+    while it required grad (a gradient tensor, which requires grad, gets one when used, measured)."""
+    return bool(t.__dict__.get(HAS_NODE)) or (t._requires_grad and t._accumulator is not None)
 HOLDER = "paddle_holder"  # a tensor made from a DLPack capsule: same memory, its own allocation record
 PERSISTABLE = "paddle_persistable"
 IMPL = "paddle_impl"  # tensors made by detach() / .data: one Paddle tensor impl, so one layout and buffer
@@ -295,7 +301,7 @@ class Tensor:
         t = self._t
         if t._grad_fn is not None:
             return autograd.handle(t._grad_fn)
-        if t.__dict__.get(HAS_NODE):
+        if has_accumulation_node(t):
             return autograd.handle(autograd.accumulation_node(t))
         return None
 
@@ -310,6 +316,7 @@ class Tensor:
         a leaf's gradient can be set."""
         if not self.is_leaf:
             raise SystemError(messages.GRAD_OF_NON_LEAF)
+        self._t.__dict__.pop(autograd.CLEARED, None)
         if value is None:
             self._t._grad = None
             return
@@ -348,15 +355,26 @@ class Tensor:
     def backward(self, grad_tensor: Tensor | None = None, retain_graph: bool = False) -> None:
         autograd.backward(self, grad_tensor, retain_graph)
 
-    def clear_grad(self, set_to_zero: bool = True) -> None:
-        """Paddle zero-fills an existing gradient (in place, version unchanged), or drops it."""
+    def clear_gradient(self, *args: Any, **ignored: Any) -> None:
+        """Paddle zero-fills an existing gradient (in place, version unchanged), or, given a false
+        positional argument, drops it; keywords are ignored (measured: `clear_gradient(set_to_zero=False)`
+        zero-fills). A leaf's zero-filled gradient is "fake empty": the next backward replaces it
+        (see autograd.py)."""
+        set_to_zero = bool(args[0]) if len(args) == 1 else True
         g = self._t._grad
         if not set_to_zero:
             self._t._grad = None
+            self._t.__dict__.pop(autograd.CLEARED, None)
         elif g is not None:
             quietly(g, lambda: g.zero_())
+            if self.is_leaf:
+                self._t.__dict__[autograd.CLEARED] = True
 
-    clear_gradient = clear_grad
+    def clear_grad(self) -> None:
+        """The alias of clear_gradient(), without its argument."""
+        self.clear_gradient()
+
+    clear_grad.__qualname__ = "monkey_patch_tensor.<locals>.clear_grad"
 
     def detach(self) -> Tensor:
         """A tensor over the same memory and impl that stops gradient, named at once."""

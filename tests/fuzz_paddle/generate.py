@@ -276,7 +276,11 @@ def grad_ops(rng: random.Random, m: Model) -> str | None:
     picked = _pick(rng, m)
     if picked is None:
         return None
-    src = picked[0]
+    src, var = picked
+    if rng.random() < 0.3:  # hold on to a gradient: later backwards may add into it or replace it
+        name = m.new_name()
+        m.vars[name] = Var(var.shape)
+        return f"{name} = {src}.grad if {src}.grad is not None else paddle.zeros({list(var.shape)})"
     return rng.choice([f"{src}.clear_grad()", f"{src}.grad = None", f"{src}.retain_grads()",
                        f"{src}.clear_gradient(False)"])
 

@@ -232,6 +232,11 @@ TORCH_ONLY = {
                         "models PyTorch's caching allocator, not Paddle's",
     "relu_peak_4096": "the same",
     "resize_set_transpose": "resize_ and set_ swap a tensor's storage, which the Paddle dialect does not model",
+    "adamw_state_memory": "GPU memory figures (the optimizer state on the simulated CUDA device)",
+    "checkpoint_peak_memory": "GPU peak memory figures, and torch.utils.checkpoint's recomputation, which the "
+                              "Paddle dialect does not have (paddle.distributed.fleet.utils.recompute)",
+    "inference_mode_vs_no_grad": "Paddle has no inference mode: no inference tensors, every tensor keeps its "
+                                 "inplace_version",
 }
 
 

@@ -258,9 +258,45 @@ def mse_loss(input: Tensor, label: Tensor, reduction: str = "mean", name: str | 
     return error.mean() if reduction == "mean" else error.sum() if reduction == "sum" else error
 
 
+def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn_mask: Tensor | None = None,
+                                 dropout_p: float = 0.0, is_causal: bool = False, training: bool = True,
+                                 backend: str | None = None, scale: float | None = None, enable_gqa: bool = True,
+                                 name: str | None = None) -> Tensor:
+    """On the CPU Paddle picks its "math" backend, a composite of ordinary ops (flash_attention.py's
+    _math_attention): inputs are [batch, seq, heads, dim], transposed to [batch, heads, seq, dim];
+    `matmul(q * scale, k, transpose_y=True)`, the causal mask added as -1e4 above the diagonal,
+    softmax (keeping the whole seq x seq matrix for backward), matmul with v, transposed back."""
+    import engine.paddle as paddle
+
+    batched = query.ndim == 4
+    if not batched:
+        query, key, value = query.unsqueeze(0), key.unsqueeze(0), value.unsqueeze(0)
+    if not (query.shape[2] == key.shape[2] == value.shape[2]):
+        raise NotImplementedError("grouped-query attention is not in the Paddle dialect")
+    if attn_mask is not None and attn_mask.dtype == paddle.bool:
+        attn_mask = paddle.where(attn_mask, paddle.to_tensor(0.0, dtype=query.dtype),
+                                 paddle.to_tensor(-float("inf"), dtype=query.dtype))
+    head_dim = query.shape[-1]
+    q, k, v = (paddle.transpose(t, [0, 2, 1, 3]) for t in (query, key, value))
+    product = matmul(q * (scale or (head_dim ** -0.5 if head_dim != 0 else 1.0)), k, transpose_y=True)
+    if is_causal:
+        mask = paddle.full_like(product, -1e4)
+        mask.stop_gradient = True
+        mask = paddle.triu(mask, diagonal=1)
+        mask.stop_gradient = True
+        product = product + mask
+    elif attn_mask is not None:
+        product = product + attn_mask
+    weights = softmax(product)
+    if dropout_p > 0.0:
+        weights = dropout(weights, dropout_p, training=training, mode="upscale_in_train")
+    out = paddle.transpose(matmul(weights, v), [0, 2, 1, 3])
+    return out if batched else paddle.squeeze(out, axis=0)
+
+
 __all__ = ["adaptive_avg_pool2d", "avg_pool2d", "batch_norm", "conv2d", "dropout", "elu", "elu_", "flatten", "hardtanh",
            "hardtanh_", "leaky_relu", "leaky_relu_", "linear", "max_pool2d", "mse_loss", "relu", "relu6", "relu_",
-           "sigmoid", "silu", "softmax", "softmax_", "tanh", "tanh_", "thresholded_relu", "thresholded_relu_"]
+           "scaled_dot_product_attention", "sigmoid", "silu", "softmax", "softmax_", "tanh", "tanh_", "thresholded_relu", "thresholded_relu_"]
 
 
 def __getattr__(name: str) -> Any:
