@@ -28,7 +28,10 @@ from tensorscope.sandbox import (
     gateway,
     is_user_error,
 )
+from tensorscope.sandbox.limits import OutsideStatement
 from tensorscope.sandbox.sizes import range_length
+
+__all__ = ["Interpreter", "OutsideStatement"]
 
 MAX_ERROR_CHARS = 10_000  # longest error message kept (`raise ValueError('x' * 10**8)`)
 
@@ -37,10 +40,6 @@ def _shortened(message: str) -> str:
     if len(message) <= MAX_ERROR_CHARS:
         return message
     return f"{message[:MAX_ERROR_CHARS]}... ({len(message) - MAX_ERROR_CHARS:,} more characters)"
-
-
-class OutsideStatement(RuntimeError):
-    """User code was reached while no statement of its interpreter runs (in this thread)."""
 
 
 _FRAMES_PER_CALL = 40  # generous bound on Python frames the evaluator uses per user-level call
@@ -182,8 +181,8 @@ class Interpreter(Statements, Expressions, Names):
         self._sandbox.before_call(func, args, kwargs)
         return self._sandbox.checked(func(*args, **kwargs), "a call")
 
-    def _call_from_builtin(self, func: Any, *args: Any) -> Any:
-        return self._call(func, args, {})
+    def _call_from_builtin(self, func: Any, /, *args: Any, **kwargs: Any) -> Any:
+        return self._call(func, args, kwargs)
 
     def _invoke(self, function: UserFunction, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         """Run a user function: a fresh local scope whose parent is where it was defined.

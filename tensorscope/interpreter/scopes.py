@@ -20,8 +20,8 @@ class Scope:
     """Where names live while code runs: the module namespace, a call's locals, a class body or a
     comprehension. `parent` is the lexically enclosing scope (closures see it live)."""
 
-    __slots__ = ("class_name", "function", "global_names", "kind", "local_names", "names",
-                 "nonlocal_names", "parent", "qualname")
+    __slots__ = ("class_name", "defined", "function", "generator", "global_names", "kind", "local_names",
+                 "names", "nonlocal_names", "parent", "qualname")
 
     def __init__(self, kind: int, names: dict[str, Any], parent: Scope | None, *,
                  local_names: frozenset[str] = frozenset(), global_names: frozenset[str] = frozenset(),
@@ -36,6 +36,8 @@ class Scope:
         self.function = function
         self.class_name = class_name
         self.qualname = qualname
+        self.defined: list[UserFunction] | None = [] if kind == CLASS else None  # a class body's functions
+        self.generator: Any = None  # the UserGenerator running this (a generator function's) scope
 
 
 @dataclass(frozen=True)

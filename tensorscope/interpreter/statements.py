@@ -7,13 +7,7 @@ import contextlib
 import types
 from typing import Any
 
-from tensorscope.interpreter.functions import (
-    Break,
-    Continue,
-    Return,
-    UserFunction,
-    user_functions_in,
-)
+from tensorscope.interpreter.functions import Break, Continue, Return, UserFunction
 from tensorscope.interpreter.operators import INPLACE
 from tensorscope.interpreter.scopes import CLASS, DONE, MODULE, REQUIRED, Scope, import_binding
 from tensorscope.sandbox import LimitExceeded, Uncatchable, gateway, public_names
@@ -276,6 +270,8 @@ class Statements:
         for declared in function._names.nonlocal_names:
             if self._enclosing_with(declared, scope) is None:
                 raise SyntaxError(f"no binding for nonlocal '{declared}' found")
+        if scope.defined is not None:
+            scope.defined.append(function)  # its zero-argument super() is the class's (Python's __class__ cell)
         return function
 
     def exec_ClassDef(self, node: ast.ClassDef, scope: Scope) -> None:
@@ -306,7 +302,6 @@ class Statements:
         self._meter.tick()
         cls = metaclass(node.name, bases, namespace)
         self._sandbox.register_class(cls)
-        for value in namespace.values():
-            for function in user_functions_in(value):
-                function._owner = cls
+        for function in body_scope.defined:
+            function._owner = cls
         return cls

@@ -51,6 +51,10 @@ class LimitExceeded(Uncatchable):
         self.message = message
 
 
+class OutsideStatement(RuntimeError):
+    """User code was reached while no statement of its interpreter runs (in this thread)."""
+
+
 _STATM = "/proc/self/statm"
 _PAGE_SIZE = resource.getpagesize() if resource is not None else 4096
 

@@ -149,7 +149,7 @@ def cases(*rows: tuple) -> list:
     ("class C:\n    __module__ = 'tensorscope.interpreter.functions'\n    public_attributes = {'__globals__'}",
      "TypeError", "classes may not set __module__"),
     ("class C:\n    __qualname__ = 'UserFunction'", "TypeError", "classes may not set __qualname__"),
-    ("class C:\n    public_attributes = frozenset({'__class__'})\nC().__class__", "AttributeError", "'__class__'"),
+    ("class C:\n    public_attributes = frozenset({'__dict__'})\nC().__class__.__dict__", "AttributeError", "'__dict__'"),
     # 3. object arrays forged from bytes
     ("np.ndarray((1,), dtype=object, buffer=b'\\x00' * 8)", "TypeError", "'buffer=' is not available"),
     ("np.ndarray((1,), object, b'\\x00' * 8)", "TypeError", "'buffer', 'offset' and 'strides' are not available"),
@@ -176,7 +176,6 @@ def test_the_five_routes_of_issue_10_are_closed(source, error_type, fragment):
 # ----------------------------------------------------------------------------- class bodies
 
 @pytest.mark.parametrize(("source", "error_type", "fragment"), cases(
-    ("class K:\n    def __getattr__(self, name):\n        return 1", "TypeError", "classes may not define __getattr__"),
     ("class K:\n    def __getattribute__(self, name):\n        return 1", "TypeError", "may not define __getattribute__"),
     ("class K:\n    def __setattr__(self, name, value):\n        pass", "TypeError", "may not define __setattr__"),
     ("class K:\n    def __delattr__(self, name):\n        pass", "TypeError", "may not define __delattr__"),
@@ -208,7 +207,13 @@ def test_the_five_routes_of_issue_10_are_closed(source, error_type, fragment):
      "may not define __instancecheck__"),
     ("class K:\n    def __buffer__(self, flags):\n        return b''", "TypeError", "may not define __buffer__"),
     ("class K:\n    def __dir__(self):\n        return []", "TypeError", "may not define __dir__"),
-    ("class K:\n    __getattr__ = lambda self, n: 1", "TypeError", "may not define __getattr__"),
+    ("class K:\n    __getattr__ = getattr", "TypeError", "classes may not set __getattr__ to a 'function' object"),
+    ("class K:\n    __call__ = np.ndarray\nK()((1,), object, b)", "TypeError",
+     "classes may not set __call__ to a 'type' object"),
+    ("class K:\n    __eq__ = staticmethod(type(y.grad_fn))", "TypeError", "classes may not set __eq__"),
+    ("class K:\n    __format__ = str.format", "TypeError", "classes may not set __format__ to a 'function' object"),
+    ("class K:\n    p = property(np.ndarray)", "TypeError", "the property 'p' must use functions defined with def"),
+    ("Plain.p = property(type(t.untyped_storage()))\nPlain().p", "TypeError", "the property 'p' must use functions"),
     ("class K:\n    __doc__ = 5", "TypeError", "__doc__ must be a string"),
     ("class K(metaclass=type):\n    pass", "TypeError", "class keywords (metaclass=) are not supported"),
     ("class K(Plain, flag=True):\n    pass", "TypeError", "class keywords (flag=) are not supported"),
@@ -311,7 +316,8 @@ def test_numpy_hands_out_no_raw_memory_and_no_huge_arrays(source, error_type, fr
     ("type(y.grad_fn)()", "TypeError", "cannot create 'SumBackward0' objects"),
     ("y.grad_fn._backward", "AttributeError", "'_backward'"),
     ("y.grad_fn.__dict__", "AttributeError", "'__dict__'"),
-    ("y.grad_fn.__class__", "AttributeError", "'__class__'"),
+    ("y.grad_fn.__class__.__dict__", "AttributeError", "'__dict__'"),
+    ("y.grad_fn.__class__()", "TypeError", "cannot create 'SumBackward0' objects"),
     ("torch.Tensor._make", "AttributeError", "'_make'"),
     ("nn.Linear(2, 2)._forward_hooks", "AttributeError", "'_forward_hooks'"),
     ("setattr(nn.Linear(2, 2), '_parameters', {})", "AttributeError", "'_parameters'"),
@@ -423,10 +429,10 @@ def test_only_the_granted_names_and_modules_exist(source, error_type, fragment):
 # ----------------------------------------------------------------------------- format strings
 
 @pytest.mark.parametrize(("source", "error_type", "fragment"), cases(
-    ("'{0.__class__}'.format(1)", "AttributeError", "'__class__'"),
+    ("'{0.__class__.__base__}'.format(1)", "AttributeError", "'__base__'"),
     ("'{0._interpreter}'.format(f)", "AttributeError", "'_interpreter'"),
     ("'{x.__init__.__globals__}'.format_map({'x': Plain()})", "AttributeError", "'__globals__'"),
-    ("str.format_map('{x.__class__}', {'x': 1})", "AttributeError", "'__class__'"),
+    ("str.format_map('{x.__class__.__mro__}', {'x': 1})", "AttributeError", "'__mro__'"),
     ("'{0}'.format_map([1])", "ValueError", "Format string contains positional fields"),
     ("'{0:{1}}'.format(1, 10**9)", "MemoryError", "the formatted field would be too large"),
     ("f'{1:{10**9}}'", "MemoryError", "the formatted field would be too large"),
