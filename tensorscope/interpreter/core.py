@@ -13,6 +13,7 @@ from typing import Any
 
 from tensorscope.interpreter.expressions import Expressions
 from tensorscope.interpreter.functions import Return, UserFunction, bind_arguments
+from tensorscope.interpreter.generators import GeneratorStatements
 from tensorscope.interpreter.names import Names
 from tensorscope.interpreter.operators import CONTAINS, NOT_CONTAINS
 from tensorscope.interpreter.parsing import check_supported, parse, parse_module
@@ -58,7 +59,7 @@ def _recursion_room(frames: int) -> Iterator[None]:
             sys.setrecursionlimit(previous)
 
 
-class Interpreter(Statements, Expressions, Names):
+class Interpreter(Statements, GeneratorStatements, Expressions, Names):
     """Runs statements in one persistent namespace under the sandbox's allowlists and limits."""
 
     def __init__(self, *, max_steps: int = 1_000_000, max_depth: int = 200) -> None:
@@ -67,9 +68,11 @@ class Interpreter(Statements, Expressions, Names):
         self._sandbox = Sandbox(self._meter, self._call_from_builtin, self.namespace)
         self._module_scope = Scope(MODULE, self.namespace, None)
         self._handling: list[BaseException] = []  # exceptions whose `except` block is running
+        self._future_annotations = False  # `from __future__ import annotations` ran
         self._running_in: int | None = None  # the thread running a statement, if one is
         self._frames = 1000 + _FRAMES_PER_CALL * max_depth
         self._statements = {getattr(ast, n[5:]): getattr(self, n) for n in dir(self) if n.startswith("exec_")}
+        self._gstatements = {getattr(ast, n[6:]): getattr(self, n) for n in dir(self) if n.startswith("gexec_")}
         self._expressions = {getattr(ast, n[5:]): getattr(self, n) for n in dir(self) if n.startswith("eval_")}
 
     # ------------------------------------------------------------------ public API
@@ -206,6 +209,8 @@ class Interpreter(Statements, Expressions, Names):
             node = function._node
             if isinstance(node, ast.Lambda):
                 return self._eval(node.body, scope)
+            if names.yielding:
+                return self._make_generator(function, scope)
             try:
                 self._exec_block(node.body, scope)
             except Return as result:

@@ -119,6 +119,9 @@ def check_class_body(namespace: Mapping[str, Any], preset: Mapping[str, Any]) ->
         elif key == "__doc__":
             if value is not None and not isinstance(value, str):
                 raise TypeError("a class's __doc__ must be a string in tensorscope")
+        elif key == "__annotations__":
+            if type(value) is not dict:
+                raise TypeError("a class's __annotations__ must be a dict in tensorscope")
         elif key not in ORDINARY_DUNDERS:
             why = _REASONS.get(key, "only ordinary methods such as __init__, __repr__, __len__, __getitem__, "
                                     "comparisons and arithmetic")
