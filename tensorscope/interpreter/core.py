@@ -31,6 +31,7 @@ from tensorscope.sandbox import (
 )
 from tensorscope.sandbox.limits import OutsideStatement
 from tensorscope.sandbox.sizes import range_length
+from tensorscope.sandbox.stdlib.typing_module import typing_index
 
 __all__ = ["Interpreter", "OutsideStatement"]
 
@@ -156,6 +157,8 @@ class Interpreter(Statements, GeneratorStatements, Expressions, Names):
 
     @gateway
     def _getitem(self, obj: Any, index: Any) -> Any:
+        if type(obj).__module__ == "typing" or isinstance(obj, type):  # `Optional['GPT']`, `list[int]`
+            index = typing_index(obj, index)
         return self._sandbox.checked(obj[index], "subscript")
 
     @gateway

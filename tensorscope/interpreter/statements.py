@@ -310,10 +310,13 @@ class Statements:
         """What `class` does: check the bases and keywords, prepare the namespace, run the body in
         it, check what the body defined, call the metaclass; the class is then registered as a
         user class (its `_names` are readable). See tensorscope.sandbox.classes for the rules."""
-        self._sandbox.check_class(bases, keywords)
-        metaclass, namespace, _ = types.prepare_class(node.name, bases, {})
+        resolved = self._sandbox.resolve_bases(bases)  # `Generic[T]`, `NamedTuple`: __mro_entries__
+        self._sandbox.check_class(resolved, keywords)
+        metaclass, namespace, _ = types.prepare_class(node.name, resolved, {})
         qualname = scope.qualname + node.name
         preset = {"__module__": "__main__", "__qualname__": qualname}
+        if resolved is not bases:
+            preset["__orig_bases__"] = bases
         namespace.update(preset)
         docstring = ast.get_docstring(node, clean=False)
         if docstring is not None:
@@ -322,7 +325,7 @@ class Statements:
         self._exec_block(node.body, body_scope)
         self._sandbox.check_class_body(namespace, preset)
         self._meter.tick()
-        cls = metaclass(node.name, bases, namespace)
+        cls = metaclass(node.name, resolved, namespace)
         self._sandbox.register_class(cls)
         for function in body_scope.defined:
             function._owner = cls

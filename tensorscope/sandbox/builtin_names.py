@@ -172,7 +172,7 @@ def make_builtins(sandbox: Sandbox) -> dict[str, Any]:
     for fn in metered:
         fn.__qualname__ = fn.__name__  # error messages say `print()`, as Python's do
     table.update({fn.__name__: fn for fn in metered}, __name__="__main__")
-    sandbox.free_ids = frozenset(id(fn) for fn in (
+    sandbox.free_ids.update(id(fn) for fn in (
         len, isinstance, issubclass, id, type, callable, next, builtins.range, super, bool,
         getattr, hasattr, setattr, delattr, iter, zip, enumerate, reversed, map, filter))
     return table

@@ -21,6 +21,8 @@ a class the user's own, whatever attributes it has.
 
 from __future__ import annotations
 
+import abc
+import enum
 import types
 import weakref
 from collections.abc import Callable, Mapping
@@ -64,6 +66,14 @@ _REASONS = {name: why for why, names in _WHY_NOT.items() for name in names}
 _NUMPY_BASES = (np.ndarray, np.generic, np.dtype)
 
 _USER_CLASSES: weakref.WeakSet[type] = weakref.WeakSet()
+# The metaclasses that may make a user's class: their code is the standard library's or ours.
+_METACLASSES: set[type] = {type, abc.ABCMeta, enum.EnumType}
+
+
+def allow_metaclass(metaclass: type) -> type:
+    """Register one of our own metaclasses (typing.NamedTuple's) as one that may make user classes."""
+    _METACLASSES.add(metaclass)
+    return metaclass
 _PLAIN_TYPES = frozenset({int, float, complex, bool, str, bytes, type(None)})
 
 
@@ -104,6 +114,9 @@ def check_bases(bases: tuple[Any, ...], usable: Callable[[type], bool]) -> None:
             raise TypeError(f"bases of a class must be classes in tensorscope, not '{type(base).__name__}'")
         if is_internal(base) or issubclass(base, type) or issubclass(base, _NUMPY_BASES) or not usable(base):
             raise TypeError(f"classes may not inherit from '{base.__name__}' in tensorscope")
+        if type(base) not in _METACLASSES:
+            raise TypeError(f"classes may not inherit from '{base.__name__}' in tensorscope "
+                            f"(its metaclass '{type(base).__name__}' would make the class)")
 
 
 @gateway
@@ -122,6 +135,8 @@ def check_class_body(namespace: Mapping[str, Any], preset: Mapping[str, Any]) ->
         elif key == "__annotations__":
             if type(value) is not dict:
                 raise TypeError("a class's __annotations__ must be a dict in tensorscope")
+        elif key == "__slots__" and type(value) is tuple and not value:
+            continue  # `__slots__ = ()`, as subclasses of a namedtuple say: no attributes at all
         elif key not in ORDINARY_DUNDERS:
             why = _REASONS.get(key, "only ordinary methods such as __init__, __repr__, __len__, __getitem__, "
                                     "comparisons and arithmetic")

@@ -65,9 +65,9 @@ class Sandbox:
         self.output: list[str] = []
         self.output_chars = 0
         self.formatter = SafeFormatter(self.getattr)
-        self.free_ids: frozenset[int] = frozenset()
+        self.free_ids: set[int] = set()  # functions whose calls cost one step (see before_call)
         self.builtins = make_builtins(self)
-        self.modules = Modules(meter)
+        self.modules = Modules(self)
 
     # ------------------------------------------------------------------ output
     def write(self, text: str) -> None:
@@ -86,6 +86,12 @@ class Sandbox:
         return text
 
     # ------------------------------------------------------------------ user classes
+    @gateway
+    def resolve_bases(self, bases: tuple[Any, ...]) -> tuple[Any, ...]:
+        """types.resolve_bases, asking only objects that are not user values for __mro_entries__
+        (user classes cannot define it; typing's aliases and NamedTuple do)."""
+        return types.resolve_bases(bases)
+
     @gateway
     def check_class(self, bases: tuple[Any, ...], keywords: Mapping[str, Any]) -> None:
         """Before a class body runs: no keywords, and bases user code may extend."""
