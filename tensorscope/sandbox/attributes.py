@@ -34,6 +34,8 @@ _SAFE_DUNDER_METHODS = frozenset({
     "__contains__", "__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__hash__", "__bool__",
     "__enter__", "__exit__",
 })
+# On users' own classes and instances: `super().__getattr__(name)`, a class's annotations (a dict).
+_USER_DUNDERS = frozenset({"__getattr__", "__annotations__"})
 _ANY_OBJECT = frozenset({"__name__", "__qualname__", "__class__"})  # `__class__` gives type(obj)
 _PRIVATE_READABLE = frozenset({"_version", "_base", "_is_view"})  # on tensors
 _MODULE_PRIVATE = frozenset({"_parameters", "_buffers", "_modules"})
@@ -116,7 +118,7 @@ class AttributePolicy:
                 raise refuse_attribute(name, "interpreter internals")
         elif name.startswith("__"):
             if name not in SAFE_DUNDERS and name not in _SAFE_DUNDER_METHODS and name != "__class__" and not (
-                    name == "__getattr__" and user_mro(obj) is not None):  # super().__getattr__(name)
+                    name in _USER_DUNDERS and user_mro(obj) is not None):
                 raise refuse_attribute(name, "names starting with '__' are blocked")
         elif name.startswith("_"):
             if not self._private_readable(obj, name):

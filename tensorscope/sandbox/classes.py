@@ -70,6 +70,9 @@ _USER_CLASSES: weakref.WeakSet[type] = weakref.WeakSet()
 _METACLASSES: set[type] = {type, abc.ABCMeta, enum.EnumType}
 
 
+_ENUM_MIXINS = frozenset({object, int, str, float})
+
+
 def allow_metaclass(metaclass: type) -> type:
     """Register one of our own metaclasses (typing.NamedTuple's) as one that may make user classes."""
     _METACLASSES.add(metaclass)
@@ -117,6 +120,11 @@ def check_bases(bases: tuple[Any, ...], usable: Callable[[type], bool]) -> None:
         if type(base) not in _METACLASSES:
             raise TypeError(f"classes may not inherit from '{base.__name__}' in tensorscope "
                             f"(its metaclass '{type(base).__name__}' would make the class)")
+    if any(isinstance(base, enum.EnumType) for base in bases):
+        for base in bases:
+            if not all(c in _ENUM_MIXINS or is_user_class(c) or isinstance(c, enum.EnumType) for c in base.__mro__):
+                raise TypeError(f"an enum may not mix in '{base.__name__}' in tensorscope (its members would be "
+                                "built by it unchecked; int, str, float and your own classes may be)")
 
 
 @gateway

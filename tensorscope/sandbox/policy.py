@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import enum
 import types
 import typing
 from collections.abc import Callable, Mapping
@@ -204,8 +205,12 @@ class Sandbox:
     def _check_construction(self, cls: type, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
         if is_internal(cls) or cls in _UNCONSTRUCTIBLE or not self.modules.usable(cls):
             raise TypeError(f"cannot create '{cls.__name__}' objects in tensorscope")
-        if cls is type and len(args) != 1:
-            raise TypeError("type() takes 1 argument in tensorscope (classes are made with `class`)")
+        if issubclass(cls, type) and (cls is not type or len(args) != 1):  # a metaclass: type(name, bases, dict)
+            raise TypeError(f"{cls.__name__}() takes 1 argument in tensorscope (classes are made with `class`)"
+                            if cls is type else f"cannot create classes with '{cls.__name__}' in tensorscope "
+                                                "(classes are made with `class`)")
+        if isinstance(cls, enum.EnumType) and (len(args) != 1 or kwargs):  # Enum('X', names, type=...)
+            raise TypeError("enum classes are made with `class` in tensorscope (calling one looks up a member)")
         if issubclass(cls, _NUMPY_CLASSES):
             name = "ndarray" if issubclass(cls, np.ndarray) else "dtype" if cls is np.dtype else cls.__name__
             check_numpy_call("numpy", name, None, args, kwargs)

@@ -22,11 +22,11 @@ def python_output(source: str, namespace: dict | None = None) -> str | None:
         buffer = io.StringIO()
         with contextlib.redirect_stdout(buffer):
             if isinstance(node, ast.Expr):
-                value = eval(compile(ast.Expression(node.value), "<program>", "eval"), namespace)  # noqa: S307
+                value = eval(compile(ast.Expression(node.value), "<program>", "eval", dont_inherit=True), namespace)  # noqa: S307
                 if value is not None:
                     print(repr(value))
             else:
-                exec(compile(ast.Module([node], []), "<program>", "exec"), namespace)  # noqa: S102
+                exec(compile(ast.Module([node], []), "<program>", "exec", dont_inherit=True), namespace)  # noqa: S102
         text = buffer.getvalue().removesuffix("\n")
         if buffer.getvalue():
             printed.append(text)

@@ -25,13 +25,13 @@ NAMES = ("OrderedDict", "defaultdict", "namedtuple", "Counter", "deque", "ChainM
 ABC_NAMES = tuple(name for name in collections.abc.__all__ if not name.startswith(("Async", "Awaitable", "Coroutine")))
 
 
+@gateway
 def make_collections_module(sandbox: Sandbox) -> dict[str, Any]:
     meter, call = sandbox.meter, sandbox.call
 
     class defaultdict(collections.defaultdict):  # noqa: N801 - CPython's name
         __slots__ = ()
 
-        @gateway
         def __missing__(self, key: Any) -> Any:
             if self.default_factory is None:
                 raise KeyError(key)
@@ -49,5 +49,6 @@ def make_collections_module(sandbox: Sandbox) -> dict[str, Any]:
             "abc": sandbox.modules.import_module("collections.abc")}
 
 
+@gateway
 def make_abc_module(sandbox: Sandbox) -> dict[str, Any]:
     return {name: getattr(collections.abc, name) for name in ABC_NAMES}

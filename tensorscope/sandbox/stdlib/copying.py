@@ -35,6 +35,7 @@ _SHALLOW_COPIED = frozenset({list, dict, set, bytearray})
 _MISSING: Any = object()
 
 
+@gateway
 def make_copy_module(sandbox: Sandbox) -> dict[str, Any]:
     """The names of `copy` for one sandbox."""
     meter, call = sandbox.meter, sandbox.call
@@ -45,7 +46,6 @@ def make_copy_module(sandbox: Sandbox) -> dict[str, Any]:
             return call(method, *args)
         return method(*args)
 
-    @gateway
     def refuse_engine_internals(cls: type) -> None:
         if str(cls.__module__).partition(".")[0] == "engine" and not sandbox.modules.usable(cls):
             raise TypeError(f"cannot pickle '{cls.__name__}' object")
@@ -57,7 +57,6 @@ def make_copy_module(sandbox: Sandbox) -> dict[str, Any]:
             return reductor(x)
         return x.__reduce_ex__(4)
 
-    @gateway
     def copy(x: Any) -> Any:
         meter.tick()
         cls = type(x)
@@ -76,7 +75,6 @@ def make_copy_module(sandbox: Sandbox) -> dict[str, Any]:
             return x
         return reconstruct(x, None, *rv)
 
-    @gateway
     def deepcopy(x: Any, memo: Any = None) -> Any:
         meter.tick()
         if memo is None:
@@ -115,7 +113,6 @@ def make_copy_module(sandbox: Sandbox) -> dict[str, Any]:
             memo.setdefault(id(memo), []).append(x)  # x must live as long as the memo holds its id
         return y
 
-    @gateway
     def reconstruct(x: Any, memo: Any, func: Callable[..., Any], args: tuple[Any, ...], state: Any = None,
                     listiter: Any = None, dictiter: Any = None) -> Any:
         deep = memo is not None

@@ -41,6 +41,7 @@ _MODULE_IDENTIFIER = re.compile(r"^(?:\s*(\w+)\s*\.)?\s*(\w+)")
 _ORDER = (("__lt__", operator.lt), ("__le__", operator.le), ("__gt__", operator.gt), ("__ge__", operator.ge))
 
 
+@gateway
 def make_dataclasses_module(sandbox: Sandbox) -> dict[str, Any]:
     call, meter, namespace = sandbox.call, sandbox.meter, sandbox.namespace
 
@@ -70,7 +71,6 @@ def make_dataclasses_module(sandbox: Sandbox) -> dict[str, Any]:
     def annotated(kind: Any, module: Any, wanted: Any, predicate: Any) -> bool:
         return predicate(kind) or (isinstance(kind, str) and is_type(kind, module, wanted, predicate))
 
-    @gateway
     def get_field(cls: type, name: str, kind: Any, kw_only: bool) -> dataclasses.Field[Any]:
         default = getattr(cls, name, MISSING)
         if isinstance(default, dataclasses.Field):
@@ -95,7 +95,6 @@ def make_dataclasses_module(sandbox: Sandbox) -> dict[str, Any]:
             raise ValueError(f"mutable default {type(f.default)} for field {f.name} is not allowed: use default_factory")
         return f
 
-    @gateway
     def process(cls: Any, init: bool, repr: bool, eq: bool, order: bool, unsafe_hash: bool, frozen: bool,  # noqa: A002
                 match_args: bool, kw_only: bool) -> type:
         if not (isinstance(cls, type) and is_user_class(cls)):
@@ -174,7 +173,6 @@ def make_dataclasses_module(sandbox: Sandbox) -> dict[str, Any]:
 
     def make_init(cls: type, init_fields: list[Any], positional: list[Any], keyword_only: list[Any],
                   frozen: bool) -> Any:
-        @gateway
         def check_default_order() -> None:
             seen_default = False
             for f in positional:
@@ -233,13 +231,11 @@ def make_dataclasses_module(sandbox: Sandbox) -> dict[str, Any]:
     def make_frozen(cls: type, fields: list[Any]) -> tuple[Any, Any]:
         names = tuple(f.name for f in fields)
 
-        @gateway
         def __setattr__(self: Any, name: str, value: Any) -> None:
             if type(self) is cls or name in names:
                 raise dataclasses.FrozenInstanceError(f"cannot assign to field {name!r}")
             super(cls, self).__setattr__(name, value)
 
-        @gateway
         def __delattr__(self: Any, name: str) -> None:
             if type(self) is cls or name in names:
                 raise dataclasses.FrozenInstanceError(f"cannot delete field {name!r}")
@@ -249,7 +245,6 @@ def make_dataclasses_module(sandbox: Sandbox) -> dict[str, Any]:
             method.__qualname__ = f"{cls.__qualname__}.{method.__name__}"
         return __setattr__, __delattr__
 
-    @gateway
     def set_hash(cls: type, fields: list[Any], unsafe_hash: bool, eq: bool, frozen: bool, explicit: bool) -> None:
         """CPython's `_hash_action` table."""
         if unsafe_hash and explicit:
@@ -279,7 +274,6 @@ def make_dataclasses_module(sandbox: Sandbox) -> dict[str, Any]:
         except (TypeError, ValueError):
             return ""
 
-    @gateway
     def dataclass(cls: Any = None, /, *, init: bool = True, repr: bool = True, eq: bool = True,  # noqa: A002
                   order: bool = False, unsafe_hash: bool = False, frozen: bool = False, match_args: bool = True,
                   kw_only: bool = False, slots: bool = False, weakref_slot: bool = False) -> Any:
@@ -312,23 +306,20 @@ def make_dataclasses_module(sandbox: Sandbox) -> dict[str, Any]:
             return call(type(obj), [(inner(k, factory, as_dict), inner(v, factory, as_dict)) for k, v in obj.items()])
         return copy_leaf(obj)
 
-    @gateway
     def asdict(obj: Any, *, dict_factory: Any = dict) -> Any:
         if not is_instance(obj):
             raise TypeError("asdict() should be called on dataclass instances")
         return inner(obj, dict_factory, True)
 
-    @gateway
     def astuple(obj: Any, *, tuple_factory: Any = tuple) -> Any:
         if not is_instance(obj):
             raise TypeError("astuple() should be called on dataclass instances")
         return inner(obj, tuple_factory, False)
 
-    @gateway
     def replace(obj: Any, /, **changes: Any) -> Any:
         if not is_instance(obj):
             raise TypeError("replace() should be called on dataclass instances")
-        for f in getattr(obj, "__dataclass_fields__").values():
+        for f in obj.__dataclass_fields__.values():
             if f._field_type is _CLASSVAR:
                 continue
             if not f.init:

@@ -27,10 +27,10 @@ _COPIED = ("__module__", "__name__", "__qualname__", "__doc__")
 _NO_INITIAL: Any = object()
 
 
+@gateway
 def make_functools_module(sandbox: Sandbox) -> dict[str, Any]:
     meter, call = sandbox.meter, sandbox.call
 
-    @gateway
     def reduce(function: Any, iterable: Any, initial: Any = _NO_INITIAL, /) -> Any:
         items = Counted(iter(iterable), meter)
         if initial is _NO_INITIAL:
@@ -49,7 +49,6 @@ def make_functools_module(sandbox: Sandbox) -> dict[str, Any]:
 
         __slots__ = ("_args", "_func", "_keywords")
 
-        @gateway
         def __new__(cls, func: Any, /, *args: Any, **keywords: Any) -> Any:
             if not callable(func):
                 raise TypeError("the first argument must be callable")
@@ -82,7 +81,6 @@ def make_functools_module(sandbox: Sandbox) -> dict[str, Any]:
             name = "functools.partial" if type(self) is partial else type(self).__qualname__
             return f"{name}({', '.join(parts)})"
 
-    @gateway
     def lru_cache(maxsize: Any = 128, typed: bool = False) -> Any:
         if callable(maxsize) and isinstance(typed, bool):
             return functools.lru_cache(128, typed)(through(call, maxsize))
@@ -93,7 +91,6 @@ def make_functools_module(sandbox: Sandbox) -> dict[str, Any]:
     def cache(function: Any, /) -> Any:
         return functools.lru_cache(None)(through(call, function))
 
-    @gateway
     def update_wrapper(wrapper: Any, wrapped: Any, assigned: Any = _COPIED, updated: Any = ()) -> Any:
         if not (runs_user_code(wrapper) or is_user_instance(wrapper)):  # torch.relu is every session's
             raise TypeError("update_wrapper() updates functions and objects defined in your code in tensorscope")
@@ -108,7 +105,6 @@ def make_functools_module(sandbox: Sandbox) -> dict[str, Any]:
     def wraps(wrapped: Any, assigned: Any = _COPIED, updated: Any = ()) -> Any:
         return partial(update_wrapper, wrapped=wrapped, assigned=assigned, updated=updated)
 
-    @gateway
     def total_ordering(cls: Any) -> Any:
         if not (isinstance(cls, type) and is_user_class(cls)):
             raise TypeError("total_ordering() takes a class defined in your code in tensorscope")
@@ -117,7 +113,6 @@ def make_functools_module(sandbox: Sandbox) -> dict[str, Any]:
     def cmp_to_key(mycmp: Any) -> Any:
         return functools.cmp_to_key(through(call, mycmp))
 
-    @gateway
     def cached_property(func: Any) -> Any:
         if not runs_user_code(func):
             raise TypeError("cached_property() takes a function defined with def in tensorscope")
@@ -129,5 +124,6 @@ def make_functools_module(sandbox: Sandbox) -> dict[str, Any]:
             "total_ordering": total_ordering, "cmp_to_key": cmp_to_key, "cached_property": cached_property}
 
 
+@gateway
 def _rebuild_partial(cls: type, func: Any, args: tuple[Any, ...], keywords: dict[str, Any]) -> Any:
     return cls(func, *args, **keywords)

@@ -26,6 +26,7 @@ _TEXT_PROPERTIES = ("encoding", "errors", "line_buffering", "newlines")
 NAMES = ("BytesIO", "StringIO", "UnsupportedOperation")
 
 
+@gateway
 def make_io_module(sandbox: Sandbox) -> dict[str, Any]:
     meter = sandbox.meter
 
@@ -34,12 +35,10 @@ def make_io_module(sandbox: Sandbox) -> dict[str, Any]:
 
         __slots__ = ("_file",)
 
-        @gateway
         def write(self, data: Any) -> int:
             self._check_growth(data)
             return self._file.write(data)
 
-        @gateway
         def writelines(self, lines: Any) -> None:
             for line in lines:
                 meter.tick()
@@ -62,7 +61,6 @@ def make_io_module(sandbox: Sandbox) -> dict[str, Any]:
         def __next__(self) -> Any:
             return next(self._file)
 
-        @gateway
         def _check_growth(self, data: Any) -> None:
             if self._file.closed:
                 return  # the file's own ValueError follows
@@ -118,6 +116,7 @@ def make_io_module(sandbox: Sandbox) -> dict[str, Any]:
     return {"BytesIO": BytesIO, "StringIO": StringIO, "UnsupportedOperation": io.UnsupportedOperation}
 
 
+@gateway
 def _forward(name: str, attribute: bool = False) -> Any:
     def forwarded(self: Any, *args: Any) -> Any:
         value = getattr(self._file, name)

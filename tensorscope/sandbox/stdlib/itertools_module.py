@@ -25,6 +25,7 @@ NAMES = ("count", "cycle", "repeat", "accumulate", "chain", "compress", "dropwhi
 _POINTER = 8
 
 
+@gateway
 def make_itertools_module(sandbox: Sandbox) -> dict[str, Any]:
     meter, call = sandbox.meter, sandbox.call
 
@@ -81,7 +82,6 @@ def make_itertools_module(sandbox: Sandbox) -> dict[str, Any]:
     def starmap(function: Any, iterable: Any, /) -> Counted:
         return counted(itertools.starmap(through(call, function), iterable))
 
-    @gateway
     def tee(iterable: Any, n: Any = 2, /) -> tuple[Counted, ...]:
         if is_int(n):
             check_sequence_bytes("tee()", n * _POINTER)
@@ -91,7 +91,6 @@ def make_itertools_module(sandbox: Sandbox) -> dict[str, Any]:
     def zip_longest(*iterables: Any, fillvalue: Any = None) -> Counted:
         return counted(itertools.zip_longest(*iterables, fillvalue=fillvalue))
 
-    @gateway
     def product(*iterables: Any, repeat: Any = 1) -> Counted:
         pools = [pool(iterable) for iterable in iterables]
         if is_int(repeat):
@@ -99,7 +98,6 @@ def make_itertools_module(sandbox: Sandbox) -> dict[str, Any]:
             return counted(itertools.product(*pools, repeat=repeat), len(pools) * repeat)
         return counted(itertools.product(*pools, repeat=repeat))
 
-    @gateway
     def choose(kind: Any, iterable: Any, r: Any) -> Counted:
         items = pool(iterable)
         size = len(items) if r is None else r

@@ -62,25 +62,23 @@ def namedtuple(typename: Any, field_names: Any, *, rename: bool = False, default
                        "__main__" if module is None else module)
 
 
+@gateway
 def _make_class(typename: str, fields: tuple[str, ...], field_defaults: dict[str, Any], module: Any) -> type:
     signature = Signature(f"{typename}.__new__", fields, defaults=field_defaults, first="_cls")
     arguments = ", ".join(fields)
     repr_format = "(" + ", ".join(f"{name}=%r" for name in fields) + ")"
 
-    @gateway
     def __new__(_cls: type, *args: Any, **kwargs: Any) -> Any:
         values = signature.bind(args, kwargs)
         return tuple.__new__(_cls, [values[name] for name in fields])
 
     @classmethod  # type: ignore[misc]
-    @gateway
     def _make(cls: type, iterable: Iterable[Any]) -> Any:
         result = tuple.__new__(cls, iterable)
         if len(result) != len(fields):
             raise TypeError(f"Expected {len(fields)} arguments, got {len(result)}")
         return result
 
-    @gateway
     def _replace(self: Any, /, **kwds: Any) -> Any:
         result = self._make(map(kwds.pop, fields, self))
         if kwds:

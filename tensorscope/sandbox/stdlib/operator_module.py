@@ -29,11 +29,11 @@ NAMES = (*_BINARY, *_PLAIN, "concat", "iconcat", "contains", "countOf", "indexOf
          "call")
 
 
+@gateway
 def guarded_binary(op: Callable[[Any, Any], Any], checked_as: Callable[[Any, Any], Any] | None = None) -> Callable[..., Any]:
     """op(a, b) after the size guard of the operator it is (`checked_as`, by default op itself)."""
     guard = op if checked_as is None else checked_as
 
-    @gateway
     def apply(a: Any, b: Any, /) -> Any:
         check_binop(guard, a, b)
         return op(a, b)
@@ -43,20 +43,18 @@ def guarded_binary(op: Callable[[Any, Any], Any], checked_as: Callable[[Any, Any
     return apply
 
 
+@gateway
 def make_operator_module(sandbox: Sandbox) -> dict[str, Any]:
     meter, call, read = sandbox.meter, sandbox.call, sandbox.getattr
 
-    @gateway
     def contains(a: Any, b: Any, /) -> bool:
         if type(a) is range and type(b) not in (int, bool):
             meter.tick(range_length(a))
         return operator.contains(a, b)
 
-    @gateway
     def countOf(a: Any, b: Any, /) -> int:  # noqa: N802 - CPython's name
         return operator.countOf(Counted(iter(a), meter), b)
 
-    @gateway
     def indexOf(a: Any, b: Any, /) -> int:  # noqa: N802 - CPython's name
         return operator.indexOf(Counted(iter(a), meter), b)
 
@@ -65,13 +63,11 @@ def make_operator_module(sandbox: Sandbox) -> dict[str, Any]:
 
         __slots__ = ("_paths",)
 
-        @gateway
         def __init__(self, attr: Any, *attrs: Any) -> None:
             if not all(isinstance(a, str) for a in (attr, *attrs)):
                 raise TypeError("attribute name must be a string")
             self._paths = tuple(a.split(".") for a in (attr, *attrs))
 
-        @gateway
         def __call__(self, obj: Any, /) -> Any:
             values = []
             for path in self._paths:
@@ -89,7 +85,6 @@ def make_operator_module(sandbox: Sandbox) -> dict[str, Any]:
 
         __slots__ = ("_args", "_kwargs", "_name")
 
-        @gateway
         def __init__(self, name: Any, /, *args: Any, **kwargs: Any) -> None:
             if not isinstance(name, str):
                 raise TypeError("method name must be a string")

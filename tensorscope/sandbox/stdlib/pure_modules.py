@@ -43,6 +43,7 @@ ABC_NAMES = ("ABC", "abstractmethod")
 ENUM_NAMES = ("Enum", "IntEnum", "StrEnum", "Flag", "IntFlag", "auto", "unique")
 
 
+@gateway
 def make_heapq_module(sandbox: Sandbox) -> dict[str, Any]:
     meter, call = sandbox.meter, sandbox.call
 
@@ -59,6 +60,7 @@ def make_heapq_module(sandbox: Sandbox) -> dict[str, Any]:
     return {**plain, "nlargest": nlargest, "nsmallest": nsmallest, "merge": merge}
 
 
+@gateway
 def make_bisect_module(sandbox: Sandbox) -> dict[str, Any]:
     call = sandbox.call
 
@@ -74,10 +76,10 @@ def make_bisect_module(sandbox: Sandbox) -> dict[str, Any]:
     return {**names, "bisect": names["bisect_right"], "insort": names["insort_right"]}
 
 
+@gateway
 def make_statistics_module(sandbox: Sandbox) -> dict[str, Any]:
     meter = sandbox.meter
 
-    @gateway
     def quantiles(data: Any, *, n: Any = 4, method: str = "exclusive") -> list[float]:
         if is_int(n):
             check_sequence_bytes("quantiles()", n * 8)
@@ -88,20 +90,23 @@ def make_statistics_module(sandbox: Sandbox) -> dict[str, Any]:
     return {**names, "quantiles": quantiles}
 
 
+@gateway
 def make_string_module(sandbox: Sandbox) -> dict[str, Any]:
     return {name: getattr(string, name) for name in STRING_NAMES}
 
 
+@gateway
 def make_time_module(sandbox: Sandbox) -> dict[str, Any]:
     return {name: getattr(time, name) for name in TIME_NAMES}
 
 
+@gateway
 def make_numbers_module(sandbox: Sandbox) -> dict[str, Any]:
     return {name: getattr(numbers, name) for name in NUMBERS_NAMES}
 
 
+@gateway
 def make_abc_module(sandbox: Sandbox) -> dict[str, Any]:
-    @gateway
     def abstractmethod(funcobj: Any) -> Any:
         """abc.abstractmethod marks what it is given: only user code (torch.relu is every session's)."""
         if not (runs_user_code(funcobj) or isinstance(funcobj, (property, classmethod, staticmethod))):
@@ -111,5 +116,6 @@ def make_abc_module(sandbox: Sandbox) -> dict[str, Any]:
     return {"ABC": abc.ABC, "abstractmethod": abstractmethod}
 
 
+@gateway
 def make_enum_module(sandbox: Sandbox) -> dict[str, Any]:
     return {name: getattr(enum, name) for name in ENUM_NAMES}

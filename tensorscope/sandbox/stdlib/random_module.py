@@ -27,6 +27,7 @@ _BOUNDED = ("seed", "getrandbits", "randbytes", "shuffle", "sample", "choices")
 NAMES = ("Random", *_DIRECT, *_BOUNDED)
 
 
+@gateway
 def make_random_module(sandbox: Sandbox) -> dict[str, Any]:
     """The names of `random` for one sandbox: its Random class and a session instance's methods."""
     meter = sandbox.meter
@@ -43,13 +44,11 @@ def make_random_module(sandbox: Sandbox) -> dict[str, Any]:
         def seed(self, a: Any = None, version: int = 2) -> None:
             self._generator.seed(SESSION_SEED if a is None else a, version)
 
-        @gateway
         def getrandbits(self, k: Any) -> int:
             if is_int(k):
                 check_int_bits(k)
             return self._generator.getrandbits(k)
 
-        @gateway
         def randbytes(self, n: Any) -> bytes:
             if is_int(n):
                 check_sequence_bytes("randbytes()", n)
@@ -64,7 +63,6 @@ def make_random_module(sandbox: Sandbox) -> dict[str, Any]:
                 meter.tick(k)
             return self._generator.sample(population, k, counts=counts)
 
-        @gateway
         def choices(self, population: Any, weights: Any = None, *, cum_weights: Any = None, k: Any = 1) -> list[Any]:
             if is_int(k):
                 check_sequence_bytes("choices()", k * 8)
@@ -78,6 +76,7 @@ def make_random_module(sandbox: Sandbox) -> dict[str, Any]:
     return {"Random": Random, **{name: getattr(session, name) for name in (*_DIRECT, *_BOUNDED)}}
 
 
+@gateway
 def _forward(name: str) -> Any:
     method = getattr(random.Random, name)
 

@@ -56,8 +56,8 @@ def typing_index(obj: Any, index: Any) -> Any:
     return _referenced(index)
 
 
+@gateway
 def make_typing_module(sandbox: Sandbox) -> dict[str, Any]:
-    @gateway
     def TypeVar(name: str, *constraints: Any, bound: Any = None, covariant: bool = False,  # noqa: N802
                 contravariant: bool = False) -> typing.TypeVar:
         return typing.TypeVar(name, *map(_referenced, constraints), bound=_referenced(bound), covariant=covariant,
