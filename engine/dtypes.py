@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from engine import runtime
+
 
 class dtype:  # noqa: N801 - named as torch names it
     """A tensor element type: `torch.float32` prints as `torch.float32`."""
@@ -56,18 +58,28 @@ ALIASES = {
 }
 _BY_NUMPY = {d.np: d for d in ALL}
 
-_default_float = float32
+
+
+class Defaults:
+    """torch.set_default_dtype's setting: a part of the engine's runtime."""
+
+    __slots__ = ("floating",)
+
+    def __init__(self) -> None:
+        self.floating = float32
+
+
+defaults: Defaults = runtime.slot(__name__, "defaults", Defaults)
 
 
 def get_default_dtype() -> dtype:
-    return _default_float
+    return defaults.floating
 
 
 def set_default_dtype(d: dtype) -> None:
-    global _default_float
     if not (isinstance(d, dtype) and d.is_floating_point):
         raise TypeError("only floating-point types are supported as the default type")
-    _default_float = d
+    defaults.floating = d
 
 
 def from_numpy_dtype(np_dtype: np.dtype) -> dtype:

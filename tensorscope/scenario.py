@@ -13,7 +13,7 @@ import math
 import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
@@ -22,8 +22,11 @@ from tensorscope.expectation_shapes import CUDA_FIELDS
 from tensorscope.safe_yaml import MAX_FILE_BYTES, YamlProblem, load_text, where
 from tensorscope.snapshot import Snapshot
 
+if TYPE_CHECKING:
+    from tensorscope.session import SessionLike, SessionOptions
+
 TOP_KEYS = {"title": str, "summary": str, "tags": list, "setup": (str, dict), "steps": list, "cuda": bool,
-            "cuda_capacity_gib": (int, float)}
+            "cuda_capacity_gib": (int, float), "time_limit": (int, float)}
 STEP_KEYS = {"code": str, "torch": str, "paddle": str, "say": str, "expect": dict, "paddle_expect": dict}
 SETUP_KEYS = {"torch": str, "paddle": str}
 DIALECTS = ("torch", "paddle")
@@ -63,6 +66,7 @@ class Scenario:
     cuda: bool = True
     cuda_capacity_gib: float = 16
     paddle_setup: str = ""
+    time_limit: float | None = None  # seconds per statement in the worker; None: the command's limit
 
     @property
     def has_paddle(self) -> bool:
@@ -158,6 +162,10 @@ def loads(text: str, path: str = "<scenario>") -> Scenario:
     steps_node = next(v for k, v in root.value if k.value == "steps")
     if not data["steps"]:
         raise ScenarioError(path, *where(steps_node), "'steps' is empty", "add at least one step with 'code:'")
+    if "time_limit" in data and not 0 < data["time_limit"] <= 3600:
+        node = next(v for k, v in root.value if k.value == "time_limit")
+        raise ScenarioError(path, *where(node), "'time_limit' must be between 0 and 3600 seconds",
+                            f"got {data['time_limit']}")
     steps = tuple(_step(path, node, value, index) for index, (node, value) in
                   enumerate(zip(steps_node.value, data["steps"]), start=1))
     setup, paddle_setup = _setup(path, root, data.get("setup", ""))
@@ -165,7 +173,8 @@ def loads(text: str, path: str = "<scenario>") -> Scenario:
     return Scenario(path=path, title=data["title"], summary=data["summary"], steps=steps,
                     tags=tuple(str(t) for t in data.get("tags", [])), setup=setup,
                     cuda=data.get("cuda", True), cuda_capacity_gib=data.get("cuda_capacity_gib", 16),
-                    paddle_setup=paddle_setup)
+                    paddle_setup=paddle_setup,
+                    time_limit=None if "time_limit" not in data else float(data["time_limit"]))
 
 
 def _setup(path: str, root: yaml.MappingNode, value: str | dict[str, Any]) -> tuple[str, str]:
@@ -391,12 +400,23 @@ def step_view(run: StepRun) -> Snapshot:
     return _step_view(run.snapshots)
 
 
-def run_scenario(scenario: Scenario, dialect: str = "torch") -> ScenarioRun:
-    """Run setup and steps in one fresh Session, checking each step's expectations after its last
+def session_options(scenario: Scenario) -> SessionOptions:
+    """The Session keywords a scenario asks for (its simulated device, its time limit)."""
+    options: SessionOptions = {"cuda": scenario.cuda, "cuda_capacity_bytes": int(scenario.cuda_capacity_gib * 1024**3)}
+    if scenario.time_limit is not None:
+        options["time_limit"] = scenario.time_limit
+    return options
+
+
+def run_scenario(scenario: Scenario, dialect: str = "torch", session: SessionLike | None = None) -> ScenarioRun:
+    """Run setup and steps in one fresh session, checking each step's expectations after its last
     statement (a step's error is the first error any of its statements raised).
 
     With dialect="paddle" the Paddle code runs instead and each step's `paddle_expect` is checked
-    (`expect` pins the torch story; `compare` shows how Paddle differs)."""
+    (`expect` pins the torch story; `compare` shows how Paddle differs).
+
+    `session` is a fresh session made with `session_options(scenario)` (the command line passes a
+    worker's); without one the scenario runs in process."""
     from tensorscope.interpreter import UserError
     from tensorscope.session import Session
 
@@ -406,7 +426,8 @@ def run_scenario(scenario: Scenario, dialect: str = "torch") -> ScenarioRun:
     if paddle and not scenario.has_paddle:
         raise ScenarioError(scenario.path, 0, 0, "no paddle code", "give every step 'paddle:' code")
     setup_code = scenario.paddle_setup if paddle else scenario.setup
-    session = Session(cuda=scenario.cuda, cuda_capacity_bytes=int(scenario.cuda_capacity_gib * 1024**3))
+    if session is None:
+        session = Session(**session_options(scenario))
     try:
         setup = tuple(step.snapshot for step in session.run(setup_code)) if setup_code.strip() else ()
     except UserError as exc:

@@ -105,7 +105,7 @@ def test_an_unknown_key_far_from_any_known_one_lists_the_allowed_keys():
         zzz: 1
         """)
     assert (error.line, error.column) == (4, 1)
-    assert error.hint == "allowed: cuda, cuda_capacity_gib, setup, steps, summary, tags, title"
+    assert error.hint == "allowed: cuda, cuda_capacity_gib, setup, steps, summary, tags, time_limit, title"
 
 
 def test_a_syntax_error_in_a_step_names_the_step_and_its_line():
