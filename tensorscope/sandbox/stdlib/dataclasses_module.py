@@ -212,7 +212,6 @@ def make_dataclasses_module(sandbox: Sandbox) -> dict[str, Any]:
     def make_repr(cls: type, fields: list[Any]) -> Any:
         @reprlib.recursive_repr()
         def __repr__(self: Any) -> str:
-            meter.tick()
             parts = ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in fields)
             return f"{self.__class__.__qualname__}({parts})"
 
