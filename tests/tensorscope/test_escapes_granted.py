@@ -166,6 +166,10 @@ def test_a_user_getattr_never_sees_dunder_probes_nor_runs_outside_a_statement(to
     ("@dataclasses.dataclass\nclass C:\n    x: object = None\ndataclasses.asdict(C(torch))", "TypeError",
      "cannot pickle 'ModuleProxy' object"),
     ("dataclasses.fields(f)", "TypeError", "must be called with a dataclass type or instance"),
+    ("@dataclasses.dataclass\nclass C:\n    x: int = dataclasses.field(default=0, metadata={'m': 1})\n"
+     "md = dataclasses.fields(C)[0].metadata\nmd['m'] = 2", "TypeError", "'mappingproxy' object does not support item"),
+    ("@dataclasses.dataclass\nclass C:\n    x: int = dataclasses.field(default=0, metadata={'m': 1})\n"
+     "type(dataclasses.fields(C)[0].metadata)(Plain.__dict__)", "AttributeError", "'__dict__'"),
     ("typing.get_type_hints", "AttributeError", "module 'typing' has no attribute 'get_type_hints' (not available"),
     ("typing.ForwardRef('__import__(\"os\")')", "AttributeError", "module 'typing' has no attribute 'ForwardRef'"),
     ("typing.Optional['__import__(\"os\").system(\"id\")'].__forward_code__", "AttributeError",
