@@ -351,5 +351,5 @@ def test_torch_save_and_load_through_an_in_memory_file(torch):
         torch.save(model.state_dict(), buffer)
         _ = buffer.seek(0)
         state = torch.load(buffer)
-        list(state), torch.equal(state['weight'], model.weight), buffer.tell() == len(buffer.getvalue())
+        list(state), torch.equal(state['weight'], model.weight), len(buffer.getvalue()) > 0
     """)
