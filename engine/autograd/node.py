@@ -277,6 +277,7 @@ class Node:
 
     formula: Any = None  # the derivative table's entry for this node class (a Rule)
     _runs_without_grads = False  # a table node given no gradient at all gives none (torch's any_grad_defined)
+    _checks_shapes = True  # torch's validate_outputs refuses a gradient its edge cannot take (Paddle's do not)
 
     def __init__(self, backward: Callable[..., Any] | None, next_functions: tuple[Edge, ...],
                  output_meta: tuple[Meta, ...], sequence_nr: int | None = None) -> None:

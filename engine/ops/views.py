@@ -344,11 +344,13 @@ def unbind(self: Tensor, dim: int = 0) -> tuple[Tensor, ...]:
 
 
 # --------------------------------------------------------------------------- in-place view ops
-def _inplace_layout(self: Tensor, name: str, layout: Layout, values: dict[str, Any] | None = None) -> Tensor:
-    """t_/transpose_/squeeze_/unsqueeze_/as_strided_: change self's own layout, bump its version."""
+def _inplace_layout(self: Tensor, name: str, layout: Layout, values: dict[str, Any] | None = None,
+                    backward: Any = None) -> Tensor:
+    """t_/transpose_/squeeze_/unsqueeze_/as_strided_: change self's own layout, bump its version.
+    (`backward` is a numpy closure for the dialects' nodes outside the derivative table.)"""
     def write(_: np.ndarray) -> None:
         self._set_layout(*layout)
-    return apply_inplace(self, write, name, (), values=values)
+    return apply_inplace(self, write, name, (), backward, values=values)
 
 
 def t_(self: Tensor) -> Tensor:
