@@ -60,6 +60,9 @@ class BackwardCFunction(Node, FunctionCtx):
         self.needs_input_grad: tuple[bool, ...] = ()
         self._is_tensor_input: tuple[bool, ...] = ()
 
+    def __repr__(self) -> str:  # a C++ node's repr has no module; a custom Function's node class has one
+        return f"<{type(self).__module__}.{type(self).__qualname__} object at {hex(id(self))}>"
+
     # ----------------------------------------------------------------- what backward reads
     @property
     def saved_tensors(self) -> tuple[Any, ...]:
@@ -150,7 +153,8 @@ class Function:
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        cls._backward_cls = type(f"{cls.__name__}Backward", (BackwardCFunction,), {"_forward_cls": cls})
+        cls._backward_cls = type(f"{cls.__name__}Backward", (BackwardCFunction,),  # torch makes it in this module
+                                 {"_forward_cls": cls, "__module__": "torch.autograd.function"})
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         warnings.warn(f"{type(self)} should not be instantiated. Methods on autograd functions are all static, so "
