@@ -148,6 +148,7 @@ class TensorscopeApp(App[None]):
         self._keymap = dict(keymap or {})
         self._tabs_mounted = False
         self._brought_for = -1  # the scenario step whose pane was last brought forward
+        self._resume_pending = False  # the saved session waits for an answer: do not overwrite it
         self.store = store or SessionStore(None)
         self._scenario_source = scenario_source if scenario is not None else None
         if theme:
@@ -214,6 +215,7 @@ class TensorscopeApp(App[None]):
         if self._initial_scenario is not None:
             self.open_scenario(self._initial_scenario, self._scenario_source)
         elif saved is not None:
+            self._resume_pending = True
             self._offer_resume(saved)
         elif self._tour:
             self.action_tour()
@@ -367,13 +369,16 @@ class TensorscopeApp(App[None]):
                             tuple(controller.scenario_marks), controller.scenario_current)
 
     def save_session(self) -> None:
-        """Keep the session on disk as it goes (a quit or a closed terminal loses nothing)."""
-        self.store.save(self.saved_session())
+        """Keep the session on disk as it goes (a quit or a closed terminal loses nothing); not
+        while the saved one waits for the user to say whether to resume it."""
+        if not self._resume_pending:
+            self.store.save(self.saved_session())
 
     def _offer_resume(self, saved: SavedSession) -> None:
         from tensorscope.tui.help import ConfirmScreen
 
         def answered(resume: bool | None) -> None:
+            self._resume_pending = False
             if resume:
                 self.resume(saved)
             else:
