@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from tensorscope.tui.app import TensorscopeApp
 from tensorscope.tui.help import HelpScreen
 from tensorscope.tui.history import History
-from tensorscope.tui.panes.code_input import CodeInput
+from tensorscope.tui.panes.code_input import CodeInput, CompletionMenu
 from tensorscope.tui.panes.graph import GraphPane
 from tensorscope.tui.panes.inspector import InspectorPane
 from tensorscope.tui.panes.memory import MemoryPane
@@ -300,8 +300,22 @@ async def test_tab_completes_torch_functions() -> None:
         assert field_.text == "y = torch.zeros_like"
         field_.load_text("y = torch.ra")
         field_.move_cursor(field_.document.end)
+        await pilot.press("tab")  # several candidates: a dropdown under the cursor
+        menu = app.screen.query_one(CompletionMenu)
+        shown = [str(menu.get_option_at_index(i).prompt) for i in range(menu.option_count)]
+        assert menu.display and "randn" in shown and "rand" in shown
+        assert not field_.border_subtitle  # nothing left in the border
+        await pilot.press("n", "_")  # typing narrows it (or closes it when nothing is left)
+        assert not menu.display or all(c.startswith("torch.randn_") for c in field_.choices)
+        field_.load_text("y = torch.ra")
+        field_.move_cursor(field_.document.end)
         await pilot.press("tab")
-        assert "randn" in str(field_.border_subtitle)
+        wanted = field_.choices.index("torch.randn")
+        for _ in range(wanted):
+            await pilot.press("down")
+        await pilot.press("enter")  # takes the highlighted candidate, runs nothing
+        assert field_.text == "y = torch.randn" and not menu.display and len(app.snapshots) == 1
+        await pilot.press("escape")
 
 
 async def test_the_80x24_layout_brings_the_pane_an_error_is_about_forward() -> None:
@@ -393,3 +407,21 @@ async def test_the_explain_module_speaks_under_the_failing_backward() -> None:
         await run_all(pilot, *RESNET)
         body = app.query_one(Transcript).entries[-1].body.plain
         assert "    ↳ " in body and "out" in body.split("↳", 1)[1]
+
+
+async def test_typed_indentation_replaces_the_automatic_one() -> None:
+    app = app_()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await run_all(pilot, "import torch")
+        field_ = app.code_input
+        field_.load_text("def f(t):")
+        field_.move_cursor(field_.document.end)
+        await pilot.press("enter", *"    return t * 2")
+        assert field_.text == "def f(t):\n    return t * 2"  # not 8 spaces
+        await pilot.press("enter")
+        assert field_.text.endswith("\n    ")
+        await pilot.press("backspace")  # back one level: the block ends on an empty line
+        assert field_.text.endswith("\n")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.snapshots[-1].source == "def f(t):\n    return t * 2" and app.snapshots[-1].error is None
