@@ -193,8 +193,8 @@ inspector shows its values.
         return len(self.rows)
 
     def get_row_at(self, index: int) -> list[str]:
-        """The texts of row `index` in the columns shown now."""
-        return [self.rows[index][column.key][0] for column, _ in self.columns()]
+        """Row `index` as the columns shown now show it (long names shortened)."""
+        return [shorten_middle(self.rows[index][column.key][0], width) for column, width in self.columns()]
 
     @property
     def column_labels(self) -> list[str]:

@@ -139,7 +139,7 @@ step, and the title says so. ctrl+g goes back to the latest step.
             del self.entries[:excess]
             self._trimmed = self.entries[0].index
         self._show_trimmed()
-        self._viewed = None
+        self.mark_viewed(None)  # a new step shows the latest: no entry stays marked as viewed
         self._follow()
 
     def _show_trimmed(self) -> None:
