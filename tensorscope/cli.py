@@ -105,6 +105,15 @@ def build_parser() -> argparse.ArgumentParser:
     explore.add_argument("file", metavar="FILE", help="a .yaml scenario or a .py script")
     commands.add_parser("repl", parents=[common], help="a line REPL that says what each statement did to memory",
                         description="Type PyTorch statements; :help lists the REPL's commands.")
+    serve = commands.add_parser(
+        "serve", parents=[common], help="the explorer in a web browser (each tab its own session)",
+        description="Serve the explorer over HTTP (textual-serve): open the printed address in a browser. "
+                    "Each browser tab runs its own explorer, whose statements run in a worker process under "
+                    "the time and memory limits above. It listens on this machine only unless --host says "
+                    "otherwise: whoever reaches the address can run statements (in the worker's sandbox).")
+    serve.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=8000, help="the port to listen on (default 8000)")
+    parser.add_argument("--browser-tab", action="store_true", help=argparse.SUPPRESS)  # one tab of `serve`
     return parser
 
 
@@ -304,11 +313,16 @@ def run_command(args: argparse.Namespace) -> int:
         from tensorscope import repl
 
         return repl.run(cuda=cuda, limits=limits)
+    if args.command == "serve":
+        from tensorscope.serve import serve
+
+        return serve(args.host, args.port, limits, cuda)
     # `tensorscope` alone, or `tensorscope open FILE`: the explorer
     from tensorscope.tui.launch import open_explorer
 
     file = getattr(args, "file", None)
-    return open_explorer(path=resolve_file(file) if file is not None else None, cuda=cuda, limits=limits)
+    return open_explorer(path=resolve_file(file) if file is not None else None, cuda=cuda, limits=limits,
+                         keep_session=not args.browser_tab)
 
 
 if __name__ == "__main__":

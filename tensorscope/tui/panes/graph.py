@@ -80,8 +80,9 @@ class GraphLines:
         self.snapshot = snapshot
         self.selected = selected
         self.rows: list[Row] = []
-        self.heading = Styled("No autograd graph yet: tensors made with requires_grad=True record one.", MUTED)
+        self.heading = Styled("No autograd graph yet.", MUTED)
         self._width = len(self.heading.plain)
+        self.empty = snapshot is None or not snapshot.graph
         if snapshot is not None and snapshot.graph:
             self._walk(snapshot, selected)
 
@@ -124,7 +125,7 @@ class GraphLines:
         self._width = width
 
     def __len__(self) -> int:
-        return len(self.rows) + 1
+        return len(self.rows) + 1 + (2 if self.empty else 0)
 
     @property
     def width(self) -> int:
@@ -133,6 +134,8 @@ class GraphLines:
     def line(self, index: int) -> Content:
         if index == 0:
             return self.heading.content()
+        if self.empty:  # short lines: this pane does not wrap
+            return Content.styled(("Tensors made with", "requires_grad=True record one.")[index - 1], MUTED)
         row = self.rows[index - 1]
         text = Styled(row.prefix, MUTED)
         if row.again:

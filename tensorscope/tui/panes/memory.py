@@ -80,7 +80,7 @@ def _timeline(text: Styled, history: Sequence[Snapshot], width: int) -> None:
         text.append(")\n", MUTED)
     figure_width = 21 if device else 9
     number_width = len(str(shown[-1].step)) + 3
-    label_width = max(min((width - number_width - figure_width) // 2, 40), 8)
+    label_width = max(min(width - number_width - figure_width - 14, 40), 8)
     bar_width = max(width - number_width - label_width - figure_width - 3, 4)
     if device:
         top = max(max(device_reserved(s.memory), device_allocated(s.memory)) for s in shown) or 1
