@@ -12,12 +12,12 @@ from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import BindingType
 from textual.containers import Container, Horizontal, Vertical
 from textual.reactive import reactive
-from textual.screen import Screen
+from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
 from textual.widgets import Footer, Tab, Tabs
 
 from tensorscope.printable import shorten
-from tensorscope.tui.actions import bindings
+from tensorscope.tui.actions import ACTIONS, bindings
 from tensorscope.tui.completion import Completer
 from tensorscope.tui.controller import Controller, Job, Runner, SessionFactory, Update
 from tensorscope.tui.format import ERROR, view_colour_variables
@@ -53,6 +53,7 @@ ScenarioLoader = Callable[[Path], ScenarioLike]
 NARROW_BELOW = 110  # columns: below this the detail panes share one place, switched by tabs
 DETAILS = (("storage", "Storage F3"), ("graph", "Graph F4"), ("inspector", "Inspector F5"), ("memory", "Memory F6"))
 COMPARE = ("compare", "Compare F2")  # a detail pane too, for scenarios with Paddle code only
+EXPLORER_ACTIONS = frozenset(spec.action.partition("(")[0] for spec in ACTIONS) - {"help"}
 PANE_KEYS = {"storage": "F3", "graph": "F4", "inspector": "F5", "memory": "F6", "compare": "F2"}
 
 GENERAL_HELP = """\
@@ -577,6 +578,8 @@ class TensorscopeApp(App[None]):
         self.detail = "storage" if self.detail == "compare" else "compare"
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if isinstance(self.screen, ModalScreen) and action in EXPLORER_ACTIONS:
+            return False  # a question, the help or a prompt is up: keys are theirs
         if action == "show_compare":
             return self.compares()  # hidden from the footer unless a scenario speaks both dialects
         if action == "interrupt":

@@ -14,19 +14,25 @@ if TYPE_CHECKING:
 
 
 
-#: Words in a step's narration that name a detail pane, in the order they are looked for.
-PANE_WORDS: tuple[tuple[str, str], ...] = (
+#: A pane named in a step's narration; failing that, a word that points at one.
+PANE_NAMES: tuple[tuple[str, str], ...] = (
     ("autograd graph", "graph"), ("storage map", "storage"), ("memory pane", "memory"),
-    ("inspector", "inspector"), ("compare", "compare"), ("live and peak", "memory"),
-    ("saved tensor", "graph"), ("storage", "storage"), ("graph", "graph"), ("memory", "memory"),
+    ("inspector", "inspector"), ("compare pane", "compare"),
+)
+PANE_WORDS: tuple[tuple[str, str], ...] = (
+    ("live and peak", "memory"), ("saved tensor", "graph"), ("storage", "storage"), ("graph", "graph"),
+    ("memory", "memory"),
 )
 
 
 def pane_for_step(say: str) -> str | None:
-    """The detail pane a scenario step's narration talks about first, if it names one."""
+    """The detail pane a scenario step's narration names first (or, naming none, points at)."""
     text = say.lower()
-    found = [(text.find(word), pane) for word, pane in PANE_WORDS if word in text]
-    return min(found)[1] if found else None
+    for words in (PANE_NAMES, PANE_WORDS):
+        found = [(text.find(word), pane) for word, pane in words if word in text]
+        if found:
+            return min(found)[1]
+    return None
 
 
 def pane_for_error(snapshots: list[Snapshot]) -> str | None:

@@ -97,7 +97,7 @@ async def test_a_failing_backward_is_red_with_the_stale_saved_tensor_in_the_grap
         assert any("$text-error" in style for style in styles)  # the theme's error colour
         assert "↳ SigmoidBackward0 saved its result (out) at version 0" in text.plain
         graph = app.query_one(GraphPane)
-        assert "✗ saved result = out [3] at v0, now v1: STALE" in graph.plain
+        assert "✗ STALE saved result = out [3]: saved at v0, now v1" in graph.plain
         stale_line = next(graph.lines.line(i) for i in range(len(graph.lines)) if "STALE" in graph.lines.line(i).plain)
         assert any("$error-muted" in str(span.style) for span in stale_line.spans)  # highlighted
 
@@ -425,3 +425,13 @@ async def test_typed_indentation_replaces_the_automatic_one() -> None:
         await pilot.press("enter")
         await settle(pilot)
         assert app.snapshots[-1].source == "def f(t):\n    return t * 2" and app.snapshots[-1].error is None
+
+
+def test_a_step_brings_forward_the_pane_its_narration_names() -> None:
+    from tensorscope.tui.hints import pane_for_step
+    from tensorscope.tui.scripts import script_scenario
+    from tensorscope.tui.tour import TITLE, TOUR
+
+    panes = [pane_for_step(step.say) for step in script_scenario(TOUR, TITLE).steps]
+    assert panes[1] == "storage" and panes[7] == "graph" and panes[-1] == "memory"
+    assert pane_for_step("Nothing to see here.") is None

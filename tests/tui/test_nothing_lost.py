@@ -137,3 +137,17 @@ def test_a_broken_or_foreign_session_file_is_not_offered(tmp_path: Path) -> None
         path.write_text(text, encoding="utf-8")
         assert SessionStore(path).load() is None
     assert SessionStore(None).load() is None
+
+
+async def test_keys_wait_while_the_resume_question_is_up(tmp_path: Path) -> None:
+    path = tmp_path / "session.json"
+    SessionStore(path).save(SavedSession(("import torch", "x = torch.ones(2)")))
+    app = app_(store=SessionStore(path))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("ctrl+t", "ctrl+n", "ctrl+r")  # would open the tour, step, reset
+        await settle(pilot)
+        assert isinstance(app.screen, ConfirmScreen) and app.scenario is None
+        await pilot.press("enter")
+        await settle(pilot)
+        assert [s.source for s in app.snapshots] == ["import torch", "x = torch.ones(2)"]

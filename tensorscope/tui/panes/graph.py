@@ -54,8 +54,8 @@ def saved_line(saved: SavedInfo) -> Styled:
         text.append(f"saved {saved.field}{who}: released after backward (its memory is freed)", MUTED)
         return text
     what = f"saved {saved.field}{who} {fmt_shape(saved.shape)}"
-    if saved.stale:
-        text.append(f"✗ {what} at v{saved.saved_version}, now v{saved.current_version}: STALE", STALE)
+    if saved.stale:  # STALE first: it must show however narrow the pane
+        text.append(f"✗ STALE {what}: saved at v{saved.saved_version}, now v{saved.current_version}", STALE)
     else:
         text.append(f"{what} at v{saved.saved_version}", MUTED)
         text.append(" ✓", SUCCESS)
@@ -83,6 +83,7 @@ class GraphLines:
         self.heading = Styled("No autograd graph yet.", MUTED)
         self._width = len(self.heading.plain)
         self.empty = snapshot is None or not snapshot.graph
+        self.nodes = 0
         if snapshot is not None and snapshot.graph:
             self._walk(snapshot, selected)
 
@@ -90,9 +91,11 @@ class GraphLines:
         by_id = {node.id: node for node in snapshot.graph}
         roots, heading = roots_of(snapshot, selected)
         stale = len(snapshot.stale_saved())
-        self.heading = Styled(f"{heading} · {len(snapshot.graph)} nodes", MUTED)
+        self.heading = Styled()
         if stale:
-            self.heading.append(f" · {stale} stale saved tensor{'s' if stale > 1 else ''}", f"bold {ERROR}")
+            self.heading.append(f"{stale} stale saved tensor{'s' if stale > 1 else ''} · ", f"bold {ERROR}")
+        self.heading.append(heading, MUTED)
+        self.nodes = len(snapshot.graph)
         width = len(self.heading.plain)
         seen: set[str] = set()
         rows = self.rows
@@ -178,4 +181,6 @@ With a tensor selected in the Tensors pane, only the graph behind it is shown. L
 """
 
     def build_lines(self, view: View) -> GraphLines:
-        return GraphLines(view.snapshot, view.selected)
+        lines = GraphLines(view.snapshot, view.selected)
+        self.border_subtitle = f"{lines.nodes} node{'s' if lines.nodes != 1 else ''}" if lines.nodes else ""
+        return lines

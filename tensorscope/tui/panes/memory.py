@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from textual.content import Content
 
-from tensorscope.printable import printable
+from tensorscope.printable import printable, shorten
 from tensorscope.tui.format import (
     ACCENT,
     MUTED,
@@ -69,19 +69,19 @@ def _figures(text: Styled, history: Sequence[Snapshot]) -> None:
                     f" · max {fmt_bytes(now.cuda.get('max_allocated', 0))}\n", MUTED)
 
 
-def _timeline(text: Styled, history: Sequence[Snapshot], width: int) -> None:
-    """Each of the last steps on a line: its number and statement, a bar of what was live after it
-    (the device's allocated bytes, with its reserved bytes beyond, when the session used it)."""
+def _timeline(text: Styled, history: Sequence[Snapshot], width: int, rows: int = TIMELINE_STEPS) -> None:
+    """Each of the last `rows` steps on a line: its number and statement, a bar of what was live
+    after it (the device's allocated bytes, with its reserved bytes beyond, when the session used it)."""
     device = any(s.memory.cuda for s in history)
-    shown = history[-TIMELINE_STEPS:]
+    shown = history[-max(rows, 1):]
     if len(history) > len(shown):
         text.append(f"steps ({len(history) - len(shown)} earlier: ", MUTED)
         text.append(sparkline([s.memory.allocated_bytes for s in history], max(width - 26, 4)), HOST)
         text.append(")\n", MUTED)
     figure_width = 21 if device else 9
     number_width = len(str(shown[-1].step)) + 3
-    label_width = max(min(width - number_width - figure_width - 14, 40), 8)
-    bar_width = max(width - number_width - label_width - figure_width - 3, 4)
+    bar_width = max(min(width // 5, 24), 4)
+    label_width = max(min(width - number_width - figure_width - bar_width - 3, 48), 8)
     if device:
         top = max(max(device_reserved(s.memory), device_allocated(s.memory)) for s in shown) or 1
     else:
@@ -96,7 +96,7 @@ def _timeline(text: Styled, history: Sequence[Snapshot], width: int) -> None:
         memory = snap.memory
         source = printable(snap.source.splitlines()[0] if snap.source else "")
         text.append(f"[{snap.step}]".ljust(number_width), MUTED)
-        text.append(shorten_middle(source, label_width).ljust(label_width) + " ")
+        text.append(shorten(source, label_width).ljust(label_width) + " ")
         if device:
             used, held = device_allocated(memory), device_reserved(memory)
             solid = round(used / top * bar_width)
@@ -147,12 +147,17 @@ def _storages(text: Styled, snapshot: Snapshot, width: int) -> None:
             text.append(f"… {len(rest)} more {place} storages, {fmt_bytes(sum(rest))}\n", MUTED)
 
 
-def render_memory(history: Sequence[Snapshot], width: int) -> Content:
+def render_memory(history: Sequence[Snapshot], width: int, height: int = 40) -> Content:
+    """`height` is the pane's: the timeline lists as many steps as leave room for the figures and
+    the largest storages, so the latest step is on screen without scrolling."""
     if not history:
         return Content.styled("Memory appears after the first statement.", MUTED)
     text = Styled()
     _figures(text, history)
-    _timeline(text, history, width)
+    figures = text.plain.count("\n")
+    storages = len(history[-1].memory.by_storage) + len(history[-1].memory.device_by_storage)
+    room = height - figures - 3 - min(storages, 3)  # timeline heading, earlier steps, storage heading
+    _timeline(text, history, width, min(TIMELINE_STEPS, max(room, 3)))
     _storages(text, history[-1], width)
     return text.rstrip().content()
 
@@ -185,7 +190,7 @@ with the file, line and statement that made it.
 """
 
     def render_key(self, view: View) -> tuple[object, ...]:
-        return (id(view.snapshot), view.index, self.text_width)
+        return (id(view.snapshot), view.index, self.text_width, self.scrollable_content_region.height)
 
     def render_view(self, view: View) -> Content:
-        return render_memory(view.history, self.text_width)
+        return render_memory(view.history, self.text_width, self.scrollable_content_region.height or 40)
