@@ -120,6 +120,18 @@ def fmt_bytes(count: int) -> str:
     return f"{count} B"  # pragma: no cover - the loop always returns
 
 
+def fmt_compact(count: int) -> str:
+    """`812B`, `3.9K`, `382M`: bytes in at most 5 cells, for columns of figures."""
+    value = float(count)
+    for unit in ("B", "K", "M", "G"):
+        if abs(value) < 1024 or unit == "T":
+            if unit == "B":
+                return f"{count}B"
+            return f"{value:.1f}{unit}" if abs(value) < 10 else f"{value:.0f}{unit}"
+        value /= 1024
+    return f"{value:.1f}T" if abs(value) < 10 else f"{value:.0f}T"
+
+
 def fmt_delta(count: int) -> str:
     if count == 0:
         return "±0 B"

@@ -17,6 +17,7 @@ from tensorscope.tui.format import (
     WARNING,
     Styled,
     fmt_bytes,
+    fmt_compact,
     fmt_delta,
     shorten_middle,
 )
@@ -75,10 +76,11 @@ def _timeline(text: Styled, history: Sequence[Snapshot], width: int, rows: int =
     device = any(s.memory.cuda for s in history)
     shown = history[-max(rows, 1):]
     if len(history) > len(shown):
-        text.append(f"steps ({len(history) - len(shown)} earlier: ", MUTED)
-        text.append(sparkline([s.memory.allocated_bytes for s in history], max(width - 26, 4)), HOST)
-        text.append(")\n", MUTED)
-    figure_width = 21 if device else 9
+        text.append(f"{len(history) - len(shown)} earlier steps ", MUTED)
+        levels = [device_allocated(s.memory) if device else s.memory.allocated_bytes for s in history]
+        text.append(sparkline(levels, max(width - 20, 4)), DEVICE if device else HOST)
+        text.append("\n")
+    figure_width = 11 if device else 5
     number_width = len(str(shown[-1].step)) + 3
     bar_width = max(min(width // 5, 24), 4)
     label_width = max(min(width - number_width - figure_width - bar_width - 3, 48), 8)
@@ -86,11 +88,8 @@ def _timeline(text: Styled, history: Sequence[Snapshot], width: int, rows: int =
         top = max(max(device_reserved(s.memory), device_allocated(s.memory)) for s in shown) or 1
     else:
         top = max(s.memory.allocated_bytes for s in shown) or 1
-    text.append("timeline ", "bold")
-    if device:
-        text.append("cuda: █ allocated ░ reserved", MUTED)
-    else:
-        text.append("host: █ live", MUTED)
+    text.append("timeline", "bold")
+    text.append("  cuda █ allocated ░ reserved" if device else "  host █ live", MUTED)
     text.append("\n")
     for snap in shown:
         memory = snap.memory
@@ -105,13 +104,13 @@ def _timeline(text: Styled, history: Sequence[Snapshot], width: int, rows: int =
             text.append("█" * solid, DEVICE)
             text.append("░" * spare, RESERVED)
             text.append(" " * (bar_width - solid - spare + 1))
-            text.append(f"{fmt_bytes(used)} / {fmt_bytes(held)}", MUTED)
+            text.append(f"{fmt_compact(used)}/{fmt_compact(held)}", MUTED)
         else:
             live = memory.allocated_bytes
             solid = max(round(live / top * bar_width), 1) if live else 0
             text.append("█" * solid, HOST)
             text.append(" " * (bar_width - solid + 1))
-            text.append(fmt_bytes(live), MUTED)
+            text.append(fmt_compact(live), MUTED)
         text.append("\n")
 
 

@@ -271,7 +271,7 @@ inspector shows its values.
             return content
         row = index - 1
         if self.show_cursor and row == self.cursor_row:
-            return content.stylize_before(CURSOR_STYLE)
+            return content.stylize(CURSOR_STYLE)  # over the cells' own colours, as DataTable's cursor
         if row % 2:
             return content.stylize_before(ZEBRA_STYLE)
         return content
