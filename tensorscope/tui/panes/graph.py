@@ -62,7 +62,7 @@ def saved_line(saved: SavedInfo) -> Styled:
     return text
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Row:
     """One line of the tree: the guide drawn before it, and the node (or one of its saved tensors)."""
 
@@ -99,6 +99,8 @@ class GraphLines:
         width = len(self.heading.plain)
         seen: set[str] = set()
         rows = self.rows
+        append = rows.append
+        continuation = {"├─ ": "│  ", "└─ ": "   "}
         # an explicit stack keeps 10,000-node chains clear of Python's recursion limit
         stack: list[tuple[str, str, str]] = [(root.id, "", "") for root in reversed(roots)]
         while stack:
@@ -107,17 +109,19 @@ class GraphLines:
             if node is None:
                 continue
             prefix = guide + connector
+            label = len(prefix) + len(node.name) + len(node_id) + 16
             if node_id in seen:
-                rows.append(Row(prefix, node, again=True))
-                width = max(width, len(prefix) + len(node.name) + len(node_id) + 16)
+                append(Row(prefix, node, again=True))
+                width = max(width, label)
                 continue
             seen.add(node_id)
-            rows.append(Row(prefix, node))
-            width = max(width, len(prefix) + len(node.name) + len(node_id) + 6
-                        + sum(len(name) + 2 for name in node.outputs) + len(node.variable or "an unnamed leaf"))
-            cont = guide + {"├─ ": "│  ", "└─ ": "   "}.get(connector, "")
+            append(Row(prefix, node))
+            if node.outputs or node.variable:
+                label += sum(len(name) + 2 for name in node.outputs) + len(node.variable or "")
+            width = max(width, label)
+            cont = guide + continuation.get(connector, "")
             for index, saved in enumerate(node.saved):
-                rows.append(Row(cont + "  ", node, index))
+                append(Row(cont + "  ", node, index))
                 width = max(width, len(cont) + 60 + len(saved.field) + sum(len(n) + 2 for n in saved.names))
             children = [child for child, _ in node.next if child is not None]
             if len(children) == 1:
