@@ -62,3 +62,5 @@ async def test_a_huge_paste_is_held_not_laid_out_and_enter_runs_it() -> None:
         await pilot.pause()
         await pilot.press("escape")
         assert field.held is None and "Enter runs it" in str(field.placeholder)
+        await pilot.press("up")  # dropped, not lost: the history has it
+        assert field.held == LONG

@@ -113,7 +113,7 @@ Type PyTorch statements; `torch` is tensorscope's engine, which behaves like PyT
 - **ctrl+z** with text here undoes typing; with the input empty it undoes the last statement
   (**ctrl+y** runs it again).
 - A paste too long to edit (over 20,000 characters, or a line over 4,000) is held: Enter runs it,
-  escape drops it.
+  escape drops it (up brings it back from the history).
 """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -165,6 +165,7 @@ Type PyTorch statements; `torch` is tensorscope's engine, which behaves like PyT
             if event.key == "enter":
                 self.submit()
             elif event.key in ("escape", "backspace", "delete"):
+                self.input_history.add(self.held)  # dropped, not lost: up brings it back
                 self.hold(None)
             return
         if self.menu_open and event.key in ("up", "down", "tab", "enter", "escape", "pageup", "pagedown"):
