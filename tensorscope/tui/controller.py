@@ -357,7 +357,8 @@ class Controller:
         index = max(self.scenario_current, 0)
         torch_code, paddle_code = scenario.steps[index].code, scenario.paddle_code(index)
         setup = scenario.is_setup(index)
-        title = "setup" if setup else f"step {index - scenario.offset + 1} of {len(scenario.steps) - scenario.offset}"
+        # numbered as the scenario pane numbers them (a setup is a step of its own there)
+        title = f"step {index + 1} of {len(scenario.steps)}" + (" (setup)" if setup else "")
         ran = self.paddle_steps.get(index)
         if self.scenario_current < 0:
             return CompareState(title, torch_code, paddle_code, setup=setup,

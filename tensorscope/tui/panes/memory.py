@@ -89,7 +89,7 @@ def _timeline(text: Styled, history: Sequence[Snapshot], width: int, rows: int =
     else:
         top = max(s.memory.allocated_bytes for s in shown) or 1
     text.append("timeline", "bold")
-    text.append("  cuda █ allocated ░ reserved" if device else "  host █ live", MUTED)
+    text.append("  █ allocated ░ reserved" if device else "  █ live on the host", MUTED)
     text.append("\n")
     for snap in shown:
         memory = snap.memory

@@ -241,7 +241,7 @@ inspector shows its values.
         width = self.scrollable_content_region.width or self.size.width or 80
         key = (id(self.rows), width)
         if self._columns_for != key:
-            self._columns = layout(self.rows, max(width - 1, 20), self._devices)
+            self._columns = layout(self.rows, max(width - 2, 20), self._devices)  # a cell of margin
             self._columns_for = key
             self._cache.clear()
         return self._columns
