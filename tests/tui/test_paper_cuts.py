@@ -166,3 +166,20 @@ async def test_the_device_is_a_column_once_a_tensor_lives_there() -> None:
         table = app.query_one(TensorsTable)
         column = table.column_labels.index("device")
         assert [table.get_row_at(i)[column] for i in range(2)] == ["cuda:0", "cpu"]
+
+
+def test_columns_go_by_priority_as_the_pane_narrows() -> None:
+    from tensorscope.tui.panes.tensors import COLUMNS, layout, row_cells
+
+    session = Session()
+    session.run("import torch\nweights_of_a_rather_long_layer_name = torch.ones(3, requires_grad=True)\n"
+                "y = weights_of_a_rather_long_layer_name * 2")
+    rows = [row_cells(info, None, "") for info in session.last.objects.values()]
+    order = [c.label for c in sorted(COLUMNS, key=lambda c: -c.drop) if c.drop]  # off, stride, dtype, ...
+    assert order == ["off", "stride", "dtype", "leaf", "req_grad", "shape"]
+    for width in (120, 90, 75, 64, 56, 48, 30):
+        kept = [column.label for column, _ in layout(rows, width, devices=True)]
+        dropped = [label for label in order if label not in kept]
+        assert dropped == order[: len(dropped)], (width, kept)  # the lowest priorities go first
+        assert {"name", "ver", "stor", "device", "grad_fn"} <= set(kept)  # never these
+    assert len(layout(rows, 120, devices=True)) == len(COLUMNS)
