@@ -84,7 +84,7 @@ def server(tmp_path: Path) -> Iterator[str]:
         process.wait(timeout=30)
 
 
-def test_a_statement_typed_in_the_browser_shows_its_row(server: str) -> None:
+def test_a_statement_typed_in_the_browser_shows_its_row_and_each_tab_is_its_own_session(server: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     with playwright_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
@@ -107,6 +107,21 @@ def test_a_statement_typed_in_the_browser_shows_its_row(server: str) -> None:
                        and re.search(r"webrow\s+\[3, 2\]", screen()) is not None, 90, "the statement's row")
             time.sleep(0.5)  # the last frame reaches the canvas
             page.screenshot(path=str(ARTIFACTS / "explorer-in-a-browser.png"))
+
+            other = browser.new_page(viewport={"width": 1400, "height": 900})  # a second tab: its own session
+            other.add_init_script(RECORD_MESSAGES)
+            other.goto(server)
+
+            def other_screen() -> str:
+                return ESCAPES.sub("", "".join(other.evaluate("window.__received")))
+
+            wait_until(lambda: "Transcript" in other_screen() and "Input" in other_screen(), 90, "a second explorer")
+            other.mouse.click(60, 900 - 45)
+            other.wait_for_timeout(300)
+            other.keyboard.type("print(dir())")
+            other.keyboard.press("Enter")
+            wait_until(lambda: "print(dir())" in other_screen() and "[0] >>>" in other_screen(), 90, "the second tab's step")
+            assert "webrow" not in other_screen()  # the first tab's names are not here
         finally:
             browser.close()
     assert (ARTIFACTS / "explorer-in-a-browser.png").stat().st_size > 10_000
