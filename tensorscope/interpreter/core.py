@@ -31,6 +31,7 @@ from tensorscope.sandbox import (
 )
 from tensorscope.sandbox.limits import OutsideStatement
 from tensorscope.sandbox.sizes import range_length
+from tensorscope.sandbox.stand_ins import StandInType, real_class
 from tensorscope.sandbox.stdlib.typing_module import typing_index
 
 __all__ = ["Interpreter", "OutsideStatement"]
@@ -138,6 +139,8 @@ class Interpreter(Statements, GeneratorStatements, Expressions, Names):
             return DONE
         if isinstance(item, tuple):
             self._sandbox.nesting.check(item)
+        elif isinstance(item, type):  # a class from a container: as a stand-in where it needs one
+            return self._sandbox.stand_ins.of(item)
         return item
 
     @gateway
@@ -184,6 +187,10 @@ class Interpreter(Statements, GeneratorStatements, Expressions, Names):
             return self._invoke(func, args, kwargs)
         if type(func) is types.MethodType and type(func.__func__) is UserFunction:
             return self._invoke(func.__func__, (func.__self__, *args), kwargs)
+        if type(func) is StandInType:
+            func = real_class(func)
+        if func is type or func is isinstance or func is issubclass or func is super:
+            args = tuple(map(real_class, args))  # they look at a class itself, not at its stand-in
         self._sandbox.before_call(func, args, kwargs)
         return self._sandbox.checked(func(*args, **kwargs), "a call")
 

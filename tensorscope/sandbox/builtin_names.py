@@ -48,6 +48,7 @@ def make_builtins(sandbox: Sandbox) -> dict[str, Any]:
     """The names user code sees besides its own: an explicit allowlist, metered where needed."""
     meter = sandbox.meter
     table: dict[str, Any] = {name: builtins.getattr(builtins, name) for name in _PLAIN_BUILTINS}
+    table["type"] = sandbox.stand_ins.of(type)  # `type(x)` as itself; `type(n, b, d)` by whoever calls it is checked
 
     @gateway
     def print(*values: Any, sep: Any = " ", end: Any = "\n", file: Any = None, flush: bool = False) -> None:
