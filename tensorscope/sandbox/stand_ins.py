@@ -51,17 +51,39 @@ class StandInType(type):
     """The metaclass of stand-ins: calling one is the interpreter's checked call of the real class;
     isinstance, issubclass and repr answer for the real class."""
 
+    @gateway
     def __call__(cls, *args: Any, **kwargs: Any) -> Any:
         return type.__getattribute__(cls, "_ts_call")(real_class(cls), *args, **kwargs)
 
+    @gateway
     def __instancecheck__(cls, instance: Any) -> bool:
         return isinstance(instance, real_class(cls))
 
+    @gateway
     def __subclasscheck__(cls, subclass: Any) -> bool:
         return issubclass(real_class(subclass), real_class(cls))
 
-    def __getitem__(cls, item: Any) -> types.GenericAlias:
-        return types.GenericAlias(cls, item)
+    @gateway
+    def __getitem__(cls, item: Any) -> Any:
+        """`np.ndarray[int]` and `type[int]` are aliases of the stand-in (calling one checks); an
+        enum's `Base['A']` looks up a member; other classes are not subscriptable."""
+        real = real_class(cls)
+        result = real[item]
+        if isinstance(result, types.GenericAlias) and result.__origin__ is real:
+            return types.GenericAlias(cls, result.__args__)
+        return result
+
+    @gateway
+    def __iter__(cls) -> Any:  # an enum's members; any other class is not iterable
+        return iter(real_class(cls))
+
+    @gateway
+    def __len__(cls) -> int:
+        return len(real_class(cls))
+
+    @gateway
+    def __contains__(cls, item: Any) -> bool:
+        return item in real_class(cls)
 
     def __repr__(cls) -> str:
         return repr(real_class(cls))
