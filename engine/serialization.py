@@ -156,13 +156,17 @@ def _storages(blobs: Any) -> dict[int, Storage]:
 def load(f: Any, map_location: Any = None, pickle_module: Any = None, *, weights_only: bool | None = None,
          mmap: bool | None = None, **pickle_load_args: Any) -> Any:
     _refuse_path(f, "load")
+    data = f.read()
     try:
-        content = _Restricted(io.BytesIO(f.read())).load()
+        content = _Restricted(io.BytesIO(data)).load()
         if type(content) is not tuple or len(content) != 3 or content[0] != _MAGIC:
             raise _Malformed("it does not start as one does")
         return _decode(content[1], _storages(content[2]))
-    except (pickle.UnpicklingError, EOFError, ValueError, TypeError, KeyError, IndexError, _Malformed) as exc:
-        raise RuntimeError(f"torch.load: not a file saved by torch.save ({str(exc).splitlines()[0][:200]})") from None
     except MemoryError:
         raise RuntimeError("torch.load: not a file saved by torch.save (it declares an object larger than memory)") \
             from None
+    except RuntimeError:
+        raise  # the out-of-bounds message, PyTorch's own
+    except Exception as exc:  # noqa: BLE001 - whatever a crafted file makes the unpickler or the checks raise
+        why = str(exc).partition("\n")[0][:200] or type(exc).__name__
+        raise RuntimeError(f"torch.load: not a file saved by torch.save ({why})") from None

@@ -73,6 +73,9 @@ class StandInType(type):
             return types.GenericAlias(cls, result.__args__)
         return result
 
+    def __bool__(cls) -> bool:  # a class is true (not its length, as `len` of an enum would make it)
+        return True
+
     @gateway
     def __iter__(cls) -> Any:  # an enum's members; any other class is not iterable
         return iter(real_class(cls))
