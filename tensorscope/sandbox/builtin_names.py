@@ -58,11 +58,13 @@ def make_builtins(sandbox: Sandbox) -> dict[str, Any]:
             if value is not None and not isinstance(value, str):
                 raise TypeError(f"{what} must be None or a string, not {type(value).__name__}")
         sep = " " if sep is None else sep
-        texts = []
+        texts, counted = [], 0
         for value in values:  # counted as they are made: print(*[big] * 1000) stops at the limit
             texts.append(str(value))
-            sandbox.count_output(len(texts[-1]) + len(sep))
-        sandbox.write(sep.join(texts) + ("\n" if end is None else end))
+            chars = len(texts[-1]) + (len(sep) if len(texts) > 1 else 0)
+            sandbox.count_output(chars)
+            counted += chars
+        sandbox.write(sep.join(texts) + ("\n" if end is None else end), counted)
 
     @gateway
     def iter(obj: Any, sentinel: Any = _NO_SENTINEL) -> Counted:

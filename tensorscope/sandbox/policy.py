@@ -29,6 +29,7 @@ from tensorscope.sandbox.limits import (
     LARGE_RESULT_BYTES,
     MAX_INT_BITS,
     MAX_OUTPUT_CHARS,
+    MAX_SESSION_OUTPUT_CHARS,
     LimitExceeded,
     Meter,
     NestingGuard,
@@ -66,6 +67,7 @@ class Sandbox:
         self.nesting = NestingGuard()
         self.output: list[str] = []
         self.output_chars = 0
+        self.earlier_output_chars = 0  # what the session's earlier statements printed
         self.formatter = SafeFormatter(self.getattr)
         self.free_ids: set[int] = set()  # functions whose calls cost one step (see before_call)
         self.stand_ins = StandIns(call, lambda cls: self.modules.usable(cls))
@@ -73,18 +75,23 @@ class Sandbox:
         self.modules = Modules(self)
 
     # ------------------------------------------------------------------ output
-    def write(self, text: str) -> None:
-        self.count_output(len(text))
+    def write(self, text: str, counted: int = 0) -> None:
+        """Add text to the statement's output; `counted` of its characters were counted already."""
+        self.count_output(len(text) - counted)
         self.output.append(text)
 
     def count_output(self, chars: int) -> None:
         self.output_chars += chars
         if self.output_chars > MAX_OUTPUT_CHARS:
             raise LimitExceeded("RuntimeError", f"statement printed more than {MAX_OUTPUT_CHARS:,} characters")
+        if self.earlier_output_chars + self.output_chars > MAX_SESSION_OUTPUT_CHARS:
+            raise LimitExceeded("RuntimeError", f"the session printed more than {MAX_SESSION_OUTPUT_CHARS:,} "
+                                                "characters (every step's output is kept; start a new session)")
 
     def take_output(self) -> str:
         text = "".join(self.output)
         self.output.clear()
+        self.earlier_output_chars += self.output_chars
         self.output_chars = 0
         return text
 

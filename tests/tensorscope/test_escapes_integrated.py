@@ -26,15 +26,18 @@ from __future__ import annotations
 import json
 import os
 import pickle
+import socket
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
 
 from tensorscope.worker.client import WorkerSession
-from tensorscope.worker.limits import Limits
+from tensorscope.worker.limits import Limits, landlock_abi
+from tensorscope.worker.process import WorkerProcess, environment, package_root, sweep_orphans
 
 from .conftest import Session
 from .test_escapes import CANARY, SETUP, cases, refused
@@ -503,3 +506,93 @@ def test_a_flood_of_small_prints_stops_at_the_output_limit(worker) -> None:
     assert step.snapshot.error.type == "RuntimeError"
     assert "printed more than 1,000,000 characters" in step.snapshot.error.message
     assert worker.run("print(x.sum().item())")[-1].snapshot.output == "2.0"
+
+
+# ----------------------------------------------------------------------------- the wall
+
+def test_an_attacker_who_escaped_the_sandbox_meets_the_workers_wall(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """The probe is started as a worker is and enters the worker's own confinement; then it has
+    all of Python, as an attacker past the sandbox would."""
+    monkeypatch.setenv("TENSORSCOPE_CANARY", CANARY)
+    secret = tmp_path / "secret.txt"
+    secret.write_text(CANARY)
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+    limits = Limits(memory_bytes=512 << 20)
+    probe = WorkerProcess(limits, module="tests.tensorscope.worker_probe")
+    try:
+        probe.send({"canary": CANARY, "secret": str(secret), "outside": str(tmp_path / "dropped"),
+                    "own_code": str(Path(package_root()) / "tensorscope" / "__init__.py"),
+                    "port": listener.getsockname()[1]})
+        found = probe.receive(time.monotonic() + 120)
+        folder = Path(probe.folder)
+    finally:
+        probe.close()
+        listener.close()
+    assert found["limits"] == {"AS": [512 << 20] * 2, "CPU": [3600] * 2, "NOFILE": [64] * 2, "CORE": [0, 0]}
+    assert (found["cwd"], found["cwd_entries"], found["cwd_mode"]) == (str(folder.resolve()), [], "0o700")
+    assert set(found["environment"]) <= set(environment(str(folder))) and not found["canary_seen"]
+    assert (found["allocate_past_limit"], found["open_many_files"]) == ("MemoryError", "EMFILE")
+    assert not folder.exists() and not (tmp_path / "dropped").exists()
+    if found["isolation"]["network_isolated"]:
+        assert found["connect"] != "ok" and found["resolve"] != "ok"
+    if found["isolation"]["files_isolated"]:
+        assert found["read_own_code"] == "ok"
+        denied = {key: found[key] for key in ("read_secret", "read_parent_environ", "write_cwd", "write_outside",
+                                              "execute")}
+        assert set(denied.values()) == {"EACCES"}, denied
+        if landlock_abi() >= 6:
+            assert found["signal_parent"] == "EPERM"
+    if os.getuid() != 0:  # the kernel does not hold root to RLIMIT_NPROC
+        assert (found["fork"], found["thread"]) == ("EAGAIN", "RuntimeError")
+
+
+def test_the_worker_dies_with_its_front_end_and_its_folder_is_swept(tmp_path: Path) -> None:
+    front_end = subprocess.Popen([sys.executable, "-c", textwrap.dedent("""\
+        import sys, time
+        from tensorscope.worker.client import WorkerSession
+        session = WorkerSession()
+        session.run("x = 1")
+        print(session.isolation["pid"], session._worker.folder, flush=True)
+        time.sleep(600)
+    """)], stdout=subprocess.PIPE, text=True)
+    try:
+        pid, folder = front_end.stdout.readline().split()
+        assert Path(folder).is_dir()
+    finally:
+        front_end.kill()
+        front_end.wait()
+    deadline = time.monotonic() + 10
+    while Path(f"/proc/{pid}").exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not Path(f"/proc/{pid}").exists()
+    sweep_orphans(str(Path(folder).parent))
+    assert not Path(folder).exists()
+
+
+# ----------------------------------------------------------------------------- floods the front end must survive
+
+def test_a_snapshot_too_large_for_the_wire_stops_in_one_line_and_the_session_goes_on(worker) -> None:
+    names = "=".join(f"n{i}" for i in range(7000))
+    step = worker.run(f"{names} = torch.arange(1000.)")[-1]
+    assert step.stopped and step.snapshot.error.type == "MemoryError"
+    assert step.snapshot.error.message.startswith("its snapshot is past the 64.0 MiB limit of a front end: `n0=")
+    assert "n0" not in worker.run("y = x + 1")[-1].snapshot.objects
+
+
+def test_a_session_printing_without_end_stops_at_its_output_budget() -> None:
+    session = Session()
+    for _ in range(50):
+        session.ok("print('x' * 999_999)")
+    error = session.error("print('x' * 999_999)")
+    assert (error.type, error.message) == ("RuntimeError", "the session printed more than 50,000,000 characters "
+                                                           "(every step's output is kept; start a new session)")
+
+
+def test_a_loop_that_warns_at_every_turn_keeps_each_warning_once(torch_session) -> None:
+    outcome = torch_session.outcomes("x = torch.ones(2, requires_grad=True) * 2\nfor _ in range(10**4): g = x.grad\n"
+                                     "for i in range(300): torch.utils.checkpoint.checkpoint(lambda v: v * i, x)")
+    assert len(outcome[1].warnings) == 1 and outcome[1].warnings[0].startswith("UserWarning: The .grad attribute")
+    assert len(outcome[2].warnings) == 1
