@@ -28,8 +28,8 @@ from tensorscope.printable import shorten
 from tensorscope.session import Step, scenario_text, script_text
 from tensorscope.snapshot import Snapshot
 from tensorscope.worker import codec
-from tensorscope.worker.limits import Limits
-from tensorscope.worker.process import Stopped, WorkerProcess
+from tensorscope.worker.limits import Limits, size_text
+from tensorscope.worker.process import MAX_REPLY_BYTES, Stopped, WorkerProcess
 
 STARTUP_SECONDS = 60.0  # a worker that has not answered by then is broken (the machine may be busy)
 COMPLETION_SECONDS = 2.0
@@ -228,6 +228,8 @@ class WorkerSession:
         self._worker.kill()
         if stop.why == "died":
             kind, what = self._worker.cause_of_death()
+        elif stop.why == "large":
+            kind, what = "MemoryError", f"its snapshot is past the {size_text(MAX_REPLY_BYTES)} limit of a front end"
         elif stop.why == "interrupt":
             kind, what = "KeyboardInterrupt", f"interrupted after {elapsed:.1f} s"
         else:

@@ -109,9 +109,12 @@ class Server:
         self.reply({"pickle": base64.b64encode(data).decode("ascii")})
 
 
-def serve(requests: IO[bytes], replies: IO[bytes], network_isolated: bool = False, memory_limit: str = "") -> int:
+def serve(requests: IO[bytes], replies: IO[bytes], isolation: dict[str, bool] | None = None,
+          memory_limit: str = "") -> int:
+    """Serve requests; the first reply says the worker is ready, with its pid and its isolation
+    (`network_isolated`, `files_isolated`: see worker.limits)."""
     server = Server(replies, memory_limit)
-    server.reply({"ready": {"pid": os.getpid(), "network_isolated": network_isolated}})
+    server.reply({"ready": {"pid": os.getpid(), **(isolation or {})}})
     for line in requests:
         try:
             request = codec.loads(line)
@@ -123,10 +126,8 @@ def serve(requests: IO[bytes], replies: IO[bytes], network_isolated: bool = Fals
     return 0
 
 
-def main(replies_fd: int, network_isolated: bool, memory_limit: str) -> int:
-    """Serve on stdin; replies go to `replies_fd`, and fd 1 is pointed at stderr so that nothing
-    printed by C code can corrupt the reply stream."""
+def main(replies_fd: int, isolation: dict[str, bool], memory_limit: str) -> int:
+    """Serve on stdin; replies go to `replies_fd` (fd 1 already points at stderr, so that nothing
+    printed by C code can corrupt the reply stream)."""
     replies = os.fdopen(replies_fd, "wb", buffering=1 << 16)
-    os.dup2(2, 1)
-    sys.stdout = sys.stderr
-    return serve(sys.stdin.buffer, replies, network_isolated, memory_limit)
+    return serve(sys.stdin.buffer, replies, isolation, memory_limit)
