@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from engine import allocator as allocation
-from engine import geometry
+from engine import geometry, printing
 from engine.autograd.node import AccumulateGrad, Node
 from engine.tensor import Tensor
 
@@ -162,6 +162,28 @@ def safe_grad_fn(t: Tensor) -> Node | None:
 
 def is_leaf(t: Tensor) -> bool:
     return safe_grad_fn(t) is None
+
+
+def observed_state(t: Tensor, values_limit: int) -> tuple[Any, ...]:
+    """Everything a description of t depends on, read without describing it: its class, dtype,
+    device, layout, version, autograd flags, and its elements as bytes (all of them up to
+    `values_limit`, past it only those its printed text shows). Equal states mean equal
+    descriptions, however the memory was written (an op, a `.data` alias, a numpy array over it),
+    so a description can be kept until the state changes; the cost does not grow with t's size."""
+    values = t._numpy_view()
+    shown = values if values.size <= values_limit else printing.shown_values(values)
+    try:
+        fn = t.grad_fn
+        fn_name = None if fn is None else type(fn).__name__
+    except RuntimeError:
+        fn, fn_name = t._grad_fn, "Invalid"
+    return (type(t), t.dtype, t._storage.device, t._shape, t._stride, t._offset, t._vc.value, t.requires_grad,
+            fn is None, fn_name, t._view is not None, shown.tobytes())
+
+
+def view_identity(t: Tensor) -> tuple[int, int, tuple[tuple[int, ...], tuple[int, ...], int]]:
+    """Equal for two tensors exactly when `same_tensor_view` holds between them (while both live)."""
+    return id(t._storage), id(t._vc), t._layout_key()
 
 
 def same_tensor_view(a: Tensor, b: Tensor) -> bool:

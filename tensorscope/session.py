@@ -18,11 +18,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypedDict
 
-import engine
-from engine import allocator as allocation
-from engine.runtime import Runtime
-from tensorscope.interpreter import ErrorInfo, Interpreter, Statement, UserError, parse
-from tensorscope.snapshot import Snapshot, SnapshotTaker
+from tensorscope.interpreter import ErrorInfo, Statement, UserError
+from tensorscope.snapshot import Snapshot
+
+CUDA_CAPACITY_BYTES = 16 << 30  # the simulated device's memory unless a scenario says otherwise (the engine's default)
 
 
 class SessionOptions(TypedDict, total=False):
@@ -89,12 +88,21 @@ class SessionLike(Protocol):
 
 
 class Session:
-    """A namespace, the steps run in it so far, and their snapshots, on a runtime of its own."""
+    """A namespace, the steps run in it so far, and their snapshots, on a runtime of its own.
 
-    def __init__(self, *, cuda: bool = True, cuda_capacity_bytes: int = engine.cuda.DEFAULT_CAPACITY,
-                 time_limit: float | None = None) -> None:
+    The engine and the interpreter load with the first Session: front ends that only read
+    snapshots (a worker's) never import them."""
+
+    def __init__(self, *, cuda: bool = True, cuda_capacity_bytes: int = CUDA_CAPACITY_BYTES,
+                 time_limit: float | None = None, history: bool = True) -> None:
         """`time_limit` is not enforced in process (only a worker can stop a statement); it is
-        kept for the scenarios this session exports."""
+        kept for the scenarios this session exports. Without `history` only the last step is
+        kept (a worker's session: its front end keeps the steps); `steps` then holds that one."""
+        import engine
+        from engine.runtime import Runtime
+        from tensorscope.interpreter import Interpreter
+        from tensorscope.snapshot_taker import SnapshotTaker
+
         self.options: dict[str, Any] = {"cuda": cuda, "cuda_capacity_bytes": cuda_capacity_bytes,
                                         "time_limit": time_limit}
         self.runtime = Runtime()  # a fresh process's state: default seed, fresh device, grad on, float32
@@ -102,7 +110,9 @@ class Session:
             engine.cuda.configure(enabled=cuda, capacity_bytes=cuda_capacity_bytes)
             self.interpreter = Interpreter()
         self._steps: list[Step] = []
-        self._snapshots = SnapshotTaker()
+        self._count = 0  # steps run, kept or not
+        self._history = history
+        self.taker = SnapshotTaker()
 
     @property
     def steps(self) -> Sequence[Step]:
@@ -119,12 +129,16 @@ class Session:
     def run(self, source: str) -> list[Step]:
         """Run every top-level statement of `source`; a syntax error raises UserError, and nothing
         of `source` runs (as Python does with a file)."""
+        from tensorscope.interpreter import parse
+
         statements = parse(source)
         return [self.run_statement(statement) for statement in statements]
 
     def run_statement(self, statement: Statement) -> Step:
+        from engine import cuda
+
         with self.runtime.active():
-            engine.cuda.set_tag(len(self._steps))  # the device's history says which step allocated what
+            cuda.set_tag(self._count)  # the device's history says which step allocated what
             outcome = self.interpreter.run(statement)
             return self._record(statement, outcome.output, outcome.error, outcome.warnings)
 
@@ -136,10 +150,15 @@ class Session:
 
     def _record(self, statement: Statement, output: str | None, error: ErrorInfo | None,
                 warnings: tuple[str, ...], stopped: bool = False) -> Step:
-        snapshot = self._snapshots.take(len(self._steps), statement.source, self.namespace, output, error,
+        from engine import allocator as allocation
+
+        snapshot = self.taker.take(self._count, statement.source, self.namespace, output, error,
                                         warnings, allocation.allocator.peak_bytes)
         step = Step(statement, snapshot, stopped)
+        if not self._history:
+            self._steps.clear()
         self._steps.append(step)
+        self._count += 1
         return step
 
     def sources(self) -> list[str]:
@@ -179,10 +198,11 @@ class Session:
         for `python -m torch.cuda._memory_viz trace_plot`)."""
         import pickle
 
+        from engine import cuda
         from engine.memory_snapshot import snapshot
 
         with self.runtime.active():
-            return pickle.dumps(snapshot(engine.cuda.device_allocator()))
+            return pickle.dumps(snapshot(cuda.device_allocator()))
 
     def dump_memory_snapshot(self, path: str) -> None:
         with open(path, "wb") as file:

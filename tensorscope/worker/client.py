@@ -22,10 +22,9 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from engine.cuda import DEFAULT_CAPACITY
 from tensorscope.interpreter import ErrorInfo, Statement, UserError
 from tensorscope.printable import shorten
-from tensorscope.session import Step, scenario_text, script_text
+from tensorscope.session import CUDA_CAPACITY_BYTES, Step, scenario_text, script_text
 from tensorscope.snapshot import Snapshot
 from tensorscope.worker import codec
 from tensorscope.worker.limits import Limits
@@ -42,7 +41,7 @@ class WorkerError(RuntimeError):
 class WorkerSession:
     """The Session interface (`tensorscope.session.SessionLike`) over a worker process."""
 
-    def __init__(self, *, cuda: bool = True, cuda_capacity_bytes: int = DEFAULT_CAPACITY,
+    def __init__(self, *, cuda: bool = True, cuda_capacity_bytes: int = CUDA_CAPACITY_BYTES,
                  time_limit: float | None = None, limits: Limits | None = None,
                  worker: WorkerProcess | None = None) -> None:
         """Starts the worker without waiting for it (the first request does); `time_limit`, when

@@ -36,7 +36,7 @@ class Server:
     def __init__(self, replies: IO[bytes], memory_limit: str = "") -> None:
         self.replies = replies
         self.memory_limit = memory_limit
-        self.session = Session()
+        self.session = Session(history=False)
         self.encoder = codec.SnapshotEncoder()
 
     def send_step(self, snapshot: Snapshot) -> None:
@@ -69,7 +69,7 @@ class Server:
         return True
 
     def do_open(self, request: dict[str, Any]) -> None:
-        self.session = Session(**request.get("options", {}))
+        self.session = Session(**request.get("options", {}), history=False)
         self.reply({"ok": True})
 
     def do_run(self, request: dict[str, Any]) -> None:
@@ -84,7 +84,7 @@ class Server:
         self.reply({"done": True})
 
     def do_replay(self, request: dict[str, Any]) -> None:
-        self.session = Session(**request.get("options", {}))
+        self.session = Session(**request.get("options", {}), history=False)
         for index, (statement, error) in enumerate(request["steps"]):
             stopped = codec.error_from(error)
             if stopped is None:
