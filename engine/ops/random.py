@@ -314,7 +314,7 @@ _LOG_Q1, _LOG_Q2 = _F32(-2.12194440e-4), _F32(0.693359375)
 _FOUR_OVER_PI = _F32(1.27323954473516)
 _DP1, _DP2, _DP3 = _F32(-0.78515625), _F32(-2.4187564849853515625e-4), _single(-3.77489497744594108e-8)
 _TWO_PI = _F32(2.0 * math.pi)  # _mm256_set1_ps(2.0f * c10::pi<double>)
-_BLOCKS_PER_CHUNK = 1024  # 16 Ki values: the temporaries stay in cache
+_BLOCKS_PER_CHUNK = 512  # 8 Ki values: the temporaries stay in cache and below malloc's mmap threshold
 
 
 def _fused_horner(x64: np.ndarray, coefficients: tuple[Any, ...], out: np.ndarray,
@@ -420,18 +420,18 @@ def _box_muller_16(words: np.ndarray, out: np.ndarray, mean: float, std: float) 
 def _normal_fill_float32(gen: Generator, n: int, mean: float, std: float, fill_words: int) -> np.ndarray:
     """normal_fill_AVX2: uniforms for the blocks, Box-Muller per block of 16, and when 16 does not
     divide n the last 16 drawn again and recomputed. float32 first draws one uniform for every
-    element (`fill_words` = n), Half only for the whole blocks; the redraw follows either way."""
+    element (`fill_words` = n), Half only for the whole blocks; the redraw follows either way.
+    The words are drawn chunk by chunk, in the same order, so no array of n words is ever made."""
     tail = n % 16
-    words = gen.words(fill_words + (16 if tail else 0))
     out = np.empty(n, _F32)
     blocks = n // 16
-    word_blocks = words[:blocks * 16].reshape(blocks, 16)
     out_blocks = out[:blocks * 16].reshape(blocks, 16)
     for start in range(0, blocks, _BLOCKS_PER_CHUNK):
-        stop = start + _BLOCKS_PER_CHUNK
-        _box_muller_16(word_blocks[start:stop], out_blocks[start:stop], mean, std)
+        stop = min(start + _BLOCKS_PER_CHUNK, blocks)
+        _box_muller_16(gen.words((stop - start) * 16).reshape(-1, 16), out_blocks[start:stop], mean, std)
+    gen.words(fill_words - blocks * 16)  # the uniforms of the partial block, drawn and not used
     if tail:
-        _box_muller_16(words[fill_words:].reshape(1, 16), out[n - 16:].reshape(1, 16), mean, std)
+        _box_muller_16(gen.words(16).reshape(1, 16), out[n - 16:].reshape(1, 16), mean, std)
     return out
 
 

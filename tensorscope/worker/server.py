@@ -122,6 +122,20 @@ def serve(requests: IO[bytes], replies: IO[bytes], network_isolated: bool = Fals
     return 0
 
 
+def start(memory_bytes: int, network_isolated: bool) -> int:
+    """Serve a session on stdin and stdout, under limits applied already (`memory_bytes` is the
+    address-space limit)."""
+    from engine import allocator
+    from tensorscope.worker import limits
+
+    replies_fd = os.dup(1)
+    # The engine refuses tensors past what the address space leaves, with PyTorch's error,
+    # before numpy would fail; the rest is headroom for temporaries inside ops.
+    room = memory_bytes - limits.address_space_bytes()
+    allocator.set_budget(min(allocator.Allocator.budget_bytes, max(room - max(64 << 20, room // 8), 0)))
+    return main(replies_fd, network_isolated, limits.size_text(memory_bytes))
+
+
 def main(replies_fd: int, network_isolated: bool, memory_limit: str) -> int:
     """Serve on stdin; replies go to `replies_fd`, and fd 1 is pointed at stderr so that nothing
     printed by C code can corrupt the reply stream."""
