@@ -26,7 +26,7 @@ from tensorscope.interpreter import ErrorInfo, Statement, UserError
 from tensorscope.printable import shorten
 from tensorscope.session import CUDA_CAPACITY_BYTES, Step, scenario_text, script_text
 from tensorscope.snapshot import Snapshot
-from tensorscope.worker import codec
+from tensorscope.worker import codec, process
 from tensorscope.worker.limits import Limits
 from tensorscope.worker.process import Stopped, WorkerProcess
 
@@ -181,7 +181,7 @@ class WorkerSession:
 
     # ------------------------------------------------------------------ the worker's life
     def _spawn(self) -> WorkerProcess:
-        if not threading.main_thread().is_alive():  # the program is exiting: its workers are ending
+        if not threading.main_thread().is_alive() or process.ending():  # the program is exiting: its workers end
             raise WorkerError("tensorscope is exiting; no new worker is started")
         return WorkerProcess(self.limits)
 
@@ -284,16 +284,21 @@ class WorkerStarter:
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
         self._spare: WorkerProcess | None = None
+        self._lock = threading.Lock()  # sessions may be asked for from several threads
 
     def session(self, **options: Any) -> WorkerSession:
-        worker = self._spare or WorkerProcess(self.limits)
-        self._spare = WorkerProcess(self.limits)
+        with self._lock:
+            if process.ending():
+                raise WorkerError("tensorscope is exiting; no new worker is started")
+            worker = self._spare or WorkerProcess(self.limits)
+            self._spare = WorkerProcess(self.limits)
         return WorkerSession(limits=self.limits, worker=worker, **options)
 
     def close(self) -> None:
-        if self._spare is not None:
-            self._spare.close()
-            self._spare = None
+        with self._lock:
+            if self._spare is not None:
+                self._spare.close()
+                self._spare = None
 
     def __enter__(self) -> WorkerStarter:
         return self

@@ -12,6 +12,7 @@ folders carry the front end's pid, and the next front end removes those whose pr
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import os
 import select
@@ -69,8 +70,18 @@ _swept = False
 _running: weakref.WeakSet[WorkerProcess] = weakref.WeakSet()
 
 
+_ending = False
+
+
+def ending() -> bool:
+    """Whether end_all was called: the program is on its way out, so no worker is started again."""
+    return _ending
+
+
 def end_all() -> None:
     """Kill every worker of this process and remove its folder (before an abrupt exit)."""
+    global _ending
+    _ending = True
     if _template is not None:
         _template.kill_now()  # its workers die with it
     for worker in list(_running):
@@ -119,18 +130,22 @@ def _the_template() -> Template | None:
             _template_refused = True  # it could not start: it would not the next time either
             return None
         if _template is None or _template.gone:
+            if _template is not None:
+                _end_template(_template)
             folder = tempfile.mkdtemp(prefix=f"{FOLDER_PREFIX}{os.getpid()}-")
             _template = Template(environment(folder), folder)
-            weakref.finalize(_template, _end_template, _template.process, folder)
         return _template
 
 
-def _end_template(process: subprocess.Popen[bytes], folder: str) -> None:
-    if process.poll() is None:
-        with contextlib.suppress(OSError):
-            process.kill()
-        process.wait()
-    shutil.rmtree(folder, ignore_errors=True)
+def _end_template(ended: Template | None = None) -> None:
+    """Close a template (this front end's current one when none is given) and remove its folder."""
+    ended = ended or _template
+    if ended is not None:
+        ended.close()
+        shutil.rmtree(ended.folder, ignore_errors=True)
+
+
+atexit.register(_end_template)  # after the workers' own finalizers, which were registered later
 
 
 def _spawn(limits: Limits, folder: str, stderr: IO[bytes], stdin: Any = subprocess.PIPE,

@@ -97,16 +97,17 @@ class Template:
 
     def close(self) -> None:
         """End the template (its workers die with it) and wait for it."""
-        with contextlib.suppress(OSError):
-            self._socket.close()
-        if self.process.poll() is None:
-            try:
-                self.process.wait(timeout=2)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        self.stderr.close()
-        self.gone = True
+        with self.lock:
+            with contextlib.suppress(OSError):
+                self._socket.close()
+            if self.process.poll() is None:
+                try:
+                    self.process.wait(timeout=2)
+                except subprocess.TimeoutExpired:
+                    self.process.kill()
+                    self.process.wait()
+            self.stderr.close()
+            self.gone = True
 
     def kill_now(self) -> None:
         """End the template at once (an abrupt exit of the front end): its workers die with it."""
@@ -119,7 +120,7 @@ class Template:
             if self.gone:
                 raise TemplateGone("the template process has ended")
             try:
-                socket.send_fds(self._socket, [json.dumps(request).encode()], fds)
+                socket.send_fds(self._socket, [json.dumps(request).encode()], fds, socket.MSG_NOSIGNAL)
             except OSError:
                 self.gone = True
                 raise TemplateGone("the template process has ended") from None
@@ -256,14 +257,14 @@ def serve(channel_fd: int, parent: int) -> int:
     _preload()
     threads = len(os.listdir("/proc/self/task"))
     if threads != 1:  # a fork would copy a process whose other threads hold locks
-        channel.send(json.dumps({"failure": f"the template has {threads} threads"}).encode())
+        _tell(channel, {"failure": f"the template has {threads} threads"})
         return 1
     wake_read, wake_write = os.pipe()
     os.set_blocking(wake_write, False)
     signal.signal(signal.SIGCHLD, lambda *_: None)
     signal.set_wakeup_fd(wake_write)
     children: set[int] = set()
-    channel.send(json.dumps({"ready": {"pid": os.getpid(), "network_isolated": network_isolated}}).encode())
+    _tell(channel, {"ready": {"pid": os.getpid(), "network_isolated": network_isolated}})
     import select
 
     while True:
@@ -289,22 +290,22 @@ def serve(channel_fd: int, parent: int) -> int:
                 pid = os.fork()
             except OSError as exc:
                 _close(fds)
-                channel.send(json.dumps({"failure": f"fork failed: {exc.strerror}"}).encode())
+                _tell(channel, {"failure": f"fork failed: {exc.strerror}"})
                 continue
             if pid == 0:
                 _become_worker(request, fds, channel, (wake_read, wake_write), network_isolated, template_pid)
             _close(fds)
             children.add(pid)
-            channel.send(json.dumps({"forked": pid}).encode())
+            _tell(channel, {"forked": pid})
         elif request.get("op") == "kill":
             pid = int(request["pid"])
             if pid in children:  # not reaped yet, so the pid is still this worker's
                 with contextlib.suppress(OSError):
                     os.kill(pid, signal.SIGKILL)
-            channel.send(json.dumps({"killed": pid}).encode())
+            _tell(channel, {"killed": pid})
         else:
             _close(fds)
-            channel.send(json.dumps({"failure": f"unknown request {request.get('op')!r}"}).encode())
+            _tell(channel, {"failure": f"unknown request {request.get('op')!r}"})
 
 
 def _preload() -> None:
@@ -320,6 +321,14 @@ def _preload() -> None:
     import tensorscope.worker.server  # noqa: F401
 
 
+def _tell(channel: socket.socket, message: dict[str, Any]) -> None:
+    """One message to the front end; if it is gone, so is the template (and then its workers)."""
+    try:
+        channel.send(json.dumps(message).encode(), socket.MSG_NOSIGNAL)
+    except OSError:
+        os._exit(0)
+
+
 def _reap(channel: socket.socket, children: set[int]) -> None:
     while children:
         try:
@@ -329,7 +338,7 @@ def _reap(channel: socket.socket, children: set[int]) -> None:
         if pid == 0:
             return
         children.discard(pid)
-        channel.send(json.dumps({"ended": pid, "returncode": os.waitstatus_to_exitcode(status)}).encode())
+        _tell(channel, {"ended": pid, "returncode": os.waitstatus_to_exitcode(status)})
 
 
 def _close(fds: list[int]) -> None:
