@@ -53,8 +53,9 @@ def _covered(shape: tuple[int, ...], stride: tuple[int, ...], offset: int) -> tu
     return tuple(int(i) for i in np.unique(geometry.storage_indices(shape, stride, offset)))
 
 
-def version(t: Tensor) -> int:
-    return t._version
+def version(t: Tensor) -> int | None:
+    """The version counter; None for an inference tensor, which has none."""
+    return None if t._storage.inference else t._version
 
 
 def shares_version_counter(a: Tensor, b: Tensor) -> bool:
@@ -177,8 +178,9 @@ def observed_state(t: Tensor, values_limit: int) -> tuple[Any, ...]:
         fn_name = None if fn is None else type(fn).__name__
     except RuntimeError:
         fn, fn_name = t._grad_fn, "Invalid"
-    return (type(t), t.dtype, t._storage.device, t._shape, t._stride, t._offset, t._vc.value, t.requires_grad,
-            fn is None, fn_name, t._view is not None, shown.tobytes())
+    storage = t._storage
+    return (type(t), t.dtype, storage.device, storage.inference, t._shape, t._stride, t._offset, t._vc.value,
+            t.requires_grad, fn is None, fn_name, t._view is not None, shown.tobytes())
 
 
 def view_identity(t: Tensor) -> tuple[int, int, tuple[tuple[int, ...], tuple[int, ...], int]]:

@@ -59,6 +59,14 @@ def _array_root(array: np.ndarray) -> np.ndarray:
     return array
 
 
+def _version(tensor: Any) -> int | None:
+    """t._version; None for an inference tensor, which keeps no version counter."""
+    try:
+        return tensor._version
+    except RuntimeError:
+        return None
+
+
 def _describe(torch: Any, value: Any, labels: _Labels) -> dict[str, Any]:
     if isinstance(value, np.ndarray):
         root = _array_root(value)
@@ -75,7 +83,7 @@ def _describe(torch: Any, value: Any, labels: _Labels) -> dict[str, Any]:
     return {
         "kind": "tensor", "shape": list(value.shape), "stride": list(value.stride()),
         "storage_offset": value.storage_offset(), "dtype": str(value.dtype).replace("torch.", ""),
-        "storage": labels.label(storage.data_ptr(), storage), "version": value._version,
+        "storage": labels.label(storage.data_ptr(), storage), "version": _version(value),
         "requires_grad": value.requires_grad, "is_leaf": value.is_leaf, "grad_fn": grad_fn,
         "is_view": value._is_view(),
         "values": _plain(value.detach().tolist()) if value.numel() <= 1000 else None,
@@ -103,8 +111,8 @@ def record(source: str) -> list[dict[str, Any]]:
                     value = eval(compile(ast.Expression(node.value), "<trace>", "eval"), namespace)  # noqa: S307
                     if value is not None:
                         print(repr(value))
-                else:
-                    exec(compile(ast.Module([node], []), "<trace>", "exec"), namespace)  # noqa: S102
+                else:  # as typed at Python's prompt: expression statements in a module-level block echo
+                    exec(compile(ast.Interactive([node]), "<trace>", "single"), namespace)  # noqa: S102
             except Exception as exc:  # noqa: BLE001 - the trace records every user-visible error
                 error = {"type": type(exc).__name__, "message": str(exc)}
         printed = out.getvalue()

@@ -82,12 +82,24 @@ def public_names(module: ModuleProxy) -> list[str]:
 _TORCH_EXTRA = ("FloatTensor", "DoubleTensor", "LongTensor", "IntTensor", "BoolTensor", "ByteTensor",
                 "is_tensor", "numel", "can_cast", "is_floating_point", "get_default_dtype",
                 "set_default_dtype", "promote_types", "strided", "contiguous_format", "preserve_format")
-_TORCH_SUBMODULES = {"nn": "torch.nn", "autograd": "torch.autograd", "cuda": "torch.cuda", "optim": "torch.optim"}
-_NN_SUBMODULES = {"functional": "torch.nn.functional", "init": "torch.nn.init"}
+_TORCH_SUBMODULES = {"nn": "torch.nn", "autograd": "torch.autograd", "cuda": "torch.cuda", "optim": "torch.optim",
+                     "utils": "torch.utils", "linalg": "torch.linalg"}
+_NN_SUBMODULES = {"functional": "torch.nn.functional", "init": "torch.nn.init", "utils": "torch.nn.utils"}
+# The other torch modules: name -> (engine module path, submodules)
+_TORCH_MODULES = {
+    "torch.nn.functional": ("engine.nn.functional", {}), "torch.nn.init": ("engine.nn.init", {}),
+    "torch.cuda": ("engine.cuda", {}), "torch.optim": ("engine.optim", {"lr_scheduler": "torch.optim.lr_scheduler"}),
+    "torch.optim.lr_scheduler": ("engine.optim.lr_scheduler", {}),
+    "torch.nn.utils": ("engine.nn.utils", {"rnn": "torch.nn.utils.rnn"}), "torch.nn.utils.rnn": ("engine.nn.utils.rnn", {}),
+    "torch.utils": ("engine.utils", {"data": "torch.utils.data", "checkpoint": "torch.utils.checkpoint"}),
+    "torch.utils.data": ("engine.utils.data", {}), "torch.utils.checkpoint": ("engine.utils.checkpoint", {}),
+    "torch.linalg": ("engine.linalg", {}),
+}
 _AUTOGRAD_EXTRA = ("Function",)
 
 MODULE_NAMES = ("torch", "torch.nn", "torch.nn.functional", "torch.nn.init", "torch.autograd",
-                "torch.cuda", "torch.optim", "numpy", "numpy.random", "math", "paddle", "paddle.nn", "paddle.nn.functional",
+                "torch.cuda", "torch.optim", "torch.optim.lr_scheduler", "torch.nn.utils", "torch.nn.utils.rnn",
+                "torch.utils", "torch.utils.data", "torch.utils.checkpoint", "torch.linalg", "numpy", "numpy.random", "math", "paddle", "paddle.nn", "paddle.nn.functional",
                 "paddle.nn.initializer", "paddle.device", "paddle.device.cuda", "paddle.optimizer")
 # The Paddle dialect (engine.paddle): module -> (engine module path, submodules)
 _PADDLE_MODULES = {
@@ -173,10 +185,9 @@ class Modules:
             return self._engine_module("torch.nn", engine.nn, (), _NN_SUBMODULES)
         if dotted == "torch.autograd":
             return self._engine_module("torch.autograd", engine.autograd, _AUTOGRAD_EXTRA)
-        if dotted.startswith("torch."):
-            modules = {"torch.nn.functional": engine.nn.functional, "torch.nn.init": engine.nn.init,
-                       "torch.cuda": engine.cuda, "torch.optim": engine.optim}
-            return self._engine_module(dotted, modules[dotted])
+        if dotted in _TORCH_MODULES:
+            path, submodules = _TORCH_MODULES[dotted]
+            return self._engine_module(dotted, importlib.import_module(path), (), submodules)
         if dotted == "numpy":
             return ModuleProxy(dotted, [*NUMPY_FUNCTIONS, *NUMPY_VALUES, "random", "__version__"], self._numpy, np)
         if dotted == "numpy.random":
