@@ -191,3 +191,25 @@ def test_numpy_arrays_are_described_again_when_their_elements_change() -> None:
     last = checked.session.last
     assert last.objects["n"].values == [0.0, 2.0, 0.0] and last.objects["big"].summary.endswith("0. 3.]")
     assert np.float64(0) == 0  # numpy stays the user's module
+
+
+def reference_line(snap: Snapshot) -> str:
+    """The trace line as the contract defines it: the whole step record dumped at once."""
+    import json
+
+    from tensorscope.trace import _escaped, step_record
+
+    return _escaped(json.dumps(step_record(snap), ensure_ascii=False))
+
+
+def test_trace_lines_made_from_kept_fragments_are_the_whole_record_dumped() -> None:
+    from tensorscope.trace import step_line
+
+    checked = Checked()
+    steps = checked.run("import torch\nimport numpy as np\nx = torch.ones(2, requires_grad=True)\ny = x * 2\n"
+                        "y.sum().backward()\nn = np.array(['a\\u202e', 'b'])\nbig = torch.zeros(50, 50)\n"
+                        "print('\\x9b')\nm = torch.nn.Linear(2, 2)\nz = 1 / torch.zeros(1)\n")
+    steps += checked.run("import paddle\np = paddle.ones([2])\n")
+    for step in steps:
+        assert step_line(step.snapshot) == reference_line(step.snapshot)
+        assert step_line(step.snapshot) == reference_line(step.snapshot)  # again, from the kept fragments
