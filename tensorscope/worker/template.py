@@ -364,6 +364,9 @@ def _become_worker(request: dict[str, Any], fds: list[int], channel: socket.sock
         os.chdir(folder)
         os.environ["HOME"] = os.environ["TMPDIR"] = folder
         tempfile.tempdir = None
+        import numpy
+
+        numpy.random.seed()  # numpy's global stream starts from fresh entropy, as in a new process
         from tensorscope.worker import limits, server
 
         limits.die_with_parent(template_pid)

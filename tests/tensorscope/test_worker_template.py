@@ -52,6 +52,15 @@ def test_each_session_gets_a_fresh_fork_of_the_template_with_its_own_limits() ->
         assert len(os.listdir(f"/proc/{the_template.process.pid}/task")) == 1
 
 
+def test_numpy_s_unseeded_stream_differs_between_workers_as_between_processes() -> None:
+    draws = []
+    for _ in range(2):
+        with WorkerSession() as worker:
+            worker.run("import numpy as np")
+            draws.append(worker.run("print(np.random.randint(0, 2**30))")[-1].snapshot.output)
+    assert draws[0] != draws[1]
+
+
 def test_a_worker_killed_behind_the_front_end_s_back_is_replaced_and_replayed() -> None:
     with WorkerSession() as worker:
         worker.run("import torch\nx = torch.arange(3.)")
