@@ -8,6 +8,10 @@ flags, and the bytes of the elements the record shows) and is made again only wh
 changed. Unchanged records, storages, graph nodes and whole maps are the previous Snapshot's own
 objects (structural sharing), so an unchanged step keeps almost nothing new in memory.
 
+A field added to ObjectInfo must be a function of that state (or the state must grow with it):
+`tests/tensorscope/test_incremental_snapshots.py` compares every step of random programs and of
+the bundled scenarios with the step described from scratch.
+
 The taker reads the engine only through `engine.inspect` and keeps no engine object alive between
 steps (storage labels and graph nodes are held weakly), so memory figures are never distorted.
 Storage labels are handed out in the same order as a description from scratch would: a taker that
