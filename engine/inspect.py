@@ -7,9 +7,9 @@ tensor's saved and current version. Everything here only reads; nothing changes 
 from __future__ import annotations
 
 import functools
+from collections import deque
 from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -62,9 +62,9 @@ def shares_version_counter(a: Tensor, b: Tensor) -> bool:
     return a._vc is b._vc
 
 
-@dataclass(frozen=True)
-class SavedInfo:
-    """One tensor a node keeps for backward; stale when its version moved since it was saved."""
+class SavedInfo(NamedTuple):
+    """One tensor a node keeps for backward; stale when its version moved since it was saved.
+    (Named tuples, as NodeInfo: a graph is read whole at every step, and these are made fast.)"""
 
     field: str
     saved_version: int
@@ -80,8 +80,7 @@ class SavedInfo:
         return self.current_version is not None and self.current_version != self.saved_version
 
 
-@dataclass(frozen=True)
-class NodeInfo:
+class NodeInfo(NamedTuple):
     node: Node
     name: str
     next_functions: tuple[tuple[Node | None, int], ...]
@@ -110,21 +109,21 @@ def graph(roots: Iterable[Tensor]) -> list[NodeInfo]:
     """Every node reachable from the roots' grad_fns, roots first, each once."""
     order: list[NodeInfo] = []
     seen: set[int] = set()
-    stack: list[Node] = []
+    queue: deque[Node] = deque()
     for t in roots:
         try:
             fn = t.grad_fn
         except RuntimeError:
             fn = t._grad_fn
         if fn is not None:
-            stack.append(fn)
-    while stack:
-        node = stack.pop(0)
+            queue.append(fn)
+    while queue:
+        node = queue.popleft()
         if id(node) in seen:
             continue
         seen.add(id(node))
         order.append(node_info(node))
-        stack.extend(child for child, _ in node.next_functions if child is not None)
+        queue.extend(child for child, _ in node.next_functions if child is not None)
     return order
 
 

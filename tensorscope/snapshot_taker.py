@@ -188,6 +188,7 @@ class SnapshotTaker:
     def __init__(self, labels: StorageLabels | None = None) -> None:
         self.labels = labels or StorageLabels()
         self._records: dict[str, tuple[tuple[Any, ...], ObjectInfo]] = {}  # last step's, by name
+        self._nodes: dict[int, tuple[weakref.ref | None, tuple[Any, ...], NodeInfo]] = {}  # last step's, by node
         self._previous: Snapshot | None = None
         self._values: dict[tuple[Any, ...], Any] = {}  # (shape, dtype, bytes) -> plain values
 
@@ -324,6 +325,7 @@ class SnapshotTaker:
                previous: Snapshot | None) -> _Graph:
         """The graph's records; a node whose record came out the same as last step keeps it."""
         if not nodes:
+            self._nodes = {}
             return _Graph((), [])
         ids = {id(info.node): f"N{i}" for i, info in enumerate(nodes)}
         outputs: dict[int, list[str]] = {}
@@ -335,33 +337,42 @@ class SnapshotTaker:
                 outputs.setdefault(id(fn), []).append(name)
             by_identity.setdefault(id(t), name)
             by_view.setdefault(inspect.view_identity(t), []).append(name)
-        before = previous.graph if previous is not None else ()
+        known = self._nodes
+        kept: dict[int, tuple[weakref.ref | None, tuple[Any, ...], NodeInfo]] = {}
         result = []
         saved_tensors: list[engine.Tensor] = []
-        for index, info in enumerate(nodes):
+        for info in nodes:
+            node = info.node
             saved = tuple(self._saved(s, by_view) for s in info.saved)
             saved_tensors.extend(s.tensor for s in info.saved if s.tensor is not None)
-            variable = None if info.variable is None else by_identity.get(id(info.variable))
-            record = NodeInfo(
-                id=ids[id(info.node)], name=info.name,
-                next=tuple((ids.get(id(child)) if child is not None else None, nr) for child, nr in info.next_functions),
-                saved=saved, variable=variable, outputs=tuple(outputs.get(id(info.node), ())))
-            if index < len(before) and before[index] == record:
-                record = before[index]
+            key = (ids[id(node)], info.name,
+                   tuple((ids.get(id(child)) if child is not None else None, nr) for child, nr in info.next_functions),
+                   saved, None if info.variable is None else by_identity.get(id(info.variable)),
+                   tuple(outputs.get(id(node), ())))
+            before = known.get(id(node))
+            if before is not None and before[0] is not None and before[0]() is node and before[1] == key:
+                ref, record = before[0], before[2]
+            else:
+                ref = _weak(node)
+                record = NodeInfo(key[0], key[1], key[2], tuple(SavedInfo(*fields) for fields in saved), key[4], key[5])
+            kept[id(node)] = (ref, key, record)
             result.append(record)
+        self._nodes = kept
         graph = tuple(result)
-        if len(graph) == len(before) and all(a is b for a, b in zip(graph, before, strict=True)):
-            graph = before
+        before_graph = previous.graph if previous is not None else ()
+        if len(graph) == len(before_graph) and all(a is b for a, b in zip(graph, before_graph, strict=True)):
+            graph = before_graph
         return _Graph(graph, saved_tensors)
 
-    def _saved(self, saved: inspect.SavedInfo, by_view: dict[tuple[Any, ...], list[str]]) -> SavedInfo:
+    def _saved(self, saved: inspect.SavedInfo, by_view: dict[tuple[Any, ...], list[str]]) -> tuple[Any, ...]:
+        """A saved tensor's record, as the fields of SavedInfo (a tuple is cheap to compare)."""
         names: tuple[str, ...] = ()
         storage = None
         if saved.tensor is not None:
             names = tuple(by_view.get(inspect.view_identity(saved.tensor), ()))
             storage = self.storage_label(saved.tensor, named=False)
-        return SavedInfo(saved.field, saved.saved_version, saved.current_version, saved.released, saved.is_output,
-                         names, saved.shape, storage)
+        return (saved.field, saved.saved_version, saved.current_version, saved.released, saved.is_output, names,
+                saved.shape, storage)
 
     # ------------------------------------------------------------------ memory
     def _memory(self, tensors: dict[str, engine.Tensor], objects: dict[str, ObjectInfo],
@@ -386,6 +397,14 @@ class SnapshotTaker:
         if previous is not None and memory == previous.memory:
             return previous.memory
         return memory
+
+
+def _weak(node: Any) -> weakref.ref | None:
+    """A weak reference to a graph node, None for a node type that takes none (then it is not kept)."""
+    try:
+        return weakref.ref(node)
+    except TypeError:
+        return None
 
 
 class _Graph:
