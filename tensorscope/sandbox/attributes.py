@@ -58,7 +58,8 @@ def check_value(value: Any, what: str) -> Any:
     return value
 
 
-_PADDLE_PRIVATE = frozenset({"_inplace_version", "_is_shared_buffer_with"})
+_PADDLE_PRIVATE = frozenset({"_inplace_version", "_is_shared_buffer_with", "_grad_ivar", "_bump_inplace_version",
+                             "_offset"})
 _PADDLE_LAYER_PRIVATE = frozenset({"_parameters", "_sub_layers"})
 
 

@@ -99,15 +99,22 @@ _AUTOGRAD_EXTRA = ("Function",)
 
 MODULE_NAMES = ("torch", "torch.nn", "torch.nn.functional", "torch.nn.init", "torch.autograd",
                 "torch.cuda", "torch.optim", "torch.optim.lr_scheduler", "torch.nn.utils", "torch.nn.utils.rnn",
-                "torch.utils", "torch.utils.data", "torch.utils.checkpoint", "torch.linalg", "numpy", "numpy.random", "math", "paddle", "paddle.nn", "paddle.nn.functional",
-                "paddle.nn.initializer", "paddle.device", "paddle.device.cuda", "paddle.optimizer")
+                "torch.utils", "torch.utils.data", "torch.utils.checkpoint", "torch.linalg", "numpy", "numpy.random",
+                "math", "paddle", "paddle.nn", "paddle.nn.functional", "paddle.nn.initializer", "paddle.nn.init",
+                "paddle.device", "paddle.device.cuda", "paddle.optimizer", "paddle.tensor", "paddle.utils",
+                "paddle.utils.dlpack")
 # The Paddle dialect (engine.paddle): module -> (engine module path, submodules)
 _PADDLE_MODULES = {
-    "paddle": ("engine.paddle", {"nn": "paddle.nn", "device": "paddle.device", "optimizer": "paddle.optimizer"}),
+    "paddle": ("engine.paddle", {"nn": "paddle.nn", "device": "paddle.device", "optimizer": "paddle.optimizer",
+                                 "tensor": "paddle.tensor", "utils": "paddle.utils"}),
     "paddle.nn": ("engine.paddle.nn", {"functional": "paddle.nn.functional",
-                                       "initializer": "paddle.nn.initializer"}),
+                                       "initializer": "paddle.nn.initializer", "init": "paddle.nn.init"}),
     "paddle.nn.functional": ("engine.paddle.nn.functional", {}),
     "paddle.nn.initializer": ("engine.paddle.nn.initializer", {}),
+    "paddle.nn.init": ("engine.paddle.nn.init", {}),
+    "paddle.tensor": ("engine.paddle.tensor_api", {}),
+    "paddle.utils": ("engine.paddle.utils", {"dlpack": "paddle.utils.dlpack"}),
+    "paddle.utils.dlpack": ("engine.paddle.utils.dlpack", {}),
     "paddle.device": ("engine.paddle.device", {"cuda": "paddle.device.cuda"}),
     "paddle.device.cuda": ("engine.paddle.device.cuda", {}),
     "paddle.optimizer": ("engine.paddle.optimizer", {}),
