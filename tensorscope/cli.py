@@ -18,6 +18,7 @@ from tensorscope.worker.limits import Limits
 
 if TYPE_CHECKING:
     from tensorscope.scenario import Scenario, ScenarioRun
+    from tensorscope.session import Step
     from tensorscope.worker.client import WorkerStarter
 
 DESCRIPTION = (
@@ -133,19 +134,19 @@ def replay(path: str, as_json: bool, limits: Limits, cuda: bool, memory_snapshot
     if _is_scenario(path):
         return replay_scenario(path, as_json, limits)
     source = _read_script(path)
+    def line(step: Step) -> None:  # each trace line while the worker runs the next statement
+        print(trace.step_line(step.snapshot))
+
     with WorkerSession(cuda=cuda, limits=limits) as session:
         try:
-            steps = session.run(source)
+            steps = session.run(source, line if as_json else None)
         except UserError as exc:
             print(f"{path}: {exc.info.type}: {exc.info.message}", file=sys.stderr)
             return 1
         except WorkerError as exc:
             print(f"tensorscope: {exc}", file=sys.stderr)
             return 1
-        if as_json:
-            for step in steps:
-                print(trace.step_line(step.snapshot))
-        else:
+        if not as_json:
             print(printable(report.render(step.snapshot for step in steps)))
         if memory_snapshot:
             try:

@@ -14,7 +14,7 @@ process, which is what the command line's front ends use.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypedDict
 
@@ -53,8 +53,9 @@ class SessionLike(Protocol):
     @property
     def last(self) -> Snapshot | None: ...
 
-    def run(self, source: str) -> list[Step]:
-        """Run every top-level statement of `source`; a syntax error raises UserError."""
+    def run(self, source: str, on_step: Callable[[Step], None] | None = None) -> list[Step]:
+        """Run every top-level statement of `source`; a syntax error raises UserError. `on_step`,
+        when given, sees each step as soon as it is recorded (output can follow the run)."""
         ...
 
     def snapshot_at(self, index: int) -> Snapshot: ...
@@ -126,13 +127,17 @@ class Session:
     def last(self) -> Snapshot | None:
         return self._steps[-1].snapshot if self._steps else None
 
-    def run(self, source: str) -> list[Step]:
+    def run(self, source: str, on_step: Callable[[Step], None] | None = None) -> list[Step]:
         """Run every top-level statement of `source`; a syntax error raises UserError, and nothing
         of `source` runs (as Python does with a file)."""
         from tensorscope.interpreter import parse
 
-        statements = parse(source)
-        return [self.run_statement(statement) for statement in statements]
+        steps = []
+        for statement in parse(source):
+            steps.append(self.run_statement(statement))
+            if on_step is not None:
+                on_step(steps[-1])
+        return steps
 
     def run_statement(self, statement: Statement) -> Step:
         from engine import cuda

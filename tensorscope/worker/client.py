@@ -18,7 +18,7 @@ import contextlib
 import os
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -83,7 +83,9 @@ class WorkerSession:
             return dict(self._worker.info or {})
 
     # ------------------------------------------------------------------ running
-    def run(self, source: str) -> list[Step]:
+    def run(self, source: str, on_step: Callable[[Step], None] | None = None) -> list[Step]:
+        """Run `source` in the worker (see SessionLike.run); `on_step` sees each step as it arrives,
+        while the worker goes on with the next statement."""
         with self._lock:
             self._drain_wake()
             self._ensure_open()
@@ -93,7 +95,10 @@ class WorkerSession:
             try:
                 reply = self._expect(worker.receive(started + self.limits.time_limit, self._wake_read))
             except Stopped as stop:
-                return [self._stopped(Statement(source, 1), stop, started)]
+                stopped = self._stopped(Statement(source, 1), stop, started)
+                if on_step is not None:
+                    on_step(stopped)
+                return [stopped]
             if "syntax" in reply:
                 raise UserError(ErrorInfo(*reply["syntax"]))
             statements = [codec.statement_from(record) for record in reply["statements"]]
@@ -104,10 +109,14 @@ class WorkerSession:
                     reply = self._expect(worker.receive(started + self.limits.time_limit, self._wake_read))
                 except Stopped as stop:
                     new.append(self._stopped(statement, stop, started))
+                    if on_step is not None:
+                        on_step(new[-1])
                     return new
                 step = Step(statement, worker.decoder.decode(reply["step"]))
                 self._steps.append(step)
                 new.append(step)
+                if on_step is not None:
+                    on_step(step)
             self._expect(self._receive_quietly(worker, self.limits.time_limit))
             return new
 

@@ -157,3 +157,9 @@ def test_rewind_goes_back_to_any_step(worker) -> None:
     here = Session()
     here.run("import torch\nx = torch.ones(2)\nx.add_(1)")
     assert here.rewind(2).sources() == ["import torch", "x = torch.ones(2)"]
+
+
+def test_each_step_is_handed_over_as_it_arrives(worker) -> None:
+    seen = []
+    steps = worker.run("import torch\nx = torch.ones(2)\ny = x * 2", seen.append)
+    assert seen == steps and [s.statement.source for s in seen] == ["import torch", "x = torch.ones(2)", "y = x * 2"]
