@@ -7,7 +7,7 @@ import math
 import sys
 import types
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -21,7 +21,6 @@ import engine.optim
 from tensorscope.sandbox.classes import is_user_class
 from tensorscope.sandbox.gateways import gateway
 from tensorscope.sandbox.internal import internal
-from tensorscope.sandbox.limits import Meter
 from tensorscope.sandbox.numpy_surface import (
     NUMPY_FUNCTIONS,
     NUMPY_RANDOM,
@@ -29,7 +28,11 @@ from tensorscope.sandbox.numpy_surface import (
     numpy_guarded,
 )
 from tensorscope.sandbox.sizes import math_comb, math_factorial, math_lcm, math_perm, math_prod
+from tensorscope.sandbox.stdlib import GRANTS
 from tensorscope.sandbox.strings import bound
+
+if TYPE_CHECKING:
+    from tensorscope.sandbox.policy import Sandbox
 
 
 @internal()
@@ -102,7 +105,7 @@ MODULE_NAMES = ("torch", "torch.nn", "torch.nn.functional", "torch.nn.init", "to
                 "torch.utils", "torch.utils.data", "torch.utils.checkpoint", "torch.linalg", "numpy", "numpy.random",
                 "math", "paddle", "paddle.nn", "paddle.nn.functional", "paddle.nn.initializer", "paddle.nn.init",
                 "paddle.device", "paddle.device.cuda", "paddle.optimizer", "paddle.tensor", "paddle.utils",
-                "paddle.utils.dlpack")
+                "paddle.utils.dlpack", *GRANTS)
 # The Paddle dialect (engine.paddle): module -> (engine module path, submodules)
 _PADDLE_MODULES = {
     "paddle": ("engine.paddle", {"nn": "paddle.nn", "device": "paddle.device", "optimizer": "paddle.optimizer",
@@ -139,8 +142,9 @@ def _public_api(module: types.ModuleType) -> list[str]:
 class Modules:
     """The modules one sandbox has imported, built on first import."""
 
-    def __init__(self, meter: Meter) -> None:
-        self.meter = meter
+    def __init__(self, sandbox: Sandbox) -> None:
+        self.sandbox = sandbox
+        self.meter = sandbox.meter
         self._modules: dict[str, ModuleProxy] = {}
         self._usable: dict[type, bool] = {}
 
@@ -182,6 +186,11 @@ class Modules:
             raise ImportError(f"cannot import name '{name}' from '{dotted}' (tensorscope)") from None
 
     def _build_module(self, dotted: str) -> ModuleProxy:
+        if dotted in GRANTS:
+            grant = GRANTS[dotted]
+            values = grant.build(self.sandbox)
+            self.sandbox.free_ids.update(id(values[name]) for name in grant.free)
+            return ModuleProxy(dotted, values, values.__getitem__, grant.module)
         if dotted in _PADDLE_MODULES:
             path, submodules = _PADDLE_MODULES[dotted]
             return self._engine_module(dotted, importlib.import_module(path), (), submodules)
