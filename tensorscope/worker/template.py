@@ -138,10 +138,10 @@ class Template:
     def _pump(self, timeout: float | None) -> dict[str, Any] | None:
         """Read one message (under the lock): `ended` and `ready` are noted and None returned;
         a reply is returned."""
-        self._socket.settimeout(None if timeout is None else max(timeout, 0))
+        self._socket.settimeout(None if timeout is None else max(timeout, 0.001))
         try:
             data = self._socket.recv(_MESSAGE_BYTES)
-        except TimeoutError:
+        except (TimeoutError, BlockingIOError):  # nothing yet
             return None
         except OSError:
             data = b""
