@@ -129,6 +129,7 @@ class Template:
                 reply = self._pump(deadline - time.monotonic())
                 if reply is not None:
                     if "failure" in reply:
+                        self.gone = self.gone or self.ready is None  # it could not start: it has exited
                         raise TemplateGone(str(reply["failure"]))
                     return reply
                 if time.monotonic() >= deadline:
