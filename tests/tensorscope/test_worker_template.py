@@ -121,3 +121,19 @@ def test_the_template_and_its_workers_end_with_their_front_end() -> None:
     finally:
         front.kill()
         front.wait()
+
+
+def test_a_template_that_cannot_start_leaves_workers_to_start_on_their_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    real_init = template.Template.__init__
+
+    def broken(self: template.Template, environment: dict[str, str], folder: str) -> None:
+        real_init(self, {**environment, "PYTHONHASHSEED": "not a number"}, folder)  # python refuses to start
+
+    monkeypatch.setattr(template.Template, "__init__", broken)
+    monkeypatch.setattr(process, "_template", None)
+    monkeypatch.setattr(process, "_template_refused", False)
+    for _ in range(2):
+        with WorkerSession() as worker:
+            worker.run("import torch\nx = torch.ones(2)")
+            assert parent_of(worker.isolation["pid"]) == os.getpid()
+    assert process._template_refused
