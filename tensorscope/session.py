@@ -75,7 +75,10 @@ class SessionLike(Protocol):
         """Completion candidates for the dotted name being typed."""
         ...
 
-    def dump_memory_snapshot(self, path: str) -> None: ...
+    def dump_memory_snapshot(self, path: str, filename: str = "<session>") -> None:
+        """The simulated device's history for torch's memory_viz, each allocation's frame naming
+        `filename`, the line of the statement that made it and its source."""
+        ...
 
     def export_script(self) -> str: ...
 
@@ -111,7 +114,7 @@ class Session:
             engine.cuda.configure(enabled=cuda, capacity_bytes=cuda_capacity_bytes)
             self.interpreter = Interpreter()
         self._steps: list[Step] = []
-        self._count = 0  # steps run, kept or not
+        self._statements: list[Statement] = []  # every step's, kept or not (the device's history names them)
         self._history = history
         self.taker = SnapshotTaker()
 
@@ -143,7 +146,7 @@ class Session:
         from engine import cuda
 
         with self.runtime.active():
-            cuda.set_tag(self._count)  # the device's history says which step allocated what
+            cuda.set_tag(len(self._statements))  # the device's history says which step allocated what
             outcome = self.interpreter.run(statement)
             return self._record(statement, outcome.output, outcome.error, outcome.warnings)
 
@@ -157,13 +160,13 @@ class Session:
                 warnings: tuple[str, ...], stopped: bool = False) -> Step:
         from engine import allocator as allocation
 
-        snapshot = self.taker.take(self._count, statement.source, self.namespace, output, error,
+        snapshot = self.taker.take(len(self._statements), statement.source, self.namespace, output, error,
                                         warnings, allocation.allocator.peak_bytes)
         step = Step(statement, snapshot, stopped)
         if not self._history:
             self._steps.clear()
         self._steps.append(step)
-        self._count += 1
+        self._statements.append(statement)
         return step
 
     def sources(self) -> list[str]:
@@ -198,20 +201,27 @@ class Session:
         with self.runtime.active():
             return candidates(self.namespace, word)
 
-    def memory_snapshot_bytes(self) -> bytes:
+    def memory_snapshot_bytes(self, filename: str = "<session>") -> bytes:
         """The simulated device's history in torch.cuda.memory._dump_snapshot's format (pickled,
-        for `python -m torch.cuda._memory_viz trace_plot`)."""
+        for `python -m torch.cuda._memory_viz trace_plot`). Each allocation's frame is the
+        statement that made it: `filename`, its line there, and its first line of source."""
         import pickle
 
         from engine import cuda
         from engine.memory_snapshot import snapshot
 
-        with self.runtime.active():
-            return pickle.dumps(snapshot(cuda.device_allocator()))
+        def frame_of(tag: object) -> dict[str, Any] | None:
+            if not isinstance(tag, int) or not 0 <= tag < len(self._statements):
+                return None
+            statement = self._statements[tag]
+            return {"filename": filename, "line": statement.lineno, "name": statement.source.splitlines()[0]}
 
-    def dump_memory_snapshot(self, path: str) -> None:
+        with self.runtime.active():
+            return pickle.dumps(snapshot(cuda.device_allocator(), frame_of))
+
+    def dump_memory_snapshot(self, path: str, filename: str = "<session>") -> None:
         with open(path, "wb") as file:
-            file.write(self.memory_snapshot_bytes())
+            file.write(self.memory_snapshot_bytes(filename))
 
     def export_script(self) -> str:
         return script_text(self._steps)

@@ -45,6 +45,7 @@ class ObjectInfo:
     elements: tuple[int, ...] | None = None  # every storage element it covers, when small enough
     numel: int = 0
     nbytes: int = 0
+    device: str = "cpu"  # where its memory is: "cpu", or "cuda:0" for the simulated device
 
 
 @dataclass(frozen=True)
@@ -88,6 +89,7 @@ class MemoryInfo:
     peak_bytes: int
     by_storage: dict[str, int] = field(default_factory=dict)
     cuda: dict[str, int] | None = None  # the simulated device: allocated, max_allocated, reserved, max_reserved
+    device_by_storage: dict[str, int] = field(default_factory=dict)  # the simulated device's storages, as by_storage
 
 
 @dataclass(frozen=True)

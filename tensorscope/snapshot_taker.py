@@ -292,7 +292,7 @@ class SnapshotTaker:
             grad=None if grad is None else self._tensor_values(grad, grad_state[1][-1])[0],
             grad_storage=None if grad_state is None else grad_state[0],
             covered=inspect.covered_span(t), elements=inspect.covered_elements(t, COVERAGE_LIMIT),
-            numel=t.numel(), nbytes=t.numel() * t.element_size())
+            numel=t.numel(), nbytes=t.numel() * t.element_size(), device=inspect.device_name(t))
 
     def _paddle_flags(self, info: ObjectInfo, value: Any) -> ObjectInfo:
         """A Paddle-dialect tensor: memory from its engine tensor, flags as Paddle reports them
@@ -377,25 +377,30 @@ class SnapshotTaker:
     # ------------------------------------------------------------------ memory
     def _memory(self, tensors: dict[str, engine.Tensor], objects: dict[str, ObjectInfo],
                 saved_tensors: Iterable[engine.Tensor], peak_bytes: int, previous: Snapshot | None) -> MemoryInfo:
-        """Live bytes of storages reachable from names, grads and the graph's saved tensors (the
-        labels of named tensors and their grads are their records')."""
-        by_storage: dict[str, int] = {}  # host memory only: device storages are the cuda figures
+        """Live bytes of storages reachable from names, grads and the graph's saved tensors, on the
+        host and on the simulated device (the labels of named tensors and their grads are their
+        records')."""
+        by_storage: dict[str, int] = {}  # host memory: live and peak count these
+        on_device: dict[str, int] = {}  # the simulated device's: its allocator counts them
+
+        def count(t: engine.Tensor, label: str) -> None:
+            place = on_device if inspect.on_device(t) else by_storage
+            place.setdefault(label, inspect.storage_nbytes(t))
+
         for name, t in tensors.items():
             info = objects[name]
-            if not inspect.on_device(t):
-                by_storage.setdefault(info.storage, inspect.storage_nbytes(t))
+            count(t, info.storage)
             if info.grad_storage is not None:
-                grad = inspect.grad_of(t)
-                if not inspect.on_device(grad):
-                    by_storage.setdefault(info.grad_storage, inspect.storage_nbytes(grad))
+                count(inspect.grad_of(t), info.grad_storage)
         for saved in saved_tensors:
-            if not inspect.on_device(saved):
-                by_storage.setdefault(self.storage_label(saved, named=False), inspect.storage_nbytes(saved))
+            count(saved, self.storage_label(saved, named=False))
         allocated = sum(by_storage.values())
+        before = previous.memory if previous is not None else None
         memory = MemoryInfo(allocated, max(peak_bytes, allocated),
-                            shared(by_storage, previous.memory.by_storage if previous else None), inspect.cuda_memory())
-        if previous is not None and memory == previous.memory:
-            return previous.memory
+                            shared(by_storage, before.by_storage if before else None), inspect.cuda_memory(),
+                            shared(on_device, before.device_by_storage if before else None))
+        if before is not None and memory == before:
+            return before
         return memory
 
 

@@ -158,11 +158,11 @@ class WorkerSession:
         finally:
             self._lock.release()
 
-    def dump_memory_snapshot(self, path: str) -> None:
+    def dump_memory_snapshot(self, path: str, filename: str = "<session>") -> None:
         """The simulated device's history, pickled by the worker; written here, never loaded."""
         with self._lock:
             self._ensure_open()
-            self._worker.send({"op": "memory_snapshot"})
+            self._worker.send({"op": "memory_snapshot", "filename": filename})
             reply = self._expect(self._receive_quietly(self._worker, self.limits.time_limit))
         with open(path, "wb") as file:
             file.write(base64.b64decode(reply["pickle"]))

@@ -60,7 +60,8 @@ def statement_from(record: list[Any]) -> Statement:
 def _object_record(info: ObjectInfo) -> list[Any]:
     return [info.name, info.kind, info.shape, info.dtype, info.storage, info.values, info.summary, info.stride,
             info.storage_offset, info.version, info.requires_grad, info.is_leaf, info.grad_fn, info.is_view,
-            info.is_parameter, info.grad, info.grad_storage, info.covered, info.elements, info.numel, info.nbytes]
+            info.is_parameter, info.grad, info.grad_storage, info.covered, info.elements, info.numel, info.nbytes,
+            info.device]
 
 
 def _object_from(r: list[Any]) -> ObjectInfo:
@@ -68,7 +69,7 @@ def _object_from(r: list[Any]) -> ObjectInfo:
         name=r[0], kind=r[1], shape=tuple(r[2]), dtype=r[3], storage=r[4], values=r[5], summary=r[6],
         stride=tuple(r[7]), storage_offset=r[8], version=r[9], requires_grad=r[10], is_leaf=r[11], grad_fn=r[12],
         is_view=r[13], is_parameter=r[14], grad=r[15], grad_storage=r[16], covered=(r[17][0], r[17][1]),
-        elements=None if r[18] is None else tuple(r[18]), numel=r[19], nbytes=r[20])
+        elements=None if r[18] is None else tuple(r[18]), numel=r[19], nbytes=r[20], device=r[21])
 
 
 def _node_record(node: NodeInfo) -> list[Any]:
@@ -141,7 +142,7 @@ class SnapshotEncoder:
             "graph": graph,
             "memory": UNCHANGED if memory is old_memory or memory == old_memory else
             [memory.allocated_bytes, memory.peak_bytes, _map_delta(memory.by_storage, old_memory.by_storage, int),
-             memory.cuda],
+             memory.cuda, _map_delta(memory.device_by_storage, old_memory.device_by_storage, int)],
         }
 
 
@@ -162,8 +163,9 @@ class SnapshotDecoder:
             graph = tuple(nodes)
         memory = before.memory
         if record["memory"] != UNCHANGED:
-            allocated, peak, by_storage, cuda = record["memory"]
-            memory = MemoryInfo(allocated, peak, _map_from(by_storage, memory.by_storage, int), cuda)
+            allocated, peak, by_storage, cuda, on_device = record["memory"]
+            memory = MemoryInfo(allocated, peak, _map_from(by_storage, memory.by_storage, int), cuda,
+                                _map_from(on_device, memory.device_by_storage, int))
         snapshot = Snapshot(
             step=record["step"], source=record["source"], output=record["output"], error=error_from(record["error"]),
             warnings=tuple(record["warnings"]),

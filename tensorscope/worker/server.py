@@ -10,7 +10,8 @@ Requests (one JSON object per line) and what comes back:
   not run) -> `{"replayed": i}` after each, then `{"done": true}`
 - `stopped {statement, error}`: record a statement the front end stopped -> `{"step": snapshot}`
 - `complete {word}` -> `{"candidates": [...]}`
-- `memory_snapshot` -> `{"pickle": base64}` (bytes the front end writes to a file, never loads)
+- `memory_snapshot` (`filename`: what the frames name) -> `{"pickle": base64}` (bytes the front
+  end writes to a file, never loads)
 - `close`: the worker exits.
 
 A failure of the worker's own code answers `{"failure": text}`; user code never gets that far (the
@@ -104,7 +105,7 @@ class Server:
         self.reply({"candidates": self.session.complete(str(request.get("word", "")))})
 
     def do_memory_snapshot(self, request: dict[str, Any]) -> None:
-        data = self.session.memory_snapshot_bytes()
+        data = self.session.memory_snapshot_bytes(str(request.get("filename", "<session>")))
         self.reply({"pickle": base64.b64encode(data).decode("ascii")})
 
 
