@@ -223,7 +223,8 @@ def _run(ready: list[Any], buffers: _Buffers, dependencies: dict[Node, int], nee
     mode = grad_mode.state
     previous, mode.enabled = mode.enabled, create_graph
     try:
-        _drain(ready, buffers, dependencies, needed, captures, captured, receives, keep_graph)
+        with np.errstate(all="ignore"):  # torch's kernels never warn of inf or nan (0 * inf in log's backward)
+            _drain(ready, buffers, dependencies, needed, captures, captured, receives, keep_graph)
     finally:
         mode.enabled = previous
 
