@@ -7,6 +7,22 @@ from engine.nn import (
     init,
     utils,
 )
+from engine.nn.activation_layers import (
+    CELU,
+    ELU,
+    GLU,
+    SELU,
+    Hardsigmoid,
+    Hardswish,
+    LogSigmoid,
+    Mish,
+    PReLU,
+    SiLU,
+    Softmin,
+    Softplus,
+    Softsign,
+    Tanhshrink,
+)
 from engine.nn.attention import (
     MultiheadAttention,
     Transformer,
@@ -46,6 +62,7 @@ from engine.nn.layers import (
     Softmax,
     Tanh,
 )
+from engine.nn.loss_layers import BCEWithLogitsLoss, HuberLoss, KLDivLoss, SmoothL1Loss
 from engine.nn.module import Module
 from engine.nn.recurrent import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell
 from engine.tensor import Parameter

@@ -494,12 +494,22 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn
     return out
 
 
+# the functional forms kept in modules of their own, exported here as torch.nn.functional has them
+from engine.nn import activations as _activations  # noqa: E402
+from engine.nn import losses as _losses  # noqa: E402
+
+for _module in (_activations, _losses):
+    globals().update({name: getattr(_module, name) for name in _module.__all__})
+
+_SPLIT_OUT = (__name__, "engine.nn.activations", "engine.nn.losses")
+
+
 def _place_public_functions() -> None:
     """Every functional op runs on the device of its tensor arguments (see engine.placement)."""
     from engine.placement import placed
 
     names = [name for name, value in globals().items()
-             if callable(value) and not name.startswith("_") and getattr(value, "__module__", "") == __name__]
+             if callable(value) and not name.startswith("_") and getattr(value, "__module__", "") in _SPLIT_OUT]
     for name in names:
         globals()[name] = placed(globals()[name])
     globals()["max_pool2d"] = placed(_max_pool2d)

@@ -68,6 +68,16 @@ def div_scalar(self: Tensor, other: Any) -> Tensor:
     return _scalar_op(self, other, np.divide, "DivBackward1", {"other": other})
 
 
+def div_scalar_(self: Tensor, other: Any) -> Tensor:
+    """at::Tensor::div_(Scalar) (DivBackward1, in place)."""
+    from engine.ops.core import apply_inplace
+
+    def write(target: np.ndarray) -> None:
+        np.divide(target, target.dtype.type(other), out=target)
+
+    return apply_inplace(self, write, "DivBackward1", (), values={"other": other})
+
+
 def scalar_div(value: Any, tensor: Tensor) -> Tensor:
     """C++ `value / tensor`: empty_like(tensor).fill_(value).div_(tensor), a DivBackward0 in place."""
     from engine.ops.factories import empty_like
@@ -127,6 +137,83 @@ def leaky_relu_backward(grad_output: Tensor, self: Tensor, negative_slope: float
     record("LeakyReluBackwardBackward0", out, (grad_output, self), save={"self": self},
            values={"negative_slope": negative_slope})
     return out
+
+
+def softplus_backward(grad_output: Tensor, self: Tensor, beta: float, threshold: float) -> Tensor:
+    from engine.kernels import activation_more as act
+
+    dt = result_type(grad_output, self)
+    out = _new(act.softplus_backward(array_of(grad_output, dt), array_of(self, dt), beta, threshold), dt)
+    record("SoftplusBackwardBackward0", out, (grad_output, self), save={"grad_output": grad_output, "self": self},
+           values={"beta": beta, "threshold": threshold})
+    return out
+
+
+def elu_backward(grad_output: Tensor, alpha: float, scale: float, input_scale: float, is_result: bool,
+                 self_or_result: Tensor) -> Tensor:
+    """ELU's, SELU's and CELU's derivative, from the input or (after elu_) from the output."""
+    from engine.kernels import activation_more as act
+
+    dt = result_type(grad_output, self_or_result)
+    out = _new(act.elu_backward(array_of(grad_output, dt), alpha, scale, input_scale, is_result,
+                                array_of(self_or_result, dt)), dt)
+    record("EluBackwardBackward0", out, (grad_output, self_or_result),
+           save={"grad_output": grad_output, "self_or_result": self_or_result},
+           values={"alpha": alpha, "input_scale": input_scale, "is_result": is_result, "scale": scale})
+    return out
+
+
+def hardswish_backward(grad_output: Tensor, self: Tensor) -> Tensor:
+    from engine.kernels import activation_more as act
+
+    dt = result_type(grad_output, self)
+    out = _new(act.hardswish_backward(array_of(grad_output, dt), array_of(self, dt)), dt)
+    record("HardswishBackwardBackward0", out, (grad_output, self), save={"grad_output": grad_output, "self": self})
+    return out
+
+
+def hardsigmoid_backward(grad_output: Tensor, self: Tensor) -> Tensor:
+    """Its own derivative is not implemented in torch: the node is NotImplemented."""
+    from engine.kernels import activation_more as act
+
+    dt = result_type(grad_output, self)
+    out = _new(act.hardsigmoid_backward(array_of(grad_output, dt), array_of(self, dt)), dt)
+    record("NotImplemented", out, (grad_output, self), values={"_op": "hardsigmoid_backward"})
+    return out
+
+
+def log_sigmoid_backward(grad_output: Tensor, self: Tensor, buffer: Tensor) -> Tensor:
+    from engine.kernels import activation_more as act
+
+    dt = result_type(grad_output, self)
+    out = _new(act.log_sigmoid_backward(array_of(grad_output, dt), array_of(self, dt), buffer._numpy_view()), dt)
+    record("LogSigmoidBackwardBackward0", out, (grad_output, self),
+           save={"buffer": buffer, "grad_output": grad_output, "self": self})
+    return out
+
+
+def glu_backward(grad_output: Tensor, self: Tensor, dim: int) -> Tensor:
+    from engine.kernels import activation_more as act
+
+    dt = result_type(grad_output, self)
+    d = dim % self.ndim
+    out = _new(act.glu_backward(array_of(grad_output, dt), array_of(self, dt), d), dt)
+    record("GluBackwardBackward0", out, (grad_output, self), save={"grad_output": grad_output, "self": self},
+           values={"dim": dim % (1 << 64), "_dim": d})
+    return out
+
+
+def prelu_kernel_backward(grad_output: Tensor, self: Tensor, weight: Tensor) -> list[Tensor]:
+    """_prelu_kernel_backward: the input's gradient and the weight's, both in the broadcast shape (the
+    engine sums the weight's to its own shape, as torch's does: a SumBackward1 under create_graph)."""
+    from engine.kernels import activation_more as act
+
+    dt = result_type(grad_output, self)
+    gx, gw = act.prelu_backward(array_of(grad_output, dt), array_of(self, dt), array_of(weight, dt))
+    outs = [_new(gx, dt), _new(np.array(gw, order="C"), dt)]
+    record("PreluKernelBackwardBackward0", outs, (grad_output, self, weight),
+           save={"grad_output": grad_output, "self": self, "weight": weight})
+    return outs
 
 
 def sum_to_size(grad: Tensor, shape: Sequence[int]) -> Tensor:
@@ -372,6 +459,32 @@ def binary_cross_entropy_target_backward(grad_output: Tensor, self: Tensor, targ
     if reduction == REDUCTION["mean"]:
         grad_target = div_scalar(grad_target, target.numel())
     return grad_target
+
+
+def _pointwise_loss_backward(name: str, grad_output: Tensor, self: Tensor, target: Tensor, reduction: int,
+                             field: str, bound: float, compute: Any) -> Tensor:
+    x = self._numpy_view().astype(np.float64)
+    d = x - target._numpy_view().astype(np.float64)
+    norm = 1.0 / d.size if reduction == REDUCTION["mean"] else 1.0
+    g = np.broadcast_to(grad_output._numpy_view().astype(np.float64), d.shape)
+    out = _new(np.array(compute(d, bound) * norm * g, order="C"), self.dtype)
+    record(name, out, (grad_output, self, target),
+           save={"grad_output": grad_output, "self": self, "target": target},
+           values={field: bound, "reduction": reduction})
+    return out
+
+
+def smooth_l1_loss_backward(grad_output: Tensor, self: Tensor, target: Tensor, reduction: int,
+                            beta: float) -> Tensor:
+    """d/dself: d / beta inside (-beta, beta), the sign of d outside."""
+    return _pointwise_loss_backward("SmoothL1LossBackwardBackward0", grad_output, self, target, reduction, "beta",
+                                    beta, lambda d, b: np.where(d < -b, -1.0, np.where(d > b, 1.0, d / b)))
+
+
+def huber_loss_backward(grad_output: Tensor, self: Tensor, target: Tensor, reduction: int, delta: float) -> Tensor:
+    """d/dself: d inside [-delta, delta], delta times the sign of d outside."""
+    return _pointwise_loss_backward("HuberLossBackwardBackward0", grad_output, self, target, reduction, "delta",
+                                    delta, lambda d, b: np.where(d < -b, -b, np.where(d > b, b, d)))
 
 
 def masked_scatter_backward(grad_output: Tensor, mask: Tensor, sizes: Sequence[int]) -> Tensor:

@@ -90,6 +90,22 @@ SAMPLES = [
     ("F.mse_loss(a, b)", "r2x3 r2x3"), ("F.batch_norm(a, None, None, b, c, training=True)", "r4x3 r3 r3"),
     ("F.layer_norm(a, (3,), b, c)", "r2x3 r3 r3"), ("F.nll_loss(F.log_softmax(a, 1), torch.tensor([0, 2]))", "r2x3"),
     ("F.nll_loss(F.log_softmax(a, 1), torch.tensor([[[0, 2], [1, 1]]]))", "r1x3x2x2"),
+    # more activations
+    ("F.silu(a)", "r4"), ("F.mish(a)", "r4"), ("F.softplus(a, beta=2, threshold=1)", "r4"), ("F.elu(a, 0.5)", "r4"),
+    ("F.elu(a.clone(), 0.5, inplace=True)", "r4"), ("F.celu(a, 0.5)", "r4"), ("F.celu(a.clone(), 0.5, inplace=True)", "r4"),
+    ("F.selu(a)", "r4"), ("F.hardswish(a * 4)", "r4"), ("F.hardsigmoid(a * 4)", "r4"), ("F.logsigmoid(a)", "r4"),
+    ("F.glu(a)", "r2x4"), ("F.glu(a, 0)", "r4x3"), ("F.prelu(a, b)", "r2x3x2 r3"), ("F.prelu(a, b)", "r2x3 r1"),
+    ("F.softsign(a)", "r4"), ("F.tanhshrink(a)", "r4"), ("F.softmin(a, 1)", "r2x3"),
+    # more losses
+    ("F.binary_cross_entropy_with_logits(a, b.sigmoid())", "r2x3 r2x3"),
+    ("F.binary_cross_entropy_with_logits(a, b.sigmoid(), weight=torch.tensor([1., 2., 0.5], dtype=torch.float64), "
+     "pos_weight=torch.tensor([3., 1., 2.], dtype=torch.float64), reduction='sum')", "r2x3 r2x3"),
+    ("F.smooth_l1_loss(a, b, beta=0.5)", "r2x3 r2x3"), ("F.smooth_l1_loss(a, b, reduction='none')", "r2x3 r2x3"),
+    ("F.smooth_l1_loss(a, b, beta=0)", "r2x3 r2x3"), ("F.huber_loss(a, b, delta=0.5)", "r2x3 r2x3"),
+    ("F.huber_loss(a, b, reduction='sum')", "r2x3 r2x3"),
+    ("F.kl_div(F.log_softmax(a, 1), b.softmax(1), reduction='batchmean')", "r2x3 r2x3"),
+    ("F.kl_div(a, b, reduction='sum', log_target=True)", "r2x3 r2x3"), ("torch.xlogy(a, b)", "p3 p3"),
+    ("torch.xlogy(2., a)", "p3"), ("torch.xlogy(a, 3.)", "r3"), ("torch.xlogy(a, 0.)", "r3"),
 ]
 
 XFAIL = {

@@ -265,7 +265,89 @@ DERIVATIVES = {
         target=lambda c, grad: bce_double_backward_target(grad, c.grad_output, c.self, c.target, c.weight,
                                                           c.reduction)),
     "ConstantPadNdBackward0": rule("self", keeps="pad", self=_pad_backward),
+    "BinaryCrossEntropyWithLogitsBackward0": rule(
+        "self, target", saves="pos_weight, self, target, weight", keeps="reduction",
+        self=lambda c, grad: bce_with_logits_backward(grad, c.self, c.target, c.weight, c.pos_weight, c.reduction),
+        target=lambda c, grad: bce_with_logits_target_backward(grad, c.self, c.target, c.weight, c.pos_weight,
+                                                               c.reduction)),
+    "SmoothL1LossBackward0": rule(
+        "self, target", saves="self, target", keeps="beta, reduction",
+        self=lambda c, grad: B.smooth_l1_loss_backward(grad, c.self, c.target, c.reduction, c.beta),
+        target=lambda c, grad: B.smooth_l1_loss_backward(grad, c.target, c.self, c.reduction, c.beta)),
+    "SmoothL1LossBackwardBackward0": rule(
+        "grad_output, self, target", saves="grad_output, self, target", keeps="beta, reduction",
+        grad_output=lambda c, grad: _pointwise_loss_grad_output(grad, c, B.smooth_l1_loss_backward, c.beta),
+        self=lambda c, grad: pointwise_loss_double_backward(grad * c.grad_output, c.self, c.target, c.reduction,
+                                                            c.beta, True),
+        target=lambda c, grad: -pointwise_loss_double_backward(grad * c.grad_output, c.self, c.target, c.reduction,
+                                                               c.beta, True)),
+    "HuberLossBackward0": rule(
+        "self, target", saves="self, target", keeps="delta, reduction",
+        self=lambda c, grad: B.huber_loss_backward(grad, c.self, c.target, c.reduction, c.delta),
+        target=lambda c, grad: B.huber_loss_backward(grad, c.target, c.self, c.reduction, c.delta)),
+    "HuberLossBackwardBackward0": rule(
+        "grad_output, self, target", saves="grad_output, self, target", keeps="delta, reduction",
+        grad_output=lambda c, grad: _pointwise_loss_grad_output(grad, c, B.huber_loss_backward, c.delta),
+        self=lambda c, grad: pointwise_loss_double_backward(grad * c.grad_output, c.self, c.target, c.reduction,
+                                                            c.delta, False),
+        target=lambda c, grad: -pointwise_loss_double_backward(grad * c.grad_output, c.self, c.target, c.reduction,
+                                                               c.delta, False)),
 }
+
+
+# --------------------------------------------------------------------------- losses of engine/nn/losses.py
+def bce_with_logits_backward(grad: Any, self: Any, target: Any, weight: Any, pos_weight: Any, reduction: int) -> Any:
+    """binary_cross_entropy_with_logits_backward: out of place under grad mode (create_graph), else in
+    place on its own temporaries, as torch's (the gradient's version counter shows which)."""
+    recorded = grad_mode.is_grad_enabled()
+    if pos_weight is not None:
+        t = pos_weight * target
+        grad_input = (B.add_scalar(t, 1) - target) * self.sigmoid() - t if recorded \
+            else B.add_scalar(t, 1).sub_(target).mul_(self.sigmoid()).sub_(t)
+    else:
+        grad_input = self.sigmoid() - target if recorded else self.sigmoid().sub_(target)
+    grad_input = grad_input * grad if recorded else grad_input.mul_(grad)
+    if weight is not None:
+        grad_input = grad_input * weight if recorded else grad_input.mul_(weight)
+    if reduction == 1:
+        B.div_scalar_(grad_input, self.numel())  # in place in both modes (torch's gradient shows version 1 under create_graph)
+    return grad_input
+
+
+def bce_with_logits_target_backward(grad: Any, self: Any, target: Any, weight: Any, pos_weight: Any,
+                                    reduction: int) -> Any:
+    from engine.nn.functional import logsigmoid
+
+    recorded = grad_mode.is_grad_enabled()
+    if pos_weight is not None:
+        grad_target = logsigmoid(-self) - logsigmoid(self) * pos_weight if recorded \
+            else logsigmoid(-self).sub_(logsigmoid(self).mul_(pos_weight))
+        grad_target = grad_target * grad if recorded else grad_target.mul_(grad)
+    else:
+        grad_target = -self * grad
+    if weight is not None:
+        grad_target = grad_target * weight if recorded else grad_target.mul_(weight)
+    if reduction == 1:
+        return B.div_scalar(grad_target, target.numel()) if recorded else B.div_scalar_(grad_target, target.numel())
+    return grad_target
+
+
+def pointwise_loss_double_backward(grad: Any, self: Any, target: Any, reduction: int, bound: float,
+                                   smooth_l1: bool) -> Any:
+    """smooth_l1_loss_double_backward / huber_loss_double_backward: grad where |d| < bound (over beta for
+    smooth L1), 0 elsewhere; over n for 'mean'."""
+    if smooth_l1 and bound == 0:
+        return B.new_zeros(grad, grad._shape)
+    inside = ((self - target).abs() < bound).to(grad.dtype)
+    result = grad * inside
+    if smooth_l1:
+        result = B.div_scalar(result, bound)
+    return B.div_scalar(result, self.numel()) if reduction == 1 else result
+
+
+def _pointwise_loss_grad_output(grad: Any, c: Any, backward: Any, bound: float) -> Any:
+    result = backward(grad, c.self, c.target, c.reduction, bound)
+    return result if c.reduction == 0 else result.sum()
 
 
 def _avg_pool(grad: Any, c: Any) -> Any:

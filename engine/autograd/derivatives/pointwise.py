@@ -95,6 +95,95 @@ def gelu_double_backward(ggi: Any, go: Any, x: Any, approximate: str) -> Any:
     return ggi * go * (B.mul_scalar(pdf, 2) - x_sq * pdf)
 
 
+def silu_backward(grad: Any, self: Any) -> Any:
+    """infinitely_differentiable_silu_backward: grad * s * (1 + x * (1 - s)), s = sigmoid(x)."""
+    sigmoid = self.sigmoid()
+    return grad * sigmoid * B.add_scalar(self * B.scalar_rsub(1, sigmoid), 1)
+
+
+def mish_backward(grad: Any, self: Any) -> Any:
+    """infinitely_differentiable_mish_backward: grad * (t + x * s * (1 - t * t)), t = tanh(softplus(x))."""
+    sigmoid = self.sigmoid()
+    tanh_softplus = self.exp().log1p().tanh()
+    return grad * (tanh_softplus + self * sigmoid * B.scalar_rsub(1, tanh_softplus * tanh_softplus))
+
+
+def softplus_double_backward(grad: Any, self: Any, beta: float, threshold: float) -> Any:
+    x = B.mul_scalar(self, beta)
+    return B.mul_scalar(B.sigmoid_backward(grad, x.sigmoid()) * (x < threshold).to(grad.dtype), beta)
+
+
+def elu_double_backward(grad: Any, grad_output: Any, alpha: float, scale: float, input_scale: float,
+                        is_result: bool, self_or_result: Any) -> Any:
+    negative = (self_or_result < 0).to(grad.dtype)
+    if is_result:
+        return B.mul_scalar(grad * grad_output, input_scale) * negative
+    return B.elu_backward(B.mul_scalar(grad * grad_output, input_scale), alpha, scale, input_scale, is_result,
+                          self_or_result) * negative
+
+
+def hardswish_double_backward(grad: Any, grad_output: Any, self: Any) -> Any:
+    inside = (self > -3.0).logical_and(self < 3.0)
+    return where(inside, B.div_scalar(grad * grad_output, 3.0), _scalar_zero(grad))
+
+
+def log_sigmoid_double_backward(grad: Any, self: Any) -> Any:
+    z = self.sigmoid()
+    return grad * B.sub_scalar(z, 1) * z
+
+
+def glu_double_backward_grad_output(grad: Any, self: Any, dim: int) -> Any:
+    from engine.ops.factories import full
+
+    sizes = list(self.shape)
+    sizes[dim] //= 2
+    tmp = grad * B.glu_backward(full(sizes, 1.0, dtype=self.dtype), self, dim)
+    return tmp.narrow(dim, 0, sizes[dim]) + tmp.narrow(dim, sizes[dim], sizes[dim])
+
+
+def glu_double_backward(grad: Any, grad_output: Any, self: Any, dim: int) -> Any:
+    from engine.ops.indexing import cat
+
+    half = self.shape[dim] // 2
+    first_half, second_half = self.narrow(dim, 0, half), self.narrow(dim, half, half)
+    sig_second_half = second_half.sigmoid()
+    one_sub_sig_second_half = B.scalar_rsub(1, sig_second_half)
+    sig_one_sub_sig = sig_second_half * one_sub_sig_second_half
+    gg_first_half, gg_second_half = grad.narrow(dim, 0, half), grad.narrow(dim, half, half)
+    gi_first_half = gg_second_half * grad_output * sig_one_sub_sig
+    second_order_sh = sig_one_sub_sig * one_sub_sig_second_half - sig_second_half * sig_one_sub_sig
+    gi_second_half = (gg_second_half * first_half * grad_output * second_order_sh
+                      + gg_first_half * grad_output * sig_one_sub_sig)
+    return cat([gi_first_half, gi_second_half], dim)
+
+
+def prelu_double_backward(c: Any, grads: list[Any]) -> list[Any]:
+    """_prelu_kernel_backward's derivatives (the weight's has self's shape; the engine sums it to the weight's)."""
+    g_input, g_weight = grads
+    self, weight, grad_output = c.self, c.weight, c.grad_output
+    mask = c.grad_input_mask
+    positive = self >= 0
+    zero = _scalar_zero(grad_output)
+    go = gs = gw = None
+    if mask[0]:
+        if g_input is not None:
+            negative = g_input * weight if g_weight is None else g_input * weight + g_weight * self
+            go = where(positive, g_input, negative)
+        else:
+            go = where(positive, zero, g_weight * self)
+    if mask[1]:
+        gs = where(positive, zero, grad_output * g_weight) if g_weight is not None else zeros_like(self)
+    if mask[2]:
+        gw = where(positive, zero, grad_output * g_input) if g_input is not None else zeros_like(self)
+    return [go, gs, gw]
+
+
+def _xlogy(x: Any, y: Any) -> Any:
+    from engine.ops.special import xlogy
+
+    return xlogy(x, y)
+
+
 def not_implemented(c: Any, grad: Any) -> Any:
     raise RuntimeError(f"derivative for aten::{c._op} is not implemented")
 
@@ -225,4 +314,59 @@ DERIVATIVES = {
         "grad_output, self", saves={"self": "grad_output"}, keeps="negative_slope",
         grad_output=lambda c, grad: B.leaky_relu_backward(grad, c.self, c.negative_slope, False),
         self=zeros),
+    # ------------------------------------------------------------------ more activations (engine/nn/activations.py)
+    "SiluBackward0": rule("self", saves="self", self=lambda c, grad: silu_backward(grad, c.self)),
+    "MishBackward0": rule("self", saves="self", self=lambda c, grad: mish_backward(grad, c.self)),
+    "SoftplusBackward0": rule("self", saves="self", keeps="beta, threshold",
+                              self=lambda c, grad: B.softplus_backward(grad, c.self, c.beta, c.threshold)),
+    "SoftplusBackwardBackward0": rule(
+        "grad_output, self", saves={"grad_output": "self", "self": "grad_output, self"}, keeps="beta, threshold",
+        grad_output=lambda c, grad: B.softplus_backward(grad, c.self, c.beta, c.threshold),
+        self=lambda c, grad: softplus_double_backward(grad * c.grad_output, c.self, c.beta, c.threshold)),
+    "EluBackward0": rule("self", saves="self", keeps="alpha, input_scale, scale",
+                         self=lambda c, grad: B.elu_backward(grad, c.alpha, c.scale, c.input_scale, False, c.self)),
+    "EluBackward1": rule("self", saves="result", keeps="alpha, input_scale, scale",
+                         self=lambda c, grad: B.elu_backward(grad, c.alpha, c.scale, c.input_scale, True, c.result)),
+    "CeluBackward0": rule("self", saves="self", keeps="alpha",
+                          self=lambda c, grad: B.elu_backward(grad, c.alpha, 1, 1.0 / c.alpha, False, c.self)),
+    "CeluBackward1": rule("self", saves="result", keeps="alpha",
+                          self=lambda c, grad: B.elu_backward(grad, c.alpha, 1, 1.0 / c.alpha, True, c.result)),
+    "EluBackwardBackward0": rule(
+        "grad_output, self_or_result", saves={"grad_output": "self_or_result", "self_or_result": "grad_output, self_or_result"},
+        keeps="alpha, input_scale, is_result, scale",
+        grad_output=lambda c, grad: B.elu_backward(grad, c.alpha, c.scale, c.input_scale, c.is_result,
+                                                   c.self_or_result),
+        self_or_result=lambda c, grad: elu_double_backward(grad, c.grad_output, c.alpha, c.scale, c.input_scale,
+                                                           c.is_result, c.self_or_result)),
+    "HardswishBackward0": rule("self", saves="self", self=lambda c, grad: B.hardswish_backward(grad, c.self)),
+    "HardswishBackwardBackward0": rule(
+        "grad_output, self", saves={"grad_output": "self", "self": "grad_output, self"},
+        grad_output=lambda c, grad: B.hardswish_backward(grad, c.self),
+        self=lambda c, grad: hardswish_double_backward(grad, c.grad_output, c.self)),
+    # hardsigmoid_backward's own derivative is not implemented in torch (its node is NotImplemented)
+    "HardsigmoidBackward0": rule("self", saves="self", self=lambda c, grad: B.hardsigmoid_backward(grad, c.self)),
+    "LogSigmoidBackward0": rule("self", saves="self, buffer",
+                                self=lambda c, grad: B.log_sigmoid_backward(grad, c.self, c.buffer)),
+    "LogSigmoidBackwardBackward0": rule(
+        "grad_output, self", saves="buffer, grad_output, self",
+        grad_output=lambda c, grad: B.log_sigmoid_backward(grad, c.self, c.buffer),
+        self=lambda c, grad: log_sigmoid_double_backward(grad * c.grad_output, c.self)),
+    "GluBackward0": rule("self", saves="self", keeps="dim", self=lambda c, grad: B.glu_backward(grad, c.self, c._dim)),
+    "GluBackwardBackward0": rule(
+        "grad_output, self", saves="grad_output, self", keeps="dim",
+        grad_output=lambda c, grad: glu_double_backward_grad_output(grad, c.self, c._dim),
+        self=lambda c, grad: glu_double_backward(grad, c.grad_output, c.self, c._dim)),
+    "PreluKernelBackward0": rule("self, weight", lambda c, grad: B.prelu_kernel_backward(grad, c.self, c.weight),
+                                 saves="self, weight"),
+    "PreluKernelBackwardBackward0": rule("grad_output, self, weight", prelu_double_backward,
+                                         saves="grad_output, self, weight"),
+    # ------------------------------------------------------------------ special functions (engine/ops/special.py)
+    "XlogyBackward0": rule("self, other", saves="other, self",
+                           self=lambda c, grad: _xlogy(grad, c.other).masked_fill((c.self == 0.0) & (c.other <= 0.0), 0.0),
+                           other=lambda c, grad: grad * c.self / c.other),
+    "XlogyBackward1": rule("other", saves="other", keeps="self",
+                           other=lambda c, grad: B.mul_scalar(grad, c.self) / c.other),
+    "XlogyBackward2": rule("self", saves="self", keeps="other",
+                           self=lambda c, grad: _xlogy(grad, c.other) if c.other > 0
+                           else _xlogy(grad, c.other).masked_fill(c.self == 0.0, 0.0)),
 }
