@@ -187,6 +187,14 @@ def kl_div(input: Tensor, target: Tensor, size_average: Any = None, reduce: Any 
         if reduction == "mean":
             warnings.warn(_KL_MEAN_WARNING, UserWarning, stacklevel=2)
         enum = reduction_enum("sum" if reduction == "batchmean" else reduction)
+    reduced = kl_div_composite(input, target, enum, log_target)
+    if reduction == "batchmean" and input.ndim != 0:
+        reduced = pw.div(reduced, input._shape[0])
+    return reduced
+
+
+def kl_div_composite(input: Tensor, target: Tensor, reduction: int, log_target: bool) -> Tensor:  # noqa: A002
+    """aten::kl_div: the pointwise divergence, then the reduction (an enum)."""
     if not (input.dtype.is_floating_point and target.dtype.is_floating_point):
         raise RuntimeError("kl_div: Integral inputs not supported.")
     from engine.ops.special import xlogy
@@ -197,7 +205,4 @@ def kl_div(input: Tensor, target: Tensor, size_average: Any = None, reduce: Any 
     else:
         product = pw.mul(target, input)  # evaluated first in ATen's `xlogy(t, t) - t * x`, as the graph's order shows
         output = pw.sub(xlogy(target, target), product)
-    reduced = output.mean() if enum == 1 else output.sum() if enum == 2 else output
-    if reduction == "batchmean" and input.ndim != 0:
-        reduced = pw.div(reduced, input._shape[0])
-    return reduced
+    return output.mean() if reduction == 1 else output.sum() if reduction == 2 else output

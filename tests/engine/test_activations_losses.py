@@ -120,6 +120,27 @@ SNIPPETS = {
                      "ls = [m(x, y) for m in ms]\n"
                      "sum(ls).backward()\n"
                      "print(ms, [m.reduction for m in ms], ms[1].beta, ms[2].delta, ms[3].log_target)\n"),
+    # ------------------------------------------------------------------ distances
+    "normalize": ("torch.manual_seed(0); x = torch.randn(3, 4, requires_grad=True); a = F.normalize(x); "
+                  "b = F.normalize(x, p=1, dim=0); z = F.normalize(torch.zeros(2, 3)); (a + b).sum().backward()"),
+    "normalize out=": "o = torch.empty(2, 3); r = F.normalize(torch.arange(6.).view(2, 3), out=o); same = r is o",
+    "cosine similarity": ("torch.manual_seed(0); x = torch.randn(3, 4, requires_grad=True); y = torch.randn(4, "
+                          "requires_grad=True); c = F.cosine_similarity(x, y, dim=-1); c.sum().backward(); "
+                          "z = F.cosine_similarity(torch.zeros(2), torch.zeros(2), dim=0)"),
+    "cosine similarity of integers": "F.cosine_similarity(torch.ones(2, 3, dtype=torch.long), torch.ones(2, 3, dtype=torch.long))",
+    "cosine similarity of an integer and a float": "c = F.cosine_similarity(torch.ones(2, 3, dtype=torch.long), torch.ones(2, 3))",
+    "cosine similarity shape mismatch": "F.cosine_similarity(torch.ones(2, 3), torch.ones(3, 3))",
+    "pairwise distance": ("torch.manual_seed(0); x = torch.randn(3, 4, requires_grad=True); y = torch.randn(3, 4); "
+                          "d = F.pairwise_distance(x, y); e = F.pairwise_distance(x, y, p=1, keepdim=True); "
+                          "(d.sum() + e.sum()).backward(); s = F.pairwise_distance(torch.tensor(1.), torch.tensor(3.))"),
+    "distance modules": ("torch.manual_seed(0); c = nn.CosineSimilarity(dim=0); p = nn.PairwiseDistance(p=1.); "
+                         "x = torch.randn(3, 2); y = torch.randn(3, 2); a = c(x, y); b = p(x, y); print(c, p)"),
+    "torch-level names": ("x = torch.tensor([[-1., 0.5], [2., -3.]], requires_grad=True); a = torch.selu(x); "
+                          "b = torch.celu(x, 0.5); c = torch.prelu(x, torch.tensor([0.2, 0.3])); "
+                          "d = torch.kl_div(x, x.detach().exp(), 1); e = x.prelu(torch.tensor([0.1])); "
+                          "f = torch.binary_cross_entropy_with_logits(x, torch.ones(2, 2)); "
+                          "g = torch.cosine_similarity(x, x * 2); h = torch.pairwise_distance(x, x + 1); "
+                          "i = torch.selu_(x.detach().clone()); j = torch.celu_(x.detach().clone())"),
     "xlogy": ("x = torch.tensor([0., 1., 2., 0., 3.], requires_grad=True); y = torch.tensor([0., -1., 3., float('nan'), "
               "2.], requires_grad=True); z = torch.xlogy(x, y); z.sum().backward(); s = torch.xlogy(2, y.detach()); "
               "r = x.detach().xlogy(3.); i = torch.xlogy(torch.tensor([1, 2]), torch.tensor([3, 4]))"),

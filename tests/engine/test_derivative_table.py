@@ -106,6 +106,10 @@ SAMPLES = [
     ("F.kl_div(F.log_softmax(a, 1), b.softmax(1), reduction='batchmean')", "r2x3 r2x3"),
     ("F.kl_div(a, b, reduction='sum', log_target=True)", "r2x3 r2x3"), ("torch.xlogy(a, b)", "p3 p3"),
     ("torch.xlogy(2., a)", "p3"), ("torch.xlogy(a, 3.)", "r3"), ("torch.xlogy(a, 0.)", "r3"),
+    # distances
+    ("F.normalize(a)", "r2x3"), ("F.normalize(a, p=1, dim=0)", "r2x3"), ("F.cosine_similarity(a, b)", "r2x3 r2x3"),
+    ("F.cosine_similarity(a, b, dim=-1)", "r2x3 r3"), ("F.pairwise_distance(a, b)", "r2x3 r2x3"),
+    ("F.pairwise_distance(a, b, p=1, keepdim=True)", "r2x3 r3"),
 ]
 
 XFAIL = {

@@ -267,6 +267,9 @@ DERIVATIVES = {
                              self=lambda c, grads: moments_backward(c, grads, root=False)),
     "StdMeanBackward0": rule("self", saves="self, result0", keeps="correction, dim, keepdim",
                              self=lambda c, grads: moments_backward(c, grads, root=True)),
+    "NormBackward1": rule("self", saves="self, result", keeps="dim, keepdim, p",  # at::norm(self, p, dim)
+                          self=lambda c, grad: norm_backward(grad, c.self, float(c.p), c.result, dims_of(c.dim),
+                                                             c.keepdim)),
     "LinalgVectorNormBackward0": rule("self", saves="self, result", keeps="dim, keepdim, ord",
                                       self=lambda c, grad: norm_backward(grad, c.self, float(c.ord), c.result,
                                                                          dims_of(c.dim), c.keepdim)),
