@@ -8,6 +8,8 @@ input is accepted like torch does.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
@@ -179,3 +181,27 @@ def conv_transpose2d_backward(grad_out: np.ndarray, x: np.ndarray, weight: np.nd
         if need[1] else None
     grad_b = grad_out.sum(axis=(0, 2, 3)) if need[2] else None
     return grad_x, grad_w, grad_b
+
+
+def as_2d_args(stride: Any, padding: Any, dilation: Any) -> tuple[Any, Any, Any]:
+    """A 1-D convolution's (length,) arguments as a 2-D one's over a height of 1."""
+    def one(v: Any) -> int:
+        return int(v[0]) if isinstance(v, (tuple, list)) else int(v)
+
+    return (1, one(stride)), (0, one(padding)), (1, one(dilation))
+
+
+def conv1d_forward(x: np.ndarray, weight: np.ndarray, bias: np.ndarray | None, stride: Any, padding: Any,
+                   dilation: Any, groups: int) -> np.ndarray:
+    """(N, C, L) x (O, C/groups, k) -> (N, O, OL), as a 2-D convolution over a height of 1."""
+    s, p, d = as_2d_args(stride, padding, dilation)
+    return conv2d_forward(x[:, :, None, :], weight[:, :, None, :], bias, s, p, d, groups)[:, :, 0, :]
+
+
+def conv1d_backward(grad_out: np.ndarray, x: np.ndarray, weight: np.ndarray, stride: Any, padding: Any,
+                    dilation: Any, groups: int, need: tuple[bool, bool, bool]
+                    ) -> tuple[np.ndarray | None, np.ndarray | None, np.ndarray | None]:
+    s, p, d = as_2d_args(stride, padding, dilation)
+    gx, gw, gb = conv2d_backward(grad_out[:, :, None, :], x[:, :, None, :], weight[:, :, None, :], s, p, d, groups,
+                                 need)
+    return (None if gx is None else gx[:, :, 0, :]), (None if gw is None else gw[:, :, 0, :]), gb

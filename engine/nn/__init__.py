@@ -64,6 +64,7 @@ from engine.nn.layers import (
     Softmax,
     Tanh,
 )
+from engine.nn.layers_1d import AdaptiveAvgPool1d, AdaptiveMaxPool1d, AvgPool1d, Conv1d, MaxPool1d
 from engine.nn.loss_layers import BCEWithLogitsLoss, HuberLoss, KLDivLoss, SmoothL1Loss
 from engine.nn.module import Module
 from engine.nn.recurrent import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell

@@ -496,13 +496,14 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn
 
 # the functional forms kept in modules of their own, exported here as torch.nn.functional has them
 from engine.nn import activations as _activations  # noqa: E402
+from engine.nn import conv_pool_1d as _conv_pool_1d  # noqa: E402
 from engine.nn import distance as _distance  # noqa: E402
 from engine.nn import losses as _losses  # noqa: E402
 
-for _module in (_activations, _distance, _losses):
+for _module in (_activations, _conv_pool_1d, _distance, _losses):
     globals().update({name: getattr(_module, name) for name in _module.__all__})
 
-_SPLIT_OUT = (__name__, "engine.nn.activations", "engine.nn.distance", "engine.nn.losses")
+_SPLIT_OUT = (__name__, "engine.nn.activations", "engine.nn.conv_pool_1d", "engine.nn.distance", "engine.nn.losses")
 
 
 def _place_public_functions() -> None:

@@ -325,12 +325,13 @@ def convolution_backward(grad_output: Tensor, input: Tensor, weight: Tensor, bia
     from engine.kernels import conv
 
     need = (output_mask[0], output_mask[1], output_mask[2] and bias_sizes is not None)
-    outs = _outputs(conv.conv2d_backward(grad_output._numpy_view(), input._numpy_view(), weight._numpy_view(),
-                                         stride, padding, dilation, groups, need), grad_output.dtype)
+    backward = conv.conv1d_backward if weight.ndim == 3 else conv.conv2d_backward
+    outs = _outputs(backward(grad_output._numpy_view(), input._numpy_view(), weight._numpy_view(),
+                             stride, padding, dilation, groups, need), grad_output.dtype)
     record("ConvolutionBackwardBackward0", outs, (grad_output, input, weight),
            save={"grad_output": grad_output, "input": input, "weight": weight},
-           values={"dilation": dilation, "groups": groups, "output_padding": (0, 0), "padding": padding,
-                   "stride": stride, "transposed": False})
+           values={"dilation": dilation, "groups": groups, "output_padding": (0,) * (weight.ndim - 2),
+                   "padding": padding, "stride": stride, "transposed": False})
     return outs
 
 

@@ -110,6 +110,10 @@ SAMPLES = [
     ("F.normalize(a)", "r2x3"), ("F.normalize(a, p=1, dim=0)", "r2x3"), ("F.cosine_similarity(a, b)", "r2x3 r2x3"),
     ("F.cosine_similarity(a, b, dim=-1)", "r2x3 r3"), ("F.pairwise_distance(a, b)", "r2x3 r2x3"),
     ("F.pairwise_distance(a, b, p=1, keepdim=True)", "r2x3 r3"),
+    # 1-D convolution and pools
+    ("F.conv1d(a, b, c, padding=1)", "r2x2x5 r3x2x3 r3"), ("F.conv1d(a, b, stride=2, dilation=2)", "r1x2x7 r2x2x2"),
+    ("F.conv1d(a, b, padding='same')", "r2x5 r3x2x2"), ("F.max_pool1d(a, 2)", "r1x2x6"),
+    ("F.avg_pool1d(a, 3, 2, 1)", "r1x2x6"), ("F.adaptive_avg_pool1d(a, 4)", "r1x2x6"),
 ]
 
 XFAIL = {

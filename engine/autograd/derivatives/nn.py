@@ -31,21 +31,22 @@ def _zeros_of(c: Any, grad: Any) -> Any:
 def convolution_double_backward(c: Any, grads: list[Any]) -> list[Any]:
     """_convolution_double_backward: the gradients of convolution_backward's three outputs with respect
     to its inputs (grad_output, input, weight), each again a convolution or its backward."""
-    from engine.nn.functional import conv2d
+    from engine.nn.functional import conv1d, conv2d
 
+    convolve = conv1d if c.weight.ndim == 3 else conv2d
     gg_input, gg_weight, gg_bias = grads
     mask = c.grad_input_mask
     args = (c.stride, c.padding, c.dilation, c.groups)
     gg_out = gi = gw = None
     if mask[0]:
         if gg_input is not None:
-            gg_out = conv2d(gg_input, c.weight, None, *args)
+            gg_out = convolve(gg_input, c.weight, None, *args)
         if gg_weight is not None:
-            term = conv2d(c.input, gg_weight, None, *args)
+            term = convolve(c.input, gg_weight, None, *args)
             gg_out = term if gg_out is None else gg_out + term
         if gg_bias is not None:
             shape = [1] * c.grad_output.ndim
-            shape[-3] = gg_bias._shape[0]
+            shape[1 - c.weight.ndim] = gg_bias._shape[0]  # the channel dim: -3 for 2-D, -2 for 1-D
             term = gg_bias.reshape(shape)
             gg_out = term.expand(c.grad_output._shape) if gg_out is None else gg_out + term
     if mask[1] and gg_weight is not None:
