@@ -67,5 +67,16 @@ from engine.nn.layers import (
 from engine.nn.layers_1d import AdaptiveAvgPool1d, AdaptiveMaxPool1d, AvgPool1d, Conv1d, MaxPool1d
 from engine.nn.loss_layers import BCEWithLogitsLoss, HuberLoss, KLDivLoss, SmoothL1Loss
 from engine.nn.module import Module
+from engine.nn.norm_shape_layers import (
+    Dropout1d,
+    Dropout2d,
+    InstanceNorm1d,
+    InstanceNorm2d,
+    PixelShuffle,
+    PixelUnshuffle,
+    RMSNorm,
+    Unflatten,
+)
+from engine.nn.parameter_containers import ParameterDict, ParameterList
 from engine.nn.recurrent import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell
 from engine.tensor import Parameter

@@ -499,11 +499,14 @@ from engine.nn import activations as _activations  # noqa: E402
 from engine.nn import conv_pool_1d as _conv_pool_1d  # noqa: E402
 from engine.nn import distance as _distance  # noqa: E402
 from engine.nn import losses as _losses  # noqa: E402
+from engine.nn import normalization as _normalization  # noqa: E402
+from engine.nn import pixel_dropout as _pixel_dropout  # noqa: E402
 
-for _module in (_activations, _conv_pool_1d, _distance, _losses):
+for _module in (_activations, _conv_pool_1d, _distance, _losses, _normalization, _pixel_dropout):
     globals().update({name: getattr(_module, name) for name in _module.__all__})
 
-_SPLIT_OUT = (__name__, "engine.nn.activations", "engine.nn.conv_pool_1d", "engine.nn.distance", "engine.nn.losses")
+_SPLIT_OUT = (__name__, "engine.nn.activations", "engine.nn.conv_pool_1d", "engine.nn.distance", "engine.nn.losses",
+              "engine.nn.normalization", "engine.nn.pixel_dropout")
 
 
 def _place_public_functions() -> None:

@@ -68,6 +68,16 @@ def div_scalar(self: Tensor, other: Any) -> Tensor:
     return _scalar_op(self, other, np.divide, "DivBackward1", {"other": other})
 
 
+def add_scalar_(self: Tensor, other: Any) -> Tensor:
+    """at::Tensor::add_(Scalar) (AddBackward1, in place)."""
+    from engine.ops.core import apply_inplace
+
+    def write(target: np.ndarray) -> None:
+        np.add(target, target.dtype.type(other), out=target)
+
+    return apply_inplace(self, write, "AddBackward1", ())
+
+
 def div_scalar_(self: Tensor, other: Any) -> Tensor:
     """at::Tensor::div_(Scalar) (DivBackward1, in place)."""
     from engine.ops.core import apply_inplace

@@ -79,6 +79,13 @@ def flatten(self: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
 
 def unflatten(self: Tensor, dim: int, sizes: Sequence[int]) -> Tensor:
     dim = geometry.wrap_dim(dim, self.ndim)
+    if not sizes:
+        raise RuntimeError("unflatten: sizes must be non-empty")
+    known = math.prod(s for s in sizes if s != -1)
+    if list(sizes).count(-1) <= 1 and (known == 0 or self._shape[dim] % known if -1 in sizes
+                                       else known != self._shape[dim]):
+        raise RuntimeError(f"unflatten: Provided sizes {list(sizes)} don't multiply up to the size of dim {dim} "
+                           f"({self._shape[dim]}) in the input tensor")
     inner = geometry.infer_size(tuple(sizes), self._shape[dim])
     return view(self, self._shape[:dim] + inner + self._shape[dim + 1:])
 

@@ -114,6 +114,10 @@ SAMPLES = [
     ("F.conv1d(a, b, c, padding=1)", "r2x2x5 r3x2x3 r3"), ("F.conv1d(a, b, stride=2, dilation=2)", "r1x2x7 r2x2x2"),
     ("F.conv1d(a, b, padding='same')", "r2x5 r3x2x2"), ("F.max_pool1d(a, 2)", "r1x2x6"),
     ("F.avg_pool1d(a, 3, 2, 1)", "r1x2x6"), ("F.adaptive_avg_pool1d(a, 4)", "r1x2x6"),
+    # normalisation and reshaping
+    ("F.rms_norm(a, (3,), b)", "r2x3 r3"), ("F.rms_norm(a, (2, 3))", "r2x2x3"), ("F.instance_norm(a)", "r2x2x3"),
+    ("F.instance_norm(a, weight=b, bias=c)", "r2x2x3 r2 r2"), ("F.pixel_shuffle(a, 2)", "r1x4x2x3"),
+    ("F.pixel_unshuffle(a, 2)", "r1x1x4x2"),
 ]
 
 XFAIL = {

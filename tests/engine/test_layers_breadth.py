@@ -49,6 +49,69 @@ SNIPPETS = {
                        "loss.backward()\n"
                        "g = net[0].weight.grad\n"
                        "print(net)\n"),
+    # ------------------------------------------------------------------ normalisation
+    "rms norm": ("torch.manual_seed(0); x = torch.randn(2, 3, 8, requires_grad=True); w = torch.randn(8, "
+                 "requires_grad=True); a = F.rms_norm(x, (8,), w); b = F.rms_norm(x, (3, 8), eps=1e-3); "
+                 "(a.sum() + (b * b).sum()).backward(); h = F.rms_norm(x.detach().half(), [8])"),
+    "rms norm shape errors": "x = torch.ones(2, 8); F.rms_norm(x, (4,))",
+    "rms norm weight shape": "F.rms_norm(torch.ones(2, 8), (8,), torch.ones(4))",
+    "rms norm module": ("torch.manual_seed(0); m = nn.RMSNorm(8); n = nn.RMSNorm([3, 8], eps=1e-5, "
+                        "elementwise_affine=False); x = torch.randn(2, 3, 8, requires_grad=True); y = m(x) + n(x); "
+                        "y.sum().backward(); g = m.weight.grad; print(m, n, list(m.state_dict()))"),
+    "instance norm": ("torch.manual_seed(0); x = torch.randn(2, 3, 4, 4, requires_grad=True); y = F.instance_norm(x); "
+                      "(y * y.detach()).sum().backward(); rm = torch.zeros(3); rv = torch.ones(3); "
+                      "z = F.instance_norm(x.detach(), rm, rv, torch.ones(3), torch.zeros(3))"),
+    "instance norm of one pixel": "F.instance_norm(torch.ones(2, 3, 1, 1))",
+    "instance norm modules": ("torch.manual_seed(0); a = nn.InstanceNorm2d(3); b = nn.InstanceNorm2d(3, affine=True, "
+                              "track_running_stats=True); c = nn.InstanceNorm1d(3)\n"
+                              "x = torch.randn(2, 3, 4, 4, requires_grad=True); y = a(x) + b(x); y.sum().backward()\n"
+                              "u = a(torch.randn(3, 4, 4)); s = c(torch.randn(2, 3, 5)); w = b.weight.grad\n"
+                              "rm = b.running_mean; n = b.num_batches_tracked; b.eval(); e = b(x.detach())\n"
+                              "print(a, b, c, list(b.state_dict()))\n"),
+    "instance norm wrong channels": "nn.InstanceNorm2d(4)(torch.randn(2, 3, 4, 4))",
+    "instance norm wrong channels affine": "nn.InstanceNorm2d(4, affine=True)(torch.randn(2, 3, 4, 4))",
+    "instance norm wrong rank": "nn.InstanceNorm2d(3)(torch.randn(2, 3, 4, 4, 1))",
+    # ------------------------------------------------------------------ reshaping, dropout, containers
+    "unflatten": ("x = torch.arange(24.).view(2, 12).requires_grad_(); u = nn.Unflatten(1, (3, 4)); y = u(x); "
+                  "y.sum().backward(); z = nn.Unflatten(-1, (2, -1))(x.detach()); print(u)"),
+    "unflatten bad sizes": "nn.Unflatten(1, (4, 4))(torch.ones(2, 6))",
+    "pixel shuffle": ("x = torch.arange(32.).view(1, 8, 2, 2).requires_grad_(); y = F.pixel_shuffle(x, 2); "
+                      "(y * torch.arange(32.).view(1, 2, 4, 4)).sum().backward(); z = F.pixel_unshuffle(y.detach(), 2); "
+                      "m = nn.PixelShuffle(2); n = nn.PixelUnshuffle(2); w = n(m(x.detach())); print(m, n)"),
+    "pixel shuffle channel error": "F.pixel_shuffle(torch.ones(1, 3, 2, 2), 2)",
+    "pixel unshuffle height error": "F.pixel_unshuffle(torch.ones(1, 1, 3, 3), 2)",
+    "dropout2d": ("torch.manual_seed(0); x = torch.ones(2, 4, 3, 3, requires_grad=True); y = F.dropout2d(x, 0.5); "
+                  "y.sum().backward(); e = F.dropout2d(x, 0.5, training=False); z = F.dropout2d(x.detach(), 1.)"),
+    "dropout2d of a 3-d input warns": "torch.manual_seed(0); y = F.dropout2d(torch.ones(2, 4, 3))",
+    "dropout2d of a 2-d input warns": "torch.manual_seed(0); y = F.dropout2d(torch.ones(4, 3))",
+    "dropout1d": ("torch.manual_seed(0); x = torch.ones(2, 4, 3, requires_grad=True); y = F.dropout1d(x, 0.5); "
+                  "y.sum().backward(); u = F.dropout1d(torch.ones(4, 3)); i = torch.ones(2, 4, 3); "
+                  "j = F.dropout1d(i, inplace=True); v = i._version"),
+    "dropout1d of a 4-d input": "F.dropout1d(torch.ones(1, 2, 3, 4))",
+    "dropout modules": ("torch.manual_seed(0); d = nn.Dropout2d(0.3); e = nn.Dropout1d(); y = d(torch.ones(2, 3, 2, 2)); "
+                        "d.eval(); z = d(torch.ones(2, 3, 2, 2)); print(d, e, nn.Dropout2d(0.2, True))"),
+    "dropout module probability": "nn.Dropout2d(1.5)",
+    "parameter list": ("p = nn.ParameterList([nn.Parameter(torch.ones(2)), torch.zeros(3, 2)])\n"
+                       "p.append(torch.full((1,), 2.))\n"
+                       "print(p, len(p), [n for n, _ in p.named_parameters()], type(p[1]).__name__)\n"
+                       "s = sum(q.sum() for q in p); s.backward(); g = p[0].grad; last = p[-1]\n"),
+    "parameter list in a module": (
+        "class M(nn.Module):\n"
+        "    def __init__(self):\n"
+        "        super().__init__()\n"
+        "        self.ws = nn.ParameterList([nn.Parameter(torch.full((2,), float(i))) for i in range(3)])\n"
+        "    def forward(self, x):\n"
+        "        for w in self.ws:\n"
+        "            x = x * w\n"
+        "        return x\n"
+        "m = M(); y = m(torch.ones(2)); y.sum().backward()\n"
+        "print(m, list(m.state_dict()), [p.grad for p in m.parameters()])\n"
+        "o = torch.optim.SGD(m.parameters(), lr=0.1); o.step(); w = m.ws[2]\n"),
+    "parameter list index out of range": "nn.ParameterList([torch.ones(1)])[3]",
+    "parameter dict": ("d = nn.ParameterDict({'a': nn.Parameter(torch.ones(2)), 'b': torch.zeros(1)})\n"
+                       "d['c'] = nn.Parameter(torch.full((3,), 2.))\n"
+                       "print(d, len(d), 'a' in d, list(d.keys()), [n for n, _ in d.named_parameters()])\n"
+                       "s = d['a'].sum() + d['c'].sum(); s.backward(); g = d['a'].grad; b = d.pop('b'); n = len(d)\n"),
 }
 
 

@@ -293,6 +293,10 @@ DERIVATIVES = {
                                                             c.delta, False),
         target=lambda c, grad: -pointwise_loss_double_backward(grad * c.grad_output, c.self, c.target, c.reduction,
                                                                c.delta, False)),
+    "PixelShuffleBackward0": rule("self", keeps="upscale_factor",
+                                  self=lambda c, grad: _pixel_unshuffle(grad, c.upscale_factor)),
+    "PixelUnshuffleBackward0": rule("self", keeps="downscale_factor",
+                                    self=lambda c, grad: _pixel_shuffle(grad, c.downscale_factor)),
 }
 
 
@@ -369,3 +373,15 @@ def _nll_loss(grad: Any, c: Any) -> Any:
 
     return nll_loss(grad, c.target, c.weight, None, c._ignore_index, None,
                     {0: "none", 1: "mean", 2: "sum"}[c.reduction])
+
+
+def _pixel_shuffle(grad: Any, factor: int) -> Any:
+    from engine.nn.pixel_dropout import pixel_shuffle
+
+    return pixel_shuffle(grad, factor)
+
+
+def _pixel_unshuffle(grad: Any, factor: int) -> Any:
+    from engine.nn.pixel_dropout import pixel_unshuffle
+
+    return pixel_unshuffle(grad, factor)

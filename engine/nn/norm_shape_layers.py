@@ -1,0 +1,167 @@
+"""nn modules for normalisation and reshaping beyond BatchNorm/LayerNorm/Flatten: RMSNorm, InstanceNorm1d/2d,
+Unflatten, PixelShuffle/PixelUnshuffle and the channel-wise Dropout1d/Dropout2d, printed as torch 2.13
+prints them and checking their input as torch's do."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+from typing import Any
+
+from engine import dtypes
+from engine.nn import functional as F
+from engine.nn import init
+from engine.nn.module import Module
+from engine.ops import factories
+from engine.tensor import Parameter, Tensor
+
+
+class RMSNorm(Module):
+    def __init__(self, normalized_shape: Any, eps: float | None = None, elementwise_affine: bool = True,
+                 device: Any = None, dtype: dtypes.dtype | None = None) -> None:
+        super().__init__()
+        shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
+        self.normalized_shape, self.eps, self.elementwise_affine = shape, eps, elementwise_affine
+        if elementwise_affine:
+            self.weight = Parameter(factories.empty(*shape, dtype=dtype))
+        else:
+            self.register_parameter("weight", None)
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        if self.weight is not None:
+            init.ones_(self.weight)
+
+    def forward(self, x: Tensor) -> Tensor:
+        return F.rms_norm(x, self.normalized_shape, self.weight, self.eps)
+
+    def extra_repr(self) -> str:
+        return f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}"
+
+
+class _InstanceNorm(Module):
+    _dims: tuple[int, int] = (2, 3)  # the ranks accepted: unbatched, batched
+
+    def __init__(self, num_features: int, eps: float = 1e-5, momentum: float | None = 0.1, affine: bool = False,
+                 track_running_stats: bool = False, device: Any = None, dtype: dtypes.dtype | None = None) -> None:
+        super().__init__()
+        self.num_features, self.eps, self.momentum = num_features, eps, momentum
+        self.affine, self.track_running_stats = affine, track_running_stats
+        if affine:
+            self.weight = Parameter(factories.empty(num_features, dtype=dtype))
+            self.bias = Parameter(factories.empty(num_features, dtype=dtype))
+        else:
+            self.register_parameter("weight", None)
+            self.register_parameter("bias", None)
+        if track_running_stats:
+            self.register_buffer("running_mean", factories.zeros(num_features, dtype=dtype))
+            self.register_buffer("running_var", factories.ones(num_features, dtype=dtype))
+            self.register_buffer("num_batches_tracked", factories.tensor(0, dtype=dtypes.int64))
+        else:
+            for name in ("running_mean", "running_var", "num_batches_tracked"):
+                self.register_buffer(name, None)
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        """As torch's _NormBase: the running stats reset in place (their versions show it), then the affine
+        parameters."""
+        if self.track_running_stats:
+            self.running_mean.zero_()
+            self.running_var.fill_(1)
+            self.num_batches_tracked.zero_()
+        if self.affine:
+            init.ones_(self.weight)
+            init.zeros_(self.bias)
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002 - torch's argument names
+        unbatched, batched = self._dims
+        if input.ndim not in self._dims:
+            raise ValueError(f"expected {unbatched}D or {batched}D input (got {input.ndim}D input)")
+        feature_dim = input.ndim - unbatched
+        if input._shape[feature_dim] != self.num_features:
+            if self.affine:
+                raise ValueError(f"expected input's size at dim={feature_dim} to match num_features "
+                                 f"({self.num_features}), but got: {input._shape[feature_dim]}.")
+            warnings.warn(f"input's size at dim={feature_dim} does not match num_features. You can silence this "
+                          "warning by not passing in num_features, which is not used because affine=False",
+                          UserWarning, stacklevel=3)
+        if input.ndim == unbatched:
+            return self._normalize(input.unsqueeze(0)).squeeze(0)
+        return self._normalize(input)
+
+    def _normalize(self, input: Tensor) -> Tensor:  # noqa: A002
+        return F.instance_norm(input, self.running_mean, self.running_var, self.weight, self.bias,
+                               self.training or not self.track_running_stats,
+                               self.momentum if self.momentum is not None else 0.0, self.eps)
+
+    def extra_repr(self) -> str:
+        return (f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, affine={self.affine}, "
+                f"bias={self.affine}, track_running_stats={self.track_running_stats}")
+
+
+class InstanceNorm1d(_InstanceNorm):
+    _dims = (2, 3)
+
+
+class InstanceNorm2d(_InstanceNorm):
+    _dims = (3, 4)
+
+
+class Unflatten(Module):
+    def __init__(self, dim: int | str, unflattened_size: Sequence[int]) -> None:
+        super().__init__()
+        if isinstance(dim, int) and not isinstance(unflattened_size, (tuple, list)):
+            raise TypeError("unflattened_size must be tuple of ints, but found type "
+                            f"{type(unflattened_size).__name__}")
+        self.dim, self.unflattened_size = dim, unflattened_size
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return input.unflatten(self.dim, self.unflattened_size)
+
+    def extra_repr(self) -> str:
+        return f"dim={self.dim}, unflattened_size={self.unflattened_size}"
+
+
+class PixelShuffle(Module):
+    def __init__(self, upscale_factor: int) -> None:
+        super().__init__()
+        self.upscale_factor = upscale_factor
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return F.pixel_shuffle(input, self.upscale_factor)
+
+    def extra_repr(self) -> str:
+        return f"upscale_factor={self.upscale_factor}"
+
+
+class PixelUnshuffle(Module):
+    def __init__(self, downscale_factor: int) -> None:
+        super().__init__()
+        self.downscale_factor = downscale_factor
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return F.pixel_unshuffle(input, self.downscale_factor)
+
+    def extra_repr(self) -> str:
+        return f"downscale_factor={self.downscale_factor}"
+
+
+class _ChannelDropout(Module):
+    def __init__(self, p: float = 0.5, inplace: bool = False) -> None:
+        super().__init__()
+        if p < 0 or p > 1:
+            raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+        self.p, self.inplace = p, inplace
+
+    def extra_repr(self) -> str:
+        return f"p={self.p}, inplace={self.inplace}"
+
+
+class Dropout1d(_ChannelDropout):
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return F.dropout1d(input, self.p, self.training, self.inplace)
+
+
+class Dropout2d(_ChannelDropout):
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return F.dropout2d(input, self.p, self.training, self.inplace)
