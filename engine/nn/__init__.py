@@ -76,6 +76,9 @@ from engine.nn.norm_shape_layers import (
     PixelUnshuffle,
     RMSNorm,
     Unflatten,
+    Upsample,
+    UpsamplingBilinear2d,
+    UpsamplingNearest2d,
 )
 from engine.nn.parameter_containers import ParameterDict, ParameterList
 from engine.nn.recurrent import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell

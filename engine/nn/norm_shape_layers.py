@@ -1,5 +1,5 @@
 """nn modules for normalisation and reshaping beyond BatchNorm/LayerNorm/Flatten: RMSNorm, InstanceNorm1d/2d,
-Unflatten, PixelShuffle/PixelUnshuffle and the channel-wise Dropout1d/Dropout2d, printed as torch 2.13
+Unflatten, PixelShuffle/PixelUnshuffle, Upsample and the channel-wise Dropout1d/Dropout2d, printed as torch 2.13
 prints them and checking their input as torch's do."""
 
 from __future__ import annotations
@@ -165,3 +165,34 @@ class Dropout1d(_ChannelDropout):
 class Dropout2d(_ChannelDropout):
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
         return F.dropout2d(input, self.p, self.training, self.inplace)
+
+
+class Upsample(Module):
+    def __init__(self, size: Any = None, scale_factor: Any = None, mode: str = "nearest",
+                 align_corners: bool | None = None, recompute_scale_factor: bool | None = None) -> None:
+        super().__init__()
+        self.name = type(self).__name__
+        self.size = size
+        if isinstance(scale_factor, tuple):
+            self.scale_factor: Any = tuple(float(factor) for factor in scale_factor)
+        else:
+            self.scale_factor = float(scale_factor) if scale_factor else None
+        self.mode, self.align_corners, self.recompute_scale_factor = mode, align_corners, recompute_scale_factor
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return F.interpolate(input, self.size, self.scale_factor, self.mode, self.align_corners,
+                             recompute_scale_factor=self.recompute_scale_factor)
+
+    def extra_repr(self) -> str:
+        info = f"scale_factor={self.scale_factor!r}" if self.scale_factor is not None else f"size={self.size!r}"
+        return info + f", mode={self.mode!r}"
+
+
+class UpsamplingNearest2d(Upsample):
+    def __init__(self, size: Any = None, scale_factor: Any = None) -> None:
+        super().__init__(size, scale_factor, mode="nearest")
+
+
+class UpsamplingBilinear2d(Upsample):
+    def __init__(self, size: Any = None, scale_factor: Any = None) -> None:
+        super().__init__(size, scale_factor, mode="bilinear", align_corners=True)

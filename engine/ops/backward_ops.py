@@ -498,6 +498,30 @@ def huber_loss_backward(grad_output: Tensor, self: Tensor, target: Tensor, reduc
                                     delta, lambda d, b: np.where(d < -b, -b, np.where(d > b, b, d)))
 
 
+def upsample_backward(grad_output: Tensor, mode: str, output_size: Sequence[int], input_size: Sequence[int],
+                      align_corners: bool | None, scales: Sequence[float | None]) -> Tensor:
+    """upsample_{nearest,linear,bilinear}*_backward: the transposed interpolation; its own derivative is the
+    forward op (UpsampleNearest2DBackwardBackward0...)."""
+    from engine.kernels import upsample
+    from engine.nn.upsampling import matrices
+
+    spatial = len(output_size)
+    precision = np.float64 if grad_output.dtype.itemsize >= 8 else np.float32
+    ms = matrices(input_size[2:], output_size, mode != "nearest", bool(align_corners), scales, precision)
+    out = _new(np.array(upsample.interpolate_backward(grad_output._numpy_view(), ms), order="C"), grad_output.dtype)
+    name = {"nearest": f"UpsampleNearest{spatial}DBackwardBackward0", "linear": "UpsampleLinear1DBackwardBackward0",
+            "bilinear": "UpsampleBilinear2DBackwardBackward0"}[mode]
+    values: dict[str, Any] = {"output_size": tuple(output_size), "_mode": mode}
+    if mode != "nearest":
+        values["align_corners"] = bool(align_corners)
+    if spatial == 1:
+        values["scales"] = scales[0]
+    else:
+        values["scales_h"], values["scales_w"] = scales
+    record(name, out, (grad_output,), values=values)
+    return out
+
+
 def masked_scatter_backward(grad_output: Tensor, mask: Tensor, sizes: Sequence[int]) -> Tensor:
     """The source's gradient of masked_scatter: grad's masked elements in order, zero-padded to the
     source's size (MaskedScatterBackwardBackward0)."""

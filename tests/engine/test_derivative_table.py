@@ -118,6 +118,12 @@ SAMPLES = [
     ("F.rms_norm(a, (3,), b)", "r2x3 r3"), ("F.rms_norm(a, (2, 3))", "r2x2x3"), ("F.instance_norm(a)", "r2x2x3"),
     ("F.instance_norm(a, weight=b, bias=c)", "r2x2x3 r2 r2"), ("F.pixel_shuffle(a, 2)", "r1x4x2x3"),
     ("F.pixel_unshuffle(a, 2)", "r1x1x4x2"),
+    # upsampling
+    ("F.interpolate(a, scale_factor=2)", "r1x2x3"), ("F.interpolate(a, size=(3, 5))", "r1x1x2x3"),
+    ("F.interpolate(a, size=7, mode='linear')", "r1x2x3"),
+    ("F.interpolate(a, scale_factor=1.5, mode='linear', align_corners=True)", "r1x1x4"),
+    ("F.interpolate(a, scale_factor=2, mode='bilinear')", "r1x1x2x3"),
+    ("F.interpolate(a, size=(3, 4), mode='bilinear', align_corners=True)", "r1x2x2x3"),
 ]
 
 XFAIL = {

@@ -112,6 +112,44 @@ SNIPPETS = {
                        "d['c'] = nn.Parameter(torch.full((3,), 2.))\n"
                        "print(d, len(d), 'a' in d, list(d.keys()), [n for n, _ in d.named_parameters()])\n"
                        "s = d['a'].sum() + d['c'].sum(); s.backward(); g = d['a'].grad; b = d.pop('b'); n = len(d)\n"),
+    # ------------------------------------------------------------------ upsampling
+    "interpolate nearest": ("x = torch.arange(8.).view(1, 2, 4).requires_grad_(); a = F.interpolate(x, scale_factor=2); "
+                            "b = F.interpolate(x, size=6); c = F.interpolate(x, scale_factor=0.5); "
+                            "(a.sum() + (b * b).sum() + c.sum()).backward(); "
+                            "i = torch.arange(12.).view(1, 1, 3, 4); d = F.interpolate(i, scale_factor=(2, 1.5)); "
+                            "e = F.interpolate(i, size=(5, 7)); f = F.interpolate(i, scale_factor=1.7)"),
+    "interpolate bilinear": ("torch.manual_seed(0); x = torch.randn(2, 3, 4, 5, requires_grad=True)\n"
+                             "a = F.interpolate(x, scale_factor=2, mode='bilinear')\n"
+                             "b = F.interpolate(x, size=(7, 3), mode='bilinear', align_corners=True)\n"
+                             "c = F.interpolate(x, scale_factor=0.5, mode='bilinear', recompute_scale_factor=True)\n"
+                             "(a.sum() + (b * b).sum() + c.sum()).backward()\n"
+                             "d = F.interpolate(x.detach().double(), scale_factor=1.3, mode='bilinear')\n"),
+    "interpolate linear": ("torch.manual_seed(0); x = torch.randn(2, 3, 5, requires_grad=True)\n"
+                           "a = F.interpolate(x, size=9, mode='linear'); b = F.interpolate(x, scale_factor=3, "
+                           "mode='linear', align_corners=True); (a.sum() + (b * b).sum()).backward()\n"),
+    "interpolate argument errors": "F.interpolate(torch.ones(1, 1, 2, 2), scale_factor=2, align_corners=True)",
+    "interpolate with size and factor": "F.interpolate(torch.ones(1, 1, 2, 2), size=3, scale_factor=2)",
+    "interpolate with neither": "F.interpolate(torch.ones(1, 1, 2, 2))",
+    "interpolate of a 2-d input": "F.interpolate(torch.ones(2, 2), scale_factor=2)",
+    "interpolate bilinear of a 3-d input": "F.interpolate(torch.ones(1, 2, 2), scale_factor=2, mode='bilinear')",
+    "interpolate size of the wrong length": "F.interpolate(torch.ones(1, 1, 2, 2), size=(2, 3, 4))",
+    "interpolate recompute with a size": "F.interpolate(torch.ones(1, 1, 2, 2), size=3, recompute_scale_factor=True)",
+    "upsample is deprecated": "y = F.upsample(torch.ones(1, 1, 2, 2), scale_factor=2); z = F.upsample_bilinear(torch.ones(1, 1, 2, 2), scale_factor=2)",
+    "upsample modules": ("torch.manual_seed(0); ms = [nn.Upsample(scale_factor=2), nn.Upsample(size=(4, 6), "
+                         "mode='bilinear', align_corners=True), nn.Upsample(scale_factor=1.5, mode='bilinear'), "
+                         "nn.UpsamplingNearest2d(scale_factor=2), nn.UpsamplingBilinear2d(size=5)]\n"
+                         "x = torch.randn(1, 2, 3, 3, requires_grad=True); ys = [m(x) for m in ms]; "
+                         "sum(y.sum() for y in ys).backward(); print(ms)"),
+    "a small decoder": ("torch.manual_seed(0)\n"
+                        "dec = nn.Sequential(nn.Conv2d(4, 8, 3, padding=1), nn.ReLU(), nn.Upsample(scale_factor=2, "
+                        "mode='bilinear', align_corners=False), nn.Conv2d(8, 4, 3, padding=1), nn.PixelShuffle(2), "
+                        "nn.InstanceNorm2d(1), nn.Sigmoid())\n"
+                        "x = torch.randn(2, 4, 3, 3)\n"
+                        "y = dec(x)\n"
+                        "loss = F.binary_cross_entropy(y, torch.rand_like(y))\n"
+                        "loss.backward()\n"
+                        "g = dec[0].weight.grad\n"
+                        "print(dec, y.shape)\n"),
 }
 
 

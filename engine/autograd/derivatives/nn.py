@@ -297,6 +297,32 @@ DERIVATIVES = {
                                   self=lambda c, grad: _pixel_unshuffle(grad, c.upscale_factor)),
     "PixelUnshuffleBackward0": rule("self", keeps="downscale_factor",
                                     self=lambda c, grad: _pixel_shuffle(grad, c.downscale_factor)),
+    "UpsampleNearest1DBackward0": rule(
+        "self", keeps="output_size, scales, self_sym_sizes",
+        self=lambda c, grad: B.upsample_backward(grad, "nearest", c.output_size, c.self_sym_sizes, None, [c.scales])),
+    "UpsampleNearest2DBackward0": rule(
+        "self", keeps="output_size, scales_h, scales_w, self_sym_sizes",
+        self=lambda c, grad: B.upsample_backward(grad, "nearest", c.output_size, c.self_sym_sizes, None,
+                                                 [c.scales_h, c.scales_w])),
+    "UpsampleLinear1DBackward0": rule(
+        "self", keeps="align_corners, output_size, scales, self_sym_sizes",
+        self=lambda c, grad: B.upsample_backward(grad, "linear", c.output_size, c.self_sym_sizes, c.align_corners,
+                                                 [c.scales])),
+    "UpsampleBilinear2DBackward0": rule(
+        "self", keeps="align_corners, output_size, scales_h, scales_w, self_sym_sizes",
+        self=lambda c, grad: B.upsample_backward(grad, "bilinear", c.output_size, c.self_sym_sizes, c.align_corners,
+                                                 [c.scales_h, c.scales_w])),
+    # the backward of an upsampling is linear in its gradient: its derivative is the upsampling again
+    "UpsampleNearest1DBackwardBackward0": rule("grad_output", keeps="output_size, scales",
+                                               grad_output=lambda c, grad: _upsample_again(grad, c, [c.scales])),
+    "UpsampleNearest2DBackwardBackward0": rule(
+        "grad_output", keeps="output_size, scales_h, scales_w",
+        grad_output=lambda c, grad: _upsample_again(grad, c, [c.scales_h, c.scales_w])),
+    "UpsampleLinear1DBackwardBackward0": rule("grad_output", keeps="align_corners, output_size, scales",
+                                              grad_output=lambda c, grad: _upsample_again(grad, c, [c.scales])),
+    "UpsampleBilinear2DBackwardBackward0": rule(
+        "grad_output", keeps="align_corners, output_size, scales_h, scales_w",
+        grad_output=lambda c, grad: _upsample_again(grad, c, [c.scales_h, c.scales_w])),
 }
 
 
@@ -385,3 +411,9 @@ def _pixel_unshuffle(grad: Any, factor: int) -> Any:
     from engine.nn.pixel_dropout import pixel_unshuffle
 
     return pixel_unshuffle(grad, factor)
+
+
+def _upsample_again(grad: Any, c: Any, scales: list[Any]) -> Any:
+    from engine.nn.upsampling import upsample_op
+
+    return upsample_op(grad, c._mode, c.output_size, getattr(c, "align_corners", None), scales)
