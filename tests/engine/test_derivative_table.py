@@ -124,6 +124,15 @@ SAMPLES = [
     ("F.interpolate(a, scale_factor=1.5, mode='linear', align_corners=True)", "r1x1x4"),
     ("F.interpolate(a, scale_factor=2, mode='bilinear')", "r1x1x2x3"),
     ("F.interpolate(a, size=(3, 4), mode='bilinear', align_corners=True)", "r1x2x2x3"),
+    # tensor and torch functions
+    ("a.clone().tril_()", "r3x3"), ("a.clone().triu_(1)", "r3x3"), ("a.clone().cumsum_(1)", "r2x3"),
+    ("a.clone().addmm_(b, c, beta=0.5, alpha=2)", "r2x2 r2x3 r3x2"), ("torch.clamp_min_(a.clone(), 0.2)", "r4"),
+    ("a.tile((2, 1))", "r2x3"), ("a.tile(2)", "r3"), ("torch.diff(a)", "r2x4"), ("torch.diff(a, n=2, dim=0)", "r4x2"),
+    ("torch.diff(a, prepend=b, append=b)", "r2x3 r2x1"), ("torch.take_along_dim(a, torch.tensor([[0], [2]]), 1)", "r2x3"),
+    ("torch.take_along_dim(a, torch.tensor([0, 5, 5]))", "r2x3"), ("torch.rot90(a)", "r2x3"),
+    ("torch.rot90(a, 2, (1, 0))", "r2x3"), ("torch.rot90(a, -1)", "r2x3x2"), ("torch.nansum(a, 1)", "r2x3"),
+    ("torch.nansum(a)", "r2x3"), ("torch.nanmean(a, 0)", "r2x3"), ("torch.cummax(a, 1)[0]", "r2x3"),
+    ("torch.cummin(a, 0)[0]", "r3x2"), ("torch.scatter_add(a, 1, torch.tensor([[0, 1, 0], [2, 2, 2]]), b)", "r2x3 r2x3"),
 ]
 
 XFAIL = {

@@ -191,6 +191,15 @@ def norm_backward(grad: Any, self: Any, p: float, norm: Any, dims: tuple[int, ..
     return scaled * scale_v
 
 
+def cummaxmin_backward(grad: Any, self: Any, indices: Any, dim: int) -> Any:
+    """The gradient scattered back to where each running extreme came from."""
+    from engine.ops.factories import empty_like
+
+    if self.numel() == 0:
+        return self
+    return empty_like(self).zero_().scatter_add_(dim, indices, grad)  # at::zeros: a zero_ the version shows
+
+
 def logsumexp_backward(grad: Any, self: Any, result: Any, dims: tuple[int, ...], keepdim: bool) -> Any:
     if not keepdim and self.ndim != 0:
         grad = unsqueeze_multiple(grad, dims, self.ndim)
@@ -267,6 +276,14 @@ DERIVATIVES = {
                              self=lambda c, grads: moments_backward(c, grads, root=False)),
     "StdMeanBackward0": rule("self", saves="self, result0", keeps="correction, dim, keepdim",
                              self=lambda c, grads: moments_backward(c, grads, root=True)),
+    "NansumBackward0": rule("self", saves="self", keeps="dim, keepdim",
+                            self=lambda c, grad: sum_backward(grad.to(c.self.dtype), c.self.shape, dims_of(c.dim),
+                                                              c.keepdim) * c.self.isnan().logical_not()),
+    "CummaxBackward0": rule("self", saves="indices, self", keeps="dim",
+                            self=lambda c, grad: cummaxmin_backward(grad, c.self, c.indices, c.dim)),
+    "CumminBackward0": rule("self", saves="indices, self", keeps="dim",
+                            self=lambda c, grad: cummaxmin_backward(grad, c.self, c.indices, c.dim)),
+    "Rot90Backward0": rule("self", keeps="dims, k", self=lambda c, grad: grad.rot90(-c.k, c.dims)),
     "NormBackward1": rule("self", saves="self, result", keeps="dim, keepdim, p",  # at::norm(self, p, dim)
                           self=lambda c, grad: norm_backward(grad, c.self, float(c.p), c.result, dims_of(c.dim),
                                                              c.keepdim)),

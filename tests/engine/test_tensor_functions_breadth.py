@@ -1,0 +1,66 @@
+"""Tensor and torch functions optimizers and models reach for, each snippet run in real PyTorch and in the
+engine: the same values, dtypes, shapes, strides, versions, grad_fn names, gradients, return types and
+errors (see tests/oracle.py). Derivatives are in test_derivative_table.py."""
+
+import pytest
+
+from tests.oracle import reconcile, run_snippet, summarize
+
+torch = pytest.importorskip("torch")
+import engine  # noqa: E402  (only once the reference is known to be there)
+import engine.nn  # noqa: E402
+import engine.nn.functional  # noqa: E402
+
+A = "a = torch.tensor([[1., -2., 3.], [0.5, 4., -1.]], requires_grad=True)\n"
+
+SNIPPETS = {
+    # ------------------------------------------------------------------ in-place forms
+    "in-place triangles and cumsum": (
+        A + "t = a * 1; t.tril_(); u = a * 1; u.triu_(1); c = a * 1; c.cumsum_(1)\n"
+        "(t + u + c).sum().backward(); vs = (t._version, u._version, c._version)\n"),
+    "addmm_ in place": ("m = torch.zeros(2, 2); m.addmm_(torch.ones(2, 3), torch.ones(3, 2), beta=0.5, alpha=2.); "
+                        "v = m._version; w = torch.ones(2, 2, requires_grad=True); "
+                        "x = w * 1; x.addmm_(w, w); x.sum().backward()"),
+    "addmm_ into a leaf": "w = torch.ones(2, 2, requires_grad=True); w.addmm_(w, w)",
+    "addmm_ of the wrong shape": "torch.zeros(3, 3).addmm_(torch.ones(2, 3), torch.ones(3, 2))",
+    "cumsum_ of integers": "i = torch.tensor([1, 2, 3]); i.cumsum_(0); v = i._version",
+    "torch.clamp_min_ and clamp_max_": A + "x = a * 1; torch.clamp_min_(x, 0.); y = a * 1; torch.clamp_max_(y, 1.); "
+                                           "(x + y).sum().backward()",
+    # ------------------------------------------------------------------ composites
+    "tile": A + "t = a.tile(2); u = torch.tile(a, (2, 1, 2)); v = a.tile(()); (t.sum() + u.sum()).backward()",
+    "diff": (A + "d = torch.diff(a); e = a.diff(n=2, dim=0); f = torch.diff(a, prepend=torch.zeros(2, 1), "
+             "append=torch.ones(2, 2)); g = torch.diff(a, n=0); h = torch.diff(torch.tensor([True, False, False]))\n"
+             "i = torch.diff(torch.tensor([1, 4, 9, 16]), n=2); (d.sum() + f.sum()).backward()\n"),
+    "diff of a scalar": "torch.diff(torch.tensor(1.))",
+    "diff with a negative order": "torch.diff(torch.ones(3), n=-1)",
+    "diff with a prepend of another rank": "torch.diff(torch.ones(2, 3), prepend=torch.ones(3))",
+    "take_along_dim": (A + "i = a.argsort(1); s = torch.take_along_dim(a, i, 1); f = torch.take_along_dim(a, "
+                       "torch.tensor([0, 5, 5])); b = torch.take_along_dim(a, torch.tensor([[2]]), 1); "
+                       "(s * s).sum().backward()"),
+    "take_along_dim of another rank": "torch.take_along_dim(torch.ones(2, 3), torch.tensor([0]), 1)",
+    "take_along_dim with float indices": "torch.take_along_dim(torch.ones(2, 3), torch.tensor([[0.]]), 1)",
+    "rot90": (A + "r = torch.rot90(a); s = a.rot90(2); t = torch.rot90(a, -1, (1, 0)); u = torch.rot90(a, 4)\n"
+              "(r.sum() + (s * s).sum() + t[0].sum()).backward()\n"),
+    "rot90 errors": "torch.rot90(torch.ones(3))",
+    "rot90 same dims": "torch.rot90(torch.ones(2, 3), 1, [0, 0])",
+    "nansum and nanmean": (
+        "x = torch.tensor([[1., float('nan'), 3.], [float('nan'), float('nan'), 2.]], requires_grad=True)\n"
+        "s = torch.nansum(x); r = x.nansum(1, keepdim=True); m = torch.nanmean(x, 0); n = x.nanmean()\n"
+        "(s + r.sum() + n).backward(); i = torch.nansum(torch.tensor([1, 2])); d = x.nansum(dtype=torch.float64)\n"),
+    "nanmean of integers": "torch.nanmean(torch.tensor([1, 2]))",
+    "cummax and cummin": (
+        "x = torch.tensor([[1., 3., 3., 2., 5.], [0., float('nan'), 1., -1., 2.]], requires_grad=True)\n"
+        "m = torch.cummax(x, 1); n = x.cummin(dim=1); v, i = m; print(type(m).__name__, m.indices)\n"
+        "(m.values.sum() + n[0][0].sum()).backward(); k = torch.cummax(torch.tensor([2, 1, 2, 3]), 0)\n"),
+    "scatter_add out of place": (
+        A + "b = torch.ones(2, 3, requires_grad=True); i = torch.tensor([[0, 1, 0], [2, 2, 2]])\n"
+        "s = torch.scatter_add(a, 1, i, b); t = a.scatter_add(0, torch.tensor([[1, 0, 1]]), b[:1]); "
+        "(s * s).sum().backward()\n"),
+}
+
+
+@pytest.mark.parametrize("code", SNIPPETS.values(), ids=SNIPPETS.keys())
+def test_same_as_torch(code: str) -> None:
+    expected = summarize(run_snippet(code, torch, torch.nn, torch.nn.functional))
+    got = summarize(run_snippet(code, engine, engine.nn, engine.nn.functional))
+    assert reconcile(expected, got) == expected
