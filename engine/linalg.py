@@ -310,5 +310,11 @@ def cholesky(a: Tensor, *, upper: bool = False) -> Tensor:
     return result
 
 
-__all__ = ["LinAlgError", "cholesky", "det", "eigh", "eigvalsh", "inv", "matrix_norm", "norm", "qr", "slogdet",
+def cross(input: Tensor, other: Tensor, *, dim: int = -1) -> Tensor:  # noqa: A002 - torch's names
+    from engine.ops.special import linalg_cross
+
+    return linalg_cross(input, other, dim=dim)
+
+
+__all__ = ["LinAlgError", "cholesky", "cross", "det", "eigh", "eigvalsh", "inv", "matrix_norm", "norm", "qr", "slogdet",
            "solve", "svd", "svdvals", "vector_norm"]

@@ -1,6 +1,7 @@
 """Pointwise special functions losses and numerically careful code reach for: xlogy (x * log(y), 0 where
-x is 0), with torch's nodes for each overload (XlogyBackward0 for two tensors, XlogyBackward1 for a
-number as x, XlogyBackward2 for a number as y). Their derivatives are in
+x is 0; XlogyBackward0 for two tensors, XlogyBackward1 for a number as x, XlogyBackward2 for a number as
+y), logaddexp/logaddexp2, nan_to_num, heaviside (whose derivative torch leaves unimplemented) and
+the cross product (LinalgCrossBackward0). Their derivatives are in
 engine/autograd/derivatives/pointwise.py.
 """
 
@@ -73,5 +74,130 @@ def xlogy_(self: Tensor, other: Operand) -> Tensor:
                          values=values)
 
 
-METHODS: dict[str, Callable[..., Any]] = {"xlogy": xlogy, "xlogy_": xlogy_}
-FUNCTIONS: dict[str, Callable[..., Any]] = {"xlogy": xlogy, "xlogy_": xlogy_}
+def _binary_float(name: str, self: Tensor, other: Tensor) -> tuple[dtypes.dtype, np.ndarray, np.ndarray]:
+    for t, arg in ((self, "input"), (other, "other")):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"{name}(): argument '{arg}' (position {1 if arg == 'input' else 2}) must be Tensor, not "
+                            f"{type(t).__name__}")
+    dt = result_type(self, other)
+    if not dt.is_floating_point:
+        raise NotImplementedError(f"\"{name}_cpu\" not implemented for '{dt.short}'")
+    return dt, array_of(self, dt).astype(np.float64), array_of(other, dt).astype(np.float64)
+
+
+def _wrapped(value: np.ndarray, dt: dtypes.dtype) -> Tensor:
+    return Tensor._wrap(np.array(value, dtype=dt.np, order="C"), dt)
+
+
+def logaddexp(self: Tensor, other: Tensor) -> Tensor:
+    """log(exp(a) + exp(b)) as max + log1p(exp(-|a - b|)), and a itself where a == b is infinite."""
+    dt, a, b = _binary_float("logaddexp", self, other)
+    with np.errstate(invalid="ignore", over="ignore"):
+        value = np.where(np.isinf(a) & (a == b), a, np.maximum(a, b) + np.log1p(np.exp(-np.abs(a - b))))
+    out = _wrapped(value, dt)
+    record("LogaddexpBackward0", out, (self, other), save={"other": other, "self": self})
+    return out
+
+
+def logaddexp2(self: Tensor, other: Tensor) -> Tensor:
+    dt, a, b = _binary_float("logaddexp2", self, other)
+    with np.errstate(invalid="ignore", over="ignore"):
+        value = np.where(np.isinf(a) & (a == b), a,
+                         np.maximum(a, b) + np.log1p(np.exp2(-np.abs(a - b))) / np.log(2.0))
+    out = _wrapped(value, dt)
+    record("Logaddexp2Backward0", out, (self, other), save={"other": other, "self": self})
+    return out
+
+
+def _finite(self: Tensor, nan: float, posinf: float | None, neginf: float | None) -> np.ndarray:
+    x = self._numpy_view()
+    if not self.dtype.is_floating_point:
+        return np.array(x, order="C")
+    info = np.finfo(x.dtype) if x.dtype.kind == "f" else None
+    high = posinf if posinf is not None else (info.max if info is not None else np.inf)
+    low = neginf if neginf is not None else (info.min if info is not None else -np.inf)
+    return np.nan_to_num(x, nan=nan, posinf=high, neginf=low)
+
+
+def nan_to_num(self: Tensor, nan: float = 0.0, posinf: float | None = None, neginf: float | None = None, *,
+               out: Tensor | None = None) -> Tensor:
+    """NaN, +inf and -inf replaced (by 0 and the dtype's largest and lowest values by default)."""
+    from engine.ops.pointwise import write_out
+
+    value = _finite(self, nan, posinf, neginf)
+    if out is not None:
+        return write_out(out, value, "nan_to_num", (self,))
+    result = Tensor._wrap(np.array(value, dtype=self.dtype.np, order="C"), self.dtype)
+    record("NanToNumBackward0", result, (self,), save={"self": self})
+    return result
+
+
+def nan_to_num_(self: Tensor, nan: float = 0.0, posinf: float | None = None, neginf: float | None = None) -> Tensor:
+    check_inplace_allowed(self)
+    check_writable(self)
+    value = _finite(self, nan, posinf, neginf)
+
+    def write(target: np.ndarray) -> None:
+        target[...] = value
+
+    return apply_inplace(self, write, "NanToNumBackward0", (), save_self_copy="self", check_autograd=False)
+
+
+def heaviside(self: Tensor, values: Tensor) -> Tensor:
+    """The step function: values where input is 0, else 1 for positive input and 0 for negative."""
+    if self.dtype is not values.dtype:
+        raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes.")
+    x, v = np.broadcast_arrays(self._numpy_view(), values._numpy_view())
+    value = np.where(x == 0, v, (x > 0).astype(x.dtype))
+    out = Tensor._wrap(np.array(value, dtype=self.dtype.np, order="C"), self.dtype)
+    record("NotImplemented", out, (self, values), values={"_op": "heaviside"})
+    return out
+
+
+def linalg_cross(input: Tensor, other: Tensor, *, dim: int = -1) -> Tensor:  # noqa: A002 - torch's names
+    from engine import geometry
+
+    if input.ndim != other.ndim:
+        raise RuntimeError("linalg.cross: inputs must have the same number of dimensions.")
+    d = geometry.wrap_dim(dim, input.ndim)
+    if input._shape[d] != 3 or other._shape[d] != 3:
+        raise RuntimeError(f"linalg.cross: inputs dimension {dim} must have length 3. Got {input._shape[d]} and "
+                           f"{other._shape[d]}")
+    dt = result_type(input, other)
+    a, b = np.broadcast_arrays(array_of(input, dt), array_of(other, dt))
+    value = np.cross(a, b, axis=d)
+    out = _wrapped(value, dt)
+    record("LinalgCrossBackward0", out, (input, other), save={"other": other, "self": input}, values={"dim": dim})
+    return out
+
+
+def cross(input: Tensor, other: Tensor, dim: int | None = None) -> Tensor:  # noqa: A002
+    """torch.cross: without dim, the first dim of length 3 (deprecated, with torch's warning)."""
+    if dim is None:
+        import warnings
+
+        warnings.warn("Using torch.cross without specifying the dim arg is deprecated.\nPlease either pass the dim "
+                      "explicitly or simply use torch.linalg.cross.\nThe default value of dim will change to agree "
+                      "with that of linalg.cross in a future release.", UserWarning, stacklevel=3)
+        from engine import geometry
+
+        shape = geometry.broadcast_shapes(input._shape, other._shape)
+        dim = next((i for i, n in enumerate(shape) if n == 3), -1)
+    return linalg_cross(input, other, dim=dim)
+
+
+def _linalg_alias(name: str) -> Callable[..., Any]:
+    def op(self: Tensor) -> Tensor:
+        from engine import linalg
+
+        return getattr(linalg, name)(self)
+    op.__name__ = name
+    return op
+
+
+METHODS: dict[str, Callable[..., Any]] = {
+    "xlogy": xlogy, "xlogy_": xlogy_, "logaddexp": logaddexp, "logaddexp2": logaddexp2, "nan_to_num": nan_to_num,
+    "nan_to_num_": nan_to_num_, "heaviside": heaviside, "cross": cross, "det": _linalg_alias("det"),
+    "inverse": _linalg_alias("inv"),
+}
+FUNCTIONS: dict[str, Callable[..., Any]] = dict(METHODS)

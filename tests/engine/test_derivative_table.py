@@ -133,6 +133,9 @@ SAMPLES = [
     ("torch.rot90(a, 2, (1, 0))", "r2x3"), ("torch.rot90(a, -1)", "r2x3x2"), ("torch.nansum(a, 1)", "r2x3"),
     ("torch.nansum(a)", "r2x3"), ("torch.nanmean(a, 0)", "r2x3"), ("torch.cummax(a, 1)[0]", "r2x3"),
     ("torch.cummin(a, 0)[0]", "r3x2"), ("torch.scatter_add(a, 1, torch.tensor([[0, 1, 0], [2, 2, 2]]), b)", "r2x3 r2x3"),
+    ("torch.logaddexp(a, b)", "r2x3 r2x3"), ("torch.logaddexp2(a, b)", "r2x3 r3"), ("torch.nan_to_num(a)", "r2x3"),
+    ("torch.nan_to_num(a / 0)", "r2x3"), ("a.clone().nan_to_num_(1.0)", "r2x3"), ("torch.heaviside(a, b)", "r2x3 r3"),
+    ("torch.linalg.cross(a, b)", "r2x3 r2x3"), ("torch.cross(a, b, dim=0)", "r3x2 r3x1"),
 ]
 
 XFAIL = {

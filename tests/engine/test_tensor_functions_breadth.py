@@ -56,6 +56,28 @@ SNIPPETS = {
         A + "b = torch.ones(2, 3, requires_grad=True); i = torch.tensor([[0, 1, 0], [2, 2, 2]])\n"
         "s = torch.scatter_add(a, 1, i, b); t = a.scatter_add(0, torch.tensor([[1, 0, 1]]), b[:1]); "
         "(s * s).sum().backward()\n"),
+    # ------------------------------------------------------------------ pointwise and linear algebra
+    "logaddexp": ("a = torch.tensor([1., -50., float('inf'), float('-inf'), 0.], requires_grad=True); "
+                  "b = torch.tensor([2., 40., float('inf'), float('-inf'), float('nan')], requires_grad=True); "
+                  "l = torch.logaddexp(a, b); m = a.logaddexp2(b); l[:2].sum().backward(); "
+                  "d = torch.logaddexp(a.detach().double(), torch.zeros(1, dtype=torch.float64))"),
+    "logaddexp of integers": "torch.logaddexp(torch.tensor([1, 2]), torch.tensor([1, 2]))",
+    "logaddexp with a number": "torch.logaddexp(torch.tensor(1.), 2.)",
+    "nan_to_num": ("f = torch.tensor([float('inf'), float('-inf'), 1., float('nan')], requires_grad=True)\n"
+                   "a = torch.nan_to_num(f); b = f.nan_to_num(nan=1., posinf=2.); c = torch.nan_to_num(f.detach().half())\n"
+                   "i = torch.nan_to_num(torch.tensor([1, 2])); (a * 0 + b).sum().backward()\n"
+                   "g = f.detach().clone(); g.nan_to_num_(); v = g._version; o = torch.empty(4); "
+                   "r = torch.nan_to_num(f.detach(), out=o); same = r is o\n"),
+    "heaviside": ("x = torch.tensor([0., -1., 2.], requires_grad=True); h = torch.heaviside(x, torch.tensor(7.)); "
+                  "k = x.detach().heaviside(torch.tensor([0.5]))"),
+    "heaviside has no derivative": "x = torch.tensor([0., 1.], requires_grad=True); torch.heaviside(x, torch.tensor(7.)).sum().backward()",
+    "heaviside of mixed dtypes": "torch.heaviside(torch.tensor([1, 2]), torch.tensor([0.5]))",
+    "cross": ("torch.manual_seed(0); a = torch.randn(2, 3, requires_grad=True); b = torch.randn(2, 3)\n"
+              "c = torch.cross(a, b, dim=1); d = torch.linalg.cross(a, b); e = a.cross(b, dim=1); f = torch.cross(a, b)\n"
+              "(c.sum() + (d * d).sum()).backward()\n"),
+    "cross of the wrong length": "torch.linalg.cross(torch.ones(3, 2), torch.ones(3, 2))",
+    "det and inverse": ("m = torch.tensor([[4., 1.], [2., 3.]], requires_grad=True); d = torch.det(m); i = m.inverse(); "
+                        "j = torch.inverse(m); e = m.det(); (d + i.sum()).backward()"),
 }
 
 

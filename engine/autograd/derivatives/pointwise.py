@@ -184,6 +184,18 @@ def _xlogy(x: Any, y: Any) -> Any:
     return xlogy(x, y)
 
 
+def _pow2(exponent: Any) -> Any:
+    from engine.ops.pointwise import pow as power
+
+    return power(2, exponent)
+
+
+def _cross(a: Any, b: Any, dim: int) -> Any:
+    from engine.ops.special import linalg_cross
+
+    return linalg_cross(a, b, dim=dim)
+
+
 def not_implemented(c: Any, grad: Any) -> Any:
     raise RuntimeError(f"derivative for aten::{c._op} is not implemented")
 
@@ -369,4 +381,14 @@ DERIVATIVES = {
     "XlogyBackward2": rule("self", saves="self", keeps="other",
                            self=lambda c, grad: _xlogy(grad, c.other) if c.other > 0
                            else _xlogy(grad, c.other).masked_fill(c.self == 0.0, 0.0)),
+    "LogaddexpBackward0": rule("self, other", saves="other, self",
+                               self=lambda c, grad: grad / B.add_scalar((c.other - c.self).exp(), 1),
+                               other=lambda c, grad: grad / B.add_scalar((c.self - c.other).exp(), 1)),
+    "Logaddexp2Backward0": rule("self, other", saves="other, self",
+                                self=lambda c, grad: grad / B.add_scalar(_pow2(c.other - c.self), 1),
+                                other=lambda c, grad: grad / B.add_scalar(_pow2(c.self - c.other), 1)),
+    "NanToNumBackward0": rule("self", saves="self", self=lambda c, grad: grad * c.self.isfinite()),
+    "LinalgCrossBackward0": rule("self, other", saves={"other": "self", "self": "other"}, keeps="dim",
+                                 self=lambda c, grad: _cross(c.other, grad, c.dim),
+                                 other=lambda c, grad: _cross(grad, c.self, c.dim)),
 }
