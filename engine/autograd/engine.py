@@ -286,7 +286,8 @@ def _evaluate(node: Node, incoming: list[Any], keep_graph: bool, receives: set[N
     if accumulates:
         _accumulate(node, incoming[0])
         outgoing: list[Any] = []
-    elif not node._runs_without_grads and all(g is None for g in incoming):
+    elif not node._runs_without_grads and (incoming[0] is None if len(incoming) == 1
+                                           else all(g is None for g in incoming)):
         outgoing = [None] * len(node.next_functions)
     else:
         if receives is None:
