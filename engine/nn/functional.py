@@ -518,6 +518,7 @@ def _place_public_functions() -> None:
              if callable(value) and not name.startswith("_") and getattr(value, "__module__", "") in _SPLIT_OUT]
     for name in names:
         globals()[name] = placed(globals()[name])
+        globals()[name].__module__ = __name__  # torch.nn.functional's own, wherever it is kept
     globals()["max_pool2d"] = placed(_max_pool2d)
 
 
