@@ -78,6 +78,19 @@ SNIPPETS = {
     "cross of the wrong length": "torch.linalg.cross(torch.ones(3, 2), torch.ones(3, 2))",
     "det and inverse": ("m = torch.tensor([[4., 1.], [2., 3.]], requires_grad=True); d = torch.det(m); i = m.inverse(); "
                         "j = torch.inverse(m); e = m.det(); (d + i.sum()).backward()"),
+    # ------------------------------------------------------------------ binning, inverse error function
+    "bucketize and searchsorted": (
+        "b = torch.tensor([1., 3., 5., 7.]); x = torch.tensor([[0., 3., 6.], [9., 1., float('nan')]])\n"
+        "i = torch.bucketize(x, b); j = torch.bucketize(x, b, right=True); k = torch.bucketize(x, b, out_int32=True)\n"
+        "s = torch.bucketize(3., b); t = torch.searchsorted(b, x); u = torch.searchsorted(b, x, side='right')\n"
+        "v = torch.searchsorted(torch.tensor([[1., 2.], [3., 4.]]), torch.tensor([[1.5], [3.]])); w = torch.searchsorted(b, 4.)\n"
+        "o = torch.searchsorted(torch.tensor([5., 1., 3.]), x, sorter=torch.tensor([1, 2, 0]))\n"),
+    "bucketize with 2-d boundaries": "torch.bucketize(torch.ones(2), torch.ones(2, 2))",
+    "searchsorted with mismatched leading dims": "torch.searchsorted(torch.ones(2, 2), torch.tensor([1.5]))",
+    "searchsorted with opposite sides": "torch.searchsorted(torch.ones(3), torch.ones(2), right=True, side='left')",
+    "erfinv": ("x = torch.tensor([0.5, -0.9, 0., 0.999, 1., -1., 2.], requires_grad=True); y = torch.erfinv(x); "
+               "y[:4].sum().backward(); d = x.detach().double().erfinv(); i = torch.erfinv(torch.tensor([0, 1])); "
+               "z = torch.tensor([0.2, -0.3]); z.erfinv_(); v = z._version"),
 }
 
 

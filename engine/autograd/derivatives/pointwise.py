@@ -391,4 +391,7 @@ DERIVATIVES = {
     "LinalgCrossBackward0": rule("self, other", saves={"other": "self", "self": "other"}, keeps="dim",
                                  self=lambda c, grad: _cross(c.other, grad, c.dim),
                                  other=lambda c, grad: _cross(grad, c.self, c.dim)),
+    "ErfinvBackward0": rule("self", saves="self",
+                            self=lambda c, grad: B.mul_scalar(c.self.erfinv().pow(2).exp(), 0.5 * math.sqrt(math.pi))
+                            * grad),
 }
