@@ -27,7 +27,6 @@ from engine.nn.activation_layers import (
 )
 from engine.nn.attention import (
     MultiheadAttention,
-    Transformer,
     TransformerEncoder,
     TransformerEncoderLayer,
 )
@@ -82,4 +81,5 @@ from engine.nn.norm_shape_layers import (
 )
 from engine.nn.parameter_containers import ParameterDict, ParameterList
 from engine.nn.recurrent import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell
+from engine.nn.transformer import Transformer, TransformerDecoder, TransformerDecoderLayer
 from engine.tensor import Parameter

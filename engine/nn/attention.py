@@ -1,4 +1,5 @@
-"""nn.MultiheadAttention and the Transformer encoder, composed as torch composes them.
+"""nn.MultiheadAttention and the Transformer encoder, composed as torch composes them (the decoder and the
+whole nn.Transformer are in engine/nn/transformer.py).
 
 multi_head_attention_forward follows torch.nn.functional: one packed input projection, heads folded
 into the batch, then either the explicit path (bmm / baddbmm, softmax, bmm: the L x S score matrix
@@ -236,6 +237,28 @@ class TransformerEncoderLayer(Module):
         return self.dropout2(self.linear2(self.dropout(self.activation(self.linear1(x)))))
 
 
+def _why_not_sparsity_fast_path(layer: Module) -> str:
+    """Why torch's encoder would not take its nested-tensor fast path (it warns with the reason)."""
+    name = "encoder_layer"
+    if not isinstance(layer, TransformerEncoderLayer):
+        return f"{name} was not TransformerEncoderLayer"
+    if layer.norm_first:
+        return f"{name}.norm_first was True"
+    if not layer.self_attn.batch_first:
+        return f"{name}.self_attn.batch_first was not True(use batch_first for better inference performance)"
+    if not layer.self_attn._qkv_same_embed_dim:
+        return f"{name}.self_attn._qkv_same_embed_dim was not True"
+    if layer.self_attn.in_proj_bias is None:
+        return f"{name}.self_attn was passed bias=False"
+    if layer.activation not in (F.relu, F.gelu):
+        return f"{name}.activation_relu_or_gelu was not True"
+    if layer.norm1.eps != layer.norm2.eps:
+        return f"{name}.norm1.eps was not equal to {name}.norm2.eps"
+    if layer.self_attn.num_heads % 2 == 1:
+        return f"{name}.self_attn.num_heads is odd"
+    return ""
+
+
 class TransformerEncoder(Module):
     """`num_layers` deep copies of the given layer, applied in turn (plus an optional final norm)."""
 
@@ -244,8 +267,15 @@ class TransformerEncoder(Module):
         super().__init__()
         self.layers = ModuleList([copy.deepcopy(encoder_layer) for _ in range(num_layers)])
         self.num_layers, self.norm = num_layers, norm
-        self.enable_nested_tensor = self.use_nested_tensor = False
+        self.enable_nested_tensor = enable_nested_tensor
+        self.use_nested_tensor = False  # the engine has no nested tensors: torch's fast path never applies
         self.mask_check = mask_check
+        reason = _why_not_sparsity_fast_path(encoder_layer)
+        if enable_nested_tensor and reason:
+            import warnings
+
+            warnings.warn(f"enable_nested_tensor is True, but self.use_nested_tensor is False because {reason}",
+                          UserWarning, stacklevel=2)
 
     def forward(self, src: Tensor, mask: Tensor | None = None, src_key_padding_mask: Tensor | None = None,
                 is_causal: bool | None = None) -> Tensor:
@@ -255,18 +285,11 @@ class TransformerEncoder(Module):
         return self.norm(output) if self.norm is not None else output
 
 
-class Transformer(Module):
-    """Only its mask helper: the full encoder-decoder nn.Transformer is not part of this engine."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        raise NotImplementedError("nn.Transformer (encoder and decoder) is not part of this engine; "
-                                  "nn.TransformerEncoder and nn.TransformerEncoderLayer are")
-
-    @staticmethod
-    def generate_square_subsequent_mask(sz: int, device: Any = None, dtype: dtypes.dtype | None = None) -> Tensor:
-        return indexing.triu(factories.full((sz, sz), float("-inf"), dtype=dtype or dtypes.get_default_dtype()),
-                             diagonal=1)
+def generate_square_subsequent_mask(sz: int, device: Any = None, dtype: dtypes.dtype | None = None) -> Tensor:
+    """-inf above the diagonal, 0 on and below it: the causal mask of nn.Transformer."""
+    return indexing.triu(factories.full((sz, sz), float("-inf"), dtype=dtype or dtypes.get_default_dtype()),
+                         diagonal=1)
 
 
-__all__ = ["MultiheadAttention", "NonDynamicallyQuantizableLinear", "Transformer", "TransformerEncoder",
-           "TransformerEncoderLayer", "multi_head_attention_forward"]
+__all__ = ["MultiheadAttention", "NonDynamicallyQuantizableLinear", "TransformerEncoder", "TransformerEncoderLayer",
+           "generate_square_subsequent_mask", "multi_head_attention_forward"]

@@ -38,10 +38,10 @@ def _same_padding(input: Tensor, weight: Tensor, stride: Any, dilation: Any) -> 
     total = _one(dilation) * (weight._shape[-1] - 1)
     left = total // 2
     if total - left != left:  # an odd total: ATen pads the extra element on the right before convolving
-        import warnings
+        from engine.warn_once import warn_once
 
-        warnings.warn("Using padding='same' with even kernel lengths and odd dilation may require a zero-padded "
-                      "copy of the input be created", UserWarning, stacklevel=4)
+        warn_once("Using padding='same' with even kernel lengths and odd dilation may require a zero-padded copy of "
+                  "the input be created", stacklevel=4)
         input = pad(input, [0, total - 2 * left])  # noqa: A001
     return input, left
 

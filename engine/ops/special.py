@@ -174,11 +174,11 @@ def linalg_cross(input: Tensor, other: Tensor, *, dim: int = -1) -> Tensor:  # n
 def cross(input: Tensor, other: Tensor, dim: int | None = None) -> Tensor:  # noqa: A002
     """torch.cross: without dim, the first dim of length 3 (deprecated, with torch's warning)."""
     if dim is None:
-        import warnings
+        from engine.warn_once import warn_once
 
-        warnings.warn("Using torch.cross without specifying the dim arg is deprecated.\nPlease either pass the dim "
-                      "explicitly or simply use torch.linalg.cross.\nThe default value of dim will change to agree "
-                      "with that of linalg.cross in a future release.", UserWarning, stacklevel=3)
+        warn_once("Using torch.cross without specifying the dim arg is deprecated.\nPlease either pass the dim "
+                  "explicitly or simply use torch.linalg.cross.\nThe default value of dim will change to agree with "
+                  "that of linalg.cross in a future release.", stacklevel=4)
         from engine import geometry
 
         shape = geometry.broadcast_shapes(input._shape, other._shape)

@@ -150,6 +150,36 @@ SNIPPETS = {
                         "loss.backward()\n"
                         "g = dec[0].weight.grad\n"
                         "print(dec, y.shape)\n"),
+    # ------------------------------------------------------------------ transformer decoder
+    "transformer decoder layer": (
+        "torch.manual_seed(0); layer = nn.TransformerDecoderLayer(d_model=8, nhead=2, dim_feedforward=16, dropout=0.0)\n"
+        "dec = nn.TransformerDecoder(layer, num_layers=2, norm=nn.LayerNorm(8))\n"
+        "tgt = torch.randn(5, 3, 8, requires_grad=True); memory = torch.randn(4, 3, 8)\n"
+        "mask = nn.Transformer.generate_square_subsequent_mask(5)\n"
+        "out = dec(tgt, memory, tgt_mask=mask); out.sum().backward(); g = dec.layers[1].multihead_attn.in_proj_weight.grad\n"
+        "print(layer, len(dec.layers), [n for n, _ in layer.named_parameters()])\n"),
+    "transformer decoder norm first, batch first": (
+        "torch.manual_seed(0); layer = nn.TransformerDecoderLayer(8, 2, 16, 0.0, activation='gelu', batch_first=True, "
+        "norm_first=True)\n"
+        "tgt = torch.randn(3, 5, 8, requires_grad=True); memory = torch.randn(3, 4, 8)\n"
+        "pad = torch.tensor([[False] * 4, [False, False, False, True], [False] * 4])\n"
+        "out = layer(tgt, memory, memory_key_padding_mask=pad); out.sum().backward()\n"),
+    "transformer decoder bad activation": "nn.TransformerDecoderLayer(8, 2, activation='tanh')",
+    "whole transformer": (
+        "torch.manual_seed(0)\n"
+        "model = nn.Transformer(d_model=8, nhead=2, num_encoder_layers=2, num_decoder_layers=1, dim_feedforward=16, "
+        "dropout=0.0)\n"
+        "src = torch.randn(6, 2, 8); tgt = torch.randn(5, 2, 8, requires_grad=True)\n"
+        "out = model(src, tgt, tgt_mask=model.generate_square_subsequent_mask(5))\n"
+        "loss = out.pow(2).mean(); loss.backward()\n"
+        "w = model.encoder.layers[0].linear1.weight; g = model.decoder.layers[0].linear2.weight.grad\n"
+        "print(sum(p.numel() for p in model.parameters()), out.shape, model.d_model)\n"),
+    "whole transformer batch mismatch": ("torch.manual_seed(0); m = nn.Transformer(8, 2, 1, 1, 16, batch_first=True); "
+                                         "m(torch.randn(2, 3, 8), torch.randn(3, 3, 8))"),
+    "encoder warns about the nested tensor fast path": (
+        "torch.manual_seed(0); e = nn.TransformerEncoder(nn.TransformerEncoderLayer(8, 2, 16), 1); "
+        "f = nn.TransformerEncoder(nn.TransformerEncoderLayer(8, 2, 16, batch_first=True, norm_first=True), 1, "
+        "enable_nested_tensor=False); g = nn.TransformerEncoder(nn.TransformerEncoderLayer(8, 1, 16, batch_first=True), 1)"),
 }
 
 
