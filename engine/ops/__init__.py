@@ -15,7 +15,7 @@ from engine.placement import placed
 from engine.tensor import Tensor
 
 FAMILIES = ("pointwise", "views", "copying", "factories", "random", "reduction", "linalg", "indexing",
-            "storage_ops", "selection", "contraction", "special", "nn_ops", "inplace_forms", "composites", "reductions_more", "searching")
+            "storage_ops", "selection", "contraction", "special", "nn_ops", "inplace_forms", "composites", "reductions_more", "searching", "gamma")
 
 
 def _available_modules() -> list[Any]:

@@ -136,7 +136,8 @@ SAMPLES = [
     ("torch.logaddexp(a, b)", "r2x3 r2x3"), ("torch.logaddexp2(a, b)", "r2x3 r3"), ("torch.nan_to_num(a)", "r2x3"),
     ("torch.nan_to_num(a / 0)", "r2x3"), ("a.clone().nan_to_num_(1.0)", "r2x3"), ("torch.heaviside(a, b)", "r2x3 r3"),
     ("torch.linalg.cross(a, b)", "r2x3 r2x3"), ("torch.cross(a, b, dim=0)", "r3x2 r3x1"),
-    ("torch.erfinv(a.tanh())", "r2x3"),
+    ("torch.erfinv(a.tanh())", "r2x3"), ("torch.lgamma(a)", "p2x3"), ("a.digamma()", "p2x3"),
+    ("torch.polygamma(2, a)", "p2x3"), ("a.clone().lgamma_()", "p3"),
 ]
 
 XFAIL = {

@@ -91,6 +91,14 @@ SNIPPETS = {
     "erfinv": ("x = torch.tensor([0.5, -0.9, 0., 0.999, 1., -1., 2.], requires_grad=True); y = torch.erfinv(x); "
                "y[:4].sum().backward(); d = x.detach().double().erfinv(); i = torch.erfinv(torch.tensor([0, 1])); "
                "z = torch.tensor([0.2, -0.3]); z.erfinv_(); v = z._version"),
+    "lgamma, digamma, polygamma": (
+        "x = torch.tensor([0.5, 1., 3.7, 10., 123.4, -2.5, -7.3], requires_grad=True)\n"
+        "l = torch.lgamma(x); d = x.digamma(); p = torch.polygamma(1, x); q = x.polygamma(3)\n"
+        "(l + d + p).sum().backward()\n"
+        "e = torch.tensor([0., -1., float('inf'), float('-inf'), float('nan')])\n"
+        "le = e.lgamma(); de = torch.digamma(e); pe = torch.polygamma(2, e); i = torch.lgamma(torch.tensor([1, 5]))\n"
+        "z = torch.tensor([0.3, 4.]); z.lgamma_(); w = torch.tensor([0.3, 4.]); w.polygamma_(1); v = (z._version, w._version)\n"),
+    "polygamma of a negative order": "torch.polygamma(-1, torch.ones(2))",
 }
 
 

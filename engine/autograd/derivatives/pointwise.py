@@ -184,6 +184,12 @@ def _xlogy(x: Any, y: Any) -> Any:
     return xlogy(x, y)
 
 
+def _polygamma(n: int, x: Any) -> Any:
+    from engine.ops.gamma import polygamma
+
+    return polygamma(n, x)
+
+
 def _pow2(exponent: Any) -> Any:
     from engine.ops.pointwise import pow as power
 
@@ -394,4 +400,7 @@ DERIVATIVES = {
     "ErfinvBackward0": rule("self", saves="self",
                             self=lambda c, grad: B.mul_scalar(c.self.erfinv().pow(2).exp(), 0.5 * math.sqrt(math.pi))
                             * grad),
+    "LgammaBackward0": rule("self", saves="self", self=lambda c, grad: grad * c.self.digamma()),
+    "DigammaBackward0": rule("self", saves="self", self=lambda c, grad: grad * _polygamma(1, c.self)),
+    "PolygammaBackward0": rule("self", saves="self", keeps="n", self=lambda c, grad: grad * _polygamma(c.n + 1, c.self)),
 }
