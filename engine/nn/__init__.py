@@ -67,17 +67,25 @@ from engine.nn.layers_1d import AdaptiveAvgPool1d, AdaptiveMaxPool1d, AvgPool1d,
 from engine.nn.loss_layers import BCEWithLogitsLoss, HuberLoss, KLDivLoss, SmoothL1Loss
 from engine.nn.module import Module
 from engine.nn.norm_shape_layers import (
+    ConstantPad1d,
+    ConstantPad2d,
     Dropout1d,
     Dropout2d,
     InstanceNorm1d,
     InstanceNorm2d,
     PixelShuffle,
     PixelUnshuffle,
+    ReflectionPad1d,
+    ReflectionPad2d,
+    ReplicationPad1d,
+    ReplicationPad2d,
     RMSNorm,
     Unflatten,
     Upsample,
     UpsamplingBilinear2d,
     UpsamplingNearest2d,
+    ZeroPad1d,
+    ZeroPad2d,
 )
 from engine.nn.parameter_containers import ParameterDict, ParameterList
 from engine.nn.recurrent import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell

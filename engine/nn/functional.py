@@ -334,7 +334,18 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
     return Tensor._wrap((values[..., None] == np.arange(n)).astype(np.int64), dtypes.int64)
 
 
-def pad(input: Tensor, pad: Sequence[int], mode: str = "constant", value: float = 0.0) -> Tensor:  # noqa: A002
+def pad(input: Tensor, pad: Sequence[int], mode: str = "constant", value: float | None = None) -> Tensor:  # noqa: A002
+    if mode != "constant":
+        from engine.nn import padding
+
+        if mode not in ("reflect", "replicate", "circular"):
+            raise NotImplementedError(f"Unrecognised padding mode {mode}")
+        if value is not None and value != 0:
+            raise RuntimeError(f'Padding mode "{mode}" doesn\'t take in value argument')
+        if mode == "circular":
+            raise NotImplementedError("F.pad with mode='circular' is not supported by this engine")
+        return padding.padded(input, pad, mode)
+    value = 0.0 if value is None else value
     widths = [(0, 0)] * input.ndim
     for i in range(len(pad) // 2):
         widths[input.ndim - 1 - i] = (pad[2 * i], pad[2 * i + 1])

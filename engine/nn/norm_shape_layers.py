@@ -196,3 +196,74 @@ class UpsamplingNearest2d(Upsample):
 class UpsamplingBilinear2d(Upsample):
     def __init__(self, size: Any = None, scale_factor: Any = None) -> None:
         super().__init__(size, scale_factor, mode="bilinear", align_corners=True)
+
+
+def _ntuple(value: Any, n: int) -> tuple[int, ...]:
+    return tuple(value) if isinstance(value, (tuple, list)) else (value,) * n
+
+
+class _Pad(Module):
+    _mode = "constant"
+    _size = 2
+
+    def __init__(self, padding: Any) -> None:
+        super().__init__()
+        self.padding = _ntuple(padding, self._size)
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return F.pad(input, self.padding, self._mode)
+
+    def extra_repr(self) -> str:
+        return f"{self.padding}"
+
+
+class _ConstantPad(_Pad):
+    def __init__(self, padding: Any, value: float) -> None:
+        super().__init__(padding)
+        self.value = value
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return F.pad(input, self.padding, "constant", self.value)
+
+    def extra_repr(self) -> str:
+        return f"padding={self.padding}, value={self.value}"
+
+
+class ConstantPad1d(_ConstantPad):
+    _size = 2
+
+
+class ConstantPad2d(_ConstantPad):
+    _size = 4
+
+
+class ZeroPad1d(ConstantPad1d):
+    def __init__(self, padding: Any) -> None:
+        super().__init__(padding, 0.0)
+
+    def extra_repr(self) -> str:
+        return f"{self.padding}"
+
+
+class ZeroPad2d(ConstantPad2d):
+    def __init__(self, padding: Any) -> None:
+        super().__init__(padding, 0.0)
+
+    def extra_repr(self) -> str:
+        return f"{self.padding}"
+
+
+class ReflectionPad1d(_Pad):
+    _mode, _size = "reflect", 2
+
+
+class ReflectionPad2d(_Pad):
+    _mode, _size = "reflect", 4
+
+
+class ReplicationPad1d(_Pad):
+    _mode, _size = "replicate", 2
+
+
+class ReplicationPad2d(_Pad):
+    _mode, _size = "replicate", 4

@@ -138,6 +138,8 @@ SAMPLES = [
     ("torch.linalg.cross(a, b)", "r2x3 r2x3"), ("torch.cross(a, b, dim=0)", "r3x2 r3x1"),
     ("torch.erfinv(a.tanh())", "r2x3"), ("torch.lgamma(a)", "p2x3"), ("a.digamma()", "p2x3"),
     ("torch.polygamma(2, a)", "p2x3"), ("a.clone().lgamma_()", "p3"),
+    ("F.pad(a, (1, 2), mode='reflect')", "r1x2x4"), ("F.pad(a, (1, 1, 2, 0), mode='reflect')", "r1x3x4"),
+    ("F.pad(a, (2, 1), mode='replicate')", "r2x3"), ("F.pad(a, (0, 2, 1, 1), mode='replicate')", "r1x1x2x3"),
 ]
 
 XFAIL = {

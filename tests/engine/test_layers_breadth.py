@@ -180,6 +180,23 @@ SNIPPETS = {
         "torch.manual_seed(0); e = nn.TransformerEncoder(nn.TransformerEncoderLayer(8, 2, 16), 1); "
         "f = nn.TransformerEncoder(nn.TransformerEncoderLayer(8, 2, 16, batch_first=True, norm_first=True), 1, "
         "enable_nested_tensor=False); g = nn.TransformerEncoder(nn.TransformerEncoderLayer(8, 1, 16, batch_first=True), 1)"),
+    # ------------------------------------------------------------------ padding modes
+    "reflection and replication padding": (
+        "x = torch.arange(24.).view(1, 2, 3, 4).requires_grad_()\n"
+        "a = F.pad(x, (1, 2, 2, 1), mode='reflect'); b = F.pad(x, (2, 1, 0, 3), mode='replicate')\n"
+        "c = F.pad(x[0, 0], (3, 3), mode='reflect'); d = F.pad(x[0], (1, 1), mode='replicate')\n"
+        "e = F.pad(x.detach(), (-1, 2), mode='replicate'); f = F.pad(x.detach(), (1, 1), mode='reflect', value=0.)\n"
+        "(a.sum() + (b * b).sum() + c.sum() + d.sum()).backward()\n"),
+    "reflection padding too wide": "F.pad(torch.ones(1, 2, 3), (3, 3), mode='reflect')",
+    "reflection padding with a value": "F.pad(torch.ones(1, 2, 3), (1, 1), mode='reflect', value=2.)",
+    "padding of an unknown mode": "F.pad(torch.ones(1, 2, 3), (1, 1), mode='bogus')",
+    "reflection padding of the wrong rank": "F.pad(torch.ones(3), (1, 1), mode='reflect')",
+    "padding modules": (
+        "torch.manual_seed(0); ms = [nn.ZeroPad2d(1), nn.ZeroPad2d((1, 2, 0, 1)), nn.ConstantPad1d(2, 3.5), "
+        "nn.ConstantPad2d((1, 1, 2, 0), 0.), nn.ReflectionPad2d(1), nn.ReplicationPad1d((1, 2)), nn.ZeroPad1d(2), "
+        "nn.ReflectionPad1d(2), nn.ReplicationPad2d(2)]\n"
+        "x = torch.randn(1, 2, 3, 4, requires_grad=True); ys = [m(x) if '2d' in type(m).__name__ else m(x[0]) for m in ms]\n"
+        "sum((y * y).sum() for y in ys).backward(); print(ms)\n"),
 }
 
 

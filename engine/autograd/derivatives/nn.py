@@ -323,6 +323,19 @@ DERIVATIVES = {
     "UpsampleBilinear2DBackwardBackward0": rule(
         "grad_output", keeps="align_corners, output_size, scales_h, scales_w",
         grad_output=lambda c, grad: _upsample_again(grad, c, [c.scales_h, c.scales_w])),
+    "ReflectionPad1DBackward0": rule("self", saves="self", keeps="padding", self=lambda c, grad: _unpad(grad, c)),
+    "ReflectionPad2DBackward0": rule("self", saves="self", keeps="padding", self=lambda c, grad: _unpad(grad, c)),
+    "ReplicationPad1DBackward0": rule("self", saves="self", keeps="padding", self=lambda c, grad: _unpad(grad, c)),
+    "ReplicationPad2DBackward0": rule("self", saves="self", keeps="padding", self=lambda c, grad: _unpad(grad, c)),
+    # the backward of a padding is linear in its gradient: its derivative pads again (self's is zero)
+    "ReflectionPad1DBackwardBackward0": rule("grad_output, self", keeps="padding",
+                                             grad_output=lambda c, grad: _pad_again(grad, c), self=zeros),
+    "ReflectionPad2DBackwardBackward0": rule("grad_output, self", keeps="padding",
+                                             grad_output=lambda c, grad: _pad_again(grad, c), self=zeros),
+    "ReplicationPad1DBackwardBackward0": rule("grad_output, self", keeps="padding",
+                                              grad_output=lambda c, grad: _pad_again(grad, c), self=zeros),
+    "ReplicationPad2DBackwardBackward0": rule("grad_output, self", keeps="padding",
+                                              grad_output=lambda c, grad: _pad_again(grad, c), self=zeros),
 }
 
 
@@ -417,3 +430,15 @@ def _upsample_again(grad: Any, c: Any, scales: list[Any]) -> Any:
     from engine.nn.upsampling import upsample_op
 
     return upsample_op(grad, c._mode, c.output_size, getattr(c, "align_corners", None), scales)
+
+
+def _unpad(grad: Any, c: Any) -> Any:
+    from engine.nn.padding import pad_backward
+
+    return pad_backward(grad, c.self, c.padding, c._mode)
+
+
+def _pad_again(grad: Any, c: Any) -> Any:
+    from engine.nn.padding import padded
+
+    return padded(grad, c.padding, c._mode)
