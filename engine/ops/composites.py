@@ -113,6 +113,26 @@ def nanmean(input: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: Any
     return pointwise.div(nansum(input, dim, keepdim, dtype=dtype), count)
 
 
-METHODS: dict[str, Callable[..., Any]] = {"tile": tile, "diff": diff, "take_along_dim": take_along_dim,
+def kron(self: Tensor, other: Tensor) -> Tensor:
+    """ATen's KronImpl: each operand viewed with interleaved unit dims, multiplied, viewed back (three
+    UnsafeViewBackward0 around one MulBackward0)."""
+    from engine.ops import pointwise
+    from engine.ops.linalg import _unsafe_view
+
+    maxdim = max(self.ndim, other.ndim)
+    pad_self, pad_other = maxdim - self.ndim, maxdim - other.ndim
+    a_shape, b_shape, result_shape = [], [], []
+    for i in range(maxdim):
+        a = self._shape[i - pad_self] if i >= pad_self else 1
+        b = other._shape[i - pad_other] if i >= pad_other else 1
+        a_shape += [a, 1]
+        b_shape += [1, b]
+        result_shape.append(a * b)
+    self_view = _unsafe_view(self if self.is_contiguous() else self.contiguous(), a_shape)
+    other_view = _unsafe_view(other if other.is_contiguous() else other.contiguous(), b_shape)
+    return _unsafe_view(pointwise.mul(self_view, other_view), result_shape)
+
+
+METHODS: dict[str, Callable[..., Any]] = {"kron": kron, "tile": tile, "diff": diff, "take_along_dim": take_along_dim,
                                           "rot90": rot90, "nanmean": nanmean}
 FUNCTIONS: dict[str, Callable[..., Any]] = dict(METHODS)

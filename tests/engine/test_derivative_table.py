@@ -140,6 +140,7 @@ SAMPLES = [
     ("torch.polygamma(2, a)", "p2x3"), ("a.clone().lgamma_()", "p3"),
     ("F.pad(a, (1, 2), mode='reflect')", "r1x2x4"), ("F.pad(a, (1, 1, 2, 0), mode='reflect')", "r1x3x4"),
     ("F.pad(a, (2, 1), mode='replicate')", "r2x3"), ("F.pad(a, (0, 2, 1, 1), mode='replicate')", "r1x1x2x3"),
+    ("torch.kron(a, b)", "r2x3 r2x2"), ("torch.kron(a, b)", "r3 r2x2"),
 ]
 
 XFAIL = {

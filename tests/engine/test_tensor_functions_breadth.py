@@ -99,6 +99,9 @@ SNIPPETS = {
         "le = e.lgamma(); de = torch.digamma(e); pe = torch.polygamma(2, e); i = torch.lgamma(torch.tensor([1, 5]))\n"
         "z = torch.tensor([0.3, 4.]); z.lgamma_(); w = torch.tensor([0.3, 4.]); w.polygamma_(1); v = (z._version, w._version)\n"),
     "polygamma of a negative order": "torch.polygamma(-1, torch.ones(2))",
+    "kron": ("a = torch.tensor([[1., 2.], [3., 4.]], requires_grad=True); b = torch.tensor([[0., 1.], [1., 0.]]); "
+             "k = torch.kron(a, b); v = torch.kron(torch.tensor([1, 2]), torch.tensor([[1, 0], [0, 1]])); "
+             "m = a.kron(torch.ones(2)); (k * k).sum().backward()"),
 }
 
 
