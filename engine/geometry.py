@@ -28,6 +28,10 @@ def contiguous_strides(shape: Sequence[int]) -> Shape:
     return _contiguous_strides(tuple(shape))
 
 
+row_major_strides = _contiguous_strides
+"""contiguous_strides of a shape already a tuple (an op's result), without the conversion."""
+
+
 def is_contiguous(shape: Sequence[int], stride: Sequence[int]) -> bool:
     """torch's rule: strides of size-1 dims do not matter; empty tensors are contiguous."""
     if 0 in shape:
