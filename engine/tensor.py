@@ -146,16 +146,17 @@ class Tensor:
     @classmethod
     def _adopt(cls, array: np.ndarray, dtype: dtypes.dtype) -> Tensor:
         """A new tensor owning `array`, a fresh C-contiguous numpy result of dtype's type: what most
-        ops return, so it is built without the general checks; the array itself becomes the cached
-        numpy view, so the next op reading this tensor does not rebuild one."""
+        ops return, so it is built without the general checks. A view of the array becomes the
+        cached numpy view, so the next op reading this tensor does not rebuild one (a view, not the
+        array: code that copies arrays with a base must not mistake it for a fresh result)."""
         shape = array.shape
-        flat = array.reshape(-1)
+        flat = array.ravel()
         if devices.state.current is CPU:
             storage = Storage._host(flat, allocation.allocator)
         else:
             storage = Storage.wrap(flat)
         t = cls._make(storage, 0, shape, geometry.row_major_strides(shape), dtype)
-        t._np_cache = (flat, array)
+        t._np_cache = (flat, array.view())
         return t
 
     # ----------------------------------------------------------------- layout

@@ -136,6 +136,13 @@ def record(name: str, outputs: Tensor | Sequence[Tensor], inputs: Sequence[Any],
     """
     if not needs_grad(*inputs):
         return None
+    return attach_node(name, outputs, inputs, backward, save, save_outputs, values)
+
+
+def attach_node(name: str, outputs: Tensor | Sequence[Tensor], inputs: Sequence[Any], backward: Backward | None = None,
+                save: dict[str, Any] | None = None, save_outputs: dict[str, Tensor] | None = None,
+                values: dict[str, Any] | None = None) -> Node:
+    """record() once the caller knows an input requires grad in grad mode."""
     outs = (outputs,) if isinstance(outputs, Tensor) else tuple(outputs)
     cls = node_type(name)
     node = cls(backward, edges_of(inputs), tuple([_META_OF_NONE if o is None else (o._shape, o.dtype, o._storage.device)
@@ -154,6 +161,25 @@ def record(name: str, outputs: Tensor | Sequence[Tensor], inputs: Sequence[Any],
                 outputs_saved[field] = (t, nr)
         node.save(saved_inputs, outputs_saved, values)
     return node
+
+
+def wrap_result(name: str, result: Any, dtype: dtypes.dtype, inputs: tuple[Any, ...],
+            save: dict[str, Any] | None = None, values: dict[str, Any] | None = None,
+            save_result: str | None = None) -> Tensor:
+    """A numpy result as a new tensor of `dtype`, recorded as node `name` (see `record`) when an
+    input requires grad. A fresh C-contiguous result of the right dtype, what most ops produce, is
+    adopted as it is; needs_grad is inlined, since most results need no node."""
+    if type(result) is np.ndarray and result.base is None and result.dtype == dtype.np and \
+            result.flags.c_contiguous:
+        tensor = Tensor._adopt(result, dtype)
+    else:
+        tensor = Tensor._wrap(result, dtype)
+    if grad_mode.state.enabled:
+        for t in inputs:
+            if isinstance(t, Tensor) and t.requires_grad:
+                attach_node(name, tensor, inputs, None, save, {save_result: tensor} if save_result else None, values)
+                break
+    return tensor
 
 
 _META_OF_NONE = ((), None, None)
@@ -278,11 +304,14 @@ def rebase_view(view: Tensor, fn: Node, base_edge: tuple[Node | None, int]) -> N
 def make_view(source: Tensor, shape: Sequence[int], stride: Sequence[int], offset: int, name: str,
               backward: Backward | None = None, values: dict[str, Any] | None = None) -> Tensor:
     """A tensor over source's memory sharing its version counter, recorded as view op `name`."""
-    out = Tensor._make(source._storage, offset, tuple(shape), tuple(stride), source.dtype, source._vc)
+    out = Tensor._make(source._storage, offset, shape if type(shape) is tuple else tuple(shape),
+                       stride if type(stride) is tuple else tuple(stride), source.dtype, source._vc)
     _mark_view(out, source, DEFAULT)
-    if not record(name, out, (source,), backward, values=values) and source.requires_grad \
-            and not grad_mode.state.enabled:
-        out._requires_grad = True
+    if source.requires_grad:
+        if grad_mode.state.enabled:
+            attach_node(name, out, (source,), backward, values=values)
+        else:
+            out._requires_grad = True
     return out
 
 

@@ -53,6 +53,8 @@ def _normalize(index: Any) -> tuple[Any, ...]:
 
 
 def _consumed_dims(item: Any) -> int:
+    if type(item) is int or type(item) is slice:
+        return 1
     if item is None or item is Ellipsis:
         return 0
     if isinstance(item, Tensor) and item.dtype is dtypes.bool_:
@@ -66,29 +68,24 @@ def _apply_basic(self: Tensor, items: tuple[Any, ...], single: bool) -> tuple[Te
     result = self
     dim = 0
     advanced: list[tuple[int, Any]] = []
-    specified = sum(_consumed_dims(item) for item in items)
-    if specified > self.ndim:
+    specified = 0
+    for item in items:
+        specified += _consumed_dims(item)
+    if specified > len(self._shape):
         raise IndexError(f"too many indices for tensor of dimension {self.ndim}")
     for item in items:
-        if item is Ellipsis:
+        if type(item) is int:  # the common items first, without the isinstance chain below
+            result = _select(result, dim, item)
+        elif type(item) is slice:
+            result = _slice(result, dim, item, single)
+            dim += 1
+        elif item is Ellipsis:
             dim += self.ndim - specified
         elif item is None or isinstance(item, bool):
             result = views.unsqueeze(result, dim)
             dim += 1
         elif isinstance(item, numbers.Integral) and not isinstance(item, Tensor):
-            size = result._shape[dim]
-            if not -size <= item < size:
-                raise IndexError(errors.INDEX_RANGE.format(i=item, dim=dim, size=size))
-            result = views.select(result, dim, int(item))
-        elif isinstance(item, slice):
-            start, stop, step = (None if v is None else int(v) for v in (item.start, item.stop, item.step))
-            step = 1 if step is None else step
-            size = result._shape[dim]
-            begin, end, _ = slice(start, stop, step if step > 0 else 1).indices(size)
-            full = begin == 0 and end >= size and step == 1
-            if single or not full:
-                result = views.slice_dim(result, dim, start, stop, step)
-            dim += 1
+            result = _select(result, dim, item)
         elif _is_advanced(item):
             advanced.append((dim, item))
             dim += _consumed_dims(item)
@@ -96,6 +93,28 @@ def _apply_basic(self: Tensor, items: tuple[Any, ...], single: bool) -> tuple[Te
             raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables "
                              "are valid indices (got " + type(item).__name__ + ")")
     return result, advanced
+
+
+def _select(view: Tensor, dim: int, item: Any) -> Tensor:
+    """`x[i]` at `dim`: a select view, or IndexError's message for an index out of range."""
+    size = view._shape[dim]
+    if not -size <= item < size:
+        raise IndexError(errors.INDEX_RANGE.format(i=item, dim=dim, size=size))
+    return views.select(view, dim, int(item))
+
+
+def _slice(view: Tensor, dim: int, item: slice, single: bool) -> Tensor:
+    """`x[a:b:c]` at `dim`: a slice view, except a full `:` inside a tuple index (torch skips it)."""
+    start, stop, step = item.start, item.stop, item.step
+    start = None if start is None else int(start)
+    stop = None if stop is None else int(stop)
+    step = 1 if step is None else int(step)
+    if not single:
+        size = view._shape[dim]
+        begin, end, _ = slice(start, stop, step if step > 0 else 1).indices(size)
+        if begin == 0 and end >= size and step == 1:
+            return view
+    return views.slice_dim(view, dim, start, stop, step)
 
 
 def _numpy_index(view: Tensor, advanced: list[tuple[int, Any]]) -> tuple[Any, ...]:

@@ -18,15 +18,14 @@ import numpy as np
 
 from engine import allocator as allocation
 from engine import dtypes, errors, geometry
-from engine.autograd import grad_mode
 from engine.ops.core import (
     apply_inplace,
     array_of,
     check_inplace_allowed,
     check_writable,
     needs_grad,
-    record,
     result_type,
+    wrap_result,
 )
 from engine.tensor import Tensor
 
@@ -63,14 +62,12 @@ def _finish(name: str, op: str, result: Any, dtype: dtypes.dtype, inputs: tuple[
             save: dict[str, Any] | None = None, save_result: str | None = None, out: Tensor | None = None,
             values: dict[str, Any] | None = None) -> Tensor:
     """Wrap a numpy result as a new tensor and record it, or honour `out=`."""
+    if out is None:
+        return wrap_result(name, result, dtype, inputs, save, values, save_result)
     result = np.asarray(result)
     if result.dtype != dtype.np:
         result = result.astype(dtype.np, copy=False)
-    if out is not None:
-        return write_out(out, result, op, inputs)
-    tensor = Tensor._wrap(result, dtype)
-    record(name, tensor, inputs, None, save, {save_result: tensor} if save_result else None, values)
-    return tensor
+    return write_out(out, result, op, inputs)
 
 
 _UNRESERVED = 1 << 16  # results of up to this many elements skip the budget check
@@ -95,28 +92,12 @@ def _alike(self: Any, other: Any) -> tuple[np.ndarray, np.ndarray] | None:
     return None
 
 
-def _result(name: str, result: np.ndarray, dtype: dtypes.dtype, inputs: tuple[Any, ...],
-            save: dict[str, Any] | None = None, values: dict[str, Any] | None = None) -> Tensor:
-    """_finish for a numpy result already of `dtype` and no `out=`: wrap it and record it (needs_grad
-    inlined: most results need no node)."""
-    if type(result) is np.ndarray and result.flags.c_contiguous and result.base is None:
-        tensor = Tensor._adopt(result, dtype)
-    else:
-        tensor = Tensor._wrap(result, dtype)
-    if grad_mode.state.enabled:
-        for t in inputs:
-            if isinstance(t, Tensor) and t.requires_grad:
-                record(name, tensor, inputs, None, save, None, values)
-                break
-    return tensor
-
-
 # --------------------------------------------------------------------------- binary arithmetic
 def add(self: Operand, other: Operand, *, alpha: float = 1, out: Tensor | None = None) -> Tensor:
     if alpha == 1 and out is None:
         alike = _alike(self, other)
         if alike is not None:
-            return _result("AddBackward0", alike[0] + alike[1], self.dtype, (self, other), values={"alpha": 1})
+            return wrap_result("AddBackward0", alike[0] + alike[1], self.dtype, (self, other), values={"alpha": 1})
     dt = result_type(self, other)
     sa, sb = _shape_of(self), _shape_of(other)
     _reserve(geometry.broadcast_shapes(sa, sb), dt)
@@ -148,6 +129,11 @@ def rsub(self: Tensor, other: Operand, alpha: float = 1) -> Tensor:
 
 def mul(self: Operand, other: Operand, *, out: Tensor | None = None) -> Tensor:
     """A Python number operand is a wrapped scalar: an edge-less input that mul still saves."""
+    if out is None:
+        alike = _alike(self, other)
+        if alike is not None:
+            return wrap_result("MulBackward0", alike[0] * alike[1], self.dtype, (self, other),
+                           {"other": other, "self": self})
     if not isinstance(self, Tensor):
         self, other = other, self
     dt = result_type(self, other)
@@ -267,14 +253,24 @@ def remainder_(self: Tensor, other: Operand) -> Tensor:
 
 # --------------------------------------------------------------------------- unary ops
 def _sigmoid(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+    """1 / (1 + exp(-x)); only exp can overflow (to inf, whose reciprocal is the 0 torch gives), so
+    only exp runs with numpy's warnings off: ufuncs run slower inside np.errstate."""
     out = np.negative(x, out=out)
-    np.exp(out, out=out)
+    with np.errstate(over="ignore"):
+        np.exp(out, out=out)
     np.add(out, 1, out=out)
     return np.reciprocal(out, out=out)
 
 
+_ZEROS: dict[np.dtype, np.ndarray] = {}
+
+
 def _relu(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
-    return np.maximum(x, x.dtype.type(0), out=out)
+    """max(x, 0) against a cached 0-d zero of x's dtype (numpy handles it faster than a scalar)."""
+    zero = _ZEROS.get(x.dtype)
+    if zero is None:
+        zero = _ZEROS[x.dtype] = np.zeros((), x.dtype)
+    return np.maximum(x, zero, out=out)
 
 
 def _rsqrt(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
@@ -328,8 +324,8 @@ _FLOAT_ONLY = {"exp", "log", "log2", "log10", "log1p", "expm1", "sqrt", "rsqrt",
                "sigmoid", "reciprocal", "erf"}
 
 
-_CAN_WARN = {"exp", "log", "log2", "log10", "log1p", "expm1", "sqrt", "rsqrt", "tan", "sigmoid", "reciprocal",
-             "erf"}  # ops whose nan/inf results numpy would warn about (torch never does)
+_CAN_WARN = {"exp", "log", "log2", "log10", "log1p", "expm1", "sqrt", "rsqrt", "tan", "reciprocal",
+             "erf"}  # ops whose nan/inf results numpy would warn about (torch never does; _sigmoid keeps its own)
 
 
 def _forward(op: str, x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
@@ -342,6 +338,8 @@ def _forward(op: str, x: np.ndarray, out: np.ndarray | None = None) -> np.ndarra
 
 
 def unary(op: str, self: Tensor, out: Tensor | None = None) -> Tensor:
+    if out is None and self.dtype.is_floating_point:
+        return _float_unary(op, self)
     name, _, saves = UNARY[op]
     dt = self.dtype if (self.dtype.is_floating_point or op not in _FLOAT_ONLY) else dtypes.get_default_dtype()
     if op == "abs" and self.dtype is dtypes.bool_:
@@ -354,6 +352,22 @@ def unary(op: str, self: Tensor, out: Tensor | None = None) -> Tensor:
     values = {"exponent": 2} if op == "square" else None
     return _finish(name, op, result, dt, (self,), {"self": self} if "self" in saves else None,
                    save_result="result" if "result" in saves else None, out=out, values=values)
+
+
+def _float_unary(op: str, self: Tensor) -> Tensor:
+    """unary() of a floating-point tensor without out=, the common case: no dtype change and none
+    of the bool checks."""
+    name, forward, saves = UNARY[op]
+    x = self._numpy_view()
+    if x.size > _UNRESERVED:
+        _reserve(self._shape, self.dtype)
+    if op in _CAN_WARN:
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            result = forward(x)
+    else:
+        result = forward(x)
+    return wrap_result(name, result, self.dtype, (self,), {"self": self} if "self" in saves else None,
+                   {"exponent": 2} if op == "square" else None, "result" if "result" in saves else None)
 
 
 def unary_(op: str, self: Tensor) -> Tensor:

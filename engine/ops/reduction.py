@@ -23,7 +23,7 @@ import numpy as np
 
 from engine import dtypes, errors, geometry
 from engine.kernels import activation
-from engine.ops.core import needs_grad, record
+from engine.ops.core import needs_grad, record, wrap_result
 from engine.ops.pointwise import maximum, minimum, write_out
 from engine.tensor import Tensor
 
@@ -89,10 +89,9 @@ def _emit(result: Any, dt: dtypes.dtype, name: str, op: str, inputs: tuple[Any, 
     result = _dense(result, dt.np)
     if out is not None:
         return write_out(out, result, op, inputs)
-    tensor = Tensor._wrap(result, dt)
     if name:
-        record(name, tensor, inputs, None, save, {save_result: tensor} if save_result else None, values)
-    return tensor
+        return wrap_result(name, result, dt, inputs, save, values, save_result)
+    return Tensor._wrap(result, dt)
 
 
 def saved_dims(dims: Any) -> Any:
@@ -133,7 +132,7 @@ def sum(self: Tensor, dim: Any = _ABSENT, keepdim: bool = False, *, dtype: Any =
     dims = _dims(None if dim is _ABSENT else dim, self.ndim)
     dt = dtypes.to_dtype(dtype) if dtype is not None else (out.dtype if out is not None
                                                            else _sum_dtype(self.dtype))
-    result = np.sum(self._numpy_view(), axis=dims, dtype=_accumulate_in(dt), keepdims=keepdim)
+    result = np.add.reduce(self._numpy_view(), axis=dims, dtype=_accumulate_in(dt), keepdims=keepdim)  # np.sum
     if dim is _ABSENT:
         return _emit(result, dt, "SumBackward0", "sum", (self,), out=out, values={"self_sym_sizes": self._shape})
     return _emit(result, dt, "SumBackward1", "sum", (self,), out=out,
@@ -546,10 +545,11 @@ def _numpy_names(fn: Callable[..., Any]) -> Callable[..., Any]:
     """torch also accepts numpy's `axis=` and `keepdims=` for `dim=` and `keepdim=`."""
     @functools.wraps(fn)
     def call(*args: Any, **kwargs: Any) -> Any:
-        if "axis" in kwargs:
-            kwargs["dim"] = kwargs.pop("axis")
-        if "keepdims" in kwargs:
-            kwargs["keepdim"] = kwargs.pop("keepdims")
+        if kwargs:
+            if "axis" in kwargs:
+                kwargs["dim"] = kwargs.pop("axis")
+            if "keepdims" in kwargs:
+                kwargs["keepdim"] = kwargs.pop("keepdims")
         return fn(*args, **kwargs)
     return call
 

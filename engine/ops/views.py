@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from engine import errors, geometry
-from engine.ops.core import apply_inplace, make_multi_views, make_view, record
+from engine.ops.core import apply_inplace, make_multi_views, make_view, needs_grad, record
 from engine.tensor import Tensor
 
 Layout = tuple[tuple[int, ...], tuple[int, ...], int]
@@ -218,7 +218,7 @@ def select(self: Tensor, dim: int, index: int) -> Tensor:
     if not -size <= index < size:
         raise IndexError(f"select(): index {index} out of range for tensor of size "
                          f"{errors.shape_text(self._shape)} at dimension {d}")
-    values = {"dim": dim, "index": index, **_sizes(self)}
+    values = {"dim": dim, "index": index, **_sizes(self)} if needs_grad(self) else None
     index %= size
     return make_view(self, self._shape[:d] + self._shape[d + 1:], self._stride[:d] + self._stride[d + 1:],
                      self._offset + index * self._stride[d], "SelectBackward0", values=values)
@@ -235,7 +235,7 @@ def slice_dim(self: Tensor, dim: int, start: int | None, stop: int | None, step:
     stride = self._stride[:d] + (self._stride[d] * step,) + self._stride[d + 1:]
     offset = self._offset + begin * self._stride[d]
     values = {"dim": dim, "end": INT64_MAX if stop is None else stop, "start": 0 if start is None else start,
-              "step": step, **_sizes(self)}
+              "step": step, **_sizes(self)} if needs_grad(self) else None
     return make_view(self, shape, stride, offset, "SliceBackward0", values=values)
 
 
