@@ -73,7 +73,7 @@ def preserved_strides(shape: Sequence[int], stride: Sequence[int]) -> Shape:
 
 def has_internal_overlap(shape: Sequence[int], stride: Sequence[int]) -> bool:
     """The case torch refuses to write to: a dimension of size > 1 with stride 0 (expand)."""
-    if 0 in shape:
+    if 0 not in stride or 0 in shape:
         return False
     return any(st == 0 and size > 1 for size, st in zip(shape, stride))
 

@@ -33,10 +33,14 @@ def is_tensor(x: object) -> bool:
 def result_type(*operands: Any) -> dtypes.dtype:
     """torch.result_type: dimensioned tensors outrank 0-dim tensors, which outrank Python scalars;
     a lower rank only matters when it brings a higher category (bool < int < float)."""
-    if len(operands) == 2:
+    if len(operands) == 2:  # the common cases, decided without the general walk
         a, b = operands
-        if isinstance(a, Tensor) and isinstance(b, Tensor) and a.dtype is b.dtype:
-            return a.dtype  # the common case, decided without the general walk
+        if isinstance(a, Tensor):
+            if isinstance(b, Tensor):
+                if a.dtype is b.dtype:
+                    return a.dtype
+            elif (type(b) is int or type(b) is float) and a.dtype.is_floating_point:
+                return a.dtype  # a Python number never lifts a floating-point tensor's dtype
     ranks: list[dtypes.dtype | None] = [None, None, None]
     for x in operands:
         if isinstance(x, Tensor):
@@ -143,14 +147,22 @@ def attach_node(name: str, outputs: Tensor | Sequence[Tensor], inputs: Sequence[
                 save: dict[str, Any] | None = None, save_outputs: dict[str, Tensor] | None = None,
                 values: dict[str, Any] | None = None) -> Node:
     """record() once the caller knows an input requires grad in grad mode."""
-    outs = (outputs,) if isinstance(outputs, Tensor) else tuple(outputs)
     cls = node_type(name)
-    node = cls(backward, edges_of(inputs), tuple([_META_OF_NONE if o is None else (o._shape, o.dtype, o._storage.device)
-                                                  for o in outs]))
-    for i, out in enumerate(outs):
-        if out is not None:  # a backward op's output it did not compute (output_mask)
-            out._set_grad_fn(node, i)
-    if save or save_outputs or values:
+    if isinstance(outputs, Tensor):  # one output, most ops: no per-output loop
+        outs: tuple[Tensor, ...] = (outputs,)
+        node = cls(backward, edges_of(inputs), ((outputs._shape, outputs.dtype, outputs._storage.device),))
+        outputs._set_grad_fn(node, 0)
+    else:
+        outs = tuple(outputs)
+        node = cls(backward, edges_of(inputs), tuple([_META_OF_NONE if o is None else
+                                                      (o._shape, o.dtype, o._storage.device) for o in outs]))
+        for i, out in enumerate(outs):
+            if out is not None:  # a backward op's output it did not compute (output_mask)
+                out._set_grad_fn(node, i)
+    if not (save or save_outputs):
+        if values:
+            node._values = values  # what node.save does when it keeps no tensor
+    else:
         saved_inputs = _needed_saves(cls, inputs, save) if save else {}
         outputs_saved = {}
         for field, t in (save_outputs or {}).items():
@@ -220,7 +232,7 @@ def check_writable(self: Tensor, result_dtype: dtypes.dtype | None = None,
         raise RuntimeError(errors.INTERNAL_OVERLAP)
     if result_dtype is not None and not dtypes.can_cast(result_dtype, self.dtype):
         raise RuntimeError(errors.CAST.format(src=result_dtype.short, dst=self.dtype.short))
-    if operand_shapes:
+    if operand_shapes and not (len(operand_shapes) == 1 and operand_shapes[0] in ((), self._shape)):
         broadcast = geometry.broadcast_shapes(self._shape, *operand_shapes)
         if broadcast != self._shape:
             raise RuntimeError(errors.INPLACE_BROADCAST.format(
