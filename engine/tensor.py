@@ -155,7 +155,20 @@ class Tensor:
             storage = Storage._host(flat, allocation.allocator)
         else:
             storage = Storage.wrap(flat)
-        t = cls._make(storage, 0, shape, geometry.row_major_strides(shape), dtype)
+        t = object.__new__(cls)  # _make's fields, set here without its call: every op's result comes here
+        t._storage = storage
+        t._offset = 0
+        t._shape = shape
+        t._stride = geometry.row_major_strides(shape)
+        t.dtype = dtype
+        t._vc = VersionCounter()
+        t._requires_grad = False
+        t._grad_fn = None
+        t._output_nr = 0
+        t._grad = None
+        t._retains_grad = False
+        t._view = None
+        t._accumulator = None
         t._np_cache = (flat, array.view())
         return t
 

@@ -388,6 +388,8 @@ def unary_(op: str, self: Tensor) -> Tensor:
 
 def _make_unary(op: str) -> tuple[Callable[..., Tensor], Callable[..., Tensor]]:
     def fn(self: Tensor, *, out: Tensor | None = None) -> Tensor:
+        if out is None and self.dtype.is_floating_point:
+            return _float_unary(op, self)
         return unary(op, self, out)
 
     def fn_(self: Tensor) -> Tensor:

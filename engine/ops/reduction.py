@@ -125,6 +125,8 @@ def _sum_dtype(dt: dtypes.dtype) -> dtypes.dtype:
 
 def sum(self: Tensor, dim: Any = _ABSENT, keepdim: bool = False, *, dtype: Any = None,  # noqa: A001
         out: Tensor | None = None) -> Tensor:
+    if dim is _ABSENT and not keepdim and dtype is None and out is None and self.dtype.is_floating_point:
+        return _sum_all(self)
     if dim is _ABSENT and keepdim:
         raise _keepdim_without_dim("sum")
     if dim is _ABSENT and out is not None:
@@ -137,6 +139,13 @@ def sum(self: Tensor, dim: Any = _ABSENT, keepdim: bool = False, *, dtype: Any =
         return _emit(result, dt, "SumBackward0", "sum", (self,), out=out, values={"self_sym_sizes": self._shape})
     return _emit(result, dt, "SumBackward1", "sum", (self,), out=out,
                  values={"dim": saved_dims(_listed(dim)), "keepdim": keepdim, "self_sym_sizes": self._shape})
+
+
+def _sum_all(self: Tensor) -> Tensor:
+    """`x.sum()` of a floating-point tensor, the common case, without sum()'s argument handling."""
+    dt = self.dtype
+    result = np.add.reduce(self._numpy_view(), axis=tuple(range(len(self._shape))), dtype=_accumulate_in(dt))
+    return wrap_result("SumBackward0", _dense(result, dt.np), dt, (self,), values={"self_sym_sizes": self._shape})
 
 
 def mean(self: Tensor, dim: Any = _ABSENT, keepdim: bool = False, *, dtype: Any = None,
