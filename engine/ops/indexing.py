@@ -109,10 +109,12 @@ def _slice(view: Tensor, dim: int, item: slice, single: bool) -> Tensor:
     start = None if start is None else int(start)
     stop = None if stop is None else int(stop)
     step = 1 if step is None else int(step)
-    if not single:
+    if not single and step == 1:
+        if start is None and stop is None:
+            return view
         size = view._shape[dim]
-        begin, end, _ = slice(start, stop, step if step > 0 else 1).indices(size)
-        if begin == 0 and end >= size and step == 1:
+        begin, end, _ = slice(start, stop).indices(size)
+        if begin == 0 and end >= size:
             return view
     return views.slice_dim(view, dim, start, stop, step)
 
@@ -145,8 +147,10 @@ def _check_bounds(view: Tensor, advanced: list[tuple[int, Any]]) -> None:
 
 # --------------------------------------------------------------------------- x[index]
 def getitem(self: Tensor, index: Any) -> Tensor:
+    if type(index) is int and self._shape:  # x[i], the most common index: one select
+        return _select(self, 0, index)
     items = _normalize(index)
-    if self.ndim == 0 and len(items) == 1 and items[0] is Ellipsis:
+    if not self._shape and len(items) == 1 and items[0] is Ellipsis:
         return views.alias(self)
     view, advanced = _apply_basic(self, items, single=not isinstance(index, tuple))
     if not advanced:

@@ -212,7 +212,7 @@ def broadcast_tensors(*tensors: Tensor) -> tuple[Tensor, ...]:
 def select(self: Tensor, dim: int, index: int) -> Tensor:
     if self.ndim == 0:
         raise IndexError("select() cannot be applied to a 0-dim tensor.")
-    d = geometry.wrap_dim(dim, self.ndim)
+    d = dim if 0 <= dim < len(self._shape) else geometry.wrap_dim(dim, self.ndim)
     size = self._shape[d]
     index = int(index)
     if not -size <= index < size:
@@ -228,7 +228,7 @@ def slice_dim(self: Tensor, dim: int, start: int | None, stop: int | None, step:
     """x[start:stop:step] along one dim (SliceBackward0), with Python's clamping of the bounds."""
     if step <= 0:
         raise ValueError("step must be greater than zero")
-    d = geometry.wrap_dim(dim, self.ndim)
+    d = dim if 0 <= dim < len(self._shape) else geometry.wrap_dim(dim, self.ndim)
     begin, end, _ = slice(start, stop, step).indices(self._shape[d])
     length = max(0, (end - begin + step - 1) // step)
     shape = self._shape[:d] + (length,) + self._shape[d + 1:]
