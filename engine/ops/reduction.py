@@ -144,8 +144,13 @@ def sum(self: Tensor, dim: Any = _ABSENT, keepdim: bool = False, *, dtype: Any =
 def _sum_all(self: Tensor) -> Tensor:
     """`x.sum()` of a floating-point tensor, the common case, without sum()'s argument handling."""
     dt = self.dtype
-    result = np.add.reduce(self._numpy_view(), axis=tuple(range(len(self._shape))), dtype=_accumulate_in(dt))
-    return wrap_result("SumBackward0", _dense(result, dt.np), dt, (self,), values={"self_sym_sizes": self._shape})
+    accumulate = _accumulate_in(dt)
+    axes = tuple(range(len(self._shape)))
+    if accumulate is dt.np:  # summed straight into a fresh 0-d array rather than a numpy scalar
+        result = np.add.reduce(self._numpy_view(), axis=axes, dtype=accumulate, out=np.empty((), accumulate))
+    else:
+        result = _dense(np.add.reduce(self._numpy_view(), axis=axes, dtype=accumulate), dt.np)
+    return wrap_result("SumBackward0", result, dt, (self,), values={"self_sym_sizes": self._shape})
 
 
 def mean(self: Tensor, dim: Any = _ABSENT, keepdim: bool = False, *, dtype: Any = None,
