@@ -226,7 +226,7 @@ def select_layout(layout: Layout, dim: int, index: int) -> Layout:
 
 def select(self: Tensor, dim: int, index: int) -> Tensor:
     shape, stride, offset = select_layout((self._shape, self._stride, self._offset), dim, index)
-    values = {"dim": dim, "index": int(index), **_sizes(self)} if needs_grad(self) else None
+    values = {"dim": dim, "index": int(index), "self_sym_sizes": self._shape} if needs_grad(self) else None
     return make_view(self, shape, stride, offset, "SelectBackward0", values=values)
 
 
@@ -246,7 +246,7 @@ def slice_dim(self: Tensor, dim: int, start: int | None, stop: int | None, step:
     """x[start:stop:step] along one dim (SliceBackward0)."""
     shape, stride, offset = slice_layout((self._shape, self._stride, self._offset), dim, start, stop, step)
     values = {"dim": dim, "end": INT64_MAX if stop is None else stop, "start": 0 if start is None else start,
-              "step": step, **_sizes(self)} if needs_grad(self) else None
+              "step": step, "self_sym_sizes": self._shape} if needs_grad(self) else None
     return make_view(self, shape, stride, offset, "SliceBackward0", values=values)
 
 
