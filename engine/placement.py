@@ -60,6 +60,8 @@ def placed(fn: Callable[..., Any]) -> Callable[..., Any]:
 # Tensor methods that take no `device=` run unwrapped while no device storage exists anywhere in
 # the process (placed() would call them straight through then): the wrapper's extra call is a good
 # part of a small op's cost. The first device storage puts the wrappers in (placement.engage).
+# A method taken off Tensor before that (`f = torch.Tensor.relu`, `f = x.relu`) stays unwrapped,
+# so called later on device tensors it neither checks devices nor places its result on theirs.
 _deferred: list[tuple[str, Callable[..., Any], bool]] = []
 _engaged = False
 
