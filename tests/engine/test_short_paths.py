@@ -88,3 +88,17 @@ def test_methods_check_devices_once_a_device_tensor_exists():
         assert z.device.type == "cuda" and devices.state.cuda_in_use
         with pytest.raises(RuntimeError, match="Expected all tensors to be on the same device"):
             x + d
+
+
+def test_a_tensors_numpy_view_wrapped_again_is_a_copy():
+    """Adopted results cache a view of their array, so code that wraps a tensor's numpy view (as
+    some kernels do) gets a copy in a storage of its own, never a second storage over the memory."""
+    import numpy as np
+
+    from engine.tensor import Tensor
+
+    copied = Tensor._wrap(np.arange(4.0)[1:], engine.float64)  # a view: adopted as a copy
+    for made in (engine.ones(2, 3) + 1, engine.ones(2, 3).sum(0), copied):
+        again = Tensor._wrap(made._numpy_view(), made.dtype)
+        assert again._storage is not made._storage
+        assert not np.shares_memory(again._numpy_view(), made._numpy_view())
