@@ -64,7 +64,15 @@ from engine.nn.layers import (
     Tanh,
 )
 from engine.nn.layers_1d import AdaptiveAvgPool1d, AdaptiveMaxPool1d, AvgPool1d, Conv1d, MaxPool1d
-from engine.nn.loss_layers import BCEWithLogitsLoss, HuberLoss, KLDivLoss, SmoothL1Loss
+from engine.nn.loss_layers import (
+    BCEWithLogitsLoss,
+    HuberLoss,
+    KLDivLoss,
+    MarginRankingLoss,
+    MultiLabelSoftMarginLoss,
+    SmoothL1Loss,
+    TripletMarginLoss,
+)
 from engine.nn.module import Module
 from engine.nn.norm_shape_layers import (
     ConstantPad1d,

@@ -1,4 +1,5 @@
-"""Losses beyond mse/l1/nll/cross-entropy/bce: BCE with logits, smooth L1, Huber and KL divergence.
+"""Losses beyond mse/l1/nll/cross-entropy/bce: BCE with logits, smooth L1, Huber, KL divergence and the
+margin losses (ranking, triplet, multi-label soft margin).
 
 BCE with logits, smooth L1 and Huber are ATen kernels with their own nodes (which save the input,
 the target and, for BCE, weight and pos_weight); KL divergence is composed of other ops, as torch
@@ -20,7 +21,8 @@ from engine.ops.backward_ops import REDUCTION
 from engine.ops.core import record
 from engine.tensor import Tensor
 
-__all__ = ["binary_cross_entropy_with_logits", "huber_loss", "kl_div", "smooth_l1_loss"]
+__all__ = ["binary_cross_entropy_with_logits", "huber_loss", "kl_div", "margin_ranking_loss",
+           "multilabel_soft_margin_loss", "smooth_l1_loss", "triplet_margin_loss"]
 
 
 def reduction_enum(reduction: str) -> int:
@@ -206,3 +208,65 @@ def kl_div_composite(input: Tensor, target: Tensor, reduction: int, log_target: 
         product = pw.mul(target, input)  # evaluated first in ATen's `xlogy(t, t) - t * x`, as the graph's order shows
         output = pw.sub(xlogy(target, target), product)
     return output.mean() if reduction == 1 else output.sum() if reduction == 2 else output
+
+
+def _apply_reduction(output: Tensor, reduction: int) -> Tensor:
+    return output.mean() if reduction == 1 else output.sum() if reduction == 2 else output
+
+
+def margin_ranking_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0.0,
+                        size_average: Any = None, reduce: Any = None, reduction: str = "mean") -> Tensor:
+    """max(0, -y (x1 - x2) + margin), as ATen composes it (the clamp in place)."""
+    enum = reduction_enum(_legacy_reduction(size_average, reduce, reduction))
+    if not input1.ndim == input2.ndim == target.ndim:
+        raise RuntimeError(f"margin_ranking_loss : All input tensors should have same dimension but got sizes: "
+                           f"input1: {_size_text(input1._shape)}, input2: {_size_text(input2._shape)}, target: "
+                           f"{_size_text(target._shape)} ")
+    difference = pw.sub(input1, input2)  # ATen's operands evaluate right to left
+    from engine.ops import backward_ops as B
+
+    unclamped = B.add_scalar(pw.mul(pw.unary("neg", target), difference), margin)
+    return _apply_reduction(pw.clamp_min_(unclamped, 0), enum)
+
+
+def triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor, margin: float = 1.0, p: float = 2,
+                        eps: float = 1e-6, swap: bool = False, size_average: Any = None, reduce: Any = None,
+                        reduction: str = "mean") -> Tensor:
+    """max(0, margin + d(a, p) - d(a, n)), d the pairwise distance (with swap, the nearer of d(a, n), d(p, n))."""
+    from engine.nn.distance import pairwise_distance
+    from engine.ops import backward_ops as B
+
+    enum = reduction_enum(_legacy_reduction(size_average, reduce, reduction))
+    if margin <= 0:
+        raise ValueError(f"margin must be greater than 0, got {margin}")
+    if not anchor.ndim == positive.ndim == negative.ndim:
+        raise RuntimeError("The anchor, positive, and negative tensors are expected to have the same number of "
+                           f"dimensions, but got: anchor {anchor.ndim}D, positive {positive.ndim}D, and negative "
+                           f"{negative.ndim}D inputs")
+    dist_pos = pairwise_distance(anchor, positive, p, eps)
+    dist_neg = pairwise_distance(anchor, negative, p, eps)
+    if swap:
+        dist_neg = pw.minimum(dist_neg, pairwise_distance(positive, negative, p, eps))
+    output = pw.clamp_min(pw.sub(B.add_scalar(dist_pos, margin), dist_neg), 0)
+    return _apply_reduction(output, enum)
+
+
+def multilabel_soft_margin_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,  # noqa: A002
+                                size_average: Any = None, reduce: Any = None, reduction: str = "mean") -> Tensor:
+    """-(y log sigmoid(x) + (1 - y) log sigmoid(-x)), averaged over the classes (torch's Python composite)."""
+    from engine.nn.activations import logsigmoid
+
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    loss = pw.unary("neg", pw.add(pw.mul(target, logsigmoid(input)),
+                                  pw.mul(pw.rsub(target, 1), logsigmoid(pw.unary("neg", input)))))
+    if weight is not None:
+        loss = pw.mul(loss, weight)
+    class_dim = input.ndim - 1
+    loss = pw.div(loss.sum(dim=class_dim), input._shape[class_dim])
+    if reduction == "none":
+        return loss
+    if reduction == "mean":
+        return loss.mean()
+    if reduction == "sum":
+        return loss.sum()
+    raise ValueError(reduction + " is not valid")

@@ -120,6 +120,23 @@ SNIPPETS = {
                      "ls = [m(x, y) for m in ms]\n"
                      "sum(ls).backward()\n"
                      "print(ms, [m.reduction for m in ms], ms[1].beta, ms[2].delta, ms[3].log_target)\n"),
+    "margin losses": (
+        "torch.manual_seed(0); a = torch.randn(4, 3, requires_grad=True); p = torch.randn(4, 3); n = torch.randn(4, 3)\n"
+        "t = F.triplet_margin_loss(a, p, n); s = F.triplet_margin_loss(a, p, n, "
+        "margin=0.5, p=1, swap=True, reduction='none')\n"
+        "x1 = torch.randn(5, requires_grad=True); x2 = torch.randn(5); y = torch.tensor([1., -1., 1., 1., -1.])\n"
+        "r = F.margin_ranking_loss(x1, x2, y, margin=0.2); q = F.margin_ranking_loss(x1, x2, y, reduction='sum')\n"
+        "m = F.multilabel_soft_margin_loss(a, (p > 0).float()); w = F.multilabel_soft_margin_loss(a, (p > 0).float(), "
+        "weight=torch.tensor([1., 2., 0.5]), reduction='none')\n"
+        "(t + s.sum() + r + q + m + w.sum()).backward()\n"),
+    "triplet margin must be positive": "F.triplet_margin_loss(torch.ones(2, 3), torch.ones(2, 3), torch.ones(2, 3), margin=0.)",
+    "margin ranking ranks differ": "F.margin_ranking_loss(torch.ones(2, 1), torch.ones(2), torch.ones(2))",
+    "margin loss modules": (
+        "torch.manual_seed(0); ms = [nn.MarginRankingLoss(0.1), nn.TripletMarginLoss(margin=0.5, p=1.), "
+        "nn.MultiLabelSoftMarginLoss(weight=torch.tensor([1., 2., 3.]))]\n"
+        "a = torch.randn(4, 3, requires_grad=True); b = torch.randn(4, 3); c = torch.randn(4, 3)\n"
+        "l = ms[0](a[:, 0], b[:, 0], torch.ones(4)) + ms[1](a, b, c) + ms[2](a, (b > 0).float()); l.backward()\n"
+        "print(ms, list(ms[2].state_dict()))\n"),
     # ------------------------------------------------------------------ distances
     "normalize": ("torch.manual_seed(0); x = torch.randn(3, 4, requires_grad=True); a = F.normalize(x); "
                   "b = F.normalize(x, p=1, dim=0); z = F.normalize(torch.zeros(2, 3)); (a + b).sum().backward()"),

@@ -141,6 +141,9 @@ SAMPLES = [
     ("F.pad(a, (1, 2), mode='reflect')", "r1x2x4"), ("F.pad(a, (1, 1, 2, 0), mode='reflect')", "r1x3x4"),
     ("F.pad(a, (2, 1), mode='replicate')", "r2x3"), ("F.pad(a, (0, 2, 1, 1), mode='replicate')", "r1x1x2x3"),
     ("torch.kron(a, b)", "r2x3 r2x2"), ("torch.kron(a, b)", "r3 r2x2"),
+    ("F.margin_ranking_loss(a, b, torch.tensor([1., -1., 1.]), margin=0.3)", "r3 r3"),
+    ("F.triplet_margin_loss(a, b, c, swap=True)", "r2x3 r2x3 r2x3"),
+    ("F.multilabel_soft_margin_loss(a, b.sigmoid())", "r2x3 r2x3"),
 ]
 
 XFAIL = {
