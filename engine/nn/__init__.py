@@ -13,6 +13,7 @@ from engine.nn.activation_layers import (
     GLU,
     SELU,
     CosineSimilarity,
+    Hardshrink,
     Hardsigmoid,
     Hardswish,
     LogSigmoid,
@@ -22,6 +23,7 @@ from engine.nn.activation_layers import (
     SiLU,
     Softmin,
     Softplus,
+    Softshrink,
     Softsign,
     Tanhshrink,
 )

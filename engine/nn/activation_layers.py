@@ -147,3 +147,22 @@ class PairwiseDistance(Module):
 
     def forward(self, x1: Tensor, x2: Tensor) -> Tensor:
         return F.pairwise_distance(x1, x2, self.norm, self.eps, self.keepdim)
+
+
+class _Shrink(Module):
+    def __init__(self, lambd: float = 0.5) -> None:
+        super().__init__()
+        self.lambd = lambd
+
+    def extra_repr(self) -> str:
+        return str(self.lambd)
+
+
+class Hardshrink(_Shrink):
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return F.hardshrink(input, self.lambd)
+
+
+class Softshrink(_Shrink):
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return F.softshrink(input, self.lambd)

@@ -21,7 +21,7 @@ from engine.ops import pointwise as pw
 from engine.ops.core import apply_inplace, check_inplace_allowed, check_writable, record
 from engine.tensor import Tensor
 
-__all__ = ["celu", "celu_", "elu", "elu_", "glu", "hardsigmoid", "hardswish", "logsigmoid", "mish", "prelu", "selu", "selu_", "silu", "softmin", "softplus", "softsign", "tanhshrink"]
+__all__ = ["hardshrink", "softshrink", "celu", "celu_", "elu", "elu_", "glu", "hardsigmoid", "hardswish", "logsigmoid", "mish", "prelu", "selu", "selu_", "silu", "softmin", "softplus", "softsign", "tanhshrink"]
 
 SELU_ALPHA = 1.6732632423543772848170429916717
 SELU_SCALE = 1.0507009873554804934193349852946
@@ -162,20 +162,20 @@ def prelu(input: Tensor, weight: Tensor) -> Tensor:  # noqa: A002
     from engine.ops import views
 
     channels = input._shape[1] if input.ndim >= 2 else 1
+    if weight.ndim > 1:
+        raise RuntimeError(f"prelu: Expected `weight` to be a scalar or 1D tensor, but got: ndim = {weight.ndim}")
     if weight.numel() != 1:
         if input.ndim == 0:
             raise RuntimeError("Not allow zero-dim input tensor.")
         if weight.numel() != channels:
             raise RuntimeError("Mismatch of parameter numbers and input channel size. Found parameter numbers = "
                                f"{weight.numel()} and channel size = {channels}.")
-    if weight.ndim > 1:
-        raise RuntimeError(f"prelu: Expected `weight` to be a scalar or 1D tensor, but got: ndim = {weight.ndim}")
     if input.ndim >= 2:
         shape = [1] * input.ndim
         shape[1] = weight.numel()
         weight = views.reshape(weight, shape)
     if input.dtype != weight.dtype:
-        raise RuntimeError(f"expected scalar type {input.dtype.legacy} but found {weight.dtype.legacy}")
+        raise RuntimeError(f"prelu: Type promoting not supported. Got {input.dtype.short} and {weight.dtype.short}")
     _check_float(input, "prelu")
     value = act.prelu(input._numpy_view(), weight._numpy_view())
     out = Tensor._wrap(_laid_out_like(np.broadcast_to(value, input._shape), input), input.dtype)
@@ -199,3 +199,20 @@ def softmin(input: Tensor, dim: int | None = None, _stacklevel: int = 3,  # noqa
     if dim is None:
         dim = 0 if input.ndim in (0, 1, 3) else 1
     return softmax(pw.unary("neg", input), dim, dtype=dtype)
+
+
+# --------------------------------------------------------------------------- shrinkage
+def hardshrink(input: Tensor, lambd: float = 0.5) -> Tensor:  # noqa: A002
+    """x outside [-lambd, lambd], 0 inside (HardshrinkBackward0 keeps x and lambd)."""
+    return _unary("HardshrinkBackward0", "hardshrink", input,
+                  lambda x: np.where((x >= -lambd) & (x <= lambd), 0, x), {"lambd": lambd})
+
+
+def softshrink(input: Tensor, lambd: float = 0.5) -> Tensor:  # noqa: A002
+    """x moved lambd towards 0 outside [-lambd, lambd], 0 inside (SoftshrinkBackward0)."""
+    if lambd < 0:
+        limit = float(np.finfo(input.dtype.np).max) if input.dtype.is_floating_point else 0.0
+        raise RuntimeError(f"lambda must be in range [0, {limit:.6g}] for input dtype {input.dtype.short}, but "
+                           f"found {lambd:g}")
+    return _unary("SoftshrinkBackward0", "softshrink", input,
+                  lambda x: np.where(x > lambd, x - lambd, np.where(x < -lambd, x + lambd, x * 0)), {"lambd": lambd})

@@ -226,6 +226,15 @@ def prelu_kernel_backward(grad_output: Tensor, self: Tensor, weight: Tensor) -> 
     return outs
 
 
+def shrink_backward(grad_output: Tensor, self: Tensor, lambd: float, name: str) -> Tensor:
+    """hardshrink_backward / softshrink_backward: the gradient outside [-lambd, lambd], 0 inside."""
+    dt = result_type(grad_output, self)
+    x = array_of(self, dt)
+    out = _new(np.where((x >= -lambd) & (x <= lambd), dt.np.type(0), array_of(grad_output, dt)), dt)
+    record(name, out, (grad_output, self), save={"self": self}, values={"lambd": lambd})
+    return out
+
+
 def sum_to_size(grad: Tensor, shape: Sequence[int]) -> Tensor:
     """at::sum_to: sum the broadcast dims away (keepdim), then view to `shape` if dims were added."""
     shape = tuple(shape)

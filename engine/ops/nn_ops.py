@@ -44,6 +44,12 @@ def prelu(input: Tensor, weight: Tensor) -> Tensor:  # noqa: A002
     return activations.prelu(input, weight)
 
 
+def hardshrink(input: Tensor, lambd: float = 0.5) -> Tensor:  # noqa: A002
+    from engine.nn import activations
+
+    return activations.hardshrink(input, lambd)
+
+
 def kl_div(input: Tensor, target: Tensor, reduction: int = 0, *, log_target: bool = False) -> Tensor:  # noqa: A002
     """torch.kl_div: unreduced unless told (torch 2.13's binding defaults to 0), and without F's warning."""
     from engine.nn import losses
@@ -74,6 +80,6 @@ def pairwise_distance(x1: Tensor, x2: Tensor, p: float = 2.0, eps: float = 1e-6,
 FUNCTIONS: dict[str, Callable[..., Any]] = {
     "selu": selu, "selu_": selu_, "celu": celu, "celu_": celu_, "prelu": prelu, "kl_div": kl_div,
     "binary_cross_entropy_with_logits": binary_cross_entropy_with_logits, "cosine_similarity": cosine_similarity,
-    "pairwise_distance": pairwise_distance,
+    "pairwise_distance": pairwise_distance, "hardshrink": hardshrink,
 }
-METHODS: dict[str, Callable[..., Any]] = {"prelu": prelu}
+METHODS: dict[str, Callable[..., Any]] = {"prelu": prelu, "hardshrink": hardshrink}

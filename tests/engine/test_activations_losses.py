@@ -58,6 +58,8 @@ SNIPPETS = {
     "prelu": ("torch.manual_seed(0); x = torch.randn(2, 3, 2, requires_grad=True); w = torch.tensor([0.1, 0.2, 0.3], "
               "requires_grad=True); y = F.prelu(x, w); y.sum().backward(); s = F.prelu(x.detach(), torch.tensor([0.5]))"),
     "prelu channel mismatch": "F.prelu(torch.ones(2, 3), torch.ones(2))",
+    "prelu weight of two dims": "F.prelu(torch.ones(2, 3), torch.ones(1, 3))",
+    "prelu weight of another dtype": "F.prelu(torch.ones(2, 3), torch.ones(3, dtype=torch.float64))",
     "prelu module": ("torch.manual_seed(0); m = nn.PReLU(3, init=0.1); x = torch.randn(4, 3, requires_grad=True); "
                      "y = m(x); y.sum().backward(); w = m.weight; print(m, list(m.state_dict()))"),
     "activation modules print as torch's": (
@@ -74,6 +76,12 @@ SNIPPETS = {
         "y.sum().backward()\n"
         "g = m[0].weight.grad\n"
         "print(m)\n"),
+    "hardshrink and softshrink": (
+        "x = torch.tensor([0.5, -0.5, 0.6, -0.7, 0.1], requires_grad=True); h = F.hardshrink(x); "
+        "s = F.softshrink(x, 0.3); t = torch.hardshrink(x, 0.2); u = x.hardshrink(); (h + s + t).sum().backward(); "
+        "print(nn.Hardshrink(), nn.Softshrink(0.3)); v = nn.Softshrink(0.1)(x)"),
+    "softshrink with a negative lambda": "F.softshrink(torch.ones(2), -1.)",
+    "hardshrink of integers": "F.hardshrink(torch.ones(2, dtype=torch.long))",
     # ------------------------------------------------------------------ losses
     "bce with logits": ("torch.manual_seed(0); x = torch.randn(3, 4, requires_grad=True); t = torch.rand(3, 4, "
                         "requires_grad=True); l = F.binary_cross_entropy_with_logits(x, t); l.backward()"),

@@ -144,6 +144,7 @@ SAMPLES = [
     ("F.margin_ranking_loss(a, b, torch.tensor([1., -1., 1.]), margin=0.3)", "r3 r3"),
     ("F.triplet_margin_loss(a, b, c, swap=True)", "r2x3 r2x3 r2x3"),
     ("F.multilabel_soft_margin_loss(a, b.sigmoid())", "r2x3 r2x3"),
+    ("F.hardshrink(a, 0.3)", "r2x3"), ("F.softshrink(a, 0.3)", "r2x3"),
 ]
 
 XFAIL = {

@@ -403,4 +403,16 @@ DERIVATIVES = {
     "LgammaBackward0": rule("self", saves="self", self=lambda c, grad: grad * c.self.digamma()),
     "DigammaBackward0": rule("self", saves="self", self=lambda c, grad: grad * _polygamma(1, c.self)),
     "PolygammaBackward0": rule("self", saves="self", keeps="n", self=lambda c, grad: grad * _polygamma(c.n + 1, c.self)),
+    "HardshrinkBackward0": rule("self", saves="self", keeps="lambd",
+                                self=lambda c, grad: B.shrink_backward(grad, c.self, c.lambd,
+                                                                       "HardshrinkBackwardBackward0")),
+    "SoftshrinkBackward0": rule("self", saves="self", keeps="lambd",
+                                self=lambda c, grad: B.shrink_backward(grad, c.self, c.lambd,
+                                                                       "SoftshrinkBackwardBackward0")),
+    "HardshrinkBackwardBackward0": rule(
+        "grad_out, self", saves={"self": "grad_out"}, keeps="lambd", self=zeros,
+        grad_out=lambda c, grad: B.shrink_backward(grad, c.self, c.lambd, "HardshrinkBackwardBackward0")),
+    "SoftshrinkBackwardBackward0": rule(
+        "grad_output, self", saves={"self": "grad_output"}, keeps="lambd", self=zeros,
+        grad_output=lambda c, grad: B.shrink_backward(grad, c.self, c.lambd, "SoftshrinkBackwardBackward0")),
 }
