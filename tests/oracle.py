@@ -136,6 +136,15 @@ def grad_fn_name(t) -> str | None:
     return None if fn is None else type(fn).__name__
 
 
+def _read(t, attr: str):
+    """An attribute, or the error reading it raises (inference tensors have no `_version`; some
+    views' `is_leaf` raises after their base was modified in place)."""
+    try:
+        return getattr(t, attr)
+    except RuntimeError as exc:
+        return f"<{type(exc).__name__}: {exc}>"
+
+
 def describe_tensor(t, values: bool = True, grad: bool = True) -> dict:
     d = {
         "kind": type(t).__name__,
@@ -143,16 +152,16 @@ def describe_tensor(t, values: bool = True, grad: bool = True) -> dict:
         "stride": list(t.stride()),
         "storage_offset": t.storage_offset(),
         "dtype": str(t.dtype),
-        "version": t._version,
+        "version": _read(t, "_version"),
         "requires_grad": t.requires_grad,
-        "is_leaf": t.is_leaf,
+        "is_leaf": _read(t, "is_leaf"),
         "grad_fn": grad_fn_name(t),
         "is_view": t._is_view(),
         "is_contiguous": t.is_contiguous(),
     }
     if values:
         d["values"] = _plain(t.detach().tolist())
-    if grad and (t.is_leaf or t.retains_grad):
+    if grad and (d["is_leaf"] is True or t.retains_grad):
         g = t.grad
         d["grad"] = None if g is None else describe_tensor(g, values=values, grad=False)
     return d
