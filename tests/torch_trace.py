@@ -59,6 +59,14 @@ def _array_root(array: np.ndarray) -> np.ndarray:
     return array
 
 
+def _read(value: Any, attr: str) -> Any:
+    """An attribute, or "<error>" where reading it raises (inference tensors have no version)."""
+    try:
+        return getattr(value, attr)
+    except RuntimeError:
+        return "<error>"
+
+
 def _describe(torch: Any, value: Any, labels: _Labels) -> dict[str, Any]:
     if isinstance(value, np.ndarray):
         root = _array_root(value)
@@ -71,23 +79,30 @@ def _describe(torch: Any, value: Any, labels: _Labels) -> dict[str, Any]:
         grad_fn = None if fn is None else type(fn).__name__
     except RuntimeError:
         grad_fn = "Invalid"
-    grad = value.grad if value.is_leaf else None
+    is_leaf = _read(value, "is_leaf")  # raises for a view whose base changed after a no_grad view
+    grad = value.grad if is_leaf is True else None
     return {
         "kind": "tensor", "shape": list(value.shape), "stride": list(value.stride()),
         "storage_offset": value.storage_offset(), "dtype": str(value.dtype).replace("torch.", ""),
-        "storage": labels.label(storage.data_ptr(), storage), "version": value._version,
-        "requires_grad": value.requires_grad, "is_leaf": value.is_leaf, "grad_fn": grad_fn,
+        "storage": labels.label(storage.data_ptr(), storage), "version": _read(value, "_version"),
+        "requires_grad": value.requires_grad, "is_leaf": is_leaf, "grad_fn": grad_fn,
         "is_view": value._is_view(),
         "values": _plain(value.detach().tolist()) if value.numel() <= 1000 else None,
         "grad": None if grad is None else _plain(grad.tolist()),
     }
 
 
-def record(source: str) -> list[dict[str, Any]]:
-    """Run `source` with real torch, one top-level statement at a time, like `replay --json`."""
+def record(source: str, bound: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+    """Run `source` with real torch, one top-level statement at a time, like `replay --json`.
+
+    `bound` pre-binds names (the fuzzer binds `torch` to real torch or to the engine, so that one
+    program runs against both); the tensor type is then the one `bound["torch"]` provides.
+    """
     import torch
 
-    namespace: dict[str, Any] = {"__name__": "__main__"}
+    if bound and "torch" in bound:
+        torch = bound["torch"]
+    namespace: dict[str, Any] = {"__name__": "__main__", **(bound or {})}
     labels = _Labels()
     lines = source.splitlines()
     steps = []
