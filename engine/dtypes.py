@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 
@@ -92,6 +94,31 @@ def to_dtype(value: object) -> dtype:
     if value is bool:
         return bool_
     raise TypeError(f"dtype must be a torch.dtype, not {type(value).__name__}")
+
+
+_CHECKED_NAMES = {"int64": "int64_t", "int32": "int", "int16": "int16_t", "int8": "int8_t", "uint8": "uint8_t",
+                  "float32": "float"}
+
+
+def checked_scalar(value: object, d: dtype) -> np.ndarray:
+    """A Python number converted to `d` as c10's checked_convert does: into an integer type a NaN,
+    an infinity or a value out of range is an error; into float32 a finite value too large is."""
+    name = _CHECKED_NAMES.get(d.name)
+    if name is not None and not isinstance(value, bool):
+        number = float(value) if not isinstance(value, int) else value
+        if d.name == "float32":
+            bad = isinstance(number, float) and math.isfinite(number) and abs(number) > float(np.finfo(np.float32).max)
+        elif d.name == "uint8" and isinstance(number, int):
+            bad = number > 255 or number < -255  # a negative int wraps around, as in C++
+        else:
+            info = np.iinfo(d.np)
+            bad = not math.isfinite(number) or number < info.min or number > info.max
+        if bad:
+            raise RuntimeError(f"value cannot be converted to type {name} without overflow")
+    if d.name == "uint8" and isinstance(value, int):
+        value = value % 256
+    with np.errstate(invalid="ignore", over="ignore"):
+        return np.array(value).astype(d.np)
 
 
 def category(d: dtype) -> int:

@@ -172,20 +172,3 @@ def broadcast_shapes(*shapes: Sequence[int]) -> Shape:
             else:
                 raise RuntimeError(errors.BROADCAST.format(a=result[dim], b=size, dim=dim))
     return tuple(result)
-
-
-def check_expandable(shape: Sequence[int], target: Sequence[int]) -> None:
-    """`expand`'s rule, with its error, for writes that expand their source (copy_, setitem)."""
-    lead = len(target) - len(shape)
-    if lead < 0:
-        raise RuntimeError(
-            f"expand(torch.FloatTensor{{{errors.shape_text(shape)}}}, size={errors.shape_text(target)}): the "
-            f"number of sizes provided ({len(target)}) must be greater or equal to the number of dimensions in "
-            f"the tensor ({len(shape)})")
-    for i, have in enumerate(shape):
-        want = target[lead + i]
-        if have != want and have != 1:
-            raise RuntimeError(
-                f"The expanded size of the tensor ({want}) must match the existing size ({have}) at "
-                f"non-singleton dimension {lead + i}.  Target sizes: {errors.shape_text(target)}.  "
-                f"Tensor sizes: {errors.shape_text(shape)}")

@@ -15,13 +15,14 @@ from typing import Any
 import numpy as np
 
 from engine import dtypes, errors, geometry
-from engine.autograd import grad_mode
 from engine.autograd.node import AccumulateGrad, Node, node_type
 from engine.devices import device
 from engine.storage import Storage, UntypedStorage
 
+# How a view was made (PyTorch's CreationMeta): decides whether it may be modified in place.
 DEFAULT = "default"
 NO_GRAD_MODE = "no_grad_mode"
+INFERENCE_MODE = "inference_mode"
 MULTI_OUTPUT = "multi_output"
 
 
@@ -37,15 +38,12 @@ class VersionCounter:
 class ViewInfo:
     """Why a tensor is a view: its root base, how it was made, and the version its grad_fn matches."""
 
-    __slots__ = ("attr_version", "base", "creation_meta", "op_name", "output_nr")
+    __slots__ = ("attr_version", "base", "creation_meta")
 
-    def __init__(self, base: Tensor, creation_meta: str, attr_version: int, op_name: str = "",
-                 output_nr: int = 0) -> None:
+    def __init__(self, base: Tensor, creation_meta: str, attr_version: int) -> None:
         self.base = base
         self.creation_meta = creation_meta
         self.attr_version = attr_version
-        self.op_name = op_name
-        self.output_nr = output_nr
 
 
 class Size(tuple):
@@ -288,31 +286,29 @@ class Tensor:
 
     def _regenerate_view_grad_fn(self, view: ViewInfo) -> Node | None:
         """After its base (or another view of it) changed in place, a view's history becomes
-        AsStridedBackward0 of the base's new history, as in PyTorch."""
+        AsStridedBackward0 of the base's new history, as in PyTorch; a view that may not be rebased
+        (made in no_grad mode or by a multi-output op) raises instead, whatever the grad mode."""
         base = view.base
-        if not (base.requires_grad or self._requires_grad or self._grad_fn is not None):
-            view.attr_version = self._vc.value
-            return self._grad_fn
-        if grad_mode.state.enabled:
-            if view.creation_meta == MULTI_OUTPUT:
-                raise RuntimeError(errors.MULTI_OUTPUT_VIEW_BASE_MODIFIED.format(
-                    n=view.output_nr, fn=view.op_name))
-            if view.creation_meta == NO_GRAD_MODE:
-                raise RuntimeError(errors.NO_GRAD_VIEW_BASE_MODIFIED)
-        elif view.creation_meta != DEFAULT:
-            return self._grad_fn
-        base_edge = base._gradient_edge()
-        if base_edge is None:
-            view.attr_version = self._vc.value
-            return self._grad_fn
+        if self._grad_fn is None and not base.requires_grad:
+            return None
+        self._check_rebase(view, indirect=True)
         from engine.ops.views import as_strided_backward
 
+        base_edge = base._gradient_edge() or (None, 0)
         node = node_type("AsStridedBackward0")(
             as_strided_backward(base._layout_key(), self._layout_key()),
             (base_edge,), ((self._shape, self.dtype.np),))
         self._set_grad_fn(node, 0)
         view.attr_version = self._vc.value
         return node
+
+    def _check_rebase(self, view: ViewInfo, indirect: bool) -> None:
+        """PyTorch's handle_view_on_rebase: only views made the default way may take a new history."""
+        if view.creation_meta == DEFAULT:
+            return
+        fn = self._grad_fn
+        raise RuntimeError(errors.view_rebase(view.creation_meta, None if fn is None else fn.forward_op_name(),
+                                              self._output_nr, indirect))
 
     def _grad_fn_for_message(self) -> Node | None:
         """grad_fn as a version-mismatch message names it; never raises."""

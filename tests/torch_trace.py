@@ -118,8 +118,8 @@ def record(source: str, bound: dict[str, Any] | None = None) -> list[dict[str, A
                     value = eval(compile(ast.Expression(node.value), "<trace>", "eval"), namespace)  # noqa: S307
                     if value is not None:
                         print(repr(value))
-                else:
-                    exec(compile(ast.Module([node], []), "<trace>", "exec"), namespace)  # noqa: S102
+                else:  # "single" mode echoes expression statements inside blocks, as the Python REPL does
+                    exec(compile(ast.Interactive([node]), "<trace>", "single"), namespace)  # noqa: S102
             except Exception as exc:  # noqa: BLE001 - the trace records every user-visible error
                 error = {"type": type(exc).__name__, "message": str(exc)}
         printed = out.getvalue()

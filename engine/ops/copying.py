@@ -83,7 +83,7 @@ def cuda(self: Tensor, device: Any = None, non_blocking: bool = False, memory_fo
 
 def copy_(self: Tensor, src: Tensor | float, non_blocking: bool = False) -> Tensor:
     """Write src into self (broadcast, any dtype cast allowed); recorded as CopyBackwards."""
-    check_inplace_allowed(self)
+    check_inplace_allowed(self, src)
     if not isinstance(src, Tensor):
         src = Tensor._wrap(np.array(src, dtype=self.dtype.np), self.dtype)
     check_writable(self, None, (src._shape,))
@@ -91,7 +91,8 @@ def copy_(self: Tensor, src: Tensor | float, non_blocking: bool = False) -> Tens
     src_shape, src_dtype = src._shape, src.dtype.np
 
     def write(target: np.ndarray) -> None:
-        np.copyto(target, source_array, casting="unsafe")
+        with np.errstate(invalid="ignore", over="ignore"):  # NaN into an integer: as C++ casts it
+            np.copyto(target, source_array, casting="unsafe")
 
     def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, Any]:
         return (np.zeros_like(g), unbroadcast(g, src_shape).astype(src_dtype))
@@ -100,8 +101,10 @@ def copy_(self: Tensor, src: Tensor | float, non_blocking: bool = False) -> Tens
 
 
 def fill_(self: Tensor, value: Tensor | float) -> Tensor:
-    check_inplace_allowed(self)
-    check_writable(self)
+    """A number may fill an expanded tensor (every element gets the same value); a 0-dim tensor
+    value goes through torch's overlap check like any other write."""
+    check_inplace_allowed(self, value)
+    check_writable(self, internal_overlap=isinstance(value, Tensor))
     if isinstance(value, Tensor):
         if value.ndim:
             raise RuntimeError("fill_ only supports 0-dimension value tensor but got tensor with "
@@ -113,13 +116,14 @@ def fill_(self: Tensor, value: Tensor | float) -> Tensor:
 
         return apply_inplace(self, lambda t: t.fill(scalar), "FillBackward3", (value,), backward3,
                              check_autograd=False)
-    return apply_inplace(self, lambda t: t.fill(value), "FillBackward2", (),
+    scalar = dtypes.checked_scalar(value, self.dtype)
+    return apply_inplace(self, lambda t: t.fill(scalar), "FillBackward2", (),
                          lambda g, s: (np.zeros_like(g),), check_autograd=False)
 
 
 def zero_(self: Tensor) -> Tensor:
     check_inplace_allowed(self)
-    check_writable(self)
+    check_writable(self, internal_overlap=False)
     return apply_inplace(self, lambda t: t.fill(0), "ZeroBackward0", (), lambda g, s: (np.zeros_like(g),),
                          check_autograd=False)
 

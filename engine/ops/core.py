@@ -18,7 +18,7 @@ from engine import dtypes, errors, geometry
 from engine.autograd import grad_mode
 from engine.autograd.engine import written_in_place
 from engine.autograd.node import Node, SavedTensor, node_type
-from engine.tensor import DEFAULT, MULTI_OUTPUT, NO_GRAD_MODE, Tensor, ViewInfo
+from engine.tensor import DEFAULT, INFERENCE_MODE, MULTI_OUTPUT, NO_GRAD_MODE, Tensor, ViewInfo
 
 Backward = Callable[..., Sequence[np.ndarray | None]]
 
@@ -115,27 +115,29 @@ def record(name: str, outputs: Tensor | Sequence[Tensor], inputs: Sequence[Any],
 
 
 # --------------------------------------------------------------------------- in-place protocol
-def check_inplace_allowed(self: Tensor) -> None:
-    """PyTorch's check_inplace: which tensors autograd refuses to let you modify, and why."""
-    if not (grad_mode.state.enabled and self.requires_grad):
+def check_inplace_allowed(self: Tensor, *others: Any) -> None:
+    """PyTorch's check_inplace: which tensors autograd refuses to let you modify, and why. It acts
+    when grad mode is on and self or any operand (`others`) requires grad."""
+    if not grad_mode.state.enabled:
+        return
+    self_requires = self.requires_grad
+    if not (self_requires or any(isinstance(o, Tensor) and o.requires_grad for o in others)):
         return
     view = self._view
     if view is not None:
-        if view.creation_meta == MULTI_OUTPUT:
-            raise RuntimeError(errors.MULTI_OUTPUT_VIEW_INPLACE.format(n=view.output_nr, fn=view.op_name))
-        if view.creation_meta == NO_GRAD_MODE:
-            raise RuntimeError(errors.NO_GRAD_VIEW_INPLACE)
-        if view.base.is_leaf and view.base.requires_grad:
+        self._check_rebase(view, indirect=False)
+        if self_requires and view.base.is_leaf:
             raise RuntimeError(errors.VIEW_OF_LEAF_INPLACE)
-    elif self.is_leaf:
+    if self_requires and self.is_leaf:
         raise RuntimeError(errors.LEAF_INPLACE)
 
 
 def check_writable(self: Tensor, result_dtype: dtypes.dtype | None = None,
-                   operand_shapes: Sequence[tuple[int, ...]] = ()) -> None:
-    """The checks every in-place write makes: overlap, cast and broadcast into self's shape."""
-    if geometry.has_internal_overlap(self._shape, self._stride):
-        raise RuntimeError(errors.INTERNAL_OVERLAP)
+                   operand_shapes: Sequence[tuple[int, ...]] = (), *, internal_overlap: bool = True) -> None:
+    """The checks every in-place write makes: overlap (fill_ and zero_ skip it), cast, and
+    broadcast into self's shape."""
+    if internal_overlap:
+        check_internal_overlap(self)
     if result_dtype is not None and not dtypes.can_cast(result_dtype, self.dtype):
         raise RuntimeError(errors.CAST.format(src=result_dtype.short, dst=self.dtype.short))
     if operand_shapes:
@@ -145,23 +147,48 @@ def check_writable(self: Tensor, result_dtype: dtypes.dtype | None = None,
                 self=errors.shape_text(self._shape), broadcast=errors.shape_text(broadcast)))
 
 
+def check_internal_overlap(self: Tensor) -> None:
+    """torch's assert_no_internal_overlap: a written tensor whose elements share memory (expand)."""
+    if geometry.has_internal_overlap(self._shape, self._stride):
+        raise RuntimeError(errors.INTERNAL_OVERLAP)
+
+
+def overlap_status(a: Tensor, b: Tensor) -> str:
+    """torch's get_overlap_status: "full" (same elements, same layout), "partial", "no", or
+    "too hard" (a layout that is not dense, where torch does not decide)."""
+    if a is b:
+        return "full"
+    if a.numel() == 0 or b.numel() == 0:
+        return "no"
+    if geometry.dense_permutation(a._shape, a._stride) is None or \
+            geometry.dense_permutation(b._shape, b._stride) is None:
+        return "too hard"
+    if a._storage is not b._storage:
+        return "no"
+    a_begin, b_begin = a.data_ptr(), b.data_ptr()
+    a_end, b_end = a_begin + a.nbytes, b_begin + b.nbytes
+    if (a_begin, a_end) == (b_begin, b_end):
+        return "full" if a._stride == b._stride else "partial"
+    return "partial" if a_begin < b_end and b_begin < a_end else "no"
+
+
 def check_no_partial_overlap(self: Tensor, other: Any) -> None:
     """torch refuses a write whose input shares some, but not all, of the written memory."""
-    if not isinstance(other, Tensor) or other is self or other._storage is not self._storage:
-        return
-    if self.numel() == 0 or other.numel() == 0:
-        return
-    if geometry.dense_permutation(self._shape, self._stride) is None or \
-            geometry.dense_permutation(other._shape, other._stride) is None:
-        return
-    a_begin, b_begin = self._offset, other._offset
-    a_end, b_end = a_begin + self.numel(), b_begin + other.numel()
-    if (a_begin, a_end) == (b_begin, b_end):
-        partial = self._stride != other._stride
-    else:
-        partial = a_begin < b_end and b_begin < a_end
-    if partial:
+    if isinstance(other, Tensor) and overlap_status(self, other) == "partial":
         raise RuntimeError(errors.PARTIAL_OVERLAP)
+
+
+def check_no_overlap(self: Tensor, other: Any) -> None:
+    """torch's assert_no_overlap (gathers into out=): the input may not share any written memory."""
+    if isinstance(other, Tensor) and overlap_status(self, other) in ("partial", "full"):
+        raise RuntimeError(errors.PARTIAL_OVERLAP)
+
+
+def check_out_overlap(out: Tensor, inputs: Sequence[Any]) -> None:
+    """TensorIterator's check for out=: out may not overlap itself nor partly overlap an input."""
+    check_internal_overlap(out)
+    for other in inputs:
+        check_no_partial_overlap(out, other)
 
 
 def apply_inplace(self: Tensor, write: Callable[[np.ndarray], None], name: str, inputs: Sequence[Any] = (),
@@ -175,7 +202,7 @@ def apply_inplace(self: Tensor, write: Callable[[np.ndarray], None], name: str, 
     (relu_, sigmoid_, exp_...), which is why a later in-place change of self breaks their backward.
     """
     if check_autograd:
-        check_inplace_allowed(self)
+        check_inplace_allowed(self, *inputs)
     for other in inputs:
         check_no_partial_overlap(self, other)
     tracked = backward is not None and needs_grad(self, *inputs)
@@ -234,20 +261,22 @@ def make_multi_views(source: Tensor, layouts: Sequence[tuple[tuple[int, ...], tu
     """split/chunk/unbind: views PyTorch forbids modifying in place while they require grad."""
     outs = tuple(Tensor._make(source._storage, off, tuple(shape), tuple(stride), source.dtype, source._vc)
                  for shape, stride, off in layouts)
-    op_name = name[: name.index("Backward")]
-    for i, out in enumerate(outs):
-        _mark_view(out, source, MULTI_OUTPUT, op_name, i)
+    for out in outs:
+        _mark_view(out, source, MULTI_OUTPUT)
     if not record(name, outs, (source,), backward) and source.requires_grad and not grad_mode.state.enabled:
         for out in outs:
             out._requires_grad = True
     return outs
 
 
-def _mark_view(out: Tensor, source: Tensor, meta: str, op_name: str = "", output_nr: int = 0) -> None:
+def _mark_view(out: Tensor, source: Tensor, meta: str) -> None:
+    """Record out as a view of source's root base, with PyTorch's creation meta: made in no_grad
+    mode, by a multi-output op, or the default way; a view of a view inherits a non-default meta
+    unless it is itself made in no_grad mode (propagate_creation_meta)."""
     parent = source._view
     root = parent.base if parent is not None else source
     if not grad_mode.state.enabled:
         meta = NO_GRAD_MODE
-    elif parent is not None and parent.creation_meta != DEFAULT:
-        meta, op_name, output_nr = parent.creation_meta, parent.op_name, parent.output_nr
-    out._view = ViewInfo(root, meta, source._vc.value, op_name, output_nr)
+    if parent is not None and (meta == DEFAULT or parent.creation_meta == INFERENCE_MODE):
+        meta = parent.creation_meta
+    out._view = ViewInfo(root, meta, source._vc.value)

@@ -8,6 +8,7 @@ through such a view (so the base gets CopySlices), `x[mask] = v` is index_put_.
 from __future__ import annotations
 
 import numbers
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -20,6 +21,9 @@ from engine.ops.copying import copy_, fill_
 from engine.ops.core import (
     apply_inplace,
     check_inplace_allowed,
+    check_internal_overlap,
+    check_no_overlap,
+    check_no_partial_overlap,
     check_writable,
     needs_grad,
     record,
@@ -152,41 +156,63 @@ def getitem(self: Tensor, index: Any) -> Tensor:
 
 # --------------------------------------------------------------------------- x[index] = value
 def setitem(self: Tensor, index: Any, value: Any) -> None:
-    items = _normalize(index)
-    if index is Ellipsis:
-        _write(self, value)
-        return
-    view, advanced = _apply_basic(self, items, single=not isinstance(index, tuple))
+    """`x[index] = value` as torch's set_item: the value becomes a tensor of x's dtype, full slices and
+    `...` select nothing (so `x[:] = v` writes into x itself, not into a view of it), then a copy into
+    the selected view, or index_put_ when the index has tensors, lists or masks."""
+    view, advanced = _apply_basic(self, _normalize(index), single=False)
+    if not isinstance(value, Tensor):
+        value = _scalar_tensor(value, self.dtype)
     if not advanced:
-        _write(view, value)
+        _copy_to(view, value)
         return
     _check_bounds(view, advanced)
     index_put_(view, [item for _, item in advanced], value, _positions=advanced)
 
 
-def _write(target: Tensor, value: Any) -> None:
-    if isinstance(value, Tensor):
-        geometry.check_expandable(value._shape, target._shape)  # setitem expands the value first
-        copy_(target, value)
+def _scalar_tensor(value: Any, dtype: dtypes.dtype) -> Tensor:
+    """torch's scalarToTensor: a Python number as a 0-dim tensor of the destination's dtype."""
+    return Tensor._wrap(dtypes.checked_scalar(value, dtype), dtype)
+
+
+def _copy_to(dst: Tensor, src: Tensor) -> None:
+    """torch's copy_to: same shape copies, a 0-dim value fills, anything else is viewed without its
+    leading size-1 dims and expanded to the destination's shape before the copy."""
+    if dst._shape == src._shape:
+        copy_(dst, src)
+    elif src.ndim == 0:
+        fill_(dst, src)
     else:
-        fill_(target, value)
+        lead = 0
+        while lead < src.ndim and src._shape[lead] == 1:
+            lead += 1
+        src = views.view(src, src._shape[lead:])
+        if src._shape != dst._shape:
+            src = views.expand(src, dst._shape)
+        copy_(dst, src)
 
 
 def index_put_(self: Tensor, indices: Sequence[Any], values: Any, accumulate: bool = False,
                _positions: list[tuple[int, Any]] | None = None) -> Tensor:
-    check_inplace_allowed(self)
+    check_inplace_allowed(self, values)
     positions = _positions if _positions is not None else list(zip(range(len(indices)), indices))
     np_index = _numpy_index(self, positions)
     selected_shape = self._numpy_view()[np_index].shape
-    if isinstance(values, Tensor):
-        check_writable(self, values.dtype if values.ndim else None)
-        geometry.broadcast_shapes(selected_shape, values._shape)
-        operand: Any = values._numpy_view()
+    if not isinstance(values, Tensor):
+        values = _scalar_tensor(values, self.dtype)
+    _expanded_warning(self, "index_put_", "tensor[indices] = tensor")
+    mask = positions[0][1] if len(positions) == 1 else None
+    if not accumulate and values.numel() == 1 and isinstance(mask, Tensor) and mask.dtype is dtypes.bool_:
+        _expanded_warning(self, "masked_fill_", "tensor[mask] = scalar")  # torch fills through masked_fill_
+        check_no_partial_overlap(self, mask)
     else:
-        check_writable(self)
-        operand = values
+        check_no_overlap(self, values)
+        for _, item in positions:
+            check_no_overlap(self, item)
+    check_writable(self, values.dtype if values.ndim else None, internal_overlap=False)
+    geometry.broadcast_shapes(selected_shape, values._shape)
+    operand: Any = values._numpy_view()
     index_tensors = {f"indices{k}": _index_tensor(item) for k, (_, item) in enumerate(positions)}
-    value_shape = values._shape if isinstance(values, Tensor) else ()
+    value_shape = values._shape
 
     def write(target: np.ndarray) -> None:
         if accumulate:
@@ -198,12 +224,17 @@ def index_put_(self: Tensor, indices: Sequence[Any], values: Any, accumulate: bo
         grad_self = g.copy()
         if not accumulate:
             grad_self[np_index] = 0
-        grad_values = unbroadcast(np.broadcast_to(g[np_index], selected_shape), value_shape) \
-            if isinstance(values, Tensor) else None
-        return (grad_self, grad_values)
+        return (grad_self, unbroadcast(np.broadcast_to(g[np_index], selected_shape), value_shape))
 
-    inputs = (values,) if isinstance(values, Tensor) else ()
-    return apply_inplace(self, write, "IndexPutBackward0", inputs, backward, index_tensors, check_autograd=False)
+    return apply_inplace(self, write, "IndexPutBackward0", (values,), backward, index_tensors, check_autograd=False)
+
+
+def _expanded_warning(self: Tensor, op: str, example: str) -> None:
+    """Some indexing writes still accept an expanded tensor, with torch's deprecation warning."""
+    if geometry.has_internal_overlap(self._shape, self._stride):
+        warnings.warn(f"Use of {op} on expanded tensors is deprecated. Please clone() the tensor before performing "
+                      f"this operation. This also applies to advanced indexing e.g. {example}", UserWarning,
+                      stacklevel=3)
 
 
 # --------------------------------------------------------------------------- gathers (copies)
@@ -220,8 +251,18 @@ def index_select(self: Tensor, dim: int, index: Tensor, *, out: Tensor | None = 
         np.add.at(grad, (slice(None),) * d + (s["index"].reshape(-1),), g)
         return (written_in_place(grad), None)  # torch: zeros().index_add_()
 
+    if out is not None:
+        _check_gather_out(out, self, index)
     return _finish("IndexSelectBackward0", "index_select", result, self.dtype, (self, index), backward,
-                   {"index": index} if needs_grad(self) else None, out=out)
+                   {"index": index} if needs_grad(self) else None, out=out, after_resize=lambda: None)
+
+
+def _check_gather_out(out: Tensor, source: Tensor, index: Tensor, partial_index: bool = False) -> None:
+    """A gather's out= may share no memory with what it reads (torch's assert_no_overlap; gather, which
+    checks once out has its final size, only refuses a partial overlap with its index)."""
+    check_internal_overlap(out)
+    check_no_overlap(out, source)
+    (check_no_partial_overlap if partial_index else check_no_overlap)(out, index)
 
 
 def masked_select(self: Tensor, mask: Tensor, *, out: Tensor | None = None) -> Tensor:
@@ -238,16 +279,23 @@ def masked_select(self: Tensor, mask: Tensor, *, out: Tensor | None = None) -> T
         return (unbroadcast(grad, in_shape), None)
 
     grad = needs_grad(self)
+    if out is not None:
+        _check_gather_out(out, self, mask)
     return _finish("MaskedSelectBackward0", "masked_select", x[m], self.dtype, (self, mask), backward,
-                   {"mask": mask, "self": self} if grad else None, out=out)
+                   {"mask": mask, "self": self} if grad else None, out=out, after_resize=lambda: None)
 
 
 def gather(self: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False, out: Tensor | None = None) -> Tensor:
+    """out[i][j] = self[index[i][j]][j] (dim 0): the result has index's shape, which may not exceed
+    self's in any other dim (only the corner of self that index covers is read)."""
     d = geometry.wrap_dim(dim, max(self.ndim, 1))
-    if index.dtype is not dtypes.int64:
-        raise RuntimeError("gather(): Expected dtype int64 for index")
+    if index.dtype not in (dtypes.int64, dtypes.int32):
+        raise RuntimeError("gather(): Expected dtype int32/int64 for index")
+    _check_index_shape(self, d, index)
     idx = index._numpy_view()
-    result = np.take_along_axis(self._numpy_view(), idx, axis=d)
+    corner = tuple(slice(None) if axis == d else slice(0, n) for axis, n in enumerate(idx.shape))
+    source = self._numpy_view()[corner] if self.ndim else self._numpy_view()
+    result = np.take_along_axis(source, idx.astype(np.int64), axis=d) if self.ndim else source[()] + 0 * idx
     in_shape = self._shape
 
     def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, None]:
@@ -256,7 +304,25 @@ def gather(self: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False, 
         return (written_in_place(grad), None)  # torch: zeros().scatter_add_()
 
     return _finish("GatherBackward0", "gather", result, self.dtype, (self, index), backward,
-                   {"index": index, "self": self} if needs_grad(self) else None, out=out)
+                   {"index": index, "self": self} if needs_grad(self) else None, out=out,
+                   after_resize=lambda: _check_gather_out(out, self, index, partial_index=True))
+
+
+def _check_index_shape(self: Tensor, d: int, index: Tensor) -> None:
+    """gather's and scatter's rule: index has self's rank, is no larger apart from dim d, and in range."""
+    if index.ndim != self.ndim and not (index.ndim <= 1 and self.ndim <= 1):
+        raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
+    for axis in range(min(index.ndim, self.ndim)):
+        if axis != d and index._shape[axis] > self._shape[axis]:
+            raise RuntimeError(f"Size does not match at dimension {axis} expected index "
+                               f"{errors.shape_text(index._shape)} to be no larger than self "
+                               f"{errors.shape_text(self._shape)} apart from dimension {d}")
+    size = self._shape[d] if self.ndim else 1
+    values = index._numpy_view()
+    if values.size:
+        bad = values[(values < 0) | (values >= size)]
+        if bad.size:
+            raise RuntimeError(f"index {int(bad.flat[0])} is out of bounds for dimension {d} with size {size}")
 
 
 def _along(array: np.ndarray, d: int, index: np.ndarray) -> tuple[np.ndarray, ...]:
@@ -286,8 +352,10 @@ def _scatter_write(d: int, idx: np.ndarray, src: Any, reduce: str | None) -> Any
 
 def scatter_(self: Tensor, dim: int, index: Tensor, src: Any = None, *, value: Any = None,
              reduce: str | None = None) -> Tensor:
-    check_inplace_allowed(self)
+    check_inplace_allowed(self, src if src is not None else value)
     check_writable(self)
+    check_no_overlap(self, index)
+    check_no_overlap(self, src)
     d = geometry.wrap_dim(dim, max(self.ndim, 1))
     source = value if src is None else src
     idx = index._numpy_view()
@@ -316,8 +384,10 @@ def scatter(self: Tensor, dim: int, index: Tensor, src: Any = None, *, value: An
 
 
 def scatter_add_(self: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
-    check_inplace_allowed(self)
+    check_inplace_allowed(self, src)
     check_writable(self)
+    check_no_overlap(self, index)
+    check_no_overlap(self, src)
     d = geometry.wrap_dim(dim, max(self.ndim, 1))
 
     def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, ...]:
@@ -330,8 +400,10 @@ def scatter_add_(self: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
 
 
 def index_add_(self: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha: float = 1) -> Tensor:
-    check_inplace_allowed(self)
+    check_inplace_allowed(self, source)
     check_writable(self, source.dtype)
+    check_no_overlap(self, index)
+    check_no_overlap(self, source)
     d = geometry.wrap_dim(dim, max(self.ndim, 1))
     idx = index._numpy_view().reshape(-1)
     values = source._numpy_view() * alpha if alpha != 1 else source._numpy_view()
@@ -358,10 +430,12 @@ def _to_out(result: Tensor, out: Tensor | None, op: str, inputs: tuple[Any, ...]
 
 
 def masked_fill_(self: Tensor, mask: Tensor, value: Any) -> Tensor:
-    check_inplace_allowed(self)
+    check_inplace_allowed(self, value)
     if mask.dtype is not dtypes.bool_:
         raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype {mask.dtype.cpp}")
-    check_writable(self, None, (mask._shape,))
+    _expanded_warning(self, "masked_fill_", "tensor[mask] = scalar")
+    check_no_partial_overlap(self, mask)
+    check_writable(self, None, (mask._shape,), internal_overlap=False)
     m = mask._numpy_view()
     tensor_value = isinstance(value, Tensor)
     fill = value._numpy_view()[()] if tensor_value else value
@@ -380,8 +454,10 @@ def masked_fill_(self: Tensor, mask: Tensor, value: Any) -> Tensor:
 
 
 def index_fill_(self: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
-    check_inplace_allowed(self)
-    check_writable(self)
+    check_inplace_allowed(self, value)
+    _expanded_warning(self, "index_fill_", "tensor[mask] = scalar")
+    check_no_overlap(self, index)
+    check_writable(self, internal_overlap=False)
     d = geometry.wrap_dim(dim, max(self.ndim, 1))
     idx = index._numpy_view().reshape(-1)
     fill = value._numpy_view()[()] if isinstance(value, Tensor) else value
@@ -398,8 +474,10 @@ def index_fill_(self: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
 
 
 def index_copy_(self: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor:
-    check_inplace_allowed(self)
+    check_inplace_allowed(self, source)
     check_writable(self, source.dtype)
+    check_no_overlap(self, index)
+    check_no_overlap(self, source)
     d = geometry.wrap_dim(dim, max(self.ndim, 1))
     idx = index._numpy_view().reshape(-1)
     values = source._numpy_view()
@@ -565,19 +643,6 @@ def nonzero(self: Tensor, *, as_tuple: bool = False) -> Any:
     return Tensor._wrap(np.stack(found, axis=1).astype(np.int64) if found else np.zeros((0, 0), np.int64))
 
 
-def take(self: Tensor, index: Tensor) -> Tensor:
-    flat = np.ascontiguousarray(self._numpy_view()).reshape(-1)
-    idx = index._numpy_view()
-    return _finish("TakeBackward0", "take", flat[idx], self.dtype, (self, index),
-                   lambda g, s: (_take_grad(self._shape, idx, g), None))
-
-
-def _take_grad(shape: tuple[int, ...], idx: np.ndarray, g: np.ndarray) -> np.ndarray:
-    grad = np.zeros(int(np.prod(shape)), dtype=g.dtype)
-    np.add.at(grad, idx.reshape(-1), g.reshape(-1))
-    return grad.reshape(shape)
-
-
 def sort(self: Tensor, dim: int = -1, descending: bool = False, stable: bool = False) -> Any:
     from engine.ops.reduction import return_type
 
@@ -620,12 +685,12 @@ METHODS = {
     "gather": gather, "scatter": scatter, "scatter_": scatter_, "scatter_add_": scatter_add_, "index_add": index_add,
     "index_add_": index_add_, "index_put_": index_put_, "index_fill_": index_fill_, "index_copy_": index_copy_,
     "index_fill": index_fill, "index_copy": index_copy, "masked_fill": masked_fill, "masked_fill_": masked_fill_,
-    "repeat": repeat, "flip": flip, "roll": roll, "tril": tril, "triu": triu, "nonzero": nonzero, "take": take,
+    "repeat": repeat, "flip": flip, "roll": roll, "tril": tril, "triu": triu, "nonzero": nonzero,
     "sort": sort, "topk": topk,
 }
 FUNCTIONS = {
     "cat": cat, "concat": cat, "concatenate": cat, "stack": stack, "hstack": hstack, "vstack": vstack,
     "index_select": index_select, "masked_select": masked_select, "gather": gather, "scatter": scatter,
     "index_add": index_add, "masked_fill": masked_fill, "index_fill": index_fill, "index_copy": index_copy, "flip": flip, "roll": roll, "tril": tril, "triu": triu,
-    "nonzero": nonzero, "take": take, "sort": sort, "topk": topk,
+    "nonzero": nonzero, "sort": sort, "topk": topk,
 }

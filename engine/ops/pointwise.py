@@ -22,6 +22,7 @@ from engine.ops.core import (
     apply_inplace,
     array_of,
     check_inplace_allowed,
+    check_out_overlap,
     check_writable,
     needs_grad,
     record,
@@ -41,10 +42,17 @@ def _broadcast(*operands: Any) -> tuple[int, ...]:
     return geometry.broadcast_shapes(*(_shape_of(x) for x in operands))
 
 
-def write_out(out: Tensor, result: np.ndarray, op: str, inputs: tuple[Any, ...]) -> Tensor:
-    """The `out=` contract: no autograd, resize (with torch's warning) if needed, one version bump."""
-    if needs_grad(*inputs):
+def write_out(out: Tensor, result: np.ndarray, op: str, inputs: tuple[Any, ...],
+              overlap: tuple[Any, ...] | None = None, after_resize: Callable[[], None] | None = None) -> Tensor:
+    """The `out=` contract, in TensorIterator's order: no autograd (out or an input requiring grad,
+    with grad mode on, is an error), out may not overlap itself nor partly overlap an input
+    (`overlap`, the inputs unless given), the result's dtype must cast to out's, then out is
+    resized (with torch's warning when it had elements), written, and bumped once. Gathers check
+    their sources only once out has its final size (`after_resize`), as their kernels do."""
+    if needs_grad(*inputs, out):
         raise RuntimeError(errors.OUT_REQUIRES_GRAD.format(op=op))
+    if after_resize is None:
+        check_out_overlap(out, inputs if overlap is None else overlap)
     result_dtype = dtypes.from_numpy_dtype(result.dtype)
     if not dtypes.can_cast(result_dtype, out.dtype):
         raise RuntimeError(errors.CAST.format(src=result_dtype.short, dst=out.dtype.short))
@@ -54,20 +62,23 @@ def write_out(out: Tensor, result: np.ndarray, op: str, inputs: tuple[Any, ...])
                                                     want=errors.shape_text(result.shape)), UserWarning, stacklevel=3)
         out._storage.resize(out._offset + math.prod(result.shape))
         out._set_layout(result.shape, geometry.contiguous_strides(result.shape), out._offset)
-    np.copyto(out._numpy_view(), result, casting="unsafe")
+    if after_resize is not None:
+        after_resize()
+    with np.errstate(invalid="ignore", over="ignore"):
+        np.copyto(out._numpy_view(), result, casting="unsafe")
     out._bump_version()
     return out
 
 
 def _finish(name: str, op: str, result: Any, dtype: dtypes.dtype, inputs: tuple[Any, ...], backward: Any,
             save: dict[str, Tensor] | None = None, save_result: str | None = None,
-            out: Tensor | None = None) -> Tensor:
+            out: Tensor | None = None, after_resize: Callable[[], None] | None = None) -> Tensor:
     """Wrap a numpy result as a new tensor and record it, or honour `out=`."""
     result = np.asarray(result)
     if result.dtype != dtype.np:
         result = result.astype(dtype.np, copy=False)
     if out is not None:
-        return write_out(out, result, op, inputs)
+        return write_out(out, result, op, inputs, after_resize=after_resize)
     tensor = Tensor._wrap(result, dtype)
     record(name, tensor, inputs, backward, save, {save_result: tensor} if save_result else None)
     return tensor
@@ -242,7 +253,8 @@ def _scalar_pow(base: Operand, exponent: Tensor) -> Tensor:
                    {"exponent": exponent} if grad else None, save_result="result" if grad else None)
 
 
-def _minmax_binary(self: Tensor, other: Tensor, pick: Callable[..., np.ndarray], name: str) -> Tensor:
+def _minmax_binary(self: Tensor, other: Tensor, pick: Callable[..., np.ndarray], name: str,
+                   out: Tensor | None = None) -> Tensor:
     dt = result_type(self, other)
     a, b = array_of(self, dt), array_of(other, dt)
     sa, sb = self._shape, other._shape
@@ -255,23 +267,34 @@ def _minmax_binary(self: Tensor, other: Tensor, pick: Callable[..., np.ndarray],
         return (written_in_place(unbroadcast(g * wa, sa)), written_in_place(unbroadcast(g * (1 - wa), sb)))
 
     return _finish(name, name.lower()[:7], pick(a, b), dt, (self, other), backward,
-                   {"self": self, "other": other} if needs_grad(self, other) else None)
+                   {"self": self, "other": other} if needs_grad(self, other) else None, out=out)
 
 
-def maximum(self: Tensor, other: Tensor) -> Tensor:
-    return _minmax_binary(self, other, np.maximum, "MaximumBackward0")
+def maximum(self: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
+    return _minmax_binary(self, other, np.maximum, "MaximumBackward0", out)
 
 
-def minimum(self: Tensor, other: Tensor) -> Tensor:
-    return _minmax_binary(self, other, np.minimum, "MinimumBackward0")
+def minimum(self: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
+    return _minmax_binary(self, other, np.minimum, "MinimumBackward0", out)
 
 
-def remainder(self: Operand, other: Operand) -> Tensor:
+def remainder(self: Operand, other: Operand, *, out: Tensor | None = None) -> Tensor:
     dt = result_type(self, other)
     a, b = array_of(self, dt), array_of(other, dt)
     with np.errstate(divide="ignore", invalid="ignore"):
         result = np.mod(a, b)
-    return _finish("RemainderBackward0", "remainder", result, dt, (self, other), lambda g, s: (g, None))
+    if not isinstance(other, Tensor):
+        return _finish("RemainderBackward0", "remainder", result, dt, (self, other), lambda g, s: (g, None), out=out)
+    sa, sb = _shape_of(self), other._shape
+
+    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, Any]:
+        if "self" not in s:
+            return (unbroadcast(g, sa), None)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return (unbroadcast(g, sa), unbroadcast(-g * np.floor_divide(s["self"], s["other"]), sb))
+
+    return _finish("RemainderBackward1", "remainder", result, dt, (self, other), backward,
+                   {"other": other, "self": self} if needs_grad(other) else None, out=out)
 
 
 def floor_divide(self: Operand, other: Operand) -> Tensor:
@@ -323,6 +346,19 @@ def _erf(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     return out
 
 
+def _erfc(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+    result = 1 - _erf(x)
+    if out is None:
+        return result
+    out[...] = result
+    return out
+
+
+def _frac(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+    """x - trunc(x), computed as ATen does (so -1.5 gives -0.5)."""
+    return np.subtract(x, np.trunc(x), out=out)
+
+
 # name: (node, numpy forward (x, out=None), derivative from (x, out) -> d out / d x, what the node saves)
 UNARY: dict[str, tuple[str, Callable[..., np.ndarray], Callable[..., np.ndarray] | None, str]] = {
     "neg": ("NegBackward0", np.negative, lambda x, y: -1, "none"),
@@ -349,9 +385,21 @@ UNARY: dict[str, tuple[str, Callable[..., np.ndarray], Callable[..., np.ndarray]
     "round": ("RoundBackward0", np.round, None, "none"),
     "trunc": ("TruncBackward0", np.trunc, None, "none"),
     "erf": ("ErfBackward0", _erf, lambda x, y: 2 / math.sqrt(math.pi) * np.exp(-x * x), "self"),
+    "erfc": ("ErfcBackward0", _erfc, lambda x, y: -2 / math.sqrt(math.pi) * np.exp(-x * x), "self"),
+    "asin": ("AsinBackward0", np.arcsin, lambda x, y: 1 / np.sqrt(1 - x * x), "self"),
+    "acos": ("AcosBackward0", np.arccos, lambda x, y: -1 / np.sqrt(1 - x * x), "self"),
+    "atan": ("AtanBackward0", np.arctan, lambda x, y: 1 / (1 + x * x), "self"),
+    "sinh": ("SinhBackward0", np.sinh, lambda x, y: np.cosh(x), "self"),
+    "cosh": ("CoshBackward0", np.cosh, lambda x, y: np.sinh(x), "self"),
+    "asinh": ("AsinhBackward0", np.arcsinh, lambda x, y: 1 / np.sqrt(x * x + 1), "self"),
+    "acosh": ("AcoshBackward0", np.arccosh, lambda x, y: 1 / np.sqrt(x * x - 1), "self"),
+    "atanh": ("AtanhBackward0", np.arctanh, lambda x, y: 1 / (1 - x * x), "self"),
+    "exp2": ("Exp2Backward0", np.exp2, lambda x, y: y * math.log(2), "result"),
+    "frac": ("FracBackward0", _frac, lambda x, y: 1, "none"),
 }
 _FLOAT_ONLY = {"exp", "log", "log2", "log10", "log1p", "expm1", "sqrt", "rsqrt", "sin", "cos", "tan", "tanh",
-               "sigmoid", "reciprocal", "erf"}
+               "sigmoid", "reciprocal", "erf", "erfc", "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh",
+               "atanh", "exp2"}
 
 
 def _unary_backward(derivative: Callable[..., np.ndarray] | None, saves: str) -> Any:
@@ -365,7 +413,7 @@ def _unary_backward(derivative: Callable[..., np.ndarray] | None, saves: str) ->
 
 
 _CAN_WARN = {"exp", "log", "log2", "log10", "log1p", "expm1", "sqrt", "rsqrt", "tan", "sigmoid", "reciprocal",
-             "erf"}  # ops whose nan/inf results numpy would warn about (torch never does)
+             "erf", "erfc", "asin", "acos", "sinh", "cosh", "acosh", "atanh", "exp2"}  # ops whose nan/inf results numpy would warn about (torch never does)
 
 
 def _forward(op: str, x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
@@ -482,7 +530,7 @@ def _clamp_backward(low: float | None, high: float | None) -> Any:
 
 
 def clamp_(self: Tensor, min: float | None = None, max: float | None = None) -> Tensor:  # noqa: A002
-    check_inplace_allowed(self)
+    check_inplace_allowed(self, min, max)
     dt = result_type(self, *(v for v in (min, max) if v is not None))
     if not dtypes.can_cast(dt, self.dtype):  # clamp_ names the target the C++ way
         raise RuntimeError(errors.CAST.format(src=dt.short, dst=self.dtype.cpp))
@@ -516,7 +564,7 @@ def clamp_max(self: Tensor, max: float) -> Tensor:  # noqa: A002
 def _binary_inplace(self: Tensor, other: Operand, name: str, dt: dtypes.dtype,
                     write: Callable[[np.ndarray, Any], None], backward: Any, save: dict[str, Tensor] | None = None,
                     save_self_copy: str | None = None) -> Tensor:
-    check_inplace_allowed(self)
+    check_inplace_allowed(self, other)
     check_writable(self, dt, (_shape_of(other),))
     operand = array_of(other, dt) if isinstance(other, Tensor) else other
     return apply_inplace(self, lambda t: write(t, operand), name, (other,), backward, save,
@@ -602,7 +650,7 @@ def pow_(self: Tensor, exponent: Operand) -> Tensor:
             with np.errstate(divide="ignore", invalid="ignore"):
                 np.power(t, o, out=t, casting="unsafe")
 
-        check_inplace_allowed(self)
+        check_inplace_allowed(self, exponent)
         check_writable(self, dt, (exponent._shape,))
         operand = array_of(exponent, dt)
         return apply_inplace(self, lambda t: write1(t, operand), "PowBackward1", (exponent,), backward1,
@@ -627,24 +675,13 @@ def _compare(ufunc: np.ufunc) -> Callable[..., Tensor]:
         geometry.broadcast_shapes(_shape_of(self), _shape_of(other))
         result = ufunc(array_of(self, dt), array_of(other, dt))
         if out is not None:
-            return write_out(out, np.asarray(result), ufunc.__name__, ())
+            return write_out(out, np.asarray(result), ufunc.__name__, (self, other))
         return Tensor._wrap(np.asarray(result), dtypes.bool_)
     return compare
 
 
 eq, ne, lt, le, gt, ge = (_compare(u) for u in (np.equal, np.not_equal, np.less, np.less_equal, np.greater,
                                                 np.greater_equal))
-
-
-def _logical(ufunc: np.ufunc) -> Callable[..., Tensor]:
-    def logical(self: Operand, other: Operand) -> Tensor:
-        a = self._numpy_view() if isinstance(self, Tensor) else self
-        b = other._numpy_view() if isinstance(other, Tensor) else other
-        return Tensor._wrap(np.asarray(ufunc(a, b)), dtypes.bool_)
-    return logical
-
-
-logical_and, logical_or, logical_xor = (_logical(u) for u in (np.logical_and, np.logical_or, np.logical_xor))
 
 
 def logical_not(self: Tensor) -> Tensor:
@@ -663,10 +700,21 @@ def _bitwise(ufunc: np.ufunc) -> Callable[..., Tensor]:
 bitwise_and, bitwise_or, bitwise_xor = (_bitwise(u) for u in (np.bitwise_and, np.bitwise_or, np.bitwise_xor))
 
 
-def bitwise_not(self: Tensor) -> Tensor:
+def bitwise_not(self: Tensor, *, out: Tensor | None = None) -> Tensor:
     if self.dtype.is_floating_point:
         raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type tensors")
-    return Tensor._wrap(np.invert(self._numpy_view()), self.dtype)
+    result = np.invert(self._numpy_view())
+    if out is not None:
+        return write_out(out, result, "bitwise_not", (self,))
+    return Tensor._wrap(result, self.dtype)
+
+
+def bitwise_not_(self: Tensor) -> Tensor:
+    if self.dtype.is_floating_point:
+        raise RuntimeError(f"\"bitwise_not_cpu\" not implemented for '{self.dtype.short}'")
+    check_inplace_allowed(self)
+    check_writable(self)
+    return apply_inplace(self, lambda t: np.invert(t, out=t), "", (), None, check_autograd=False)
 
 
 def isnan(self: Tensor) -> Tensor:
@@ -697,18 +745,6 @@ def where(condition: Tensor, input: Operand, other: Operand, *, out: Tensor | No
                    {"condition": condition} if needs_grad(input, other) else None, out=out)
 
 
-def lerp(self: Tensor, end: Tensor, weight: float) -> Tensor:
-    return add(self, mul(sub(end, self), weight))
-
-
-def addcmul(self: Tensor, t1: Tensor, t2: Tensor, *, value: float = 1) -> Tensor:
-    return add(self, mul(mul(t1, t2), value))
-
-
-def addcdiv(self: Tensor, t1: Tensor, t2: Tensor, *, value: float = 1) -> Tensor:
-    return add(self, mul(div(t1, t2), value))
-
-
 _UNARY_FNS = {op: _make_unary(op) for op in UNARY}
 
 METHODS: dict[str, Callable[..., Any]] = {
@@ -719,10 +755,9 @@ METHODS: dict[str, Callable[..., Any]] = {
     "clamp_min": clamp_min, "clamp_max": clamp_max, "clamp_min_": clamp_min_, "clamp_max_": clamp_max_,
     "floor_divide_": floor_divide_, "remainder_": remainder_, "eq": eq, "ne": ne, "lt": lt, "le": le, "gt": gt, "ge": ge,
     "greater": gt, "less": lt, "greater_equal": ge, "less_equal": le, "not_equal": ne,
-    "logical_and": logical_and, "logical_or": logical_or, "logical_xor": logical_xor, "logical_not": logical_not,
-    "bitwise_and": bitwise_and, "bitwise_or": bitwise_or, "bitwise_xor": bitwise_xor, "bitwise_not": bitwise_not,
+    "logical_not": logical_not,
+    "bitwise_and": bitwise_and, "bitwise_or": bitwise_or, "bitwise_xor": bitwise_xor, "bitwise_not": bitwise_not, "bitwise_not_": bitwise_not_,
     "isnan": isnan, "isinf": isinf, "isfinite": isfinite, "where": lambda self, cond, other: where(cond, self, other),
-    "lerp": lerp, "addcmul": addcmul, "addcdiv": addcdiv,
     "multiply_": mul_, "subtract_": sub_,
 }
 for _op, (_fn, _fn_) in _UNARY_FNS.items():
@@ -735,9 +770,8 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     name: METHODS[name] for name in (
         "add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide", "pow", "maximum", "minimum",
         "remainder", "floor_divide", "clamp", "clip", "clamp_min", "clamp_max", "eq", "ne", "lt", "le", "gt",
-        "ge", "greater", "less", "greater_equal", "less_equal", "not_equal", "logical_and", "logical_or",
-        "logical_xor", "logical_not", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "isnan",
-        "isinf", "isfinite", "lerp", "addcmul", "addcdiv", "negative", "absolute", "rsub",
+        "ge", "greater", "less", "greater_equal", "less_equal", "not_equal", "logical_not", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "isnan",
+        "isinf", "isfinite", "negative", "absolute", "rsub",
     ) if name in METHODS
 }
 FUNCTIONS.update({op: fn for op, (fn, _) in _UNARY_FNS.items()})

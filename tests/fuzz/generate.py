@@ -354,8 +354,10 @@ class _Generator:
         if choice == 13:
             src = self.pick()
             self.kind = "inplace.set_"
-            return self.choose(f"{t}.set_({src})", f"{t}.set_()", f"{t}.resize_({self.shape_text(self.shape())})",
-                               f"{t}.resize_({x.numel() + 1})", f"{t}.resize_as_({src})")
+            room = x.untyped_storage().nbytes() // x.element_size() - x.storage_offset()  # no garbage shows
+            fits = self.pick(lambda u: u.numel() <= room)
+            return self.choose(f"{t}.set_({src})", f"{t}.set_()", f"{t}.resize_({self.shape_text(self.factor(max(room, 0)))})",
+                               f"{t}.resize_({self.rng.randint(0, max(room, 0))})", f"{t}.resize_as_({fits or t})")
         if choice == 14 and x.ndim:
             self.kind = "inplace.masked"
             return self.choose(f"{t}.masked_fill_({t} > 1, -1.0)", f"{t}.index_fill_(0, torch.tensor([0]), 7.0)",
