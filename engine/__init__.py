@@ -70,8 +70,11 @@ def is_floating_point(t: Tensor) -> bool:
 
 
 def equal(a: Tensor, b: Tensor) -> builtins.bool:
-    """Same shape and same values (dtype may differ)."""
+    """Same shape and same values (dtype may differ; NaN equals nothing)."""
     return a.shape == b.shape and builtins.bool((a._numpy_view() == b._numpy_view()).all())
+
+
+Tensor.equal = equal
 
 
 def allclose(a: Tensor, b: Tensor, rtol: builtins.float = 1e-05, atol: builtins.float = 1e-08,

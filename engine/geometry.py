@@ -55,7 +55,7 @@ def dense_permutation(shape: Sequence[int], stride: Sequence[int]) -> list[int] 
 
 
 def preserved_strides(shape: Sequence[int], stride: Sequence[int]) -> Shape:
-    """Strides of a copy made with torch.preserve_format: same layout when dense, else row-major."""
+    """The layout contract of a leaf's .grad: the leaf's strides when it is dense, else row-major."""
     order = dense_permutation(shape, stride)
     if order is None:
         return contiguous_strides(shape)
@@ -64,6 +64,49 @@ def preserved_strides(shape: Sequence[int], stride: Sequence[int]) -> Shape:
     for d in reversed(order):
         result[d] = step
         step *= max(shape[d], 1)
+    return tuple(result)
+
+
+def like_strides(shape: Sequence[int], stride: Sequence[int]) -> Shape:
+    """Strides of torch.preserve_format (clone(), *_like, .to()): the same layout when dense, else
+    dense strides in the input's own dim order (torch's infer_dense_strides)."""
+    if dense_permutation(shape, stride) is not None:
+        return tuple(stride)
+    return infer_dense_strides(shape, stride)
+
+
+def infer_dense_strides(shape: Sequence[int], stride: Sequence[int]) -> Shape:
+    """torch's infer_dense_strides: order dims by stride, innermost first, as TensorIterator does (a
+    stride 0 keeps its place; equal strides put the smaller size first), then lay them out densely."""
+    ndim = len(shape)
+    if ndim <= 1:
+        return (1,) * ndim
+    perm = list(range(ndim - 1, -1, -1))
+
+    def should_swap(d0: int, d1: int) -> int:
+        s0, s1 = stride[d0], stride[d1]
+        if s0 == 0 or s1 == 0:
+            return 0
+        if s0 != s1:
+            return -1 if s0 < s1 else 1
+        return 1 if shape[d0] > shape[d1] else 0
+
+    for i in range(1, ndim):  # a stable insertion sort, exactly as ATen writes it
+        dim1 = i
+        for j in range(1, i + 1):
+            dim0 = i - j
+            comparison = should_swap(perm[dim0], perm[dim1])
+            if comparison > 0:
+                perm[dim0], perm[dim1] = perm[dim1], perm[dim0]
+                dim1 = dim0
+            elif comparison < 0:
+                break
+    result = [0] * ndim
+    step = 1
+    for d in perm:
+        result[d] = step
+        if shape[d] > 1:
+            step *= shape[d]
     return tuple(result)
 
 

@@ -139,11 +139,12 @@ class Tensor:
         cache = self._np_cache
         if cache is not None and cache[0] is data:
             return cache[1]
-        itemsize = data.itemsize
+        np_dtype = self.dtype.np  # the storage's bytes seen as this tensor's dtype (view(dtype), set_)
+        itemsize = np_dtype.itemsize
         if 0 in self._shape:
-            array = np.empty(self._shape, dtype=data.dtype)
+            array = np.empty(self._shape, dtype=np_dtype)
         else:
-            array = np.ndarray(self._shape, data.dtype, buffer=data, offset=self._offset * itemsize,
+            array = np.ndarray(self._shape, np_dtype, buffer=data, offset=self._offset * itemsize,
                                strides=tuple(s * itemsize for s in self._stride))
         self._np_cache = (data, array)
         return array
@@ -202,6 +203,8 @@ class Tensor:
         return UntypedStorage(self._storage)
 
     def data_ptr(self) -> int:
+        if self._storage.nbytes == 0:
+            return 0  # no memory: torch's null pointer
         return self._storage.data_ptr + self._offset * self.dtype.itemsize
 
     @property
@@ -261,9 +264,10 @@ class Tensor:
         self._requires_grad = bool(flag)
 
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
-        if not self.is_leaf:
-            raise RuntimeError(
-                errors.REQUIRES_GRAD_NON_LEAF if requires_grad else errors.REQUIRES_GRAD_NON_LEAF_FALSE)
+        if not self.is_leaf:  # a non-leaf already requires grad: asking for it again is a no-op
+            if requires_grad:
+                return self
+            raise RuntimeError(errors.REQUIRES_GRAD_NON_LEAF_FALSE)
         if requires_grad and not self.dtype.is_floating_point:
             raise RuntimeError(errors.REQUIRES_GRAD_DTYPE_METHOD)
         self._requires_grad = bool(requires_grad)
@@ -471,6 +475,10 @@ class Tensor:
 
     @data.setter
     def data(self, other: Tensor) -> None:
+        if not isinstance(other, Tensor):
+            raise TypeError(f"Variable data has to be a tensor, but got {type(other).__name__}")
+        if self.requires_grad and not (other.dtype.is_floating_point or other.dtype.is_complex):
+            raise RuntimeError("data set to a tensor that requires gradients must be floating point or complex dtype")
         self._storage = other._storage
         self.dtype = other.dtype
         self._set_layout(other._shape, other._stride, other._offset)

@@ -25,16 +25,18 @@ class SavedTensor:
     """A tensor an op keeps for backward, checked against in-place changes when unpacked.
 
     An op's own output is saved as an alias without grad_fn (as PyTorch does, to avoid a cycle), and
-    an error about it names the op that saved it; a saved input names its grad_fn at backward time.
+    an error about it names the op that saved it (or, for an in-place op on a view, the view's node
+    after the rebase: `view_grad_fn`); a saved input names its grad_fn at backward time.
     """
 
-    __slots__ = ("hooks", "is_output", "packed", "released", "tensor", "version")
+    __slots__ = ("hooks", "is_output", "packed", "released", "tensor", "version", "view_grad_fn")
 
     def __init__(self, tensor: Any, is_output: bool) -> None:
         self.version = tensor._version
         self.is_output = is_output
         self.tensor = tensor._alias() if is_output else tensor
         self.released = False
+        self.view_grad_fn: Node | None = None
         self.hooks = graph._active[-1] if graph._active else None
         self.packed = self.hooks[0](self.tensor) if self.hooks else None
 
@@ -51,7 +53,7 @@ class SavedTensor:
 
     def _mismatch_core(self, owner: Node, current: int) -> str:
         tensor = self.tensor
-        producer = owner if self.is_output else tensor._grad_fn_for_message()
+        producer = (self.view_grad_fn or owner) if self.is_output else tensor._grad_fn_for_message()
         named = f", which is output 0 of {producer.forward_op_name()}," if producer is not None else ""
         return (
             f"[{tensor.dtype.message_name} {errors.shape_text(tensor.shape)}]{named} is at version "

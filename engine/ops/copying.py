@@ -22,11 +22,12 @@ from engine.tensor import Tensor
 
 
 def clone(self: Tensor, *, memory_format: Any = None, contiguous: bool = False) -> Tensor:
-    """A new storage; dense layouts are preserved (torch.preserve_format), others become contiguous."""
+    """A new storage in torch.preserve_format: a dense layout is kept as it is, any other gets dense
+    strides in the same dim order."""
     if contiguous or memory_format == "contiguous_format":
         stride = geometry.contiguous_strides(self._shape)
     else:
-        stride = geometry.preserved_strides(self._shape, self._stride)
+        stride = geometry.like_strides(self._shape, self._stride)
     out = Tensor._empty_strided(self._shape, stride, self.dtype)
     np.copyto(out._numpy_view(), self._numpy_view())
     record("CloneBackward0", out, (self,), lambda g, s: (g,))
@@ -44,7 +45,7 @@ def _copy_to(self: Tensor, dtype: dtypes.dtype, target: device, copy: bool = Fal
     if dtype is self.dtype and target == self.device and not copy:
         return self
     with on(target):
-        out = Tensor._empty_strided(self._shape, geometry.preserved_strides(self._shape, self._stride), dtype)
+        out = Tensor._empty_strided(self._shape, geometry.like_strides(self._shape, self._stride), dtype)
     np.copyto(out._numpy_view(), self._numpy_view(), casting="unsafe")
     source_dtype = self.dtype.np
     if dtype.is_floating_point:

@@ -218,11 +218,15 @@ def apply_inplace(self: Tensor, write: Callable[[np.ndarray], None], name: str, 
     if not tracked:
         return self
     node = node_type(name)(backward, (self_edge, *edges_of(inputs)), ((self._shape, self.dtype.np),))
-    node._saved = tuple(saved_before + ([(save_result, SavedTensor(self, True))] if save_result else []))
+    saved_result = SavedTensor(self, True) if save_result else None
+    node._saved = tuple(saved_before + ([(save_result, saved_result)] if saved_result else []))
     if self._view is None:
         self._set_grad_fn(node, 0)
     else:
         _rebase_view(self, node, base_edge)
+        view_fn = self.grad_fn  # torch rebuilds the view's history at once (AsStridedBackward0)
+        if saved_result is not None:
+            saved_result.view_grad_fn = view_fn
     return self
 
 

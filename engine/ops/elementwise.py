@@ -243,6 +243,29 @@ def _logical_(ufunc: np.ufunc) -> Callable[..., Tensor]:
     return logical_
 
 
+def _shift(ufunc: np.ufunc, kernel: str) -> tuple[Callable[..., Tensor], Callable[..., Tensor]]:
+    """`x << y` / `x >> y` and their in-place forms: integer tensors only, as on torch's CPU."""
+    def check(*operands: Operand) -> None:
+        dt = result_type(*operands)
+        if dt.is_floating_point:
+            raise NotImplementedError(f"\"{kernel}_cpu\" not implemented for '{dt.short}'")
+
+    spec = Spec(kernel, "", lambda a, b: ufunc(a, b), lambda g, s: (None, None), ("self", "other"),
+                lambda w: set())
+
+    def shift(self: Operand, other: Operand, *, out: Tensor | None = None) -> Tensor:
+        check(self, other)
+        return _apply(spec, (self, other), out)
+
+    def shift_(self: Tensor, other: Operand) -> Tensor:
+        check(self, other)
+        return _apply_(spec, self, (other,))
+    return shift, shift_
+
+
+lshift, lshift_ = _shift(np.left_shift, "lshift")
+rshift, rshift_ = _shift(np.right_shift, "rshift")
+
 METHODS = {
     "fmod": fmod, "fmod_": fmod_, "atan2": atan2, "atan2_": atan2_, "arctan2": atan2, "arctan2_": atan2_,
     "hypot": hypot, "hypot_": hypot_, "addcmul": addcmul, "addcmul_": addcmul_, "addcdiv": addcdiv,
@@ -253,7 +276,12 @@ METHODS = {
     "logical_xor": _logical(np.logical_xor), "logical_and_": _logical_(np.logical_and),
     "logical_or_": _logical_(np.logical_or), "logical_xor_": _logical_(np.logical_xor),
 }
+METHODS.update({"bitwise_left_shift": lshift, "bitwise_left_shift_": lshift_, "bitwise_right_shift": rshift,
+                "bitwise_right_shift_": rshift_, "__lshift__": lshift, "__rshift__": rshift, "__ilshift__": lshift_,
+                "__irshift__": rshift_, "__rlshift__": lambda self, other: lshift(other, self),
+                "__rrshift__": lambda self, other: rshift(other, self)})
 METHODS.update({"less_": METHODS["lt_"], "less_equal_": METHODS["le_"], "greater_": METHODS["gt_"],
                 "greater_equal_": METHODS["ge_"], "not_equal_": METHODS["ne_"]})
 FUNCTIONS = {name: METHODS[name] for name in ("fmod", "atan2", "arctan2", "hypot", "addcmul", "addcdiv", "lerp",
-                                              "logical_and", "logical_or", "logical_xor")}
+                                              "logical_and", "logical_or", "logical_xor", "bitwise_left_shift",
+                                              "bitwise_right_shift")}

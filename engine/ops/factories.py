@@ -12,7 +12,7 @@ import numpy as np
 
 from engine import dtypes, errors, geometry
 from engine.ops.views import sizes_arg
-from engine.storage import Storage
+from engine.storage import Storage, UntypedStorage
 from engine.tensor import Size, Tensor, device
 
 
@@ -149,7 +149,7 @@ def full(size: Sequence[int], fill_value: Any, *, dtype: dtypes.dtype | None = N
 
 def _filled_like(other: Tensor, value: Any, dtype: dtypes.dtype) -> Tensor:
     """`*_like` factories keep a dense input's layout (torch.preserve_format)."""
-    t = Tensor._empty_strided(other._shape, geometry.preserved_strides(other._shape, other._stride), dtype)
+    t = Tensor._empty_strided(other._shape, geometry.like_strides(other._shape, other._stride), dtype)
     if value is not None and t.numel():
         t._storage.data.fill(value)
     return t
@@ -311,12 +311,40 @@ def diag(input: Tensor, diagonal: int = 0) -> Tensor:  # noqa: A002
     return _finish_diag(input, diagonal)
 
 
+def empty_strided(size: Sequence[int], stride: Sequence[int], *, dtype: dtypes.dtype | None = None,
+                  device: Any = None, requires_grad: bool = False) -> Tensor:
+    """Fresh memory laid out with exactly the given strides (a storage as large as they reach)."""
+    _check_device(device)
+    shape, strides = tuple(int(s) for s in size), tuple(int(s) for s in stride)
+    if len(shape) != len(strides):
+        raise RuntimeError("mismatch in length of strides and shape")
+    check_sizes(shape)
+    target = dtypes.to_dtype(dtype) if dtype is not None else dtypes.get_default_dtype()
+    span = 0 if 0 in shape else 1 + sum((n - 1) * st for n, st in zip(shape, strides))
+    t = Tensor._make(Storage.allocate(span, target.np), 0, shape, strides, target)
+    return _finish(t, requires_grad)
+
+
 FUNCTIONS = {
     "tensor": tensor, "zeros": zeros, "ones": ones, "empty": empty, "full": full, "zeros_like": zeros_like,
     "ones_like": ones_like, "empty_like": empty_like, "full_like": full_like, "arange": arange,
     "linspace": linspace, "eye": eye, "from_numpy": from_numpy, "as_tensor": as_tensor, "asarray": as_tensor,
-    "scalar_tensor": scalar_tensor, "diag": diag, **LEGACY_TYPES,
+    "scalar_tensor": scalar_tensor, "diag": diag, "empty_strided": empty_strided, **LEGACY_TYPES,
 }
+
+
+def new(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+    """The legacy `x.new(...)`: `new()` is empty, sizes give a fresh tensor, a list or tuple is data,
+    a storage is viewed (shared) as x's dtype; always x's dtype."""
+    if not args:
+        return _filled((0,), None, self.dtype)
+    if len(args) == 1 and isinstance(args[0], UntypedStorage):  # torch sets an empty tensor to it
+        storage = args[0]._storage
+        count = storage.nbytes // self.dtype.itemsize
+        t = Tensor._make(storage, 0, (count,), (1,), self.dtype)
+        t._bump_version()
+        return t
+    return legacy_new(self.dtype, *args, **kwargs)
 
 
 def new_factory(fill: Any) -> Any:
@@ -338,4 +366,4 @@ def new_full(self: Tensor, size: Sequence[int], fill_value: Any, dtype: dtypes.d
 
 
 METHODS = {"new_zeros": new_factory(0), "new_ones": new_factory(1), "new_empty": new_factory(0),
-           "new_tensor": new_tensor, "new_full": new_full}
+           "new_tensor": new_tensor, "new_full": new_full, "new": new}

@@ -60,7 +60,7 @@ def write_out(out: Tensor, result: np.ndarray, op: str, inputs: tuple[Any, ...],
         if out.numel():
             warnings.warn(errors.OUT_RESIZED.format(had=errors.shape_text(out._shape),
                                                     want=errors.shape_text(result.shape)), UserWarning, stacklevel=3)
-        out._storage.resize(out._offset + math.prod(result.shape))
+        out._storage.grow_to((out._offset + math.prod(result.shape)) * out.dtype.itemsize)
         out._set_layout(result.shape, geometry.contiguous_strides(result.shape), out._offset)
     if after_resize is not None:
         after_resize()

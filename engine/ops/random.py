@@ -41,7 +41,12 @@ import numpy as np
 
 from engine import dtypes, geometry, libm
 from engine.devices import CPU
-from engine.ops.core import apply_inplace, check_inplace_allowed, check_writable
+from engine.ops.core import (
+    apply_inplace,
+    check_inplace_allowed,
+    check_internal_overlap,
+    check_writable,
+)
 from engine.ops.factories import _check_device, _finish
 from engine.ops.views import sizes_arg
 from engine.storage import Storage
@@ -859,8 +864,15 @@ def normal(mean: Any = 0.0, std: Any = 1.0, size: Any = None, *, generator: Gene
     return Tensor._wrap(values, target)
 
 
-def bernoulli(self: Tensor, p: float | None = None, *, generator: Generator | None = None) -> Tensor:
-    """torch.bernoulli(input): a contiguous empty_like(input).bernoulli_(input); with p, .bernoulli_(p)."""
+def bernoulli(self: Tensor, p: float | None = None, *, generator: Generator | None = None,
+              out: Tensor | None = None) -> Tensor:
+    """torch.bernoulli(input): a contiguous empty_like(input).bernoulli_(input); with p, .bernoulli_(p).
+    An out= is written like any other (it may not overlap itself)."""
+    if out is not None:
+        from engine.ops.pointwise import write_out
+
+        check_internal_overlap(out)
+        return write_out(out, bernoulli(self, p, generator=generator)._numpy_view(), "bernoulli", (self,))
     gen = _gen(generator)
     if p is None:
         _check_float(self.dtype, "bernoulli_tensor_cpu_p_")

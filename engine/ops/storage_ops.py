@@ -1,5 +1,6 @@
 """Ops that re-point a tensor at memory: resize_, resize_as_ and set_ (the seed's "either error or
-warn" family). They change the tensor's own layout or storage and bump its version once."""
+warn" family), and is_set_to. They change the tensor's own layout or storage; a storage too small
+for the new layout grows, its new bytes uninitialised, as torch's does."""
 
 from __future__ import annotations
 
@@ -8,46 +9,86 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine import errors, geometry
-from engine.ops.core import check_inplace_allowed
+from engine.autograd.node import node_type
+from engine.ops.core import check_inplace_allowed, edges_of, needs_grad
 from engine.ops.views import sizes_arg
-from engine.storage import UntypedStorage
+from engine.storage import Storage, UntypedStorage
 from engine.tensor import Tensor
+
+_INT64_MAX = 2**63 - 1
+
+
+def _storage_bytes(shape: tuple[int, ...], stride: tuple[int, ...], offset: int, itemsize: int) -> int:
+    """Bytes a layout needs, with torch's overflow errors."""
+    if any(s < 0 for s in shape):
+        raise RuntimeError("numel: integer multiplication overflow")
+    if math.prod(shape) > _INT64_MAX:
+        raise RuntimeError("numel: integer multiplication overflow")
+    if 0 in shape:
+        return 0
+    extent = 1 + sum((n - 1) * st for n, st in zip(shape, stride))
+    needed = (offset + extent) * itemsize
+    if needed > _INT64_MAX:
+        raise RuntimeError(f"Storage size calculation overflowed with sizes={errors.shape_text(shape)}")
+    return needed
 
 
 def resize_(self: Tensor, *sizes: Any, memory_format: Any = None) -> Tensor:
+    """A new shape (row-major strides) over the same storage, grown if needed. Resizing to the shape
+    the tensor has is a no-op: strides and version stay."""
     if self.requires_grad:
         raise RuntimeError(errors.RESIZE_REQUIRES_GRAD)
     shape = sizes_arg(sizes)
-    self._storage.resize(self._offset + math.prod(shape))
-    self._set_layout(shape, geometry.contiguous_strides(shape), self._offset)
+    if shape == self._shape:
+        return self
+    stride = geometry.contiguous_strides(shape)
+    self._storage.grow_to(_storage_bytes(shape, stride, self._offset, self.dtype.itemsize))
+    self._set_layout(shape, stride, self._offset)
     self._bump_version()
     return self
 
 
-def resize_as_(self: Tensor, other: Tensor) -> Tensor:
+def resize_as_(self: Tensor, other: Tensor, memory_format: Any = None) -> Tensor:
     return resize_(self, other._shape)
 
 
 def set_(self: Tensor, source: Tensor | UntypedStorage | None = None, storage_offset: int = 0,
          size: Sequence[int] | None = None, stride: Sequence[int] | None = None) -> Tensor:
-    """Make self a window onto source's memory (or onto nothing): sharing is now total."""
-    check_inplace_allowed(self)
+    """Make self a window onto source's memory (or onto nothing): sharing is now total. set_ has no
+    derivative: on a tensor in the graph it records torch's NotImplemented node."""
+    check_inplace_allowed(self, source)
     if source is None:
-        from engine.storage import Storage
-
-        self._storage = Storage.allocate(0, self.dtype.np)
-        self._set_layout((0,), (1,), 0)
+        storage, shape, strides, offset = Storage.allocate(0, self.dtype.np), (0,), (1,), 0
     elif isinstance(source, Tensor):
-        self._storage = source._storage
-        self._set_layout(source._shape, source._stride, source._offset)
+        if source.dtype is not self.dtype:
+            raise RuntimeError(f"Could not set tensor of type {source.dtype.cpp} to a tensor of type "
+                               f"{self.dtype.cpp}")
+        storage, shape, strides, offset = source._storage, source._shape, source._stride, source._offset
     else:
         storage = source._storage
-        shape = tuple(size) if size is not None else (storage.data.size - storage_offset,)
+        shape = tuple(size) if size is not None else (storage.nbytes // self.dtype.itemsize - storage_offset,)
         strides = tuple(stride) if stride is not None else geometry.contiguous_strides(shape)
-        self._storage = storage
-        self._set_layout(shape, strides, storage_offset)
+        offset = int(storage_offset)
+        storage.grow_to(_storage_bytes(shape, strides, offset, self.dtype.itemsize))
+    tracked = needs_grad(self, source) if isinstance(source, Tensor) else needs_grad(self)
+    edges = edges_of([self, source]) if tracked else ()
+    self._storage = storage
+    self._set_layout(shape, strides, offset)
     self._bump_version()
+    if tracked:
+        node = node_type("NotImplemented")(_not_implemented, edges, ((self._shape, self.dtype.np),))
+        self._set_grad_fn(node, 0)
     return self
 
 
-METHODS = {"resize_": resize_, "resize_as_": resize_as_, "set_": set_}
+def _not_implemented(grad: Any, saved: Any) -> Any:
+    raise RuntimeError("derivative for set_ is not implemented")
+
+
+def is_set_to(self: Tensor, other: Tensor) -> bool:
+    """Same storage, offset, sizes and strides (two empty tensors each own a storage, so are not)."""
+    return (self._storage is other._storage and self._offset == other._offset
+            and self._shape == other._shape and self._stride == other._stride)
+
+
+METHODS = {"resize_": resize_, "resize_as_": resize_as_, "set_": set_, "is_set_to": is_set_to}

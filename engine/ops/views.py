@@ -7,6 +7,7 @@ gradient of the view back onto the layout of its input.
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -77,6 +78,8 @@ def flatten(self: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
         return reshape(self, 1)
     start = geometry.wrap_dim(start_dim, self.ndim)
     end = geometry.wrap_dim(end_dim, self.ndim)
+    if start > end:
+        raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
     if start == end:
         return self
     shape = self._shape[:start] + (math.prod(self._shape[start:end + 1]),) + self._shape[end + 1:]
@@ -131,6 +134,15 @@ def movedim(self: Tensor, source: int, destination: int) -> Tensor:
 
 
 def T(self: Tensor) -> Tensor:  # noqa: N802 - torch's name
+    """All dims reversed; deprecated (with torch's warning) for anything but a matrix."""
+    if self.ndim == 0:
+        warnings.warn("Tensor.T is deprecated on 0-D tensors. This function is the identity in these cases.",
+                      UserWarning, stacklevel=3)
+    elif self.ndim != 2:
+        warnings.warn("The use of `x.T` on tensors of dimension other than 2 to reverse their shape is deprecated "
+                      "and it will throw an error in a future release. Consider `x.mT` to transpose batches of "
+                      "matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a "
+                      "tensor.", UserWarning, stacklevel=3)
     return permute(self, list(range(self.ndim))[::-1])
 
 
@@ -295,11 +307,25 @@ def diagonal(self: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Ten
                      as_strided_backward(self._layout_key(), (tuple(shape), tuple(stride), new_offset)))
 
 
+def _checked_layout(size: Sequence[int], stride: Sequence[int], offset: int) -> Layout:
+    """as_strided's argument checks, worded as torch words them."""
+    layout = (tuple(int(s) for s in size), tuple(int(s) for s in stride), offset)
+    if any(s < 0 for s in layout[1]):
+        raise RuntimeError(f"as_strided: Negative strides are not supported at the moment, got strides: "
+                           f"{errors.shape_text(layout[1])}")
+    if any(s < 0 for s in layout[0]):
+        raise RuntimeError(f"Storage size calculation overflowed with sizes={errors.shape_text(layout[0])} and "
+                           f"strides={errors.shape_text(layout[1])}")
+    if offset < 0:
+        raise RuntimeError(f"Tensor: invalid storage offset {offset}")
+    return layout
+
+
 def as_strided(self: Tensor, size: Sequence[int], stride: Sequence[int], storage_offset: int | None = None) -> Tensor:
     offset = self._offset if storage_offset is None else int(storage_offset)
-    layout = (tuple(int(s) for s in size), tuple(int(s) for s in stride), offset)
+    layout = _checked_layout(size, stride, offset)
     needed = offset + sum((n - 1) * st for n, st in zip(layout[0], layout[1])) + 1 if 0 not in layout[0] else 0
-    if needed > self._storage.data.size:
+    if needed * self.dtype.itemsize > self._storage.nbytes:
         raise RuntimeError(
             f"setStorage: sizes {errors.shape_text(layout[0])}, strides {errors.shape_text(layout[1])}, "
             f"storage offset {offset}, and itemsize {self.dtype.itemsize} requiring a storage size of "
@@ -426,7 +452,7 @@ def unsqueeze_(self: Tensor, dim: int) -> Tensor:
 
 def as_strided_(self: Tensor, size: Sequence[int], stride: Sequence[int], storage_offset: int | None = None) -> Tensor:
     offset = self._offset if storage_offset is None else int(storage_offset)
-    layout = (tuple(int(s) for s in size), tuple(int(s) for s in stride), offset)
+    layout = _checked_layout(size, stride, offset)
     return _inplace_layout(self, "AsStridedBackward1", layout, as_strided_backward(self._layout_key(), layout))
 
 
