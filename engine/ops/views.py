@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from engine import errors, geometry
+from engine.autograd.engine import written_in_place
 from engine.ops.core import apply_inplace, make_multi_views, make_view, record
 from engine.tensor import Tensor
 
@@ -27,13 +28,25 @@ def sizes_arg(args: Sequence[Any]) -> tuple[int, ...]:
     return tuple(int(a) for a in args)
 
 
-def as_strided_backward(input_layout: Layout, view_layout: Layout) -> Any:
-    """Scatter-add a view's gradient onto its input's elements by storage position (any geometry)."""
+def as_strided_backward(input_layout: Layout, view_layout: Layout, written: bool = True) -> Any:
+    """torch's as_strided_backward: scatter the view's gradient onto the storage positions it covers,
+    divide by how many input elements share each position (an expanded input), then read it back in
+    the input's geometry; positions the input does not cover are dropped. `written` marks the result
+    as built in place (as_strided's own backward is; diagonal's and unfold's are not)."""
     def backward(grad: np.ndarray, saved: dict) -> tuple[np.ndarray]:
-        positions = geometry.positions_within(input_layout, view_layout)
-        result = np.zeros(math.prod(input_layout[0]), dtype=grad.dtype)
-        np.add.at(result, positions.reshape(-1), grad.reshape(-1))
-        return (result.reshape(input_layout[0]),)
+        inputs = geometry.storage_indices(*input_layout).reshape(-1)
+        outputs = geometry.storage_indices(*view_layout).reshape(-1)
+        if inputs.size == 0:
+            return (np.zeros(input_layout[0], dtype=grad.dtype),)
+        low = int(min(inputs.min(), outputs.min(initial=inputs.min())))
+        high = int(max(inputs.max(), outputs.max(initial=inputs.max())))
+        storage = np.zeros(high - low + 1, dtype=grad.dtype)
+        np.add.at(storage, outputs - low, grad.reshape(-1))
+        count = np.bincount(inputs - low, minlength=storage.size)
+        if count.max(initial=0) > 1:
+            np.divide(storage, count, out=storage, where=count > 0)
+        result = storage[inputs - low].reshape(input_layout[0])
+        return (written_in_place(result) if written else result,)
     return backward
 
 
@@ -304,7 +317,7 @@ def diagonal(self: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Ten
     stride = [self._stride[d] for d in rest] + [self._stride[d1] + self._stride[d2]]
     new_offset = self._offset + (start if length else 0)
     return make_view(self, shape, stride, new_offset, "DiagonalBackward0",
-                     as_strided_backward(self._layout_key(), (tuple(shape), tuple(stride), new_offset)))
+                     as_strided_backward(self._layout_key(), (tuple(shape), tuple(stride), new_offset), written=False))
 
 
 def _checked_layout(size: Sequence[int], stride: Sequence[int], offset: int) -> Layout:
@@ -352,7 +365,7 @@ def unfold(self: Tensor, dimension: int, size: int, step: int) -> Tensor:
         shape, stride = [size], [1]
     layout = (tuple(shape), tuple(stride), self._offset)
     return make_view(self, shape, stride, self._offset, "UnfoldBackward0",
-                     as_strided_backward(self._layout_key(), layout))
+                     as_strided_backward(self._layout_key(), layout, written=False))
 
 
 # --------------------------------------------------------------------------- multi-output views

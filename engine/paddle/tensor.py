@@ -443,8 +443,10 @@ class Tensor:
         before = target._grad_fn
         target[engine_operand(index)] = engine_operand(value)
         if target._grad_fn is not before:
-            autograd.adopt(target._grad_fn,
-                           "SetValueWithTensorGradNode" if isinstance(value, Tensor) else "SetValueGradNode")
+            if isinstance(value, Tensor):
+                autograd.adopt(target._grad_fn, "SetValueWithTensorGradNode")
+            else:  # the engine wraps a Python value in a tensor operand; Paddle's node has no edge for it
+                autograd.adopt(target._grad_fn, "SetValueGradNode", 1)
             _link_former_leaf(target, before)
 
     # ------------------------------------------------------------ in-place ops
