@@ -20,6 +20,8 @@ from engine.dtypes import (
     bool_ as bool,  # noqa: A001 - torch.bool
 )
 from engine.dtypes import (
+    complex64,
+    complex128,
     dtype,
     float16,
     float32,
@@ -44,6 +46,8 @@ double = float64
 long = int64
 int = int32  # noqa: A001 - torch.int
 short = int16
+cfloat = complex64
+cdouble = complex128
 
 globals().update(_FUNCTIONS)
 
@@ -91,5 +95,5 @@ __all__ = sorted(
      "is_grad_enabled", "no_grad", "set_grad_enabled", "nn", "result_type", "__version__", "is_tensor", "numel",
      "can_cast", "is_floating_point", "equal", "allclose", "optim", "get_default_dtype", "set_default_dtype", "promote_types",
      "float32", "float64", "float16", "int64", "int32", "int16", "int8", "uint8", "bool", "half", "float",
-     "double", "long", "int", "short", "strided", "contiguous_format", "preserve_format", *_FUNCTIONS]
+     "double", "long", "int", "short", "complex64", "complex128", "cfloat", "cdouble", "strided", "contiguous_format", "preserve_format", *_FUNCTIONS]
 )

@@ -153,13 +153,15 @@ def infer_size(shape: Sequence[int], numel: int) -> Shape:
     if shape.count(-1) > 1:
         raise RuntimeError(errors.ONE_INFERRED)
     known = math.prod(s for s in shape if s != -1)
-    if -1 in shape:
-        if known == 0 or numel % known:
-            raise RuntimeError(errors.SHAPE_INVALID.format(shape=errors.shape_text(shape), numel=numel))
+    inferred = -1 in shape
+    if numel == known or (inferred and known > 0 and numel % known == 0):
+        if not inferred:
+            return shape
+        if known == 0:
+            raise RuntimeError(f"cannot reshape tensor of {numel} elements into shape {errors.shape_text(shape)} "
+                               "because the unspecified dimension size -1 can be any value and is ambiguous")
         return tuple(numel // known if s == -1 else s for s in shape)
-    if known != numel:
-        raise RuntimeError(errors.SHAPE_INVALID.format(shape=errors.shape_text(shape), numel=numel))
-    return shape
+    raise RuntimeError(errors.SHAPE_INVALID.format(shape=errors.shape_text(shape), numel=numel))
 
 
 def view_strides(old_shape: Shape, old_stride: Shape, new_shape: Shape) -> Shape | None:

@@ -25,6 +25,8 @@ NO_GRAD_MODE = "no_grad_mode"
 INFERENCE_MODE = "inference_mode"
 MULTI_OUTPUT = "multi_output"
 
+CONJ_BIT, NEG_BIT = 1, 2
+
 
 class VersionCounter:
     """One counter shared by a tensor, its views and its detach()ed aliases."""
@@ -70,7 +72,7 @@ class Size(tuple):
 class Tensor:
     """A strided view of a Storage that behaves like torch.Tensor."""
 
-    __slots__ = ("__dict__", "__weakref__", "_accumulator", "_grad", "_grad_fn", "_np_cache", "_offset",
+    __slots__ = ("__dict__", "__weakref__", "_accumulator", "_bits", "_grad", "_grad_fn", "_np_cache", "_offset",
                  "_output_nr", "_requires_grad", "_retains_grad", "_shape", "_storage", "_stride",
                  "_vc", "_view", "dtype")
 
@@ -100,6 +102,7 @@ class Tensor:
         t._view = None
         t._accumulator = None
         t._np_cache = None
+        t._bits = 0  # CONJ_BIT | NEG_BIT: torch's lazy conjugate and negative views
         return t
 
     @classmethod
@@ -134,7 +137,27 @@ class Tensor:
 
     # ----------------------------------------------------------------- layout
     def _numpy_view(self) -> np.ndarray:
-        """This tensor as a numpy array over the same memory: writes go straight to the storage."""
+        """This tensor as a numpy array over the same memory: writes go straight to the storage.
+        A lazy conjugate or negative view (conj(), the imag of one) reads as a computed array
+        instead; writes to it go through `_write` (the in-place and out= paths do)."""
+        if self._bits:
+            raw = self._raw_view()
+            value = np.conj(raw) if self._bits & CONJ_BIT else raw
+            return np.negative(value) if self._bits & NEG_BIT else value
+        return self._raw_view()
+
+    def _write(self, write: Any) -> None:
+        """Run `write(array)` on this tensor's values, storing them back through its conj/neg bits."""
+        if not self._bits:
+            write(self._raw_view())
+            return
+        logical = np.array(self._numpy_view())
+        write(logical)
+        physical = np.conj(logical) if self._bits & CONJ_BIT else logical
+        np.copyto(self._raw_view(), np.negative(physical) if self._bits & NEG_BIT else physical)
+
+    def _raw_view(self) -> np.ndarray:
+        """The stored values, whatever the conj/neg bits say about them."""
         data = self._storage.data
         cache = self._np_cache
         if cache is not None and cache[0] is data:
@@ -224,7 +247,13 @@ class Tensor:
         return self.dtype.is_floating_point
 
     def is_complex(self) -> bool:
-        return False
+        return self.dtype.is_complex
+
+    def is_conj(self) -> bool:
+        return bool(self._bits & CONJ_BIT)
+
+    def is_neg(self) -> bool:
+        return bool(self._bits & NEG_BIT)
 
     # ----------------------------------------------------------------- versions and views
     @property
@@ -243,7 +272,9 @@ class Tensor:
 
     def _alias(self) -> Tensor:
         """Same memory, layout and version counter; no autograd history (what detach() returns)."""
-        return Tensor._make(self._storage, self._offset, self._shape, self._stride, self.dtype, self._vc)
+        alias = Tensor._make(self._storage, self._offset, self._shape, self._stride, self.dtype, self._vc)
+        alias._bits = self._bits
+        return alias
 
     def _layout_key(self) -> tuple[tuple[int, ...], tuple[int, ...], int]:
         return self._shape, self._stride, self._offset
@@ -259,7 +290,7 @@ class Tensor:
     def requires_grad(self, flag: bool) -> None:
         if not self.is_leaf:
             raise RuntimeError(errors.REQUIRES_GRAD_NON_LEAF if flag else errors.REQUIRES_GRAD_NON_LEAF_FALSE)
-        if flag and not self.dtype.is_floating_point:
+        if flag and not self.dtype.is_differentiable:
             raise RuntimeError(errors.REQUIRES_GRAD_DTYPE_ATTR)
         self._requires_grad = bool(flag)
 
@@ -268,7 +299,7 @@ class Tensor:
             if requires_grad:
                 return self
             raise RuntimeError(errors.REQUIRES_GRAD_NON_LEAF_FALSE)
-        if requires_grad and not self.dtype.is_floating_point:
+        if requires_grad and not self.dtype.is_differentiable:
             raise RuntimeError(errors.REQUIRES_GRAD_DTYPE_METHOD)
         self._requires_grad = bool(requires_grad)
         return self
@@ -457,13 +488,32 @@ class Tensor:
         return self._numpy_view().tolist()
 
     def numpy(self, force: bool = False) -> np.ndarray:
-        if self.requires_grad and not force:
+        from engine.autograd import grad_mode
+
+        if self.requires_grad and not force and grad_mode.state.enabled:
             raise RuntimeError(errors.NUMPY_REQUIRES_GRAD)
+        if force:  # detach().resolve_conj().resolve_neg().numpy(): memory is shared unless a bit is set
+            return self._numpy_view()
+        if self.is_conj():
+            raise RuntimeError("Can't call numpy() on Tensor that has conjugate bit set. Use tensor.resolve_conj()"
+                               ".numpy() instead.")
+        if self.is_neg():
+            raise RuntimeError("Can't call numpy() on Tensor that has negative bit set. Use tensor.resolve_neg()"
+                               ".numpy() instead.")
         return self._numpy_view()
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
         array = self.numpy()
         return array if dtype is None else array.astype(dtype)
+
+    def __copy__(self) -> Tensor:
+        """copy.copy: torch rebuilds the tensor from its reduce tuple, `empty(0).set_(storage, ...)`: the
+        same memory and layout, a leaf with self's requires_grad, a version counter of its own at 1."""
+        copied = Tensor._make(self._storage, self._offset, self._shape, self._stride, self.dtype)
+        copied._bits = self._bits
+        copied._requires_grad = self.requires_grad
+        copied._vc.value = 1
+        return copied
 
     def __reduce_ex__(self, protocol: int) -> Any:
         raise TypeError("tensors cannot be pickled in this engine")
@@ -471,7 +521,9 @@ class Tensor:
     @property
     def data(self) -> Tensor:
         """Same memory, its own version counter, no history: the old escape hatch around autograd."""
-        return Tensor._make(self._storage, self._offset, self._shape, self._stride, self.dtype)
+        data = Tensor._make(self._storage, self._offset, self._shape, self._stride, self.dtype)
+        data._bits = self._bits
+        return data
 
     @data.setter
     def data(self, other: Tensor) -> None:
@@ -524,7 +576,8 @@ class Parameter(Tensor):
         p._requires_grad = bool(requires_grad)
         p._output_nr = 0
         p._retains_grad = False
-        if requires_grad and not data.dtype.is_floating_point:
+        p._bits = 0
+        if requires_grad and not data.dtype.is_differentiable:
             raise RuntimeError(errors.REQUIRES_GRAD_DTYPE_FACTORY)
         return p
 

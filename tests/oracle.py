@@ -173,9 +173,9 @@ def describe(value, values: bool = True):
     Tensors -> shape, stride, storage_offset, dtype name, _version, requires_grad, is_leaf,
     grad_fn class name, _is_view(), is_contiguous(), values (floats rounded) and the grad of a
     leaf. Tuples / lists (incl. torch.return_types) -> their items; torch.Size, dtypes, devices,
-    ndarrays, numpy scalars, numbers, bools, strings and None -> themselves. Anything else
-    (modules, functions, autograd nodes ...) -> its type name. `values=False` leaves out tensor
-    and array values (for results of random ops).
+    ndarrays, numpy scalars, numbers, bools, strings and None -> themselves; functions and methods
+    -> "function". Anything else (modules, autograd nodes ...) -> its type name. `values=False`
+    leaves out tensor and array values (for results of random ops).
     """
     if is_tensor(value):
         return describe_tensor(value, values=values)
@@ -202,6 +202,8 @@ def describe(value, values: bool = True):
         return value
     if isinstance(value, float):
         return _float(value)
+    if tname in ("builtin_function_or_method", "function", "method", "method-wrapper", "_OpNamespace"):
+        return {"kind": "function"}  # torch binds ops in C, the engine in Python: both are callables
     return {"kind": "object", "type": tname}
 
 

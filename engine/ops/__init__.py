@@ -14,8 +14,8 @@ from typing import Any
 from engine.placement import placed
 from engine.tensor import Tensor
 
-FAMILIES = ("pointwise", "elementwise", "views", "copying", "factories", "random", "reduction", "linalg", "indexing",
-            "flat_index", "storage_ops")
+FAMILIES = ("pointwise", "elementwise", "views", "view_copies", "copying", "complex_ops", "factories", "random",
+            "reduction", "linalg", "indexing", "flat_index", "storage_ops")
 
 
 def _available_modules() -> list[Any]:

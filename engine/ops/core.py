@@ -45,16 +45,31 @@ def result_type(*operands: Any) -> dtypes.dtype:
             rank, d = 2, dtypes.int64
         elif isinstance(x, numbers.Real):
             rank, d = 2, dtypes.get_default_dtype()
+        elif isinstance(x, numbers.Complex):
+            rank, d = 2, dtypes.default_complex()
         else:
             raise TypeError(f"unsupported operand type: {type(x).__name__}")
         ranks[rank] = d if ranks[rank] is None else dtypes.promote_types(ranks[rank], d)
-    result: dtypes.dtype | None = None
-    for d in ranks:
-        if d is not None and (result is None or dtypes.category(d) > dtypes.category(result)):
-            result = d
+    result = _combine_categories(ranks[0], _combine_categories(ranks[1], ranks[2]))
     if result is None:
         raise TypeError("result_type needs at least one operand")
     return result
+
+
+def _combine_categories(higher: dtypes.dtype | None, lower: dtypes.dtype | None) -> dtypes.dtype | None:
+    """c10's combine_categories: a lower-ranked operand counts only when it brings a higher category;
+    a complex one keeps a float's precision (float64 tensor * 1j is complex128)."""
+    if higher is None:
+        return lower
+    if lower is None or higher.is_complex:
+        return higher
+    if lower.is_complex:
+        return higher.to_complex() if higher.is_floating_point else lower
+    if higher.is_floating_point:
+        return higher
+    if higher is dtypes.bool_ or lower.is_floating_point:
+        return dtypes.promote_types(higher, lower)
+    return higher
 
 
 def array_of(x: Any, dtype: dtypes.dtype) -> Any:
@@ -213,7 +228,7 @@ def apply_inplace(self: Tensor, write: Callable[[np.ndarray], None], name: str, 
         saved_before = [(field, SavedTensor(t, False)) for field, t in saved_inputs.items()]  # versions now
         self_edge = edges_of([self])[0]
         base_edge = edges_of([self._view.base])[0] if self._view is not None else None
-    write(self._numpy_view())
+    self._write(write)
     self._bump_version()
     if not tracked:
         return self
@@ -251,9 +266,12 @@ def _rebase_view(view: Tensor, fn: Node, base_edge: tuple[Node | None, int]) -> 
 
 # --------------------------------------------------------------------------- views
 def make_view(source: Tensor, shape: Sequence[int], stride: Sequence[int], offset: int, name: str,
-              backward: Backward) -> Tensor:
-    """A tensor over source's memory sharing its version counter, recorded as view op `name`."""
-    out = Tensor._make(source._storage, offset, tuple(shape), tuple(stride), source.dtype, source._vc)
+              backward: Backward, dtype: dtypes.dtype | None = None, bits: int | None = None) -> Tensor:
+    """A tensor over source's memory sharing its version counter, recorded as view op `name`; it
+    keeps source's conj/neg bits unless given others, and source's dtype unless given another
+    (view_as_real, real, imag)."""
+    out = Tensor._make(source._storage, offset, tuple(shape), tuple(stride), dtype or source.dtype, source._vc)
+    out._bits = source._bits if bits is None else bits
     _mark_view(out, source, DEFAULT)
     if not record(name, out, (source,), backward) and source.requires_grad and not grad_mode.state.enabled:
         out._requires_grad = True
@@ -266,6 +284,7 @@ def make_multi_views(source: Tensor, layouts: Sequence[tuple[tuple[int, ...], tu
     outs = tuple(Tensor._make(source._storage, off, tuple(shape), tuple(stride), source.dtype, source._vc)
                  for shape, stride, off in layouts)
     for out in outs:
+        out._bits = source._bits
         _mark_view(out, source, MULTI_OUTPUT)
     if not record(name, outs, (source,), backward) and source.requires_grad and not grad_mode.state.enabled:
         for out in outs:

@@ -18,7 +18,7 @@ from engine.tensor import Size, Tensor, device
 
 def _finish(t: Tensor, requires_grad: bool) -> Tensor:
     if requires_grad:
-        if not t.dtype.is_floating_point:
+        if not t.dtype.is_differentiable:
             raise RuntimeError(errors.REQUIRES_GRAD_DTYPE_FACTORY)
         t._requires_grad = True
     return t
@@ -48,6 +48,8 @@ def _infer_dtype(data: Any) -> dtypes.dtype:
             found.append(dtypes.int64)
         elif isinstance(x, numbers.Real):
             found.append(dtypes.get_default_dtype())
+        elif isinstance(x, numbers.Complex):
+            found.append(dtypes.default_complex())
         else:
             raise TypeError(f"Could not infer dtype of {type(x).__name__}")
 
@@ -141,7 +143,8 @@ def full(size: Sequence[int], fill_value: Any, *, dtype: dtypes.dtype | None = N
     _check_device(device)
     if dtype is None:
         dtype = (dtypes.bool_ if isinstance(fill_value, bool) else dtypes.int64
-                 if isinstance(fill_value, numbers.Integral) else dtypes.get_default_dtype())
+                 if isinstance(fill_value, numbers.Integral) else dtypes.get_default_dtype()
+                 if isinstance(fill_value, numbers.Real) else dtypes.default_complex())
     shape = sizes_arg([size])
     check_sizes(shape)
     return _finish(_filled(shape, fill_value, dtypes.to_dtype(dtype)), requires_grad)
@@ -158,6 +161,7 @@ def _filled_like(other: Tensor, value: Any, dtype: dtypes.dtype) -> Tensor:
 def _like(fill: Any) -> Any:
     def make(other: Tensor, *, dtype: dtypes.dtype | None = None, device: Any = None,
              requires_grad: bool = False, memory_format: Any = None) -> Tensor:
+        dtype = dtypes.to_dtype(dtype) if dtype is not None else None
         return _finish(_filled_like(other, fill, dtype or other.dtype), requires_grad)
     return make
 
@@ -169,11 +173,13 @@ empty_like = _like(0)
 
 def full_like(other: Tensor, fill_value: Any, *, dtype: dtypes.dtype | None = None, device: Any = None,
               requires_grad: bool = False) -> Tensor:
+    dtype = dtypes.to_dtype(dtype) if dtype is not None else None
     return _finish(_filled_like(other, fill_value, dtype or other.dtype), requires_grad)
 
 
 def arange(start: Any, end: Any = None, step: Any = 1, *, dtype: dtypes.dtype | None = None, device: Any = None,
            requires_grad: bool = False) -> Tensor:
+    dtype = dtypes.to_dtype(dtype) if dtype is not None else None
     _check_device(device)
     if end is None:
         start, end = 0, start
@@ -193,12 +199,14 @@ def arange(start: Any, end: Any = None, step: Any = 1, *, dtype: dtypes.dtype | 
 
 def linspace(start: float, end: float, steps: int, *, dtype: dtypes.dtype | None = None, device: Any = None,
              requires_grad: bool = False) -> Tensor:
+    dtype = dtypes.to_dtype(dtype) if dtype is not None else None
     target = dtype or dtypes.get_default_dtype()
     return _finish(Tensor._wrap(np.linspace(start, end, steps).astype(target.np), target), requires_grad)
 
 
 def eye(n: int, m: int | None = None, *, dtype: dtypes.dtype | None = None, device: Any = None,
         requires_grad: bool = False) -> Tensor:
+    dtype = dtypes.to_dtype(dtype) if dtype is not None else None
     target = dtype or dtypes.get_default_dtype()
     return _finish(Tensor._wrap(np.eye(n, m, dtype=target.np), target), requires_grad)
 
@@ -252,6 +260,7 @@ def _contig(shape: tuple[int, ...]) -> tuple[int, ...]:
 
 def as_tensor(data: Any, dtype: dtypes.dtype | None = None, device: Any = None) -> Tensor:
     """Shares memory with an ndarray (or returns the tensor itself) when no conversion is needed."""
+    dtype = dtypes.to_dtype(dtype) if dtype is not None else None
     if isinstance(data, Tensor):
         return data if dtype is None or dtype is data.dtype else data.to(dtype)
     if isinstance(data, np.ndarray):
@@ -261,6 +270,7 @@ def as_tensor(data: Any, dtype: dtypes.dtype | None = None, device: Any = None) 
 
 
 def scalar_tensor(value: Any, *, dtype: dtypes.dtype | None = None, device: Any = None) -> Tensor:
+    dtype = dtypes.to_dtype(dtype) if dtype is not None else None
     target = dtype or dtypes.get_default_dtype()
     return Tensor._wrap(np.array(value, dtype=target.np), target)
 

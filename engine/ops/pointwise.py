@@ -65,7 +65,7 @@ def write_out(out: Tensor, result: np.ndarray, op: str, inputs: tuple[Any, ...],
     if after_resize is not None:
         after_resize()
     with np.errstate(invalid="ignore", over="ignore"):
-        np.copyto(out._numpy_view(), result, casting="unsafe")
+        out._write(lambda target: np.copyto(target, result, casting="unsafe"))
     out._bump_version()
     return out
 
@@ -427,7 +427,9 @@ def _forward(op: str, x: np.ndarray, out: np.ndarray | None = None) -> np.ndarra
 
 def unary(op: str, self: Tensor, out: Tensor | None = None) -> Tensor:
     name, _, derivative, saves = UNARY[op]
-    dt = self.dtype if (self.dtype.is_floating_point or op not in _FLOAT_ONLY) else dtypes.get_default_dtype()
+    dt = self.dtype if (self.dtype.is_differentiable or op not in _FLOAT_ONLY) else dtypes.get_default_dtype()
+    if op == "abs" and self.dtype.is_complex:
+        dt = self.dtype.to_real()
     if op == "abs" and self.dtype is dtypes.bool_:
         raise RuntimeError("abs() is not supported for bool tensors")
     if op == "neg" and self.dtype is dtypes.bool_:
@@ -445,7 +447,7 @@ def unary_(op: str, self: Tensor) -> Tensor:
     """The in-place form: ops needing their input save a copy of it; the others save self after."""
     name, _, derivative, saves = UNARY[op]
     check_inplace_allowed(self)
-    if op in _FLOAT_ONLY and not self.dtype.is_floating_point:
+    if op in _FLOAT_ONLY and not self.dtype.is_differentiable:
         raise RuntimeError(errors.CAST.format(src=dtypes.get_default_dtype().short, dst=self.dtype.short))
     check_writable(self)
 
