@@ -1,8 +1,10 @@
-"""Replay overhead: a 1,000-statement script through `replay --json`, against the engine alone.
+"""Replay overhead: a 1,000-statement script through `replay --json`, against the engine alone,
+and the cost of the worker process boundary per statement.
 
-Run by hand: `python benchmarks/replay.py`. Target: under 1 s of interpreter + snapshot overhead
-beyond the engine's own work for 1,000 statements, and snapshot memory that grows with the number
-of objects, not with tensor data (a 4000x4000 tensor must not be copied into every snapshot).
+Run by hand: `python benchmarks/replay.py`. Targets: under 1 s of interpreter + snapshot overhead
+beyond the engine's own work for 1,000 statements; snapshot memory that grows with the number of
+objects, not with tensor data (a 4000x4000 tensor must not be copied into every snapshot); and
+under 5 ms per statement for the round trip to the worker (request, snapshot as JSON, decoding).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != os.path.dirna
 import engine  # noqa: E402
 from tensorscope import trace  # noqa: E402
 from tensorscope.session import Session  # noqa: E402
+from tensorscope.worker.client import WorkerSession  # noqa: E402
 
 BODY = [
     "a = torch.ones(4, 4, requires_grad=True)",
@@ -72,7 +75,31 @@ def snapshot_bytes(extra_statements: int) -> int:
     return sum(stat.size_diff for stat in after.compare_to(before, "filename"))
 
 
+def per_statement(session: Session | WorkerSession, statements: list[str]) -> float:
+    """Seconds per statement, each sent on its own as a typed line would be."""
+    session.run("import torch")  # the worker has started and imported everything
+    start = time.perf_counter()
+    for statement in statements:
+        session.run(statement)
+    return (time.perf_counter() - start) / len(statements)
+
+
+def round_trip() -> None:
+    statements = script(501).splitlines()[1:]
+    here = min(per_statement(Session(), statements) for _ in range(3))
+    there = []
+    for _ in range(3):
+        with WorkerSession() as worker:
+            there.append(per_statement(worker, statements))
+    worker_s = min(there)
+    print("500 statements sent one by one")
+    print(f"  in process              {here * 1000:8.2f} ms per statement")
+    print(f"  through the worker      {worker_s * 1000:8.2f} ms per statement")
+    print(f"  round trip              {(worker_s - here) * 1000:8.2f} ms per statement   (target < 5 ms)")
+
+
 def main() -> None:
+    round_trip()
     source = script(1000)
     engine_s = min(engine_alone(source) for _ in range(3))
     total_s = min(replayed(source) for _ in range(3))

@@ -1,7 +1,10 @@
 """The one place storages are allocated and freed, so live and peak bytes are exact.
 
 Listeners (the application's memory timeline) hear every allocation and free; the engine itself
-only keeps the running totals.
+only keeps the running totals. Each runtime has its own allocator (`allocator`, rebound when a
+runtime is activated); a storage remembers the allocator that accounted it, so it is freed there
+even when another runtime is active by then. The budget is the process's: every allocator in it
+refuses past the same number of bytes.
 """
 
 from __future__ import annotations
@@ -9,8 +12,11 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 import numpy as np
+
+from engine import runtime
 
 Listener = Callable[[str, int, int], None]  # (event: "alloc" | "free", storage_id, nbytes)
 
@@ -38,7 +44,7 @@ class Allocator:
     peak_bytes: int = 0
     device_bytes: int = 0  # host memory holding simulated-device data: counts against the budget only
     live_count: int = 0
-    budget_bytes: int = field(default_factory=_free_memory_bytes)  # configurable: set it to cap a run
+    budget_bytes: ClassVar[int] = _free_memory_bytes()  # the process's; `set_budget` caps it
     listeners: list[Listener] = field(default_factory=list)
     _next_id: int = 0
 
@@ -95,4 +101,10 @@ class Allocator:
         self.peak_bytes = self.live_bytes
 
 
-allocator = Allocator()
+def set_budget(nbytes: int) -> None:
+    """Cap what every allocator in this process may hold (a worker sets its memory limit here)."""
+    Allocator.budget_bytes = nbytes
+
+
+allocator: Allocator = runtime.slot(__name__, "allocator", Allocator)
+"""The active runtime's allocator: read it as `allocation.allocator` at use, never import the name."""

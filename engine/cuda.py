@@ -10,20 +10,24 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine import devices
-from engine.allocator import allocator
+from engine import allocator as allocation
+from engine import devices, runtime
 from engine.cuda_allocator import CachingAllocator, OutOfMemoryError
 from engine.devices import NOT_COMPILED
 
 DEFAULT_CAPACITY = 16 * 1024**3  # a 16 GiB card unless told otherwise
 
 
-class _Device:
-    """The simulated device's allocator, made on first allocation (is_initialized() tells)."""
+class SimulatedDevice:
+    """The simulated device's allocator, made on first allocation (is_initialized() tells); a part
+    of the engine's runtime."""
 
-    capacity = DEFAULT_CAPACITY
-    current: CachingAllocator | None = None
-    tag: Any = None  # what the allocator's history records for each event (tensorscope: the step)
+    __slots__ = ("capacity", "current", "tag")
+
+    def __init__(self) -> None:
+        self.capacity = DEFAULT_CAPACITY
+        self.current: CachingAllocator | None = None
+        self.tag: Any = None  # what the allocator's history records for each event (tensorscope: the step)
 
     @property
     def allocator(self) -> CachingAllocator:
@@ -32,7 +36,9 @@ class _Device:
         return self.current
 
 
-_device = _Device()
+_device: SimulatedDevice = runtime.slot(__name__, "_device", SimulatedDevice)
+
+Block = tuple[SimulatedDevice, CachingAllocator, int]
 
 
 def configure(enabled: bool = True, capacity_bytes: int = DEFAULT_CAPACITY) -> None:
@@ -51,19 +57,20 @@ def set_tag(tag: Any) -> None:
     _device.tag = tag
 
 
-def take_block(nbytes: int) -> tuple[CachingAllocator, int]:
-    """Account a device storage of `nbytes`; the pair remembers which device instance holds it."""
+def take_block(nbytes: int) -> Block:
+    """Account a device storage of `nbytes`; the block remembers which device instance holds it."""
     owner = _device.allocator
     handle = owner.malloc(nbytes, _device.tag)
-    allocator.device_bytes += nbytes
+    allocation.allocator.device_bytes += nbytes
     devices.state.cuda_in_use = True
-    return owner, handle
+    return _device, owner, handle
 
 
-def release_block(block: tuple[CachingAllocator, int], nbytes: int) -> None:
-    owner, handle = block
-    owner.free(handle, _device.tag)
-    allocator.device_bytes -= nbytes
+def release_block(block: Block, nbytes: int, host: allocation.Allocator) -> None:
+    """Free a device storage in the device (and host budget) that accounted it."""
+    device, owner, handle = block
+    owner.free(handle, device.tag)
+    host.device_bytes -= nbytes
 
 
 def _require() -> CachingAllocator:

@@ -12,6 +12,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from engine import runtime
+
 
 class device:  # noqa: N801 - torch's name
     """torch.device: `cpu` or `cuda:N`."""
@@ -51,13 +53,18 @@ class device:  # noqa: N801 - torch's name
 CPU = device("cpu")
 
 
-class _State:
-    current: device = CPU
-    cuda_in_use = False  # set once a device storage exists: until then ops skip the device checks
-    cuda_enabled = True  # the simulated device is on (tensorscope's default; `--no-cuda` turns it off)
+class Placement:
+    """Where ops run and whether the simulated device exists: a part of the engine's runtime."""
+
+    __slots__ = ("cuda_enabled", "cuda_in_use", "current")
+
+    def __init__(self) -> None:
+        self.current: device = CPU
+        self.cuda_in_use = False  # set once a device storage exists: until then ops skip the device checks
+        self.cuda_enabled = True  # the simulated device is on (tensorscope's default; `--no-cuda` turns it off)
 
 
-state = _State()
+state: Placement = runtime.slot(__name__, "state", Placement)
 
 NOT_COMPILED = "Torch not compiled with CUDA enabled"
 

@@ -6,6 +6,8 @@ import math
 
 import numpy as np
 
+from engine import runtime
+
 
 class dtype:  # noqa: N801 - named as torch names it
     """A tensor element type: `torch.float32` prints as `torch.float32`."""
@@ -77,23 +79,33 @@ _BY_NUMPY = {d.np: d for d in ALL + COMPLEX}
 _REAL_OF = {complex64: float32, complex128: float64}
 _COMPLEX_OF = {"float16": complex64, "float32": complex64, "float64": complex128}
 
-_default_float = float32
+
+
+class Defaults:
+    """torch.set_default_dtype's setting: a part of the engine's runtime."""
+
+    __slots__ = ("floating",)
+
+    def __init__(self) -> None:
+        self.floating = float32
+
+
+defaults: Defaults = runtime.slot(__name__, "defaults", Defaults)
 
 
 def get_default_dtype() -> dtype:
-    return _default_float
+    return defaults.floating
 
 
 def default_complex() -> dtype:
     """The dtype of a Python complex number in a tensor: complex128 when the default is float64."""
-    return complex128 if _default_float is float64 else complex64
+    return complex128 if defaults.floating is float64 else complex64
 
 
 def set_default_dtype(d: dtype) -> None:
-    global _default_float
     if not (isinstance(d, dtype) and d.is_floating_point):
         raise TypeError("only floating-point types are supported as the default type")
-    _default_float = d
+    defaults.floating = d
 
 
 def from_numpy_dtype(np_dtype: np.dtype) -> dtype:

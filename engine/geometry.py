@@ -217,3 +217,141 @@ def broadcast_shapes(*shapes: Sequence[int]) -> Shape:
             else:
                 raise RuntimeError(errors.BROADCAST.format(a=result[dim], b=size, dim=dim))
     return tuple(result)
+
+
+def check_expandable(shape: Sequence[int], target: Sequence[int]) -> None:
+    """`expand`'s rule, with its error, for writes that expand their source (copy_, setitem)."""
+    lead = len(target) - len(shape)
+    if lead < 0:
+        raise RuntimeError(
+            f"expand(torch.FloatTensor{{{errors.shape_text(shape)}}}, size={errors.shape_text(target)}): the "
+            f"number of sizes provided ({len(target)}) must be greater or equal to the number of dimensions in "
+            f"the tensor ({len(shape)})")
+    for i, have in enumerate(shape):
+        want = target[lead + i]
+        if have != want and have != 1:
+            raise RuntimeError(
+                f"The expanded size of the tensor ({want}) must match the existing size ({have}) at "
+                f"non-singleton dimension {lead + i}.  Target sizes: {errors.shape_text(target)}.  "
+                f"Tensor sizes: {errors.shape_text(shape)}")
+
+
+_U64 = 2**64
+
+
+def storage_nbytes(size: Sequence[int], stride: Sequence[int], itemsize: int, offset: int = 0) -> int | None:
+    """Bytes of storage a layout reaches, as torch's computeStorageNbytes counts them (unsigned
+    64-bit arithmetic: a negative stride or size overflows), or None when that overflows; 0 for
+    an empty layout."""
+    total = (offset + 1) % _U64
+    overflowed = False
+    for n, st in zip(size, stride):
+        if n == 0:
+            return 0
+        reach = st * (n - 1)
+        overflowed |= not 0 <= reach < _U64
+        total += reach % _U64
+        overflowed |= total >= _U64
+        total %= _U64
+    total *= itemsize
+    overflowed |= total > 2**63 - 1
+    return None if overflowed else total
+
+
+def check_strided_layout(size: Sequence[int], stride: Sequence[int], offset: int, itemsize: int,
+                         storage_nbytes_available: int) -> None:
+    """as_strided's checks, in torch's order: lengths, negative strides, negative offset, storage
+    size (overflow, then bounds)."""
+    if len(size) != len(stride):
+        raise RuntimeError("mismatch in length of strides and shape")
+    if any(st < 0 for st in stride):
+        raise RuntimeError(f"as_strided: Negative strides are not supported at the moment, got strides: "
+                           f"{errors.shape_text(tuple(stride))}")
+    if offset < 0:
+        raise RuntimeError(f"Tensor: invalid storage offset {offset}")
+    needed = storage_nbytes(size, stride, itemsize, offset)
+    if needed is None:
+        raise RuntimeError(f"Storage size calculation overflowed with sizes={errors.shape_text(tuple(size))} "
+                           f"and strides={errors.shape_text(tuple(stride))}")
+    if needed > storage_nbytes_available:
+        raise RuntimeError(
+            f"setStorage: sizes {errors.shape_text(tuple(size))}, strides {errors.shape_text(tuple(stride))}, "
+            f"storage offset {offset}, and itemsize {itemsize} requiring a storage size of {needed} are out of "
+            f"bounds for storage of size {storage_nbytes_available}")
+
+
+def _int64(value: int) -> int:
+    value %= _U64
+    return value - _U64 if value >= 2**63 else value
+
+
+def check_strided_layout_inplace(size: Sequence[int], stride: Sequence[int], offset: int, itemsize: int,
+                                 storage_nbytes_available: int) -> None:
+    """as_strided_'s checks, which torch orders differently (bounds before sizes) and computes
+    with wrapping signed arithmetic: a layout whose size overflows is accepted, as torch accepts
+    it, and its elements then cannot be read."""
+    if len(size) != len(stride):
+        raise RuntimeError("mismatch in length of strides and shape")
+    if any(st < 0 for st in stride):
+        raise RuntimeError(f"as_strided: Negative strides are not supported at the moment, got strides: "
+                           f"{errors.shape_text(tuple(stride))}")
+    if offset < 0:
+        raise RuntimeError(f"Tensor: invalid storage offset {offset}")
+    layout_bytes = 0 if 0 in size else _int64((1 + sum(st * (n - 1) for n, st in zip(size, stride))) * itemsize)
+    if layout_bytes:
+        needed = _int64(layout_bytes + offset * itemsize)
+        if needed > storage_nbytes_available:
+            raise RuntimeError(
+                f"setStorage: sizes {errors.shape_text(tuple(size))}, strides {errors.shape_text(tuple(stride))}, "
+                f"storage offset {offset}, and itemsize {itemsize} requiring a storage size of {needed} are out "
+                f"of bounds for storage of size {storage_nbytes_available}")
+    if numel_overflows(size):
+        raise RuntimeError("numel: integer multiplication overflow")
+
+
+def numel_overflows(size: Sequence[int]) -> bool:
+    """torch's numel check: the product of the sizes in unsigned 64-bit arithmetic overflows or
+    passes int64 (a negative size does, unless a 0 before it ends the product)."""
+    product, overflowed = 1, False
+    for n in size:
+        product *= n % _U64
+        overflowed |= product >= _U64
+        product %= _U64
+    return overflowed or product > 2**63 - 1
+
+
+def check_set_storage_layout(size: Sequence[int], stride: Sequence[int] | None, offset: int,
+                             itemsize: int) -> tuple[tuple[int, ...], int]:
+    """set_(storage, offset, size, stride)'s checks, in torch's order; returns the strides to use
+    and the bytes of storage the layout needs (the storage grows to them, as torch's does)."""
+    size = tuple(size)
+    if stride is not None and len(stride) != len(size):
+        raise RuntimeError(f"unequal size length ({len(size)}) and stride length ({len(stride)})")
+    if offset < 0:
+        raise RuntimeError(f"Tensor: invalid storage offset {offset}")
+    if numel_overflows(size):
+        raise RuntimeError("numel: integer multiplication overflow")
+    strides = contiguous_strides(size) if stride is None else tuple(stride)
+    needed = storage_nbytes(size, strides, itemsize, offset)
+    if needed is None:
+        raise RuntimeError(f"Storage size calculation overflowed with sizes={errors.shape_text(size)} "
+                           f"and strides={errors.shape_text(strides)}")
+    return _without_negative_strides(size, strides), needed
+
+
+def _without_negative_strides(size: tuple[int, ...], stride: tuple[int, ...]) -> tuple[int, ...]:
+    """What torch's set_sizes_and_strides stores for a negative stride (only size-0 and size-1
+    dimensions get this far): 1 for the last dimension, else the next dimension's extent."""
+    result = list(stride)
+    for dim in reversed(range(len(size))):
+        if result[dim] < 0:
+            result[dim] = 1 if dim == len(size) - 1 else max(size[dim + 1], 1) * result[dim + 1]
+    return tuple(result)
+
+
+def check_resizable(size: Sequence[int], offset: int, itemsize: int) -> None:
+    """resize_'s checks, in torch's order: the element count, then the storage size in bytes."""
+    if numel_overflows(size):
+        raise RuntimeError("numel: integer multiplication overflow")
+    if (offset + math.prod(size)) * itemsize > 2**63 - 1:
+        raise RuntimeError(f"Storage size calculation overflowed with sizes={errors.shape_text(tuple(size))}")

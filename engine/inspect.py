@@ -13,8 +13,8 @@ from typing import Any
 
 import numpy as np
 
+from engine import allocator as allocation
 from engine import geometry
-from engine.allocator import allocator
 from engine.autograd.node import AccumulateGrad, Node
 from engine.tensor import Tensor
 
@@ -138,6 +138,7 @@ def grad_fn_name(t: Tensor) -> str | None:
 
 
 def memory() -> dict[str, Any]:
+    allocator = allocation.allocator
     return {"live_bytes": allocator.live_bytes, "peak_bytes": allocator.peak_bytes,
             "live_storages": allocator.live_count}
 

@@ -12,7 +12,8 @@ import functools
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from engine.devices import CPU, device, on, resolve, state
+from engine import devices
+from engine.devices import CPU, device, on, resolve
 from engine.tensor import Tensor
 
 
@@ -44,6 +45,7 @@ def placed(fn: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(fn)
     def op(*args: Any, **kwargs: Any) -> Any:
         target = kwargs.get("device")
+        state = devices.state
         if not state.cuda_in_use and target is None:
             return fn(*args, **kwargs)
         dev = resolve(target) if target is not None else device_of(args, kwargs)

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
+from engine import allocator as allocation
 from engine import devices
-from engine.allocator import allocator
 
 
 class Storage:
@@ -13,41 +15,44 @@ class Storage:
 
     A storage on the simulated CUDA device keeps its data in the same host buffer (the host pays
     once) and also holds a block of that device's caching allocator, which is what
-    `torch.cuda.memory_allocated()` counts."""
+    `torch.cuda.memory_allocated()` counts. `owner` is the allocator (of the runtime active when
+    the storage was made) that accounts it until it is freed."""
 
-    __slots__ = ("__weakref__", "block", "data", "device", "id", "nbytes")
+    __slots__ = ("__weakref__", "block", "data", "device", "id", "nbytes", "owner")
 
     def __init__(self, data: np.ndarray, storage_id: int, device: devices.device = devices.CPU,
-                 block: int | None = None) -> None:
+                 block: Any = None, owner: allocation.Allocator | None = None) -> None:
         self.data = data
         self.id = storage_id
         self.nbytes = data.nbytes
         self.device = device
         self.block = block
+        self.owner = owner or allocation.allocator
 
     def __del__(self) -> None:
         if self.block is None:
-            allocator.free(self.id, self.nbytes)
+            self.owner.free(self.id, self.nbytes)
         else:
             from engine import cuda
 
-            cuda.release_block(self.block, self.nbytes)
+            cuda.release_block(self.block, self.nbytes, self.owner)
 
     @classmethod
     def allocate(cls, count: int, np_dtype: np.dtype) -> Storage:
         np_dtype = np.dtype(np_dtype)
-        return cls.wrap(allocator.new_buffer(count, np_dtype))
+        return cls.wrap(allocation.allocator.new_buffer(count, np_dtype))
 
     @classmethod
     def wrap(cls, flat: np.ndarray) -> Storage:
         """Adopt an existing 1-D buffer without copying (torch.from_numpy's sharing), on the device
         the running op works on."""
+        owner = allocation.allocator
         target = devices.state.current
         if target.type == "cuda":
             from engine import cuda
 
-            return cls(flat, allocator.next_id(), target, cuda.take_block(flat.nbytes))
-        return cls(flat, allocator.register(flat.nbytes))
+            return cls(flat, owner.next_id(), target, cuda.take_block(flat.nbytes), owner)
+        return cls(flat, owner.register(flat.nbytes), owner=owner)
 
     @property
     def data_ptr(self) -> int:
@@ -58,17 +63,17 @@ class Storage:
         values, new ones are whatever the allocator gives. Tensors of any dtype may view the bytes."""
         if nbytes <= self.nbytes:
             return
-        bigger = allocator.new_buffer(-(-nbytes // self.data.itemsize), self.data.dtype)
+        bigger = self.owner.new_buffer(-(-nbytes // self.data.itemsize), self.data.dtype)
         bigger[: self.data.size] = self.data
         old = self.nbytes
         self.data = bigger
         self.nbytes = bigger.nbytes
         if self.block is None:
-            allocator.resize(self.id, old, self.nbytes)
+            self.owner.resize(self.id, old, self.nbytes)
         else:
             from engine import cuda
 
-            cuda.release_block(self.block, old)
+            cuda.release_block(self.block, old, self.owner)
             self.block = cuda.take_block(self.nbytes)
 
 

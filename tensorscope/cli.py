@@ -4,12 +4,20 @@
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tensorscope import __version__
+from tensorscope.printable import printable
+from tensorscope.worker.limits import Limits
+
+if TYPE_CHECKING:
+    from tensorscope.scenario import Scenario, ScenarioRun
+    from tensorscope.worker.client import WorkerStarter
 
 DESCRIPTION = (
     "tensorscope shows what PyTorch does to memory: which tensors share a storage, version counters, "
@@ -19,11 +27,52 @@ DESCRIPTION = (
 )
 
 
-def build_parser() -> argparse.ArgumentParser:
+def memory_size(text: str) -> int:
+    """`4G`, `512M`, `2GiB`, `300000000`: bytes, for --memory-limit."""
+    units = {"": 1, "K": 1024, "M": 1024**2, "G": 1024**3}
+    cleaned = text.strip().upper().removesuffix("IB").removesuffix("B")
+    number, unit = (cleaned[:-1], cleaned[-1]) if cleaned[-1:] in "KMG" else (cleaned, "")
+    try:
+        value = float(number) * units[unit]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a size: {text!r} (e.g. 4G, 512M)") from None
+    if not 64 * 1024**2 <= value <= 1024**4:
+        raise argparse.ArgumentTypeError(f"{text!r} is outside 64M..1024G")
+    return int(value)
+
+
+def seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not 0 < value <= 3600:
+        raise argparse.ArgumentTypeError(f"{text!r} is outside 0..3600 seconds")
+    return value
+
+
+def _common_options(sub: bool) -> argparse.ArgumentParser:
+    """The options every command takes, before or after its name (`tensorscope --no-cuda replay f`
+    and `tensorscope replay --no-cuda f`): after it, an option left out keeps the value before it."""
+    def default(value: object) -> object:
+        return argparse.SUPPRESS if sub else value
+
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--no-cuda", action="store_true",
+    common.add_argument("--no-cuda", action="store_true", default=default(False),
                         help="run without the simulated CUDA device (torch.cuda.is_available() is False)")
-    parser = argparse.ArgumentParser(prog="tensorscope", description=DESCRIPTION, parents=[common])
+    common.add_argument("--time-limit", type=seconds, metavar="SECONDS", default=default(Limits.time_limit),
+                        help="wall-clock limit per statement in the worker process (default 10; a scenario's "
+                             "time_limit key overrides it)")
+    common.add_argument("--memory-limit", type=memory_size, metavar="SIZE", default=default(Limits.memory_bytes),
+                        help="address-space limit of the worker process, e.g. 4G or 512M (default 4G)")
+    return common
+
+
+def build_parser() -> argparse.ArgumentParser:
+    common = _common_options(sub=True)
+    parser = argparse.ArgumentParser(prog="tensorscope", description=DESCRIPTION, parents=[_common_options(sub=False)],
+                                     epilog="Statements run in a worker process per session, under the time and "
+                                            "memory limits above; see the README's 'Isolation' section.")
     parser.add_argument("--version", action="version",
                         version=f"tensorscope {__version__} (engine modelled on PyTorch 2.13)")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -75,93 +124,111 @@ def _is_scenario(path: str) -> bool:
     return Path(path).suffix in (".yaml", ".yml")
 
 
-def replay(path: str, as_json: bool, cuda: bool, memory_snapshot: str | None = None) -> int:
+def replay(path: str, as_json: bool, limits: Limits, cuda: bool, memory_snapshot: str | None = None) -> int:
     from tensorscope import report, trace
     from tensorscope.interpreter import UserError
-    from tensorscope.session import Session
+    from tensorscope.worker.client import WorkerError, WorkerSession
 
     if _is_scenario(path):
-        return replay_scenario(path, as_json)
+        return replay_scenario(path, as_json, limits)
     source = _read_script(path)
-    session = Session(cuda=cuda)
-    try:
-        steps = session.run(source)
-    except UserError as exc:
-        print(f"{path}: {exc.info.type}: {exc.info.message}", file=sys.stderr)
-        return 1
-    if as_json:
-        for step in steps:
-            print(trace.step_line(step.snapshot))
-    else:
-        print(report.render(step.snapshot for step in steps))
-    if memory_snapshot:
+    with WorkerSession(cuda=cuda, limits=limits) as session:
         try:
-            session.dump_memory_snapshot(memory_snapshot)
-        except OSError as exc:
-            print(f"tensorscope: cannot write {memory_snapshot}: {exc.strerror}", file=sys.stderr)
+            steps = session.run(source)
+        except UserError as exc:
+            print(f"{path}: {exc.info.type}: {exc.info.message}", file=sys.stderr)
             return 1
+        except WorkerError as exc:
+            print(f"tensorscope: {exc}", file=sys.stderr)
+            return 1
+        if as_json:
+            for step in steps:
+                print(trace.step_line(step.snapshot))
+        else:
+            print(printable(report.render(step.snapshot for step in steps)))
+        if memory_snapshot:
+            try:
+                session.dump_memory_snapshot(memory_snapshot)
+            except OSError as exc:
+                print(f"tensorscope: cannot write {memory_snapshot}: {exc.strerror}", file=sys.stderr)
+                return 1
     return 0
 
 
-def replay_scenario(path: str, as_json: bool) -> int:
-    from tensorscope import narrate, trace
-    from tensorscope.scenario import ScenarioError, load, run_scenario
+def _scenario_run(scenario: Scenario, dialect: str, starter: WorkerStarter) -> ScenarioRun:
+    """One dialect of a scenario, in a fresh worker (its time_limit, else the command's)."""
+    from tensorscope.scenario import run_scenario, session_options
 
-    try:
-        run = run_scenario(load(path))
-    except ScenarioError as exc:
-        print(f"tensorscope: {exc}", file=sys.stderr)
-        return 1
+    with starter.session(**session_options(scenario)) as session:
+        return run_scenario(scenario, dialect, session)
+
+
+def replay_scenario(path: str, as_json: bool, limits: Limits) -> int:
+    from tensorscope import narrate, trace
+    from tensorscope.scenario import ScenarioError, load
+    from tensorscope.worker.client import WorkerError, WorkerStarter
+
+    with WorkerStarter(limits) as starter:
+        try:
+            run = _scenario_run(load(path), "torch", starter)
+        except (ScenarioError, WorkerError) as exc:
+            print(f"tensorscope: {exc}", file=sys.stderr)
+            return 1
     if as_json:
         for snap in narrate.all_snapshots(run):
             print(trace.step_line(snap))
     else:
-        print(narrate.render(run))
+        print(printable(narrate.render(run)))
     return 0 if run.passed else 1
 
 
-def check(paths: Sequence[str]) -> int:
+def check(paths: Sequence[str], limits: Limits) -> int:
+    """Each scenario (each dialect of it) in a fresh worker, so none can poison the next."""
     from tensorscope import narrate
-    from tensorscope.scenario import ScenarioError, load, run_scenario
+    from tensorscope.scenario import ScenarioError, load
+    from tensorscope.worker.client import WorkerError, WorkerStarter
 
     files = narrate.scenario_files(paths)
     if not files:
         print("tensorscope: no scenario files found", file=sys.stderr)
         return 1
     failed = 0
-    for file in files:
-        dialect = "torch"
-        try:
-            scenario = load(file)
-            run = run_scenario(scenario)
-            if scenario.has_paddle:  # both dialects must pass
-                dialect = "paddle"
-                paddle_run = run_scenario(scenario, "paddle")
-        except ScenarioError as exc:
-            print(f"ERROR {file}: {dialect}: {exc}" if dialect == "paddle" else f"ERROR {file}: {exc}")
-            failed += 1
-            continue
-        if scenario.has_paddle:
-            print(narrate.verdict_both(file, run, paddle_run))
-            failed += not (run.passed and paddle_run.passed)
-        else:
-            print(narrate.verdict(file, run))
-            failed += not run.passed
+    with WorkerStarter(limits) as starter:
+        for file in files:
+            dialect = "torch"
+            try:
+                scenario = load(file)
+                run = _scenario_run(scenario, "torch", starter)
+                if scenario.has_paddle:  # both dialects must pass
+                    dialect = "paddle"
+                    paddle_run = _scenario_run(scenario, "paddle", starter)
+            except (ScenarioError, WorkerError) as exc:
+                print(f"ERROR {file}: {dialect}: {exc}" if dialect == "paddle" else f"ERROR {file}: {exc}")
+                failed += 1
+                continue
+            if scenario.has_paddle:
+                print(printable(narrate.verdict_both(file, run, paddle_run)))
+                failed += not (run.passed and paddle_run.passed)
+            else:
+                print(printable(narrate.verdict(file, run)))
+                failed += not run.passed
     print(f"{len(files) - failed} passed, {failed} failed")
     return 1 if failed else 0
 
 
-def compare(path: str) -> int:
+def compare(path: str, limits: Limits) -> int:
     from tensorscope import compare as side_by_side
-    from tensorscope.scenario import ScenarioError, load, run_scenario
+    from tensorscope.scenario import ScenarioError, load
+    from tensorscope.worker.client import WorkerError, WorkerStarter
 
-    try:
-        scenario = load(path)
-        runs = run_scenario(scenario, "torch"), run_scenario(scenario, "paddle")
-    except ScenarioError as exc:
-        print(f"tensorscope: {exc}", file=sys.stderr)
-        return 1
-    print(side_by_side.render(*runs))
+    with WorkerStarter(limits) as starter:
+        try:
+            scenario = load(path)
+            runs = _scenario_run(scenario, "torch", starter), _scenario_run(scenario, "paddle", starter)
+        except (ScenarioError, WorkerError) as exc:
+            print(f"tensorscope: {exc}", file=sys.stderr)
+            return 1
+    print(printable(side_by_side.render(*runs)))
     return 0
 
 
@@ -178,27 +245,40 @@ def list_scenarios() -> int:
     return 0
 
 
+def _exit_on(signum: int, frame: object) -> None:
+    """A closed terminal or a kill: end the workers (and their folders), then exit at once, as the
+    signal would have (the explorer's terminal threads are not waited for)."""
+    from tensorscope.worker.process import end_all
+
+    end_all()
+    os._exit(128 + signum)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `tensorscope replay f --json | head` ends quietly
+    if argv is None:  # run as the command: a closed terminal or a kill still ends the workers tidily
+        signal.signal(signal.SIGHUP, _exit_on)
+        signal.signal(signal.SIGTERM, _exit_on)
     parser = build_parser()
     args = parser.parse_args(argv)
     cuda = not args.no_cuda
+    limits = Limits(memory_bytes=args.memory_limit, time_limit=args.time_limit)
     if args.command == "replay":
-        return replay(args.file, args.json, cuda, args.memory_snapshot)
+        return replay(args.file, args.json, limits, cuda, args.memory_snapshot)
     if args.command == "check":
-        return check(args.paths)
+        return check(args.paths, limits)
     if args.command == "list":
         return list_scenarios()
     if args.command == "compare":
-        return compare(args.scenario)
+        return compare(args.scenario, limits)
     if args.command == "repl":
         from tensorscope import repl
 
-        return repl.run(cuda=cuda)
+        return repl.run(cuda=cuda, limits=limits)
     # `tensorscope` alone, or `tensorscope open FILE`: the explorer
     from tensorscope.tui.launch import open_explorer
 
-    return open_explorer(path=getattr(args, "file", None), cuda=cuda)
+    return open_explorer(path=getattr(args, "file", None), cuda=cuda, limits=limits)
 
 
 if __name__ == "__main__":

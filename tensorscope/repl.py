@@ -3,22 +3,31 @@
 On a terminal it is a prompt_toolkit prompt with history, completion and highlighting; on a pipe it
 reads statements from stdin, so it can be scripted. A `with`/`def`/`class` block (or an unclosed
 bracket) continues until a blank line.
+
+Statements run in a worker process (`WorkerSession`): ctrl+c while one runs stops it (the worker
+is replaced and the earlier statements replayed); ctrl+c at the prompt drops the line. What user
+code prints is shown with control characters escaped.
 """
 
 from __future__ import annotations
 
 import ast
+import io
 import os
+import signal
 import sys
+import threading
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
-import engine
 from tensorscope.explain import explain
-from tensorscope.interpreter import Statement, UserError, parse
+from tensorscope.interpreter import UserError
+from tensorscope.printable import printable
 from tensorscope.report import changes, table
-from tensorscope.session import Session
+from tensorscope.session import SessionLike, Step
+from tensorscope.worker.client import WorkerError
+from tensorscope.worker.limits import Limits
 
 HELP = """\
 Type PyTorch statements; `torch` is tensorscope's engine. After each statement you see what it
@@ -53,14 +62,23 @@ def needs_more(lines: list[str]) -> bool:
         ast.parse(text)
     except SyntaxError as exc:
         return "was never closed" in str(exc) or "unexpected EOF" in str(exc)
+    except (ValueError, RecursionError, MemoryError):  # null bytes, nesting too deep: the worker says so
+        return False
     return False
+
+
+def worker_session(cuda: bool = True, limits: Limits | None = None) -> SessionLike:
+    from tensorscope.worker.client import WorkerSession
+
+    return WorkerSession(cuda=cuda, limits=limits)
 
 
 class Repl:
     """The command loop, independent of where lines come from (so tests can drive it)."""
 
-    def __init__(self, write: Callable[[str], None], cuda: bool = True) -> None:
-        self.session = Session(cuda=cuda)
+    def __init__(self, write: Callable[[str], None], cuda: bool = True, limits: Limits | None = None,
+                 session: SessionLike | None = None) -> None:
+        self.session: SessionLike = session or worker_session(cuda, limits)
         self.write = write
 
     def handle(self, text: str) -> bool:
@@ -70,28 +88,42 @@ class Repl:
             return True
         if stripped.startswith(":"):
             return self._command(stripped)
+        before = len(self.session.steps)
         try:
-            statements = parse(text)
+            self._run_interruptibly(text)
         except UserError as exc:
-            self.write(f"{exc.info.type}: {exc.info.message}\n")
+            self.write(printable(f"{exc.info.type}: {exc.info.message}") + "\n")
             return True
-        for statement in statements:
-            self._run(statement)
+        except WorkerError as exc:  # the worker could not start or failed on its own: say so, go on
+            self.write(f"tensorscope: {exc}\n")
+        steps = self.session.steps
+        for index in range(before, len(steps)):
+            self._report(steps[index], steps[index - 1].snapshot if index else None)
         return True
 
-    def _run(self, statement: Statement) -> None:
-        before = self.session.last
-        snap = self.session.run_statement(statement).snapshot
+    def _run_interruptibly(self, text: str) -> None:
+        """Run `text`; ctrl+c (SIGINT) meanwhile stops the statement running, not the REPL."""
+        if threading.current_thread() is not threading.main_thread():
+            self.session.run(text)
+            return
+        previous = signal.signal(signal.SIGINT, lambda number, frame: self.session.interrupt())
+        try:
+            self.session.run(text)
+        finally:
+            signal.signal(signal.SIGINT, previous)
+
+    def _report(self, step: Step, before: Any) -> None:
+        snap = step.snapshot
         if snap.output is not None:
-            self.write(snap.output + "\n")
+            self.write(printable(snap.output) + "\n")
         for warning in snap.warnings:
-            self.write(f"warning: {warning}\n")
+            self.write(printable(f"warning: {warning}") + "\n")
         if snap.error is not None:
-            self.write(f"{snap.error.type}: {snap.error.message}\n")
-            story = explain([step.snapshot for step in self.session.steps])
+            self.write(printable(f"{snap.error.type}: {snap.error.message}") + "\n")
+            story = None if step.stopped else explain([s.snapshot for s in self.session.steps[:snap.step + 1]])
             if story:
-                self.write("".join(f"  why: {line}\n" if i == 0 else f"       {line}\n"
-                                   for i, line in enumerate(story.splitlines())))
+                self.write(printable("".join(f"  why: {line}\n" if i == 0 else f"       {line}\n"
+                                             for i, line in enumerate(story.splitlines()))))
         for note in changes(before, snap):
             self.write(f"  * {note}\n")
 
@@ -110,8 +142,12 @@ class Repl:
                 self.write("nothing to undo\n")
             else:
                 undone = self.session.steps[-1].statement.source
-                self.session = self.session.undo()
-                self.write(f"undid: {undone.splitlines()[0]}\n")
+                try:
+                    self.session = self.session.undo()
+                except WorkerError as exc:
+                    self.write(f"tensorscope: {exc}\n")
+                    return True
+                self.write(printable(f"undid: {undone.splitlines()[0]}") + "\n")
         elif name == ":save":
             self._save(argument.strip())
         else:
@@ -133,40 +169,36 @@ class Repl:
 
 
 def entries(read_line: Callable[[str], str]) -> Iterator[str]:
-    """Group input lines into entries: one statement, a whole block, or a :command."""
+    """Group input lines into entries: one statement, a whole block, or a :command. ctrl+c while
+    typing drops what was typed of the entry."""
     while True:
         try:
             first = read_line(PROMPT)
+            lines = [first]
+            while not first.strip().startswith(":") and needs_more(lines):
+                try:
+                    lines.append(read_line(CONTINUATION))
+                except EOFError:
+                    break
         except EOFError:
             return
-        lines = [first]
-        while not first.strip().startswith(":") and needs_more(lines):
-            try:
-                lines.append(read_line(CONTINUATION))
-            except EOFError:
-                break
+        except KeyboardInterrupt:
+            continue
         yield "\n".join(lines)
 
 
 class Completions:
-    """Names in the session, `torch.` functions, and attributes of named objects after a dot."""
+    """Names in the session, `torch.` functions, and attributes of named objects after a dot,
+    as the session's worker finds them."""
 
     def __init__(self, repl: Repl) -> None:
         self.repl = repl
 
     def candidates(self, word: str) -> list[str]:
-        head, dot, tail = word.rpartition(".")
-        if not dot:
-            names = set(self.repl.session.namespace) | {"torch", "print", "len", "range"}
-            return sorted(n for n in names if n.startswith(word) and not n.startswith("__"))
-        owner: Any = self.repl.session.namespace.get(head)
-        if owner is None and head == "torch":
-            owner = engine
-        if owner is None:
+        try:
+            return self.repl.session.complete(word)
+        except WorkerError:  # the worker is being replaced
             return []
-        names = set(getattr(owner, "__all__", None) or dir(owner)) | {"_version", "_base", "_is_view"}
-        return sorted(f"{head}.{n}" for n in names if n.startswith(tail) and not n.startswith("__")
-                      and (not n.startswith("_") or n in ("_version", "_base", "_is_view")))
 
 
 def _prompt_reader(repl: Repl) -> Callable[[str], str]:
@@ -184,10 +216,16 @@ def _prompt_reader(repl: Repl) -> Callable[[str], str]:
             for candidate in completions.candidates(word):
                 yield Completion(candidate, start_position=-len(word))
 
+    class _History(FileHistory):
+        """Typed text that was not valid UTF-8 is stored with replacement characters."""
+
+        def store_string(self, string: str) -> None:
+            super().store_string(string.encode("utf-8", "replace").decode("utf-8"))
+
     path = history_path()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        history: Any = FileHistory(str(path))
+        history: Any = _History(str(path))
     except OSError:
         history = InMemoryHistory()
     prompt = PromptSession(history=history, lexer=PygmentsLexer(PythonLexer), completer=_Completer())
@@ -210,17 +248,28 @@ def _plain_reader(stream: TextIO) -> Callable[[str], str]:
     return read
 
 
-def run(stdin: TextIO | None = None, stdout: TextIO | None = None, cuda: bool = True) -> int:
-    stdin = stdin or sys.stdin
+def _tolerant(stream: TextIO) -> TextIO:
+    """The standard stream again, reading bytes that are not UTF-8 as replacement characters."""
+    if stream is sys.stdin and hasattr(stream, "buffer"):
+        return io.TextIOWrapper(stream.buffer, encoding="utf-8", errors="replace")
+    return stream
+
+
+def run(stdin: TextIO | None = None, stdout: TextIO | None = None, cuda: bool = True,
+        limits: Limits | None = None, session: SessionLike | None = None) -> int:
+    stdin = _tolerant(stdin or sys.stdin)
     stdout = stdout or sys.stdout
-    repl = Repl(lambda text: (stdout.write(text), stdout.flush()), cuda=cuda)
-    interactive = stdin.isatty() and stdout.isatty()
-    if interactive:
-        stdout.write("tensorscope REPL: PyTorch statements on tensorscope's engine. :help for commands.\n")
-        read = _prompt_reader(repl)
-    else:
-        read = _plain_reader(stdin)
-    for entry in entries(read):
-        if not repl.handle(entry):
-            break
+    repl = Repl(lambda text: (stdout.write(text), stdout.flush()), cuda=cuda, limits=limits, session=session)
+    try:
+        interactive = stdin.isatty() and stdout.isatty()
+        if interactive:
+            stdout.write("tensorscope REPL: PyTorch statements on tensorscope's engine. :help for commands.\n")
+            read = _prompt_reader(repl)
+        else:
+            read = _plain_reader(stdin)
+        for entry in entries(read):
+            if not repl.handle(entry):
+                break
+    finally:
+        repl.session.close()
     return 0

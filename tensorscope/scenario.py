@@ -10,21 +10,26 @@ from __future__ import annotations
 
 import difflib
 import math
+import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
+from tensorscope import expectation_shapes
+from tensorscope.expectation_shapes import CUDA_FIELDS
+from tensorscope.safe_yaml import MAX_FILE_BYTES, YamlProblem, load_text, where
 from tensorscope.snapshot import Snapshot
 
+if TYPE_CHECKING:
+    from tensorscope.session import SessionLike, SessionOptions
+
 TOP_KEYS = {"title": str, "summary": str, "tags": list, "setup": (str, dict), "steps": list, "cuda": bool,
-            "cuda_capacity_gib": (int, float)}
+            "cuda_capacity_gib": (int, float), "time_limit": (int, float)}
 STEP_KEYS = {"code": str, "torch": str, "paddle": str, "say": str, "expect": dict, "paddle_expect": dict}
 SETUP_KEYS = {"torch": str, "paddle": str}
 DIALECTS = ("torch", "paddle")
-EXPECT_KEYS = {"error", "output", "version", "shares_storage", "is_leaf", "requires_grad", "grad_fn", "is_view",
-               "saved", "stale", "values", "grad", "memory", "cuda_memory", "warns", "shape", "stride", "dtype"}
 
 
 class ScenarioError(Exception):
@@ -61,6 +66,7 @@ class Scenario:
     cuda: bool = True
     cuda_capacity_gib: float = 16
     paddle_setup: str = ""
+    time_limit: float | None = None  # seconds per statement in the worker; None: the command's limit
 
     @property
     def has_paddle(self) -> bool:
@@ -69,10 +75,6 @@ class Scenario:
 
 
 # --------------------------------------------------------------------------- loading
-def _where(node: yaml.Node) -> tuple[int, int]:
-    return node.start_mark.line + 1, node.start_mark.column + 1
-
-
 def _type_name(expected: Any) -> str:
     names = {str: "a string", list: "a list", dict: "a mapping", bool: "true or false", int: "a number",
              float: "a number"}
@@ -87,7 +89,7 @@ def _check_keys(path: str, node: yaml.MappingNode, allowed: dict[str, Any] | set
         if key not in allowed:
             close = difflib.get_close_matches(str(key), list(allowed), n=1)
             hint = f"did you mean '{close[0]}'?" if close else "allowed: " + ", ".join(sorted(allowed))
-            raise ScenarioError(path, *_where(key_node), f"unknown key '{key}' in {what}", hint)
+            raise ScenarioError(path, *where(key_node), f"unknown key '{key}' in {what}", hint)
 
 
 def _is_a(value: Any, expected: Any) -> bool:
@@ -101,42 +103,69 @@ def _check_types(path: str, node: yaml.MappingNode, data: dict[str, Any], types:
         expected = types.get(key_node.value)
         value = data.get(key_node.value)
         if expected is not None and not _is_a(value, expected):
-            raise ScenarioError(path, *_where(value_node), f"'{key_node.value}' in {what} must be {_type_name(expected)}",
+            raise ScenarioError(path, *where(value_node), f"'{key_node.value}' in {what} must be {_type_name(expected)}",
                                 f"got {type(value).__name__}")
+
+
+def _check_values(path: str, root: yaml.MappingNode, data: dict[str, Any]) -> None:
+    """What the types alone do not say: tags are words, the device's capacity is positive."""
+    for key_node, value_node in root.value:
+        if key_node.value == "tags":
+            for tag in value_node.value:
+                if not (isinstance(tag, yaml.ScalarNode) and tag.tag.endswith(":str")):
+                    raise ScenarioError(path, *where(tag), "tags must be words", "e.g. tags: [in-place, autograd]")
+        if key_node.value == "cuda_capacity_gib" and data["cuda_capacity_gib"] <= 0:
+            raise ScenarioError(path, *where(value_node), "'cuda_capacity_gib' must be more than 0",
+                                "e.g. cuda_capacity_gib: 16")
 
 
 def load(path: str | Path) -> Scenario:
     """Read and validate a scenario file; raises ScenarioError (located) for any problem."""
     name = str(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        with Path(path).open("rb") as file:
+            raw = file.read(MAX_FILE_BYTES + 1)  # never more: the file may be huge
+            size = max(len(raw), os.fstat(file.fileno()).st_size)
     except FileNotFoundError:
         raise ScenarioError(name, 0, 0, "no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ScenarioError(name, 0, 0, f"cannot read it ({exc})") from None
+    except OSError as exc:
+        raise ScenarioError(name, 0, 0, f"cannot read it ({exc.strerror or exc})") from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise ScenarioError(name, 1, 1, f"the file is {size:,} bytes; a scenario may have at most {MAX_FILE_BYTES:,}")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line, column = _position(raw, exc.start)
+        raise ScenarioError(name, line, column, f"not UTF-8 text (byte {raw[exc.start]:#04x})") from None
     return loads(text, name)
 
 
+def _position(raw: bytes, index: int) -> tuple[int, int]:
+    before = raw[:index]
+    return before.count(b"\n") + 1, index - (before.rfind(b"\n") + 1) + 1
+
+
 def loads(text: str, path: str = "<scenario>") -> Scenario:
+    """Validate a scenario's text (tensorscope.safe_yaml says what reading it refuses)."""
     try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
-        data = yaml.safe_load(text)
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line, column = (mark.line + 1, mark.column + 1) if mark else (0, 0)
-        raise ScenarioError(path, line, column, f"not valid YAML: {exc.problem or exc.context}") from None
-    except yaml.YAMLError as exc:
-        raise ScenarioError(path, 0, 0, f"not valid YAML: {exc}") from None
+        root, data = load_text(text)
+    except YamlProblem as exc:
+        raise ScenarioError(path, exc.line, exc.column, exc.message, exc.hint) from None
     if not isinstance(root, yaml.MappingNode) or not isinstance(data, dict):
         raise ScenarioError(path, 1, 1, "a scenario is a mapping", "start with 'title:', 'summary:' and 'steps:'")
     _check_keys(path, root, TOP_KEYS, "the scenario")
     _check_types(path, root, data, TOP_KEYS, "the scenario")
+    _check_values(path, root, data)
     for required in ("title", "summary", "steps"):
         if required not in data:
             raise ScenarioError(path, 1, 1, f"missing '{required}'", "a scenario needs title, summary and steps")
     steps_node = next(v for k, v in root.value if k.value == "steps")
     if not data["steps"]:
-        raise ScenarioError(path, *_where(steps_node), "'steps' is empty", "add at least one step with 'code:'")
+        raise ScenarioError(path, *where(steps_node), "'steps' is empty", "add at least one step with 'code:'")
+    if "time_limit" in data and not 0 < data["time_limit"] <= 3600:
+        node = next(v for k, v in root.value if k.value == "time_limit")
+        raise ScenarioError(path, *where(node), "'time_limit' must be between 0 and 3600 seconds",
+                            f"got {data['time_limit']}")
     steps = tuple(_step(path, node, value, index) for index, (node, value) in
                   enumerate(zip(steps_node.value, data["steps"]), start=1))
     setup, paddle_setup = _setup(path, root, data.get("setup", ""))
@@ -144,7 +173,8 @@ def loads(text: str, path: str = "<scenario>") -> Scenario:
     return Scenario(path=path, title=data["title"], summary=data["summary"], steps=steps,
                     tags=tuple(str(t) for t in data.get("tags", [])), setup=setup,
                     cuda=data.get("cuda", True), cuda_capacity_gib=data.get("cuda_capacity_gib", 16),
-                    paddle_setup=paddle_setup)
+                    paddle_setup=paddle_setup,
+                    time_limit=None if "time_limit" not in data else float(data["time_limit"]))
 
 
 def _setup(path: str, root: yaml.MappingNode, value: str | dict[str, Any]) -> tuple[str, str]:
@@ -163,86 +193,56 @@ def _check_dialects(path: str, steps_node: yaml.SequenceNode, steps: tuple[Scena
     with_paddle = [bool(step.paddle) for step in steps]
     if any(with_paddle) and not all(with_paddle):
         index = with_paddle.index(False)
-        raise ScenarioError(path, *_where(steps_node.value[index]), f"step {index + 1} has no paddle code",
+        raise ScenarioError(path, *where(steps_node.value[index]), f"step {index + 1} has no paddle code",
                             "give every step 'paddle:' when one has it")
     if paddle_setup.strip() and not any(with_paddle):
-        raise ScenarioError(path, *_where(steps_node), "a paddle setup but no step has 'paddle:'",
+        raise ScenarioError(path, *where(steps_node), "a paddle setup but no step has 'paddle:'",
                             "give each step 'paddle:' code, or drop setup's 'paddle:'")
 
 
 def _step(path: str, node: yaml.Node, value: Any, index: int) -> ScenarioStep:
     what = f"step {index}"
     if isinstance(node, yaml.ScalarNode) and isinstance(value, str):
-        return ScenarioStep(code=value, line=_where(node)[0])
+        return ScenarioStep(code=value, line=where(node)[0])
     if not isinstance(node, yaml.MappingNode) or not isinstance(value, dict):
-        raise ScenarioError(path, *_where(node), f"{what} must be a mapping", "give it 'code:' and optionally 'say:'")
+        raise ScenarioError(path, *where(node), f"{what} must be a mapping", "give it 'code:' and optionally 'say:'")
     _check_keys(path, node, STEP_KEYS, what)
     _check_types(path, node, value, STEP_KEYS, what)
     if "code" in value and "torch" in value:
         key_node = next(k for k, _ in node.value if k.value == "torch")
-        raise ScenarioError(path, *_where(key_node), f"{what} gives both 'code' and 'torch'",
+        raise ScenarioError(path, *where(key_node), f"{what} gives both 'code' and 'torch'",
                             "they are the same: the torch code; keep one")
     code = value.get("code", value.get("torch", ""))
     if not code.strip():
-        raise ScenarioError(path, *_where(node), f"{what} has no code", "every step needs 'code:'")
+        raise ScenarioError(path, *where(node), f"{what} has no code", "every step needs 'code:'")
     if "paddle" in value and not value["paddle"].strip():
         key_node = next(k for k, _ in node.value if k.value == "paddle")
-        raise ScenarioError(path, *_where(key_node), f"{what} has empty paddle code", "give it statements or drop it")
+        raise ScenarioError(path, *where(key_node), f"{what} has empty paddle code", "give it statements or drop it")
     if "paddle_expect" in value and "paddle" not in value:
         key_node = next(k for k, _ in node.value if k.value == "paddle_expect")
-        raise ScenarioError(path, *_where(key_node), f"{what} has 'paddle_expect' but no paddle code",
+        raise ScenarioError(path, *where(key_node), f"{what} has 'paddle_expect' but no paddle code",
                             "give the step 'paddle:' code, or drop 'paddle_expect'")
     expect = _expectations(path, node, value, "expect", f"the expectations of {what}", what)
     paddle_expect = _expectations(path, node, value, "paddle_expect", f"the paddle expectations of {what}",
                                   f"{what} (paddle)")
     return ScenarioStep(code=code, paddle=value.get("paddle", ""), say=value.get("say", ""), expect=expect,
-                        line=_where(node)[0], paddle_expect=paddle_expect)
+                        line=where(node)[0], paddle_expect=paddle_expect)
 
 
 def _expectations(path: str, node: yaml.MappingNode, value: dict[str, Any], key: str, what: str,
-                  where: str) -> dict[str, Any]:
-    """A step's `expect:` or `paddle_expect:`, validated against the one vocabulary."""
-    expect = value.get(key, {})
-    if expect:
-        expect_node = next(v for k, v in node.value if k.value == key)
-        _check_keys(path, expect_node, EXPECT_KEYS, what)
-        for key_node, value_node in expect_node.value:
-            problem = _expectation_problem(key_node.value, expect[key_node.value])
-            if problem:
-                raise ScenarioError(path, *_where(value_node), f"'{key_node.value}' in {where}: {problem[0]}",
-                                    problem[1])
-    return expect
-
-
-CUDA_FIELDS = ("allocated", "max_allocated", "reserved", "max_reserved")
-MEMORY_FIELDS = ("allocated_bytes", "peak_bytes")
-_PER_NAME = {"version", "is_leaf", "requires_grad", "grad_fn", "is_view", "values", "grad", "shape", "stride",
-             "dtype"}
-
-
-def _expectation_problem(key: str, value: Any) -> tuple[str, str] | None:
-    """What is wrong with one expectation's value (message, hint), or None."""
-    if (key in _PER_NAME or key in ("saved", "memory", "cuda_memory")) and not isinstance(value, dict):
-        return "must be a mapping", f"e.g. {key}: {{x: ...}}"
-    if key == "error" and not (value is None or isinstance(value, (str, dict))):
-        return "must be an exception type, a mapping or null", "e.g. error: {type: RuntimeError, contains: ...}"
-    if key == "error" and isinstance(value, dict) and set(value) - {"type", "contains", "message"}:
-        return f"unknown field {sorted(set(value) - {'type', 'contains', 'message'})[0]!r}", \
-            "allowed: type, contains, message"
-    if key == "shares_storage" and not (isinstance(value, list) and all(isinstance(g, list) for g in value)):
-        return "must be a list of groups of names", "e.g. shares_storage: [[x, v], [y]]"
-    if key == "stale" and not isinstance(value, list):
-        return "must be a list of names", "e.g. stale: [out]"
-    if key == "saved":
-        for spec in value.values():
-            if isinstance(spec, dict) and set(spec) - {"by", "version"}:
-                return f"unknown field {sorted(set(spec) - {'by', 'version'})[0]!r}", "allowed: by, version"
-    if key in ("memory", "cuda_memory"):
-        allowed = MEMORY_FIELDS if key == "memory" else CUDA_FIELDS
-        unknown = sorted(set(value) - set(allowed))
-        if unknown:
-            return f"unknown field {unknown[0]!r}", "allowed: " + ", ".join(allowed)
-    return None
+                  context: str) -> dict[str, Any]:
+    """A step's `expect:` or `paddle_expect:`, validated against the one vocabulary
+    (tensorscope.expectation_shapes)."""
+    expect_node = next((v for k, v in node.value if k.value == key), None)
+    if expect_node is None:
+        return {}
+    _check_keys(path, expect_node, expectation_shapes.KEYS, what)
+    for key_node, value_node in expect_node.value:
+        found = expectation_shapes.problem(key_node.value, value_node)
+        if found:
+            at, message, hint = found
+            raise ScenarioError(path, *where(at), f"'{key_node.value}' in {context}: {message}", hint)
+    return value[key]
 
 
 # --------------------------------------------------------------------------- checking
@@ -400,12 +400,23 @@ def step_view(run: StepRun) -> Snapshot:
     return _step_view(run.snapshots)
 
 
-def run_scenario(scenario: Scenario, dialect: str = "torch") -> ScenarioRun:
-    """Run setup and steps in one fresh Session, checking each step's expectations after its last
+def session_options(scenario: Scenario) -> SessionOptions:
+    """The Session keywords a scenario asks for (its simulated device, its time limit)."""
+    options: SessionOptions = {"cuda": scenario.cuda, "cuda_capacity_bytes": int(scenario.cuda_capacity_gib * 1024**3)}
+    if scenario.time_limit is not None:
+        options["time_limit"] = scenario.time_limit
+    return options
+
+
+def run_scenario(scenario: Scenario, dialect: str = "torch", session: SessionLike | None = None) -> ScenarioRun:
+    """Run setup and steps in one fresh session, checking each step's expectations after its last
     statement (a step's error is the first error any of its statements raised).
 
     With dialect="paddle" the Paddle code runs instead and each step's `paddle_expect` is checked
-    (`expect` pins the torch story; `compare` shows how Paddle differs)."""
+    (`expect` pins the torch story; `compare` shows how Paddle differs).
+
+    `session` is a fresh session made with `session_options(scenario)` (the command line passes a
+    worker's); without one the scenario runs in process."""
     from tensorscope.interpreter import UserError
     from tensorscope.session import Session
 
@@ -415,7 +426,8 @@ def run_scenario(scenario: Scenario, dialect: str = "torch") -> ScenarioRun:
     if paddle and not scenario.has_paddle:
         raise ScenarioError(scenario.path, 0, 0, "no paddle code", "give every step 'paddle:' code")
     setup_code = scenario.paddle_setup if paddle else scenario.setup
-    session = Session(cuda=scenario.cuda, cuda_capacity_bytes=int(scenario.cuda_capacity_gib * 1024**3))
+    if session is None:
+        session = Session(**session_options(scenario))
     try:
         setup = tuple(step.snapshot for step in session.run(setup_code)) if setup_code.strip() else ()
     except UserError as exc:

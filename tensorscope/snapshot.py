@@ -149,14 +149,38 @@ def _round(value: Any) -> Any:
     return value
 
 
+NUMBER_KINDS = "biuf"  # bool, int, unsigned, float: kept as numbers
+TEXT_KINDS = "U"  # str: kept as strings
+
+
 def plain_values(array: np.ndarray) -> Any:
-    """Nested lists of numbers, floats rounded to 6 significant digits (the trace's contract)."""
+    """Nested lists of numbers, floats rounded to 6 significant digits (the trace's contract);
+    str arrays as strings. Only for the kinds `keeps_values` accepts."""
+    if array.dtype.kind == "f" and array.dtype.itemsize > 8:
+        array = array.astype(np.float64)  # long double: Python has no such float
     values = array.tolist()
 
     def walk(item: Any) -> Any:
         return [walk(x) for x in item] if isinstance(item, list) else _round(item)
 
     return walk(values)
+
+
+def keeps_values(array: np.ndarray) -> bool:
+    """Whether an array's elements become plain JSON values (numbers, bools, strings)."""
+    return not array.dtype.hasobject and array.dtype.kind in NUMBER_KINDS + TEXT_KINDS
+
+
+def array_summary(array: np.ndarray) -> str:
+    """The printed text of an array whose values are not kept. numpy prints complex, bytes,
+    datetimes and records itself; objects are only named by type, since printing them would run
+    their own code."""
+    if array.dtype.hasobject:
+        kinds = sorted({type(item).__name__ for item in array.flat[:VALUES_LIMIT]})
+        more = ", …" if array.size > VALUES_LIMIT else ""
+        return (f"array of {array.size} Python object{'s' if array.size != 1 else ''}"
+                + (f" ({', '.join(kinds)}{more})" if kinds else "") + ": values not shown")
+    return np.array2string(array, threshold=VALUES_LIMIT, edgeitems=3)
 
 
 def named_objects(namespace: dict[str, Any]) -> list[tuple[str, Any]]:
@@ -274,12 +298,12 @@ class SnapshotTaker:
                        grad=None if grad is None else self._tensor_values(grad)[0])
 
     def _array(self, name: str, array: np.ndarray) -> ObjectInfo:
-        small = array.size <= VALUES_LIMIT
+        kept = array.size <= VALUES_LIMIT and keeps_values(array)
         return ObjectInfo(
             name=name, kind="ndarray", shape=tuple(array.shape), dtype=array.dtype.name,
             storage=self.labels.label(root_buffer(array)),
-            values=self.values_of(array) if small else None,
-            summary=None if small else np.array2string(array, threshold=VALUES_LIMIT, edgeitems=3),
+            values=self.values_of(array) if kept else None,
+            summary=None if kept else array_summary(array),
             numel=int(array.size), nbytes=int(array.nbytes))
 
     # ------------------------------------------------------------------ graph

@@ -7,6 +7,7 @@ dropped.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from tensorscope.snapshot import ObjectInfo, Snapshot
@@ -49,5 +50,12 @@ def _memory(snapshot: Snapshot) -> dict[str, Any]:
     return memory
 
 
+# Characters JSON may carry raw but a terminal or a UTF-8 encoder must not see: DEL and C1 controls,
+# bidirectional overrides, lone surrogates. They only occur inside strings, where \uXXXX is their
+# JSON escape, so the line stays the same JSON.
+_ESCAPED = re.compile("[\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+
+
 def step_line(snapshot: Snapshot) -> str:
-    return json.dumps(step_record(snapshot), ensure_ascii=False)
+    line = json.dumps(step_record(snapshot), ensure_ascii=False)
+    return _ESCAPED.sub(lambda match: f"\\u{ord(match.group(0)):04x}", line)

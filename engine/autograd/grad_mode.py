@@ -6,12 +6,19 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-
-class _State:
-    enabled = True
+from engine import runtime
 
 
-state = _State()
+class GradMode:
+    """Whether ops record the graph: a part of the engine's runtime."""
+
+    __slots__ = ("enabled",)
+
+    def __init__(self) -> None:
+        self.enabled = True
+
+
+state: GradMode = runtime.slot(__name__, "state", GradMode)
 
 
 def is_grad_enabled() -> bool:

@@ -15,8 +15,8 @@ from typing import Any
 
 import numpy as np
 
+from engine import allocator as allocation
 from engine import dtypes, errors, geometry
-from engine.allocator import allocator
 from engine.autograd.engine import written_in_place
 from engine.ops.core import (
     apply_inplace,
@@ -88,7 +88,7 @@ def _reserve(shape: tuple[int, ...], dtype: dtypes.dtype) -> None:
     """Refuse a result past the memory budget before numpy tries to allocate it."""
     count = math.prod(shape)
     if count > 1 << 16:
-        allocator.check(count * dtype.itemsize)
+        allocation.allocator.check(count * dtype.itemsize)
 
 
 # --------------------------------------------------------------------------- binary arithmetic

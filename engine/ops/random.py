@@ -39,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from engine import dtypes, geometry, libm
+from engine import dtypes, geometry, libm, runtime
 from engine.devices import CPU
 from engine.ops.core import (
     apply_inplace,
@@ -164,7 +164,8 @@ class Generator:
         return (pairs[:, 0] << np.uint64(32)) | pairs[:, 1]
 
 
-default_generator = Generator()
+default_generator: Generator = runtime.slot(__name__, "default_generator", Generator)
+"""The active runtime's generator (torch.default_generator): each session has its own."""
 
 
 def manual_seed(seed: int) -> Generator:

@@ -4,7 +4,6 @@ for the new layout grows, its new bytes uninitialised, as torch's does."""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -15,22 +14,12 @@ from engine.ops.views import sizes_arg
 from engine.storage import Storage, UntypedStorage
 from engine.tensor import Tensor
 
-_INT64_MAX = 2**63 - 1
-
 
 def _storage_bytes(shape: tuple[int, ...], stride: tuple[int, ...], offset: int, itemsize: int) -> int:
-    """Bytes a layout needs, with torch's overflow errors."""
-    if any(s < 0 for s in shape):
-        raise RuntimeError("numel: integer multiplication overflow")
-    if math.prod(shape) > _INT64_MAX:
-        raise RuntimeError("numel: integer multiplication overflow")
+    """Bytes a (checked) layout reaches: none for an empty one."""
     if 0 in shape:
         return 0
-    extent = 1 + sum((n - 1) * st for n, st in zip(shape, stride))
-    needed = (offset + extent) * itemsize
-    if needed > _INT64_MAX:
-        raise RuntimeError(f"Storage size calculation overflowed with sizes={errors.shape_text(shape)}")
-    return needed
+    return (offset + 1 + sum((n - 1) * st for n, st in zip(shape, stride))) * itemsize
 
 
 def resize_(self: Tensor, *sizes: Any, memory_format: Any = None) -> Tensor:
@@ -41,6 +30,7 @@ def resize_(self: Tensor, *sizes: Any, memory_format: Any = None) -> Tensor:
     shape = sizes_arg(sizes)
     if shape == self._shape:
         return self
+    geometry.check_resizable(shape, self._offset, self.dtype.itemsize)
     stride = geometry.contiguous_strides(shape)
     self._storage.grow_to(_storage_bytes(shape, stride, self._offset, self.dtype.itemsize))
     self._set_layout(shape, stride, self._offset)
@@ -67,9 +57,9 @@ def set_(self: Tensor, source: Tensor | UntypedStorage | None = None, storage_of
     else:
         storage = source._storage
         shape = tuple(size) if size is not None else (storage.nbytes // self.dtype.itemsize - storage_offset,)
-        strides = tuple(stride) if stride is not None else geometry.contiguous_strides(shape)
+        strides, needed = geometry.check_set_storage_layout(shape, stride, storage_offset, self.dtype.itemsize)
         offset = int(storage_offset)
-        storage.grow_to(_storage_bytes(shape, strides, offset, self.dtype.itemsize))
+        storage.grow_to(needed)
     tracked = needs_grad(self, source) if isinstance(source, Tensor) else needs_grad(self)
     edges = edges_of([self, source]) if tracked else ()
     self._storage = storage

@@ -334,6 +334,8 @@ def expand(self: Tensor, *sizes: Any) -> Tensor:
                     f"Tensor sizes: {errors.shape_text(self._shape)}")
             st = 0
         shape[i], stride[i] = want, st
+    if geometry.numel_overflows(shape):  # a negative size, as torch's view metadata refuses it
+        raise RuntimeError("numel: integer multiplication overflow")
     in_shape = self._shape
 
     def backward(grad: np.ndarray, saved: dict) -> tuple[np.ndarray]:
@@ -498,29 +500,10 @@ def diagonal(self: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Ten
                      as_strided_backward(self._layout_key(), (tuple(shape), tuple(stride), new_offset), written=False))
 
 
-def _checked_layout(size: Sequence[int], stride: Sequence[int], offset: int) -> Layout:
-    """as_strided's argument checks, worded as torch words them."""
-    layout = (tuple(int(s) for s in size), tuple(int(s) for s in stride), offset)
-    if any(s < 0 for s in layout[1]):
-        raise RuntimeError(f"as_strided: Negative strides are not supported at the moment, got strides: "
-                           f"{errors.shape_text(layout[1])}")
-    if any(s < 0 for s in layout[0]):
-        raise RuntimeError(f"Storage size calculation overflowed with sizes={errors.shape_text(layout[0])} and "
-                           f"strides={errors.shape_text(layout[1])}")
-    if offset < 0:
-        raise RuntimeError(f"Tensor: invalid storage offset {offset}")
-    return layout
-
-
 def as_strided(self: Tensor, size: Sequence[int], stride: Sequence[int], storage_offset: int | None = None) -> Tensor:
     offset = self._offset if storage_offset is None else int(storage_offset)
-    layout = _checked_layout(size, stride, offset)
-    needed = offset + sum((n - 1) * st for n, st in zip(layout[0], layout[1])) + 1 if 0 not in layout[0] else 0
-    if needed * self.dtype.itemsize > self._storage.nbytes:
-        raise RuntimeError(
-            f"setStorage: sizes {errors.shape_text(layout[0])}, strides {errors.shape_text(layout[1])}, "
-            f"storage offset {offset}, and itemsize {self.dtype.itemsize} requiring a storage size of "
-            f"{needed * self.dtype.itemsize} are out of bounds for storage of size {self._storage.nbytes}")
+    layout = (tuple(int(s) for s in size), tuple(int(s) for s in stride), offset)
+    geometry.check_strided_layout(*layout, self.dtype.itemsize, self._storage.nbytes)
     return make_view(self, layout[0], layout[1], offset, "AsStridedBackward0",
                      as_strided_backward(self._layout_key(), layout))
 
@@ -782,7 +765,8 @@ def unsqueeze_(self: Tensor, dim: int) -> Tensor:
 
 def as_strided_(self: Tensor, size: Sequence[int], stride: Sequence[int], storage_offset: int | None = None) -> Tensor:
     offset = self._offset if storage_offset is None else int(storage_offset)
-    layout = _checked_layout(size, stride, offset)
+    layout = (tuple(int(s) for s in size), tuple(int(s) for s in stride), offset)
+    geometry.check_strided_layout_inplace(*layout, self.dtype.itemsize, self._storage.nbytes)
     return _inplace_layout(self, "AsStridedBackward1", layout, as_strided_backward(self._layout_key(), layout))
 
 

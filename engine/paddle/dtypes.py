@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from engine import dtypes as engine_dtypes
+from engine import runtime
 
 
 class DataType:
@@ -53,24 +54,34 @@ ALL = (float32, float64, float16, int64, int32, int16, int8, uint8, bool_)
 _BY_NAME = {d.name: d for d in ALL}
 _BY_ENGINE = {d.engine: d for d in ALL}
 
-_default = float32
+
+
+class _Default:
+    """paddle.set_default_dtype's setting: a part of the engine's runtime."""
+
+    __slots__ = ("floating",)
+
+    def __init__(self) -> None:
+        self.floating = float32
+
+
+_default: _Default = runtime.slot(__name__, "_default", _Default)
 
 
 def get_default_dtype() -> str:
-    return _default.name
+    return _default.floating.name
 
 
 def set_default_dtype(d: Any) -> None:
-    global _default
     found = to_dtype(d)
     if found not in (float16, float32, float64):
         raise TypeError("set_default_dtype only supports [float16, float32, float64, bfloat16] , "
                         f"but received {found.name}")
-    _default = found
+    _default.floating = found
 
 
 def default() -> DataType:
-    return _default
+    return _default.floating
 
 
 def to_dtype(value: Any) -> DataType:

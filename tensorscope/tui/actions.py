@@ -42,6 +42,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("tensorscope.save", "ctrl+s", "save_script", "Save", show=False, priority=True),
     ActionSpec("tensorscope.reset", "ctrl+r", "reset", "Reset", show=False, priority=True),
     ActionSpec("tensorscope.show_compare", "f2", "show_compare", "Compare"),
+    ActionSpec("tensorscope.interrupt", "ctrl+c", "interrupt", "Stop", show=False, priority=True),
     ActionSpec("tensorscope.input", "escape", "focus_input", "Input", show=False),
     ActionSpec("tensorscope.deselect", "delete", "deselect", "Deselect", show=False),
 )

@@ -1,13 +1,13 @@
-"""The explorer app: a thin shell wiring the panes to a Session run in a worker thread."""
+"""The explorer app: a thin shell wiring the panes to the session controller (tui/controller.py),
+whose sessions run user code in worker processes."""
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from textual import events, on, work
+from textual import events, on
 from textual.app import App, ComposeResult
 from textual.binding import BindingType
 from textual.containers import Container, Horizontal, Vertical
@@ -15,12 +15,13 @@ from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Footer, Tab, Tabs
 
+from tensorscope.printable import shorten
 from tensorscope.tui.actions import bindings
 from tensorscope.tui.completion import Completer
+from tensorscope.tui.controller import Controller, Job, Runner, SessionFactory, Update
 from tensorscope.tui.hints import stale_hint
 from tensorscope.tui.history import History
 from tensorscope.tui.messages import (
-    PaddleStep,
     SessionUpdated,
     StatementSubmitted,
     StepChosen,
@@ -29,7 +30,7 @@ from tensorscope.tui.messages import (
 from tensorscope.tui.palette import ExplorerCommands
 from tensorscope.tui.panes.base import Pane, TextPane, View
 from tensorscope.tui.panes.code_input import CodeInput
-from tensorscope.tui.panes.compare import ComparePane, CompareState
+from tensorscope.tui.panes.compare import ComparePane
 from tensorscope.tui.panes.graph import GraphPane
 from tensorscope.tui.panes.inspector import InspectorPane
 from tensorscope.tui.panes.memory import MemoryPane
@@ -39,12 +40,11 @@ from tensorscope.tui.panes.tensors import TensorsTable
 from tensorscope.tui.panes.transcript import Transcript
 
 if TYPE_CHECKING:
-    from tensorscope.session import Session
+    from tensorscope.session import SessionLike, SessionOptions
     from tensorscope.snapshot import Snapshot
 
 Explain = Callable[[list["Snapshot"]], "str | None"]
 ScenarioLoader = Callable[[Path], ScenarioLike]
-JobKind = Literal["start", "run", "undo", "reset", "step"]
 
 NARROW_BELOW = 110  # columns: below this the detail panes share one place, switched by tabs
 DETAILS = (("storage", "Storage"), ("graph", "Graph"), ("inspector", "Inspector"), ("memory", "Memory"))
@@ -67,7 +67,11 @@ Type PyTorch statements in the **Input**; every pane shows what the statement di
 
 **tab** / **shift+tab** move between panes, **escape** returns to the input, **ctrl+p** opens the
 command palette (open a scenario or script, reset, save the session, screenshot, theme),
-**ctrl+q** quits.
+**ctrl+c** stops a running statement, **ctrl+q** quits.
+
+Statements run in a worker process with a time limit per statement (10 s unless `--time-limit`
+says otherwise) and a memory limit; when one is stopped (time, ctrl+c, a crash), a fresh worker
+replays the statements before it and the session goes on.
 """
 
 
@@ -98,9 +102,9 @@ class TensorscopeApp(App[None]):
                  explain: Explain | None = None, history: History | None = None,
                  tour: bool = False, cursor_blink: bool = True,
                  scenario_loader: ScenarioLoader | None = None,
-                 scenario_exporter: Callable[[list[str]], str] | None = None,
                  keymap: dict[str, str] | None = None, theme: str | None = None,
-                 session_options: dict[str, object] | None = None) -> None:
+                 session_options: SessionOptions | None = None,
+                 session_factory: SessionFactory | None = None, runner: Runner | None = None) -> None:
         """
         Args:
             source: statements to run at start (a script opened from the command line).
@@ -110,36 +114,43 @@ class TensorscopeApp(App[None]):
             tour: open the tour (what a first run does).
             cursor_blink: False for snapshot tests.
             scenario_loader: reads a `.yaml` scenario for "open" (issue 5's loader).
-            scenario_exporter: turns the session's statements into a scenario file's text.
             keymap: binding id -> keys, overriding the defaults.
             theme: a Textual theme name.
             session_options: Session keywords for every run (e.g. `cuda=False` for `--no-cuda`).
+            session_factory: makes a session from Session keywords (default: a WorkerSession with
+                the default limits; tests may pass the in-process Session).
+            runner: where the controller runs jobs (default: a thread of its own).
         """
         super().__init__()
-        self.snapshots: list[Snapshot] = []
         self.explain: Explain = explain or stale_hint
         self.history = history or History(None)
-        self.scenario: ScenarioLike | None = None
-        self.scenario_current = -1
-        self.scenario_marks: list[int] = []  # session steps after each scenario step that ran
         self.scenario_loader = scenario_loader
-        self.scenario_exporter = scenario_exporter
+        self.controller = Controller(session_factory or _worker_session, self._job_done, runner, session_options)
         self._initial_source = source
         self._initial_scenario = scenario
         self._tour = tour
         self._cursor_blink = cursor_blink
         self._keymap = dict(keymap or {})
-        self._session: Session | None = None
-        self._base_options: dict[str, object] = dict(session_options or {})
-        self._session_options: dict[str, object] = dict(self._base_options)
-        self._paddle_session: Session | None = None  # the Paddle side of a scenario, run in the worker
-        self._paddle_ran = 0  # scenario steps run in it
-        self.paddle_steps: dict[int, PaddleStep] = {}
         self._tabs_mounted = False
-        self._jobs: deque[tuple[JobKind, object]] = deque()
-        self._current_job: tuple[JobKind, object] | None = None
         if theme:
             self.theme = theme
+
+    # ------------------------------------------------------------------ the controller's state
+    @property
+    def snapshots(self) -> list[Snapshot]:
+        return self.controller.snapshots
+
+    @property
+    def scenario(self) -> ScenarioLike | None:
+        return self.controller.scenario
+
+    @property
+    def scenario_current(self) -> int:
+        return self.controller.scenario_current
+
+    @property
+    def scenario_marks(self) -> list[int]:
+        return self.controller.scenario_marks
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
@@ -147,7 +158,7 @@ class TensorscopeApp(App[None]):
             with Vertical(id="left"):
                 yield ScenarioView(id="scenario")
                 yield Transcript(id="transcript")
-                yield CodeInput(self.history, Completer(self._namespace), id="input",
+                yield CodeInput(self.history, Completer(self.controller.complete), id="input",
                                 cursor_blink=self._cursor_blink)
             with Container(id="deck"):
                 yield TensorsTable(id="tensors")
@@ -171,15 +182,14 @@ class TensorscopeApp(App[None]):
         self._apply_narrow()
         self.query_one(CodeInput).focus()
         if self._initial_scenario is not None:
-            self._session_options = {**self._base_options,
-                                     **(getattr(self._initial_scenario, "session_options", None) or {})}
-        self._enqueue("start", None)
+            self.controller.options = self.controller.options_for(self._initial_scenario)
+        self.controller.enqueue(Job("start"))  # the worker starts while the screen paints
         if self._initial_scenario is not None:
             self.open_scenario(self._initial_scenario)
         elif self._tour:
             self.action_tour()
         elif self._initial_source is not None:
-            self._enqueue("run", self._initial_source)
+            self.controller.run_source(self._initial_source)
         else:
             self.transcript.note("Type a statement below (start with `import torch`). "
                                  "ctrl+t: the tour · F1: help · ctrl+p: commands")
@@ -277,156 +287,54 @@ class TensorscopeApp(App[None]):
     # ------------------------------------------------------------------ the session, in a worker
     def run_source(self, source: str) -> None:
         """Queue source to run after whatever is running (nothing typed is dropped)."""
-        self._enqueue("run", source)
+        self.controller.run_source(source)
+        self._show_busy()
 
-    def _namespace(self) -> dict[str, object]:
-        return self._session.namespace if self._session is not None else {}
+    def _job_done(self, update: Update) -> None:
+        """The controller's thread: hand the result to the app's thread."""
+        self.post_message(SessionUpdated(update))
 
-    def _enqueue(self, kind: JobKind, payload: object) -> None:
-        self._jobs.append((kind, payload))
-        if self._current_job is None:
-            self._next_job()
-
-    def _next_job(self) -> None:
-        if not self._jobs:
-            self._current_job = None
-            self.busy = False
-            self.transcript.set_pending(None)
-            return
-        kind, payload = self._current_job = self._jobs.popleft()
-        if kind in ("run", "step"):
-            self.busy = True
-            text = payload if isinstance(payload, str) else self._step_code(payload)
-            self.transcript.set_pending(text)
-        self._work(kind, payload)
-
-    def _step_code(self, payload: object) -> str:
-        if self.scenario is None or not isinstance(payload, int) or payload >= len(self.scenario.steps):
-            return ""
-        return self.scenario.steps[payload].code
-
-    @work(thread=True, group="session", exit_on_error=False)
-    def _work(self, kind: JobKind, payload: object) -> None:
-        """Runs off the UI thread; reports back with one SessionUpdated message."""
-        from tensorscope.interpreter import UserError
-        from tensorscope.session import Session
-
-        failure: str | None = None
-        before = len(self._session.steps) if self._session is not None else 0
-        replaced = False
-        source: str | None = None
-        paddle: PaddleStep | None = None
-        try:
-            if kind == "start":
-                if self._session is None:
-                    self._session = Session(**self._session_options)  # type: ignore[arg-type]
-            elif kind == "reset":
-                self._session = Session(**self._session_options)  # type: ignore[arg-type]
-                self._paddle_session = None
-                replaced = True
-            elif kind == "undo":
-                if self._session is not None and self._session.steps:
-                    source = self._session.steps[-1].statement.source
-                    self._session = self._session.undo()
-                    replaced = True
-            else:
-                if self._session is None:
-                    self._session = Session(**self._session_options)  # type: ignore[arg-type]
-                source = payload if isinstance(payload, str) else self._step_code(payload)
-                try:
-                    self._session.run(source)
-                except UserError as exc:
-                    failure = f"{exc.info.type}: {exc.info.message}"
-                if kind == "step" and isinstance(payload, int) and self.compares():
-                    paddle = self._run_paddle(payload)
-        except Exception as exc:  # the engine or the session failed: report it, keep the app alive
-            failure = f"internal error: {type(exc).__name__}: {exc}"
-        session = self._session
-        snapshots = [step.snapshot for step in session.steps] if session is not None else []
-        ran = 0 if replaced else max(len(snapshots) - before, 0)
-        self.post_message(SessionUpdated(kind, payload, snapshots, ran, replaced, failure, source, paddle))
-
-    def _run_paddle(self, index: int) -> PaddleStep:
-        """Worker thread only: run scenario step `index` in the Paddle session, first replaying the
-        steps before it when that session is not exactly there (after a reset or an undo)."""
-        from tensorscope.interpreter import UserError
-        from tensorscope.session import Session
-
-        scenario = self.scenario
-        code = getattr(scenario, "paddle_code", None)
-        if code is None:
-            return PaddleStep(index, None, "this scenario has no Paddle code")
-        try:
-            if self._paddle_session is None or self._paddle_ran != index:
-                self._paddle_session, self._paddle_ran = Session(**self._session_options), 0  # type: ignore[arg-type]
-                for earlier in range(index):
-                    if code(earlier).strip():
-                        self._paddle_session.run(code(earlier))
-                    self._paddle_ran = earlier + 1
-            before = len(self._paddle_session.steps)
-            if code(index).strip():
-                self._paddle_session.run(code(index))
-            self._paddle_ran = index + 1
-            return PaddleStep(index, [step.snapshot for step in self._paddle_session.steps[before:]])
-        except UserError as exc:
-            self._paddle_session = None
-            return PaddleStep(index, None, f"the paddle code cannot run: {exc.info.type}: {exc.info.message}")
-        except Exception as exc:  # the engine failed on the Paddle side: say so, keep the app alive
-            self._paddle_session = None
-            return PaddleStep(index, None, f"internal error on the paddle side: {type(exc).__name__}: {exc}")
+    def _show_busy(self) -> None:
+        job = self.controller.current_job
+        running = job is not None and job.kind in ("run", "step")
+        self.busy = running
+        self.transcript.set_pending(job.source if job is not None and running else None)
 
     @on(SessionUpdated)
     def _session_updated(self, event: SessionUpdated) -> None:
-        kind, payload = event.kind, event.payload
-        self.snapshots = event.snapshots
-        if event.paddle is not None:
-            self.paddle_steps[event.paddle.index] = event.paddle
-        if kind == "undo" and event.source is not None:
-            self.transcript.note(f"undid: {event.source.splitlines()[0]}", "italic #e6c07b")
+        update = event.update
+        kind = update.job.kind
+        self.controller.apply(update)
+        if kind == "undo" and update.source is not None:
+            self.transcript.note(f"undid: {update.source.splitlines()[0]}", "italic #e6c07b")
         if kind == "reset":
             self.transcript.note("session reset: a fresh engine, nothing defined", "italic #e6c07b")
-        if event.failure is not None:
-            if event.source is not None and kind in ("run", "step"):
-                self.transcript.note(">>> " + event.source.splitlines()[0], "dim")
-            self.transcript.note(event.failure, "bold #ff5252")
+        if update.failure is not None:
+            if update.source is not None and kind in ("run", "step"):
+                self.transcript.note(">>> " + shorten(update.source, 200), "dim")
+            self.transcript.note(update.failure, "bold #ff5252")
         self.transcript.set_pending(None)
         self.transcript.sync(self.snapshots, self.explain)
-        if kind in ("undo", "reset"):
-            self.scenario_marks = [m for m in self.scenario_marks if m <= len(self.snapshots)]
-            if kind == "reset":
-                self.scenario_marks = []
-                self.paddle_steps = {}
-            self.scenario_current = min(self.scenario_current, len(self.scenario_marks) - 1)
-        if kind == "step" and isinstance(payload, int):
-            self.scenario_marks.append(len(self.snapshots))
-            self.scenario_current = payload
         self._update_scenario()
-        if self.viewed != -1 and (kind != "start"):
+        if self.viewed != -1 and kind != "start":
             self.viewed = -1
         self._refresh_panes()
-        self._next_job()
+        self._show_busy()
 
     # ------------------------------------------------------------------ scenarios
     def open_scenario(self, scenario: ScenarioLike) -> None:
         """Start a fresh session on a scenario; ctrl+n runs its steps one by one."""
-        self.scenario = scenario
-        self.scenario_current = -1
-        self.scenario_marks = []
-        self.paddle_steps = {}
+        self.controller.open_scenario(scenario)
         if self.compares():
             self.detail = "compare"  # a scenario in both dialects opens in the split view
         elif self.detail == "compare":
             self.detail = "storage"
-        options = {**self._base_options, **(getattr(scenario, "session_options", None) or {})}
-        if self.snapshots or options != self._session_options:
-            self._session_options = options
-            self._enqueue("reset", None)
         self._update_scenario()
         self.query_one(ScenarioView).display = True
         self.refresh_bindings()
 
     def close_scenario(self) -> None:
-        self.scenario = None
+        self.controller.close_scenario()
         if self.detail == "compare":
             self.detail = "storage"
         self._update_scenario()
@@ -434,68 +342,26 @@ class TensorscopeApp(App[None]):
 
     def compares(self) -> bool:
         """The open scenario gives every step in both dialects: the Compare pane has something to show."""
-        return bool(getattr(self.scenario, "has_paddle", False))
-
-    def _update_compare(self) -> None:
-        pane = self.query_one(ComparePane)
-        scenario = self.scenario
-        if scenario is None or not self.compares():
-            pane.set_state(None)
-            return
-        index = max(self.scenario_current, 0)
-        torch_code = scenario.steps[index].code
-        paddle_code = scenario.paddle_code(index)  # type: ignore[attr-defined]
-        setup = scenario.is_setup(index)  # type: ignore[attr-defined]
-        offset = getattr(scenario, "offset", 0)  # the setup, a step of its own in the scenario pane
-        title = "setup" if setup else f"step {index - offset + 1} of {len(scenario.steps) - offset}"
-        ran = self.paddle_steps.get(index)
-        state = CompareState(title, torch_code, paddle_code, setup=setup)
-        if self.scenario_current < 0:
-            state = CompareState(title, torch_code, paddle_code, setup=setup,
-                                 waiting="not run yet: ctrl+n runs it in both dialects")
-        elif ran is not None and ran.problem is not None:
-            state = CompareState(title, torch_code, paddle_code, problem=ran.problem, setup=setup)
-        elif ran is not None and ran.snapshots is not None and index < len(self.scenario_marks):
-            found: tuple[str, ...] = ()
-            upto = self.scenario_marks[index]
-            since = self.scenario_marks[index - 1] if index else 0
-            torch_snaps = self.snapshots[since:upto]
-            if not setup and torch_snaps and ran.snapshots:
-                from tensorscope.compare import differences
-                from tensorscope.tui.scenario_adapter import step_final
-
-                found = tuple(differences(step_final(torch_snaps), step_final(ran.snapshots)))
-            state = CompareState(title, torch_code, paddle_code, found=found, setup=setup)
-        pane.set_state(state)
+        return self.controller.compares()
 
     def _update_scenario(self) -> None:
-        view = self.query_one(ScenarioView)
-        results = None
-        check = getattr(self.scenario, "check", None)
-        if callable(check) and self.scenario_current >= 0:
-            try:
-                upto = self.scenario_marks[self.scenario_current]
-                since = self.scenario_marks[self.scenario_current - 1] if self.scenario_current else 0
-                results = check(self.scenario_current, self.snapshots[since:upto])
-            except Exception as exc:  # a broken expectation must not take the app down
-                results = [(f"expectations could not be checked: {exc}", False)]
-        view.set_state(self.scenario, self.scenario_current, len(self.scenario_marks), results)
-        self._update_compare()
+        controller = self.controller
+        self.query_one(ScenarioView).set_state(controller.scenario, controller.scenario_current,
+                                               len(controller.scenario_marks), controller.step_results())
+        self.query_one(ComparePane).set_state(controller.compare_state())
 
-    def _view_scenario_step(self, index: int) -> None:
-        self.scenario_current = index
-        last = self.scenario_marks[index] - 1
-        self.viewed = -1 if last >= len(self.snapshots) - 1 else max(last, 0)
+    def _view_scenario_step(self) -> None:
+        self.viewed = self.controller.last_snapshot_of_step(self.controller.scenario_current)
         self._update_scenario()
 
     # ------------------------------------------------------------------ actions
     def action_step_next(self) -> None:
         if self.scenario is not None:
-            target = self.scenario_current + 1
-            if target < len(self.scenario_marks):
-                self._view_scenario_step(target)
-            elif self._pending_steps() + len(self.scenario_marks) < len(self.scenario.steps):
-                self._enqueue("step", len(self.scenario_marks) + self._pending_steps())
+            moved = self.controller.step_next()
+            if moved == "viewed":
+                self._view_scenario_step()
+            elif moved == "queued":
+                self._show_busy()
             else:
                 self.notify("That was the last step of the scenario.", timeout=3)
             return
@@ -504,14 +370,10 @@ class TensorscopeApp(App[None]):
             return
         self.viewed = -1 if self.viewed + 1 >= len(self.snapshots) - 1 else self.viewed + 1
 
-    def _pending_steps(self) -> int:
-        """Scenario steps queued or running, not yet reported back."""
-        running = self._current_job is not None and self._current_job[0] == "step"
-        return sum(1 for kind, _ in self._jobs if kind == "step") + running
-
     def action_step_back(self) -> None:
         if self.scenario is not None and self.scenario_current > 0:
-            self._view_scenario_step(self.scenario_current - 1)
+            self.controller.scenario_current -= 1
+            self._view_scenario_step()
             return
         if not self.snapshots:
             return
@@ -523,11 +385,10 @@ class TensorscopeApp(App[None]):
 
     def action_run_to_end(self) -> None:
         if self.scenario is not None:
-            queued = len(self.scenario_marks) + self._pending_steps()
-            for index in range(queued, len(self.scenario.steps)):
-                self._enqueue("step", index)
+            self.controller.run_to_end()
             if self.scenario_marks:
-                self._view_scenario_step(len(self.scenario_marks) - 1)
+                self._view_scenario_step()
+            self._show_busy()
         self.viewed = -1
 
     def action_undo(self) -> None:
@@ -535,7 +396,12 @@ class TensorscopeApp(App[None]):
         if isinstance(focused, CodeInput) and focused.text:
             focused.action_undo()
             return
-        self._enqueue("undo", None)
+        self.controller.enqueue(Job("undo"))
+
+    def action_interrupt(self) -> None:
+        """ctrl+c while a statement runs: stop it (the worker is replaced, the session replayed)."""
+        if self.controller.interrupt():
+            self.transcript.set_pending("stopping…")
 
     async def action_quit(self) -> None:
         """Quit, keeping a half-typed statement in the history (nothing typed is lost)."""
@@ -544,8 +410,11 @@ class TensorscopeApp(App[None]):
             self.history.add(draft.rstrip())
         await super().action_quit()
 
+    def on_unmount(self) -> None:
+        self.controller.close()
+
     def action_reset(self) -> None:
-        self._enqueue("reset", None)
+        self.controller.enqueue(Job("reset"))
 
     def action_tour(self) -> None:
         from tensorscope.tui.scripts import script_scenario
@@ -569,6 +438,8 @@ class TensorscopeApp(App[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "show_compare":
             return self.compares()  # hidden from the footer unless a scenario speaks both dialects
+        if action == "interrupt":
+            return self.busy  # otherwise ctrl+c copies (in the input) or says how to quit
         return True
 
     def action_next_detail(self) -> None:
@@ -635,13 +506,8 @@ class TensorscopeApp(App[None]):
     def save_script(self, path: str | None) -> None:
         if not path:
             return
-        text = "\n".join(s.source for s in self.snapshots) + ("\n" if self.snapshots else "")
-        if path.endswith((".yaml", ".yml")):
-            if self.scenario_exporter is None:
-                self.transcript.note("saving as a scenario needs the scenario exporter (not wired in yet)",
-                                     "bold #ff5252")
-                return
-            text = self.scenario_exporter([s.source for s in self.snapshots])
+        scenario = path.endswith((".yaml", ".yml"))
+        text = self.controller.export_scenario() if scenario else self.controller.export_script()
         try:
             Path(path).expanduser().write_text(text, encoding="utf-8")
         except OSError as exc:
@@ -652,3 +518,10 @@ class TensorscopeApp(App[None]):
     def action_screenshot_svg(self) -> None:
         path = self.save_screenshot()
         self.transcript.note(f"screenshot saved to {path}", "italic #e6c07b")
+
+
+def _worker_session(**options: Any) -> SessionLike:
+    """The default session: user code in a worker process with the default limits."""
+    from tensorscope.worker.client import WorkerSession
+
+    return WorkerSession(**options)

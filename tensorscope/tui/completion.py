@@ -1,69 +1,34 @@
-"""Completion for the code input: names in the session, `torch.` functions, tensor methods.
+"""Completion for the code input: the word before the cursor, and the session's candidates for it.
 
-It reads the session's namespace (what the statements bound) and asks the sandbox which module
-names are public; it never imports the engine.
+The candidates come from the session (`SessionLike.complete`), which reads the namespace where it
+lives (in the worker process); the explorer never touches user objects itself.
 """
 
 from __future__ import annotations
 
-import keyword
 import re
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Callable
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*\.?$")
-_PRIVATE_OK = ("_version", "_base", "_is_view")
-STARTERS = ("import torch", "import numpy as np", "import torch.nn as nn",
-            "import torch.nn.functional as F", "print", "range", "len", "with", "def", "for")
 
 
 def word_before(text: str) -> str:
     """The dotted name the cursor is at the end of (`torch.ze` in `y = torch.ze`)."""
-    match = _WORD.search(text)
+    match = _WORD.search(text[-400:])
     return match.group(0) if match else ""
 
 
-def _attributes(owner: Any) -> list[str]:
-    from tensorscope import sandbox  # imported when first needed: it pulls in the engine
-
-    if isinstance(owner, sandbox.ModuleProxy):
-        return sandbox.public_names(owner)
-    try:
-        names = dir(owner)
-    except Exception:  # a user object whose __dir__ fails has no completions
-        return []
-    return [n for n in names if not n.startswith("_") or n in _PRIVATE_OK]
-
-
 class Completer:
-    """Candidates for the word before the cursor."""
+    """Candidates for the word before the cursor, asked of whatever `complete` reaches."""
 
-    def __init__(self, namespace: Callable[[], Mapping[str, Any]]) -> None:
-        self.namespace = namespace
+    def __init__(self, complete: Callable[[str], list[str]]) -> None:
+        self.complete = complete
 
     def candidates(self, word: str) -> list[str]:
         try:
-            names = dict(self.namespace())
-        except Exception:  # the namespace is being changed by a running statement
+            return self.complete(word)
+        except Exception:  # noqa: BLE001 - the session is busy or being replaced: no candidates now
             return []
-        from tensorscope import sandbox
-
-        head, dot, tail = word.rpartition(".")
-        if not dot:
-            pool = {n for n in names if not n.startswith("__")} | set(keyword.kwlist)
-            pool |= {"torch", "np", "print", "range", "len", "isinstance", "list", "tuple", "id"}
-            return sorted(n for n in pool if n.startswith(word) and n != word)
-        owner: Any = names.get(head.split(".")[0])
-        for part in head.split(".")[1:]:
-            if owner is None:
-                break
-            if isinstance(owner, sandbox.ModuleProxy):
-                owner = getattr(owner, part) if part in sandbox.public_names(owner) else None
-            else:
-                owner = None  # only modules are walked: attributes of tensors could run code
-        if owner is None:
-            return []
-        return sorted(f"{head}.{n}" for n in _attributes(owner) if n.startswith(tail) and n != tail)
 
 
 def common_prefix(words: list[str]) -> str:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import itertools
 from typing import TYPE_CHECKING, Any
 
+from tensorscope.printable import printable
+
 if TYPE_CHECKING:
     from tensorscope.snapshot import ObjectInfo, Snapshot
 
@@ -48,7 +50,7 @@ def fmt_number(value: Any) -> str:
         if value == int(value) and abs(value) < 1e6:
             return f"{int(value)}."
         return f"{value:.4g}"
-    return str(value)
+    return printable(str(value))
 
 
 def order_viewers(snapshot: Snapshot, label: str) -> list[str]:

@@ -18,13 +18,15 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from tensorscope.snapshot import Snapshot
+    from tensorscope.worker.limits import Limits
 
 
 def open_explorer(path: str | None = None, *,
                   explain: Callable[[list[Snapshot]], str | None] | None = None,
                   scenario_loader: Callable[[Path], Any] | None = None,
-                  scenario_exporter: Callable[[list[str]], str] | None = None, cuda: bool = True) -> int:
-    """Run the explorer until the user quits; the exit status for the command."""
+                  cuda: bool = True, limits: Limits | None = None) -> int:
+    """Run the explorer until the user quits; the exit status for the command. Every session
+    (the Compare pane's Paddle side too) runs in a worker process under `limits`."""
     from tensorscope.tui.actions import load_keymap
     from tensorscope.tui.app import TensorscopeApp
     from tensorscope.tui.history import History, history_path
@@ -38,10 +40,11 @@ def open_explorer(path: str | None = None, *,
         from tensorscope.tui.scenario_adapter import load_yaml
 
         scenario_loader = load_yaml
-    if scenario_exporter is None:
-        from tensorscope.session import scenario_from_sources
+    from tensorscope.worker.client import WorkerSession
 
-        scenario_exporter = scenario_from_sources
+    def worker_session(**options: Any) -> WorkerSession:
+        return WorkerSession(limits=limits, **options)
+
     history_file = history_path()
     first_run = not history_file.exists()
     history = History(history_file)
@@ -73,7 +76,7 @@ def open_explorer(path: str | None = None, *,
             pass
     app = TensorscopeApp(scenario=scenario, explain=explain, history=history,
                          tour=first_run and scenario is None, scenario_loader=scenario_loader,
-                         scenario_exporter=scenario_exporter, keymap=load_keymap(),
-                         session_options=None if cuda else {"cuda": False})
+                         keymap=load_keymap(), session_options=None if cuda else {"cuda": False},
+                         session_factory=worker_session)
     app.run()
     return app.return_code or 0

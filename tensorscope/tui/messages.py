@@ -1,4 +1,4 @@
-"""Messages the panes and the app's workers send each other."""
+"""Messages the panes and the session controller send the app."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from textual.message import Message
 
 if TYPE_CHECKING:
     from tensorscope.snapshot import Snapshot
+    from tensorscope.tui.controller import Update
 
 
 
@@ -47,22 +48,8 @@ class PaddleStep:
 
 
 class SessionUpdated(Message):
-    """A worker changed the session: these are now all its snapshots.
+    """A job of the controller finished: its Update, to apply on the app's thread."""
 
-    `ran` is how many of them are new since the previous update (0 after an undo or a reset);
-    `failure` is a message for the transcript when the source could not run at all (a SyntaxError);
-    `paddle` is the Paddle side of a scenario step, when the scenario gives one.
-    """
-
-    def __init__(self, kind: str, payload: object, snapshots: list[Snapshot], ran: int, replaced: bool,
-                 failure: str | None = None, source: str | None = None,
-                 paddle: PaddleStep | None = None) -> None:
+    def __init__(self, update: Update) -> None:
         super().__init__()
-        self.kind = kind
-        self.payload = payload
-        self.snapshots = snapshots
-        self.ran = ran
-        self.replaced = replaced
-        self.failure = failure
-        self.source = source
-        self.paddle = paddle
+        self.update = update

@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
+from tensorscope.tui.controller import Job
+
 if TYPE_CHECKING:
     from tensorscope.tui.app import TensorscopeApp
 
@@ -41,7 +43,7 @@ class ExplorerCommands(Provider):
              app.action_tour),
             ("Reset session", "a fresh engine with nothing defined (the scenario stays open)", app.action_reset),
             ("Undo last statement", "replay the session without its last statement",
-             partial(app._enqueue, "undo", None)),
+             partial(app.controller.enqueue, Job("undo"))),
             ("Save session as script…", "write the statements so far to a .py file that replays them",
              app.action_save_script),
             ("Export screenshot (SVG)", "save what the screen shows as an SVG file", app.action_screenshot_svg),
@@ -51,9 +53,8 @@ class ExplorerCommands(Provider):
             ("Next detail pane", "in a narrow terminal: storage, graph, inspector, memory",
              app.action_next_detail),
         ]
-        if app.scenario_exporter is not None:
-            commands.append(("Save session as scenario…", "write a .yaml scenario of the statements so far",
-                             app.action_save_script))
+        commands.append(("Save session as scenario…", "write a .yaml scenario of the statements so far",
+                         app.action_save_script))
         if app.compares():
             commands.append(("Compare torch and paddle", "the step in both dialects, side by side, and what differs",
                              app.action_show_compare))

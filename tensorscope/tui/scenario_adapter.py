@@ -9,12 +9,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from tensorscope.tui.scripts import ScriptStep
 
 if TYPE_CHECKING:
     from tensorscope.scenario import Check, Scenario
+    from tensorscope.session import SessionOptions
     from tensorscope.snapshot import Snapshot
 
 
@@ -27,6 +28,8 @@ class YamlScenario:
     """ScenarioLike over a loaded Scenario, with `check` and the Session options it needs."""
 
     def __init__(self, scenario: Scenario) -> None:
+        from tensorscope.scenario import session_options
+
         self.scenario = scenario
         self.title = scenario.title
         self.summary = scenario.summary
@@ -36,8 +39,7 @@ class YamlScenario:
         self.offset = len(steps)
         steps.extend(ScriptStep(code=step.code, say=step.say) for step in scenario.steps)
         self.steps: Sequence[ScriptStep] = tuple(steps)
-        self.session_options: dict[str, Any] = {
-            "cuda": scenario.cuda, "cuda_capacity_bytes": int(scenario.cuda_capacity_gib * 1024**3)}
+        self.session_options: SessionOptions = session_options(scenario)
 
     def check(self, index: int, snapshots: Sequence[Snapshot]) -> list[tuple[str, bool]]:
         """The expectations of step `index`, given the snapshots of its statements."""

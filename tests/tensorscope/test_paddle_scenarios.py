@@ -72,7 +72,7 @@ def test_a_step_without_paddle_expect_checks_nothing_in_paddle():
     ("    paddle_expect: {versoin: {x: 0}}\n", (14, 21), "unknown key 'versoin' in the paddle expectations of step 1"),
     ("    paddle_expect: {version: 3}\n", (14, 30), "'version' in step 1 (paddle): must be a mapping"),
     ("    paddle_expect: [version]\n", (14, 20), "'paddle_expect' in step 1 must be a mapping"),
-    ("    paddle_expect: {error: {type: ValueError, contain: x}}\n", (14, 28),
+    ("    paddle_expect: {error: {type: ValueError, contain: x}}\n", (14, 47),
      "'error' in step 1 (paddle): unknown field 'contain'"),
     ("    paddle_expect: {shares_storage: [x, y]}\n", (14, 37), "'shares_storage' in step 1 (paddle): must be a list"),
 ])

@@ -105,7 +105,7 @@ def test_an_unknown_key_far_from_any_known_one_lists_the_allowed_keys():
         zzz: 1
         """)
     assert (error.line, error.column) == (4, 1)
-    assert error.hint == "allowed: cuda, cuda_capacity_gib, setup, steps, summary, tags, title"
+    assert error.hint == "allowed: cuda, cuda_capacity_gib, setup, steps, summary, tags, time_limit, title"
 
 
 def test_a_syntax_error_in_a_step_names_the_step_and_its_line():
@@ -289,7 +289,7 @@ def test_a_step_error_is_the_first_of_its_statements():
 
 
 @pytest.mark.parametrize(("expect", "message"), [
-    ("{version: 3}", "'version' in step 1: must be a mapping (e.g. version: {x: ...})"),
+    ("{version: 3}", "'version' in step 1: must be a mapping (e.g. version: {x: 1})"),
     ("{shares_storage: [x, v]}", "'shares_storage' in step 1: must be a list of groups of names"),
     ("{error: {type: RuntimeError, contain: zzz}}", "'error' in step 1: unknown field 'contain'"),
     ("{saved: {x: {by: MulBackward0, versoin: 1}}}", "'saved' in step 1: unknown field 'versoin'"),
@@ -309,3 +309,114 @@ def test_a_steps_output_is_everything_its_statements_printed():
     run = run_scenario(loads("title: t\nsummary: s\nsteps:\n  - code: |\n      print(1)\n      print(2)\n"
                              "    expect: {output: \"1\\n2\"}\n"))
     assert run.passed
+
+
+# --------------------------------------------------------------------------- hostile files
+HEAD = "title: t\nsummary: s\n"
+
+
+@pytest.mark.parametrize(("text", "located"), [
+    pytest.param(HEAD + "steps: [x = 1]\nsteps: [y = 2]\n", "f.yaml:4:1: duplicate key 'steps' (it is already given on line 3)",
+                 id="duplicate key"),
+    pytest.param(HEAD + "steps:\n  - code: x = 1\n    code: y = 2\n", "f.yaml:5:5: duplicate key 'code'", id="duplicate step key"),
+    pytest.param(HEAD + "steps:\n  - code: x = 1\n    expect: {version: {x: 1, x: 2}}\n", "f.yaml:5:30: duplicate key 'x'",
+                 id="duplicate name"),
+    pytest.param(HEAD + "steps: [x = 1]\ntags: " + "[" * 10_000 + "]" * 10_000 + "\n",
+                 "f.yaml:4:38: not valid YAML: nested more than 32 levels deep", id="deep flow nesting"),
+    pytest.param(HEAD + "steps: [x = 1]\ntags:\n" + "".join("  " * i + "-\n" for i in range(1, 60)),
+                 "not valid YAML: nested more than 32 levels deep", id="deep block nesting"),
+    pytest.param(HEAD + "a: &a [x = 1]\nsteps: *a\n", "f.yaml:4:8: not valid YAML: aliases (*name) are not supported",
+                 id="alias"),
+    pytest.param('lol: &a ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]\n'
+                 "lol2: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\nlol3: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]\n"
+                 "lol4: [*c, *c, *c, *c, *c, *c, *c, *c, *c]\n" + HEAD + "steps: [x = 1]\n",
+                 "f.yaml:2:11: not valid YAML: aliases (*name) are not supported", id="billion laughs"),
+    pytest.param(HEAD + "steps:\n  - code: x = 1\n    expect: {values: {x: [1.0, .inf]}}\n",
+                 "f.yaml:5:32: not valid YAML: numbers must be finite, not .inf", id="infinity"),
+    pytest.param(HEAD + "steps:\n  - code: x = 1\n    expect: {grad: {x: .NaN}}\n",
+                 "f.yaml:5:24: not valid YAML: numbers must be finite, not .NaN", id="nan"),
+    pytest.param(HEAD + "cuda_capacity_gib: 1.0e+999\nsteps: [x = 1]\n",
+                 "f.yaml:3:20: not valid YAML: numbers must be finite, not 1.0e+999", id="overflowing float"),
+    pytest.param(HEAD + "steps:\n  - code: x = 1\n    expect: {version: {x: " + "9" * 5000 + "}}\n",
+                 "f.yaml:5:27: not valid YAML: a number with 5,000 digits (at most 30)", id="5000-digit integer"),
+    pytest.param(HEAD + "steps:\n  - code: x = 1\n    expect: {values: {x: 0." + "1" * 5000 + "}}\n",
+                 "f.yaml:5:26: not valid YAML: a number written with 5,002 characters (at most 40)", id="5000-digit float"),
+    pytest.param(HEAD + "? [a, b]\n: 1\nsteps: [x = 1]\n", "f.yaml:3:3: keys must be plain names, not lists or mappings",
+                 id="complex key"),
+    pytest.param(HEAD + "steps: [x = 1]\n\x00", "f.yaml:4:1: not valid YAML: special characters are not allowed (U+0000)",
+                 id="NUL character"),
+    pytest.param(HEAD + "steps: !!python/object/apply:os.system [echo hi]\n",
+                 "f.yaml:3:8: not valid YAML: could not determine a constructor for the tag", id="python tag"),
+    pytest.param(HEAD + "steps: [x = 1]\n" + "#" * (1024 * 1024), "f.yaml:1:1: the file is 1,048,611 bytes; a scenario may "
+                 "have at most 1,048,576", id="over the size limit"),
+    pytest.param(HEAD + "tags: [[a]]\nsteps: [x = 1]\n", "f.yaml:3:8: tags must be words", id="tag not a word"),
+    pytest.param(HEAD + "cuda_capacity_gib: -1\nsteps: [x = 1]\n", "f.yaml:3:20: 'cuda_capacity_gib' must be more than 0",
+                 id="negative capacity"),
+])
+def test_a_hostile_file_is_refused_with_line_and_column(text, located):
+    with pytest.raises(ScenarioError) as caught:
+        loads(text, "f.yaml")
+    assert str(caught.value).startswith(located) or located in str(caught.value)
+
+
+@pytest.mark.parametrize(("expect", "located"), [
+    ("{error: [RuntimeError]}", "5:21: 'error' in step 1: must be an exception type, a mapping or null"),
+    ("{error: {type: 3}}", "5:28: 'error' in step 1: 'type' must be text (got int)"),
+    ("{error: {message: [a]}}", "5:31: 'error' in step 1: 'message' must be text (got a list holding str)"),
+    ("{output: 3}", "5:22: 'output' in step 1: must be text or {contains: text}"),
+    ("{output: {contains: [a]}}", "5:33: 'output' in step 1: 'contains' must be text"),
+    ("{warns: {a: b}}", "5:21: 'warns' in step 1: must be text"),
+    ("{version: {x: 1.5}}", "5:27: 'version' in step 1: x must be a whole number (got float)"),
+    ("{version: {x: true}}", "5:27: 'version' in step 1: x must be a whole number (got bool)"),
+    ("{shares_storage: [[x, 1]]}", "5:30: 'shares_storage' in step 1: must be a list of groups of names"),
+    ("{shares_storage: x}", "5:30: 'shares_storage' in step 1: must be a list of groups of names"),
+    ("{is_leaf: {x: yes please}}", "5:27: 'is_leaf' in step 1: x must be true or false (got str)"),
+    ("{requires_grad: {x: 1}}", "5:33: 'requires_grad' in step 1: x must be true or false (got int)"),
+    ("{is_view: [x]}", "5:23: 'is_view' in step 1: must be a mapping"),
+    ("{grad_fn: {x: [MulBackward0]}}", "5:27: 'grad_fn' in step 1: x must be a node name or null"),
+    ("{shape: {x: 3}}", "5:25: 'shape' in step 1: x must be a list of whole numbers (got int)"),
+    ("{stride: {x: [1, a]}}", "5:26: 'stride' in step 1: x must be a list of whole numbers (got a list holding int, str)"),
+    ("{dtype: {x: 32}}", "5:25: 'dtype' in step 1: x must be a dtype name (got int)"),
+    ("{saved: {x: 3}}", "5:25: 'saved' in step 1: x must be a node name or {by: NodeName, version: n}"),
+    ("{saved: {x: {by: MulBackward0, version: one}}}", "5:53: 'saved' in step 1: 'version' must be a whole number"),
+    ("{stale: x}", "5:21: 'stale' in step 1: must be a list of names"),
+    ("{stale: [[x]]}", "5:21: 'stale' in step 1: must be a list of names"),
+    ("{values: {x: [1, [2, a]]}}", "5:26: 'values' in step 1: x must be numbers"),
+    ("{grad: {x: {a: 1}}}", "5:24: 'grad' in step 1: x must be numbers or null (got a mapping)"),
+    ("{memory: {peak_bytes: lots}}", "5:35: 'memory' in step 1: 'peak_bytes' must be a number of bytes (got str)"),
+    ("{memory: 5}", "5:22: 'memory' in step 1: must be a mapping"),
+    ("{cuda_memory: {allocated: [1]}}", "5:39: 'cuda_memory' in step 1: 'allocated' must be a number of bytes"),
+    ("{version: {3: 1}}", "5:24: 'version' in step 1: names must be text, not int (3)"),
+])
+def test_every_expectation_of_the_wrong_shape_is_located(expect, located):
+    with pytest.raises(ScenarioError) as caught:
+        loads(f"title: t\nsummary: s\nsteps:\n  - code: x = 1\n    expect: {expect}\n", "bad.yaml")
+    assert str(caught.value).startswith(f"bad.yaml:{located}")
+
+
+def test_a_huge_file_is_refused_without_reading_it_whole(tmp_path: Path):
+    huge = tmp_path / "huge.yaml"
+    with huge.open("wb") as file:
+        file.truncate(2 * 1024**3)  # 2 GiB, sparse
+    with pytest.raises(ScenarioError) as caught:
+        load(huge)
+    assert str(caught.value) == f"{huge}:1:1: the file is 2,147,483,648 bytes; a scenario may have at most 1,048,576"
+
+
+def test_a_file_that_is_not_utf8_is_located(tmp_path: Path):
+    bad = tmp_path / "latin.yaml"
+    bad.write_bytes(b"title: caf\xe9\nsummary: s\nsteps: [x = 1]\n")
+    with pytest.raises(ScenarioError) as caught:
+        load(bad)
+    assert str(caught.value) == f"{bad}:1:11: not UTF-8 text (byte 0xe9)"
+
+
+def test_check_reports_hostile_files_in_one_line_each(tmp_path: Path, capsys):
+    files = {"bomb.yaml": "a: &a [x]\nb: [*a, *a]\n", "deep.yaml": "a: " + "[" * 5000 + "]" * 5000 + "\n",
+             "dup.yaml": "title: a\ntitle: b\n"}
+    for name, text in files.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    assert main(["check", *(str(tmp_path / name) for name in files)]) == 1
+    out = capsys.readouterr().out
+    assert "Traceback" not in out
+    assert [line.split(": ", 1)[0] for line in out.splitlines()[:-1]] == [f"ERROR {tmp_path / n}" for n in files]

@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from textual.pilot import Pilot
 
 from tensorscope.tui.app import TensorscopeApp
 
 
 async def settle(pilot: Pilot) -> None:
-    """Wait until the session's queue is empty and every message has been handled."""
+    """Wait until the session's queue is empty and every message has been handled (jobs run in
+    worker processes: allow them real time, up to a minute)."""
     app: TensorscopeApp = pilot.app  # type: ignore[assignment]
-    for _ in range(200):
-        await app.workers.wait_for_complete()
+    for _ in range(6000):
         await pilot.pause()
-        if app._current_job is None and not app._jobs:
+        if not app.controller.busy and not app.controller.jobs:
             break
+        await asyncio.sleep(0.01)
     await pilot.pause()
 
 

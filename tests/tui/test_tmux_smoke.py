@@ -1,5 +1,6 @@
-"""Smoke test: the real explorer in a real terminal (tmux): it starts, takes a typed statement,
-shows it, and quits on ctrl+q. Skipped when tmux is not installed."""
+"""Smoke tests: the real explorer (and REPL) in a real terminal (tmux): it starts, takes a typed
+statement, shows it, stops a runaway statement on ctrl+c with the earlier tensors kept, and quits.
+Skipped when tmux is not installed."""
 
 from __future__ import annotations
 
@@ -70,6 +71,62 @@ def test_the_explorer_runs_in_a_terminal(tmp_path: Path) -> None:
         wait_for(screen, lambda s: "Transcript" not in s, 15)
         history = tmp_path / "data" / "tensorscope" / "explorer_history"
         assert "smoke = torch.arange" in history.read_text(encoding="utf-8")
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
+
+
+def start(tmp_path: Path, command: list[str], size: tuple[int, int] = (120, 40)) -> tuple[str, Callable[[], str]]:
+    session = f"tensorscope-smoke-{uuid.uuid4().hex[:8]}"
+    (tmp_path / "data" / "tensorscope").mkdir(parents=True, exist_ok=True)
+    (tmp_path / "data" / "tensorscope" / "explorer_history").touch()  # not a first run: no tour
+    env = {"XDG_DATA_HOME": str(tmp_path / "data"), "XDG_CONFIG_HOME": str(tmp_path / "config"),
+           "TERM": "xterm-256color", "PYTHONPATH": str(ROOT)}
+    line = " ".join(f"{k}={v}" for k, v in env.items()) + " " + " ".join(f"'{part}'" for part in command)
+    tmux("new-session", "-d", "-s", session, "-x", str(size[0]), "-y", str(size[1]), "-c", str(ROOT),
+         f"env -u NO_COLOR -u TEXTUAL_THEME {line}; sleep 30")
+    return session, lambda: tmux("capture-pane", "-p", "-t", session)
+
+
+def type_line(session: str, text: str) -> None:
+    tmux("send-keys", "-t", session, "-l", text)
+    tmux("send-keys", "-t", session, "Enter")
+
+
+@pytest.mark.parametrize("runaway", ["while True: pass", "torch.zeros(1).expand(10**7, 10**7).sum()"])
+def test_ctrl_c_stops_a_runaway_statement_in_the_explorer(tmp_path: Path, runaway: str) -> None:
+    session, screen = start(tmp_path, explorer_command())
+    try:
+        wait_for(screen, lambda s: "Transcript" in s and "Input" in s)
+        type_line(session, "import torch")
+        type_line(session, "kept = torch.arange(6.)")
+        wait_for(screen, lambda s: "[1] >>> kept =" in s and "[6]" in s)
+        type_line(session, runaway)
+        wait_for(screen, lambda s: "running" in s)
+        started = time.monotonic()
+        tmux("send-keys", "-t", session, "C-c")
+        shown = wait_for(screen, lambda s: "interrupted after" in s or "steps (an endless loop?)" in s, 10)
+        assert time.monotonic() - started < 2.0
+        assert "kept" in shown and "[6]" in shown  # the earlier tensor is still in the table
+        type_line(session, "more = kept * 2")
+        wait_for(screen, lambda s: ">>> more =" in s and "more" in s)
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
+
+
+def test_ctrl_c_stops_a_runaway_statement_in_the_repl(tmp_path: Path) -> None:
+    session, screen = start(tmp_path, [sys.executable, "-m", "tensorscope", "repl"], (100, 30))
+    try:
+        wait_for(screen, lambda s: ">>>" in s)
+        type_line(session, "import torch")
+        type_line(session, "kept = torch.arange(6.)")
+        type_line(session, "torch.zeros(1).expand(10**7, 10**7).sum()")
+        time.sleep(0.5)
+        started = time.monotonic()
+        tmux("send-keys", "-t", session, "C-c")
+        wait_for(screen, lambda s: "KeyboardInterrupt: interrupted after" in s, 10)
+        assert time.monotonic() - started < 2.0
+        type_line(session, "print(kept.sum())")
+        wait_for(screen, lambda s: "tensor(15.)" in s)
     finally:
         subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
 

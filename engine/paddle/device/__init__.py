@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from engine import devices
+from engine import devices, runtime
 from engine.paddle import messages
 
 
@@ -50,10 +50,15 @@ GPU = Place("gpu")
 
 
 class _State:
-    current: Place = CPU
+    """The current place: a part of the engine's runtime."""
+
+    __slots__ = ("current",)
+
+    def __init__(self) -> None:
+        self.current: Place = CPU
 
 
-state = _State()
+state: _State = runtime.slot(__name__, "state", _State)
 
 
 def CPUPlace() -> Place:  # noqa: N802 - Paddle's name

@@ -35,6 +35,8 @@ def needs_more(text: str) -> bool:
     except SyntaxError as exc:
         message = str(exc)
         return "was never closed" in message or "unexpected EOF" in message
+    except (ValueError, RecursionError, MemoryError):  # null bytes, nesting too deep: the worker says so
+        return False
     return False
 
 

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 
+from tensorscope.printable import printable
 from tensorscope.tui.format import fmt_bytes, fmt_shape, fmt_tuple, format_values, order_viewers
 from tensorscope.tui.panes.base import TextPane, View
 from tensorscope.tui.panes.tensors import changes_of
@@ -69,7 +70,7 @@ def render_inspector(snapshot: Snapshot | None, selected: str | None,
         for line in format_values(info.values):
             text.append("  " + line + "\n")
     elif info.summary:
-        for line in info.summary.splitlines()[:12]:
+        for line in printable(info.summary).splitlines()[:12]:
             text.append("  " + line + "\n")
     if info.kind == "tensor":
         text.append("grad", style="bold")

@@ -11,6 +11,7 @@ from rich.text import Text
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
+from tensorscope.printable import printable
 from tensorscope.tui.messages import StepChosen
 from tensorscope.tui.panes.base import Pane
 
@@ -34,21 +35,21 @@ def render_entry(snapshot: Snapshot, previous: Snapshot | None, explanation: str
     from tensorscope.report import changes  # report imports the snapshot module, and so the engine
 
     text = Text()
-    lines = highlight_code(snapshot.source).split("\n")
+    lines = highlight_code(printable(snapshot.source)).split("\n")
     for index, line in enumerate(lines):
         text.append(f"[{snapshot.step}] >>> " if index == 0 else " " * (len(str(snapshot.step)) + 3) + "... ",
                     style="dim")
         text.append_text(line)
         text.append("\n")
     if snapshot.output is not None:
-        for line in snapshot.output.splitlines():
+        for line in printable(snapshot.output).splitlines():
             text.append("    " + line + "\n")
     for warning in snapshot.warnings:
-        text.append(f"    warning: {warning}\n", style="yellow")
+        text.append(f"    warning: {printable(warning)}\n", style="yellow")
     if snapshot.error is not None:
-        text.append(f"    {snapshot.error.type}: {snapshot.error.message}\n", style="bold #ff5252")
+        text.append(f"    {snapshot.error.type}: {printable(snapshot.error.message)}\n", style="bold #ff5252")
         if explanation:
-            for line in explanation.strip().splitlines():
+            for line in printable(explanation).strip().splitlines():
                 text.append(f"    ↳ {line}\n", style="italic #ffcc80")
     for note in changes(previous, snapshot):
         text.append(f"    • {note}\n", style="#e6c07b" if not note.startswith("stale") else "bold #ff8a65")
@@ -164,7 +165,7 @@ step, and the title says so. ctrl+g goes back to the latest step.
 
     def note(self, message: str, style: str = "dim") -> None:
         """A line that is not a step: a syntax error, `undid ...`, `saved ...`."""
-        widget = Static(Text(message, style=style), classes="note")
+        widget = Static(Text(printable(message), style=style), classes="note")
         self.notes.append(message)
         if self._pending is not None:
             self.mount(widget, before=self._pending)
@@ -179,7 +180,7 @@ step, and the title says so. ctrl+g goes back to the latest step.
                 self._pending = None
             return
         label = Text("… running ", style="bold italic #4fc3f7")
-        label.append(what.splitlines()[0][:60] if what else "", style="italic")
+        label.append(printable(what.splitlines()[0][:60]) if what.strip() else "", style="italic")
         if self._pending is None:
             self._pending = Static(label, classes="pending")
             self.mount(self._pending)

@@ -1,0 +1,204 @@
+"""The Sandbox: one interpreter's policy, tying builtins, modules, attributes, meters and output."""
+
+from __future__ import annotations
+
+import types
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import numpy as np
+
+import engine
+from tensorscope.sandbox import classes
+from tensorscope.sandbox.attributes import (
+    SAFE_DUNDERS,
+    AttributePolicy,
+    check_value,
+    is_paddle_tensor,
+    refuse_attribute,
+)
+from tensorscope.sandbox.builtin_names import make_builtins
+from tensorscope.sandbox.gateways import gateway
+from tensorscope.sandbox.internal import is_internal
+from tensorscope.sandbox.limits import (
+    COSTED,
+    LARGE_RESULT_BYTES,
+    MAX_INT_BITS,
+    MAX_OUTPUT_CHARS,
+    LimitExceeded,
+    Meter,
+    NestingGuard,
+    is_large,
+    refuse_size,
+)
+from tensorscope.sandbox.modules import ModuleProxy, Modules
+from tensorscope.sandbox.numpy_surface import (
+    check_numpy_call,
+    check_numpy_value,
+    limited_tolist,
+    numpy_guarded,
+    tolist_bytes,
+)
+from tensorscope.sandbox.sizes import check_sequence_bytes, int_from_bytes, is_int, range_length
+from tensorscope.sandbox.strings import SafeFormatter, bound, guarded_string_method
+
+_NUMPY_CLASSES = (np.ndarray, np.generic, np.dtype)
+_SMALL_RESULTS = frozenset({int, float, bool, complex, type(None)})  # nothing in them to check
+_UNCONSTRUCTIBLE = frozenset({types.FunctionType, types.MethodType})  # they would take code objects
+
+
+class Sandbox:
+    """The policy for one interpreter: its builtins, modules, attribute rules, meter and output."""
+
+    def __init__(self, meter: Meter, call: Callable[..., Any], namespace: dict[str, Any]) -> None:
+        self.meter = meter
+        self.call = call  # the interpreter's metered call, for builtins that call user functions
+        self.namespace = namespace  # the user's names, for dir()
+        self.attributes = AttributePolicy()
+        self.nesting = NestingGuard()
+        self.output: list[str] = []
+        self.output_chars = 0
+        self.formatter = SafeFormatter(self.getattr)
+        self.free_ids: frozenset[int] = frozenset()
+        self.builtins = make_builtins(self)
+        self.modules = Modules(meter)
+
+    # ------------------------------------------------------------------ output
+    def write(self, text: str) -> None:
+        self.count_output(len(text))
+        self.output.append(text)
+
+    def count_output(self, chars: int) -> None:
+        self.output_chars += chars
+        if self.output_chars > MAX_OUTPUT_CHARS:
+            raise LimitExceeded("RuntimeError", f"statement printed more than {MAX_OUTPUT_CHARS:,} characters")
+
+    def take_output(self) -> str:
+        text = "".join(self.output)
+        self.output.clear()
+        self.output_chars = 0
+        return text
+
+    # ------------------------------------------------------------------ user classes
+    @gateway
+    def check_class(self, bases: tuple[Any, ...], keywords: Mapping[str, Any]) -> None:
+        """Before a class body runs: no keywords, and bases user code may extend."""
+        classes.check_class_keywords(keywords)
+        classes.check_bases(bases, self.modules.usable)
+
+    @gateway
+    def check_class_body(self, namespace: Mapping[str, Any], preset: Mapping[str, Any]) -> None:
+        classes.check_class_body(namespace, preset)
+
+    def register_class(self, cls: type) -> None:
+        classes.register_user_class(cls)
+
+    # ------------------------------------------------------------------ attributes
+    def readable(self, obj: Any, name: str) -> bool:
+        return self.attributes.readable(obj, name)
+
+    @gateway
+    def getattr(self, obj: Any, name: Any) -> Any:
+        """`obj.name` under the attribute policy, with size-guarded methods where needed."""
+        self.attributes.check_read(obj, name)
+        value = getattr(obj, name)
+        if name in SAFE_DUNDERS and not isinstance(value, (str, type(None))):
+            raise refuse_attribute(name, "not a string")
+        return self.checked(self._guard_method(obj, name, value), f"attribute '{name}'")
+
+    @gateway
+    def checked(self, value: Any, what: str) -> Any:
+        """A result handed to user code: never a module, frame, code object or memoryview, nor an
+        object or structured numpy array, nor tuples nested too deep; large ones make the meter
+        look at memory."""
+        cls = type(value)
+        if cls in _SMALL_RESULTS:
+            return value
+        if cls is np.ndarray:  # the common large result: one look at its dtype and size
+            check_numpy_value(value)
+            if value.nbytes > LARGE_RESULT_BYTES:
+                self.meter.check_memory()
+            return value
+        check_value(value, what)
+        if isinstance(value, (np.ndarray, np.generic)):
+            check_numpy_value(value)
+        elif isinstance(value, tuple):
+            self.nesting.check(value)
+        if is_large(value):
+            self.meter.check_memory()
+        return value
+
+    def _guard_method(self, obj: Any, name: str, value: Any) -> Any:
+        """The guarded stand-in for methods that could build huge results or bypass the policy."""
+        guarded = guarded_string_method(self, value)
+        if guarded is not None:
+            return guarded
+        if isinstance(obj, (np.ndarray, np.generic)) and callable(value):
+            if name == "tolist":
+                return limited_tolist(tolist_bytes(obj.size, obj.itemsize), value)
+            return numpy_guarded(name, value, obj, f"numpy.{type(obj).__name__}")
+        if name == "tolist" and isinstance(obj, engine.Tensor):
+            return limited_tolist(tolist_bytes(obj.numel(), obj.element_size()), value)
+        if name == "tolist" and is_paddle_tensor(obj):
+            return limited_tolist(tolist_bytes(int(obj.size), 8), value)
+        if name == "from_bytes" and type(value) is types.BuiltinMethodType and isinstance(value.__self__, type) \
+                and issubclass(value.__self__, int):
+            return int_from_bytes
+        if isinstance(obj, range) and name in ("index", "count"):
+            return bound(_range_search, self.meter, value, name=f"range.{name}")
+        return value
+
+    @gateway
+    def setattr(self, obj: Any, name: Any, value: Any) -> None:
+        self.attributes.check_write(obj, name)
+        setattr(obj, name, value)
+
+    @gateway
+    def delattr(self, obj: Any, name: Any) -> None:
+        self.attributes.check_write(obj, name)
+        delattr(obj, name)
+
+    # ------------------------------------------------------------------ calls
+    @gateway
+    def before_call(self, func: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+        """Meter a call into non-interpreted code (containers it is given cost a step per item) and
+        refuse the calls the policy forbids."""
+        work = 0
+        if id(func) not in self.free_ids:
+            for value in (*args, *kwargs.values()):
+                if type(value) in COSTED:
+                    work += len(value)
+        self.meter.tick(1 + work)
+        if isinstance(func, type):
+            self._check_construction(func, args, kwargs)
+
+    @gateway
+    def _check_construction(self, cls: type, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+        if is_internal(cls) or cls in _UNCONSTRUCTIBLE or not self.modules.usable(cls):
+            raise TypeError(f"cannot create '{cls.__name__}' objects in tensorscope")
+        if cls is type and len(args) != 1:
+            raise TypeError("type() takes 1 argument in tensorscope (classes are made with `class`)")
+        if issubclass(cls, _NUMPY_CLASSES):
+            name = "ndarray" if issubclass(cls, np.ndarray) else "dtype" if cls is np.dtype else cls.__name__
+            check_numpy_call("numpy", name, None, args, kwargs)
+        elif cls is int and args and isinstance(args[0], (str, bytes, bytearray)) and len(args[0]) > MAX_INT_BITS // 4:
+            raise refuse_size("int() of a string", len(args[0]), MAX_INT_BITS // 4, "digits")
+        elif issubclass(cls, (bytes, bytearray)) and args and is_int(args[0]):
+            check_sequence_bytes(f"{cls.__name__}()", args[0])
+
+    # ------------------------------------------------------------------ imports
+    def import_module(self, dotted: str) -> ModuleProxy:
+        return self.modules.import_module(dotted)
+
+    def import_from(self, module: ModuleProxy, dotted: str, name: str) -> Any:
+        return self.modules.import_from(module, dotted, name)
+
+
+@gateway
+def _range_search(meter: Meter, method: Callable[..., Any], value: Any, *args: Any) -> Any:
+    """range.index/count: instant for an int, a scan of the whole range for anything else."""
+    range_ = method.__self__
+    if type(value) not in (int, bool):
+        meter.tick(range_length(range_))
+    return method(value, *args)
+

@@ -1,0 +1,41 @@
+"""Bad input in the explorer never yields a traceback: a 200,000-term line is a one-line syntax
+error, and what user code prints is shown with control characters escaped."""
+
+from __future__ import annotations
+
+from tensorscope.tui.app import TensorscopeApp
+from tensorscope.tui.panes.code_input import needs_more
+from tensorscope.tui.panes.transcript import Transcript
+
+from .helpers import run_all, settle
+
+LONG = "x = " + "+".join(["1"] * 200_000)
+
+
+def test_the_input_does_not_parse_itself_to_death() -> None:
+    assert not needs_more(LONG)
+    assert not needs_more("x = 1\0")
+
+
+async def test_a_200000_term_line_is_a_one_line_syntax_error() -> None:
+    app = TensorscopeApp(cursor_blink=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        app.run_source(LONG)
+        await settle(pilot)
+        notes = app.query_one(Transcript).notes
+        assert notes[-2].startswith(">>> x = 1+1+1") and len(notes[-2]) < 210 and notes[-2].endswith("…")
+        assert notes[-1].startswith("SyntaxError: too deeply nested to parse")
+        await run_all(pilot, "import torch", "y = torch.ones(2)")
+        assert "y" in app.snapshots[-1].objects
+
+
+async def test_printed_escape_sequences_are_shown_escaped() -> None:
+    app = TensorscopeApp(cursor_blink=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await run_all(pilot, "print('\\x1b[2J\\x1b]0;owned\\x07', '\\udc80')", "raise ValueError('\\x1b[31m')")
+        entries = app.query_one(Transcript).entries
+        printed, raised = entries[-2].body.plain, entries[-1].body.plain
+        assert "\x1b" not in printed + raised and "\udc80" not in printed
+        assert "\\x1b[2J\\x1b]0;owned\\x07 \\udc80" in printed
+        assert "ValueError: \\x1b[31m" in raised
