@@ -273,8 +273,7 @@ def make_view(source: Tensor, shape: Sequence[int], stride: Sequence[int], offse
     out = Tensor._make(source._storage, offset, tuple(shape), tuple(stride), dtype or source.dtype, source._vc)
     out._bits = source._bits if bits is None else bits
     _mark_view(out, source, DEFAULT)
-    if not record(name, out, (source,), backward) and source.requires_grad and not grad_mode.state.enabled:
-        out._requires_grad = True
+    record(name, out, (source,), backward)  # in no_grad mode it requires grad if its root base does
     return out
 
 
@@ -286,9 +285,7 @@ def make_multi_views(source: Tensor, layouts: Sequence[tuple[tuple[int, ...], tu
     for out in outs:
         out._bits = source._bits
         _mark_view(out, source, MULTI_OUTPUT)
-    if not record(name, outs, (source,), backward) and source.requires_grad and not grad_mode.state.enabled:
-        for out in outs:
-            out._requires_grad = True
+    record(name, outs, (source,), backward)
     return outs
 
 

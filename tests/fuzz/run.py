@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tests.fuzz.generate import DEFAULT_SEED, Program, Statement
+from tests.oracle import drop_warn_once
 from tests.torch_trace import record
 
 ADDRESS = re.compile(r" at 0x[0-9a-f]+")
@@ -115,7 +116,7 @@ def first_difference(expected: list[dict[str, Any]], got: list[dict[str, Any]],
             return (index, "error", e["error"], g["error"])
         if _clean_output(e["output"]) != _clean_output(g["output"]):
             return (index, "output", e["output"], g["output"])
-        if e["warnings"] != g["warnings"]:
+        if drop_warn_once(e["warnings"]) != drop_warn_once(g["warnings"]):
             return (index, "warnings", e["warnings"], g["warnings"])
         if sorted(e["objects"]) != sorted(g["objects"]):
             return (index, "objects", sorted(e["objects"]), sorted(g["objects"]))

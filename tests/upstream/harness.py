@@ -24,23 +24,11 @@ from typing import Any
 
 import pytest
 
-from tests.oracle import reconcile, run_snippet, summarize
+from tests.oracle import drop_warn_once, reconcile, run_snippet, summarize
 
 WARN_ONCE = "warn once"  # a TORCH_WARN_ONCE warning: whether it shows depends on what ran before
 RANDOM = "random"  # values drawn without a seed that both sides share (empty(), ...)
 
-# torch's TORCH_WARN_ONCE messages: torch shows each once per process, so whether real torch shows one
-# depends on what ran before in the test process; the comparison leaves them out on both sides.
-WARN_ONCE_TEXTS = ("UserWarning: Tensor.T is deprecated on 0-D tensors", "UserWarning: The use of `x.T` on tensors",
-                   "UserWarning: Tensor.H is deprecated on 0-D tensors", "UserWarning: Tensor.mT is deprecated on 0-D",
-                   "UserWarning: Tensor.mH is deprecated on 0-D", "UserWarning: adjoint() is deprecated on 0-D")
-
-
-def drop_warn_once(warnings: list[str] | None) -> list[str] | None:
-    """The warnings without torch's warn-once ones (see WARN_ONCE_TEXTS)."""
-    if warnings is None:
-        return None
-    return [w for w in warnings if not w.startswith(WARN_ONCE_TEXTS)]
 
 
 def _err(fn: Callable[[], Any]) -> Any:
