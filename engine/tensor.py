@@ -226,8 +226,8 @@ class Tensor:
         return UntypedStorage(self._storage)
 
     def data_ptr(self) -> int:
-        if self._storage.nbytes == 0:
-            return 0  # no memory: torch's null pointer
+        if self._storage.nbytes == 0 or 0 in self._shape:
+            return 0  # no elements: torch's null pointer
         return self._storage.data_ptr + self._offset * self.dtype.itemsize
 
     @property

@@ -43,10 +43,10 @@ class _Labels:
     """S0, S1, … by first appearance; the storages are kept alive so an address is never reused."""
 
     def __init__(self) -> None:
-        self.by_address: dict[int, str] = {}
+        self.by_address: dict[Any, str] = {}
         self.keep: list[Any] = []
 
-    def label(self, address: int, keep: Any) -> str:
+    def label(self, address: Any, keep: Any) -> str:
         if address not in self.by_address:
             self.by_address[address] = f"S{len(self.by_address)}"
             self.keep.append(keep)
@@ -67,6 +67,14 @@ def _read(value: Any, attr: str) -> Any:
         return "<error>"
 
 
+def _storage_key(storage: Any) -> Any:
+    """Where a storage's memory is; memory-less storages (data_ptr 0) are told apart by identity."""
+    address = storage.data_ptr()
+    if address:
+        return address
+    return ("empty", getattr(storage, "_cdata", None) or id(getattr(storage, "_storage", storage)))
+
+
 def _describe(torch: Any, value: Any, labels: _Labels) -> dict[str, Any]:
     if isinstance(value, np.ndarray):
         root = _array_root(value)
@@ -80,11 +88,11 @@ def _describe(torch: Any, value: Any, labels: _Labels) -> dict[str, Any]:
     except RuntimeError:
         grad_fn = "Invalid"
     is_leaf = _read(value, "is_leaf")  # raises for a view whose base changed after a no_grad view
-    grad = value.grad if is_leaf is True else None
+    grad = value.grad if is_leaf is True or value.retains_grad else None
     return {
         "kind": "tensor", "shape": list(value.shape), "stride": list(value.stride()),
         "storage_offset": value.storage_offset(), "dtype": str(value.dtype).replace("torch.", ""),
-        "storage": labels.label(storage.data_ptr(), storage), "version": _read(value, "_version"),
+        "storage": labels.label(_storage_key(storage), storage), "version": _read(value, "_version"),
         "requires_grad": value.requires_grad, "is_leaf": is_leaf, "grad_fn": grad_fn,
         "is_view": value._is_view(),
         "values": _plain(value.detach().tolist()) if value.numel() <= 1000 else None,

@@ -87,11 +87,15 @@ def copy_(self: Tensor, src: Tensor | float, non_blocking: bool = False) -> Tens
     check_inplace_allowed(self, src)
     if not isinstance(src, Tensor):
         src = Tensor._wrap(np.array(src, dtype=self.dtype.np), self.dtype)
-    check_writable(self, None, (src._shape,))
+    same = src is self  # torch's copy_ of a tensor into itself returns at once (no overlap check)
+    if not same:
+        check_writable(self, None, (src._shape,))
     source_array = src._numpy_view()
     src_shape, src_dtype = src._shape, src.dtype.np
 
     def write(target: np.ndarray) -> None:
+        if same:
+            return
         with np.errstate(invalid="ignore", over="ignore"):  # NaN into an integer: as C++ casts it
             np.copyto(target, source_array, casting="unsafe")
 

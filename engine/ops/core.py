@@ -228,7 +228,8 @@ def apply_inplace(self: Tensor, write: Callable[[np.ndarray], None], name: str, 
         saved_before = [(field, SavedTensor(t, False)) for field, t in saved_inputs.items()]  # versions now
         self_edge = edges_of([self])[0]
         base_edge = edges_of([self._view.base])[0] if self._view is not None else None
-    self._write(write)
+    with np.errstate(all="ignore"):  # torch never warns about nan/inf results
+        self._write(write)
     self._bump_version()
     if not tracked:
         return self

@@ -25,7 +25,7 @@ from engine.ops.core import (
     result_type,
     unbroadcast,
 )
-from engine.ops.pointwise import _finish, _shape_of, write_out
+from engine.ops.pointwise import _finish, _shape_of, iterated, output_strides, write_out
 from engine.tensor import Tensor
 
 Operand = Tensor | float | int | bool
@@ -221,8 +221,9 @@ def _logical(ufunc: np.ufunc) -> Callable[..., Tensor]:
         geometry.broadcast_shapes(_shape_of(self), _shape_of(other))
         result = np.asarray(ufunc(a, b))
         if out is not None:
-            return write_out(out, result.astype(out.dtype.np), ufunc.__name__, (self, other))
-        return Tensor._wrap(result, dtypes.bool_)
+            return write_out(out, result.astype(out.dtype.np), ufunc.__name__, (self, other),
+                             strides=output_strides(result.shape, (self, other), "iterator"), iterator=True)
+        return iterated(result, dtypes.bool_, (self, other))
     logical.__name__ = ufunc.__name__
     return logical
 

@@ -201,7 +201,54 @@ def linspace(start: float, end: float, steps: int, *, dtype: dtypes.dtype | None
              requires_grad: bool = False) -> Tensor:
     dtype = dtypes.to_dtype(dtype) if dtype is not None else None
     target = dtype or dtypes.get_default_dtype()
-    return _finish(Tensor._wrap(np.linspace(start, end, steps).astype(target.np), target), requires_grad)
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
+    return _finish(Tensor._wrap(_linspace(start, end, steps, target), target), requires_grad)
+
+
+def _linspace(start: float, end: float, steps: int, target: dtypes.dtype) -> np.ndarray:
+    """ATen's linspace kernel: the first half counts up from start, the second down from end, each
+    element one fused multiply-add in the dtype's arithmetic (start + step * i, end - step * j)."""
+    if steps <= 1 or not target.is_floating_point:
+        return np.linspace(start, end, steps).astype(target.np)
+    from engine.ops.random import _fma32
+
+    t = target.np.type
+    first, last = t(start), t(end)
+    step = (last - first) / t(steps - 1)
+    idx = np.arange(steps)
+    halfway = steps // 2
+    up = idx[:halfway].astype(target.np)
+    down = (steps - 1 - idx[halfway:]).astype(target.np)
+    if target.itemsize == 8:
+        values = np.concatenate([_fma64(up, step, first), _fma64(down, -step, last)])
+    elif target.itemsize == 4:
+        values = np.concatenate([_fma32(up, step, first), _fma32(down, -step, last)])
+    else:
+        values = np.where(idx < halfway, first + step * idx, last - step * (steps - 1 - idx))
+    return values.astype(target.np)
+
+
+def _fma64(a: np.ndarray, b: float, c: float) -> np.ndarray:
+    """float64 a*b+c as one fused multiply-add (error-free product and sum, then one rounding)."""
+    a = np.asarray(a, dtype=np.float64)
+    b, c = np.float64(b), np.float64(c)
+    product = a * b
+
+    def split(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        scaled = 134217729.0 * x
+        high = scaled - (scaled - x)
+        return high, x - high
+
+    ah, al = split(a)
+    bh, bl = split(np.full_like(a, b))
+    product_error = ((ah * bh - product) + ah * bl + al * bh) + al * bl
+    total = product + c
+    back = total - product
+    sum_error = (product - (total - back)) + (c - back)
+    with np.errstate(invalid="ignore"):
+        result = total + (sum_error + product_error)
+    return np.where(np.isfinite(result), result, product + c)
 
 
 def eye(n: int, m: int | None = None, *, dtype: dtypes.dtype | None = None, device: Any = None,

@@ -47,7 +47,7 @@ def take(self: Tensor, index: Tensor, *, out: Tensor | None = None) -> Tensor:
     if out is not None:
         _check_gather_out(out, self, index)
     return _finish("TakeBackward0", "take", flat[positions].reshape(index._shape), self.dtype, (self, index),
-                   backward, {"index": index} if needs_grad(self) else None, out=out, after_resize=lambda: None)
+                   backward, {"index": index} if needs_grad(self) else None, out=out, after_resize=lambda: None, layout=None)
 
 
 def put_(self: Tensor, index: Tensor, source: Tensor, accumulate: bool = False) -> Tensor:

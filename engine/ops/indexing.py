@@ -254,7 +254,7 @@ def index_select(self: Tensor, dim: int, index: Tensor, *, out: Tensor | None = 
     if out is not None:
         _check_gather_out(out, self, index)
     return _finish("IndexSelectBackward0", "index_select", result, self.dtype, (self, index), backward,
-                   {"index": index} if needs_grad(self) else None, out=out, after_resize=lambda: None)
+                   {"index": index} if needs_grad(self) else None, out=out, after_resize=lambda: None, layout=None)
 
 
 def _check_gather_out(out: Tensor, source: Tensor, index: Tensor, partial_index: bool = False) -> None:
@@ -282,7 +282,7 @@ def masked_select(self: Tensor, mask: Tensor, *, out: Tensor | None = None) -> T
     if out is not None:
         _check_gather_out(out, self, mask)
     return _finish("MaskedSelectBackward0", "masked_select", x[m], self.dtype, (self, mask), backward,
-                   {"mask": mask, "self": self} if grad else None, out=out, after_resize=lambda: None)
+                   {"mask": mask, "self": self} if grad else None, out=out, after_resize=lambda: None, layout=None)
 
 
 def gather(self: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False, out: Tensor | None = None) -> Tensor:
@@ -305,7 +305,7 @@ def gather(self: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False, 
 
     return _finish("GatherBackward0", "gather", result, self.dtype, (self, index), backward,
                    {"index": index, "self": self} if needs_grad(self) else None, out=out,
-                   after_resize=lambda: _check_gather_out(out, self, index, partial_index=True))
+                   after_resize=lambda: _check_gather_out(out, self, index, partial_index=True), layout=None)
 
 
 def _check_index_shape(self: Tensor, d: int, index: Tensor) -> None:
@@ -504,16 +504,18 @@ def index_copy(self: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor:
 
 
 def masked_fill(self: Tensor, mask: Tensor, value: Any) -> Tensor:
-    return _out_of_place(self, lambda t: masked_fill_(t, mask, value))
+    """torch: self expanded to the broadcast shape, cloned row-major, then masked_fill_."""
+    return _out_of_place(self, lambda t: masked_fill_(t, mask, value), contiguous=True)
 
 
-def _out_of_place(self: Tensor, inplace: Any) -> Tensor:
-    """`op(x)` for ops PyTorch defines as `x.clone().op_()` but records as one node fed by x."""
+def _out_of_place(self: Tensor, inplace: Any, contiguous: bool = False) -> Tensor:
+    """`op(x)` for ops PyTorch defines as `x.clone().op_()` but records as one node fed by x; the
+    clone keeps x's layout (preserve_format) unless the op clones `contiguous`."""
     from engine.autograd import grad_mode
     from engine.ops.copying import clone
 
     with grad_mode.no_grad():
-        copied = clone(self)
+        copied = clone(self, contiguous=contiguous)
     edge = self._gradient_edge() if needs_grad(self) else None
     if edge is not None:
         copied._grad_fn, copied._output_nr = edge
@@ -556,7 +558,22 @@ def cat(tensors: Sequence[Tensor], dim: int = 0, *, out: Tensor | None = None) -
             start += size
         return tuple(parts)
 
-    return _finish("CatBackward0", "cat", result, dt, tuple(tensors), backward, out=out)
+    if out is not None:
+        _check_cat_out(out, dt)
+    return _finish("CatBackward0", "cat", result, dt, tuple(tensors), backward, out=out, layout="contiguous",
+                   after_resize=None if out is None else lambda: _check_cat_overlap(out, tensors))
+
+
+def _check_cat_out(out: Tensor, dt: dtypes.dtype) -> None:
+    if not dtypes.can_cast(dt, out.dtype):
+        raise TypeError(f"torch.cat(): input types can't be cast to the desired output type {out.dtype.short}")
+
+
+def _check_cat_overlap(out: Tensor, tensors: Sequence[Tensor]) -> None:
+    """cat checks out only once it has its final size: no internal overlap, no overlap with an input."""
+    check_internal_overlap(out)
+    for t in tensors:
+        check_no_overlap(out, t)
 
 
 def stack(tensors: Sequence[Tensor], dim: int = 0, *, out: Tensor | None = None) -> Tensor:
@@ -576,7 +593,10 @@ def stack(tensors: Sequence[Tensor], dim: int = 0, *, out: Tensor | None = None)
     def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[np.ndarray, ...]:
         return tuple(g[(slice(None),) * d + (k,)] for k in range(len(tensors)))  # views, as torch unbinds
 
-    return _finish("StackBackward0", "stack", result, dt, tuple(tensors), backward, out=out)
+    if out is not None:
+        _check_cat_out(out, dt)
+    return _finish("StackBackward0", "stack", result, dt, tuple(tensors), backward, out=out, layout="contiguous",
+                   after_resize=None if out is None else lambda: _check_cat_overlap(out, tensors))
 
 
 def hstack(tensors: Sequence[Tensor]) -> Tensor:
@@ -603,25 +623,25 @@ def repeat(self: Tensor, *sizes: Any) -> Tensor:
             split.extend([r, n])
         return (g.reshape(split).sum(axis=tuple(range(0, len(split), 2))).reshape(in_shape),)
 
-    return _finish("RepeatBackward0", "repeat", result, self.dtype, (self,), backward)
+    return _finish("RepeatBackward0", "repeat", result, self.dtype, (self,), backward, layout="contiguous")
 
 
 def flip(self: Tensor, dims: Sequence[int]) -> Tensor:
     axes = tuple(geometry.wrap_dim(d, self.ndim) for d in (dims if isinstance(dims, (list, tuple)) else [dims]))
     return _finish("FlipBackward0", "flip", np.flip(self._numpy_view(), axes).copy(), self.dtype, (self,),
-                   lambda g, s: (np.flip(g, axes),))
+                   lambda g, s: (np.flip(g, axes),), layout="preserve")
 
 
 def roll(self: Tensor, shifts: Any, dims: Any = None) -> Tensor:
     result = np.roll(self._numpy_view(), shifts, dims)
     neg = tuple(-v for v in shifts) if isinstance(shifts, (tuple, list)) else -shifts
-    return _finish("RollBackward0", "roll", result, self.dtype, (self,), lambda g, s: (np.roll(g, neg, dims),))
+    return _finish("RollBackward0", "roll", result, self.dtype, (self,), lambda g, s: (np.roll(g, neg, dims),), layout="preserve")
 
 
 def _triangle(keep: Any, name: str) -> Any:
     def op(self: Tensor, diagonal: int = 0) -> Tensor:
         return _finish(name, name, keep(self._numpy_view(), diagonal), self.dtype, (self,),
-                       lambda g, s: (keep(g, diagonal),))
+                       lambda g, s: (keep(g, diagonal),), layout=None)
     return op
 
 
@@ -633,7 +653,7 @@ def _finish_diag(vector: Tensor, diagonal: int) -> Tensor:
     """torch.diag of a 1-D tensor: a square matrix with it on the chosen diagonal (DiagEmbed-like)."""
     result = np.diag(vector._numpy_view(), diagonal)
     return _finish("DiagEmbedBackward0", "diag", result, vector.dtype, (vector,),
-                   lambda g, s: (np.diagonal(g, diagonal).copy(),))
+                   lambda g, s: (np.diagonal(g, diagonal).copy(),), layout=None)
 
 
 def nonzero(self: Tensor, *, as_tuple: bool = False) -> Any:
@@ -651,7 +671,7 @@ def sort(self: Tensor, dim: int = -1, descending: bool = False, stable: bool = F
     order = np.argsort(-x if descending else x, axis=d, kind="stable")
     values = np.take_along_axis(x, order, axis=d)
     out = _finish("SortBackward0", "sort", values, self.dtype, (self,),
-                  lambda g, s: (_put_along(g, order, d),))
+                  lambda g, s: (_put_along(g, order, d),), layout="preserve")
     return return_type("sort", out, Tensor._wrap(order.astype(np.int64)))
 
 
@@ -676,7 +696,7 @@ def topk(self: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool
         np.put_along_axis(grad, order, g, axis=d)
         return (grad,)
 
-    out = _finish("TopkBackward0", "topk", values, self.dtype, (self,), backward)
+    out = _finish("TopkBackward0", "topk", values, self.dtype, (self,), backward, layout=None)
     return return_type("topk", out, Tensor._wrap(order.astype(np.int64)))
 
 

@@ -21,7 +21,7 @@ from engine import dtypes, errors, geometry
 from engine.ops import views
 from engine.ops.copying import contiguous
 from engine.ops.core import needs_grad, record, unbroadcast
-from engine.ops.pointwise import mul, write_out
+from engine.ops.pointwise import mul, resize_out, write_out
 from engine.tensor import Tensor
 
 Grads = tuple[np.ndarray | None, ...]
@@ -45,6 +45,11 @@ def _finish(name: str, op: str, result: np.ndarray, dt: dtypes.dtype, inputs: tu
     """Wrap a product as a new tensor and record it, or honour `out=`."""
     result = np.asarray(result, dtype=dt.np, order="C")
     if out is not None:
+        if out.dtype is not dt:
+            if op == "dot":  # dot resizes out before it compares dtypes
+                resize_out(out, result.shape)
+                raise RuntimeError(f"result dtype {out.dtype.short} does not match input dtype {dt.short}")
+            raise RuntimeError(f"Expected out tensor to have dtype {dt.cpp}, but got {out.dtype.cpp} instead")
         return write_out(out, result, op, inputs)
     tensor = Tensor._wrap(result, dt)
     record(name, tensor, inputs, backward, save)

@@ -42,13 +42,29 @@ def _broadcast(*operands: Any) -> tuple[int, ...]:
     return geometry.broadcast_shapes(*(_shape_of(x) for x in operands))
 
 
+def resize_out(out: Tensor, shape: tuple[int, ...], strides: tuple[int, ...] | None = None, warn_times: int = 1) -> None:
+    """at::native::resize_output: a differently shaped out is resized (with torch's deprecation
+    warning when it had elements) and laid out row-major, or with the op's `strides`."""
+    if out._shape == shape:
+        return
+    if out.numel():
+        message = errors.OUT_RESIZED.format(had=errors.shape_text(out._shape), want=errors.shape_text(shape))
+        for _ in range(warn_times):
+            warnings.warn(message, UserWarning, stacklevel=4)
+    out._storage.grow_to((out._offset + math.prod(shape)) * out.dtype.itemsize)
+    out._set_layout(shape, strides or geometry.contiguous_strides(shape), out._offset)
+
+
 def write_out(out: Tensor, result: np.ndarray, op: str, inputs: tuple[Any, ...],
-              overlap: tuple[Any, ...] | None = None, after_resize: Callable[[], None] | None = None) -> Tensor:
+              overlap: tuple[Any, ...] | None = None, after_resize: Callable[[], None] | None = None,
+              strides: tuple[int, ...] | None = None, iterator: bool = False) -> Tensor:
     """The `out=` contract, in TensorIterator's order: no autograd (out or an input requiring grad,
     with grad mode on, is an error), out may not overlap itself nor partly overlap an input
     (`overlap`, the inputs unless given), the result's dtype must cast to out's, then out is
     resized (with torch's warning when it had elements), written, and bumped once. Gathers check
-    their sources only once out has its final size (`after_resize`), as their kernels do."""
+    their sources only once out has its final size (`after_resize`), as their kernels do. A
+    TensorIterator op (`iterator`) whose out has another dtype resizes out twice (its own result, then
+    out), so torch warns twice."""
     if needs_grad(*inputs, out):
         raise RuntimeError(errors.OUT_REQUIRES_GRAD.format(op=op))
     if after_resize is None:
@@ -56,12 +72,7 @@ def write_out(out: Tensor, result: np.ndarray, op: str, inputs: tuple[Any, ...],
     result_dtype = dtypes.from_numpy_dtype(result.dtype)
     if not dtypes.can_cast(result_dtype, out.dtype):
         raise RuntimeError(errors.CAST.format(src=result_dtype.short, dst=out.dtype.short))
-    if out._shape != result.shape:
-        if out.numel():
-            warnings.warn(errors.OUT_RESIZED.format(had=errors.shape_text(out._shape),
-                                                    want=errors.shape_text(result.shape)), UserWarning, stacklevel=3)
-        out._storage.grow_to((out._offset + math.prod(result.shape)) * out.dtype.itemsize)
-        out._set_layout(result.shape, geometry.contiguous_strides(result.shape), out._offset)
+    resize_out(out, result.shape, strides, 2 if iterator and result_dtype is not out.dtype else 1)
     if after_resize is not None:
         after_resize()
     with np.errstate(invalid="ignore", over="ignore"):
@@ -70,16 +81,57 @@ def write_out(out: Tensor, result: np.ndarray, op: str, inputs: tuple[Any, ...],
     return out
 
 
+def output_strides(shape: tuple[int, ...], inputs: tuple[Any, ...], layout: str) -> tuple[int, ...] | None:
+    """The strides torch gives an op's new output: TensorIterator's rule from the tensor inputs
+    ("iterator"), row-major ("contiguous"), the first input's preserve_format ("preserve"); None
+    keeps numpy's."""
+    if layout == "iterator":
+        if len(shape) < 2:
+            return None
+        operands = [(t._shape, t._stride) if isinstance(t, Tensor) else ((), ()) for t in inputs]
+        if all(op[0] == shape and geometry.is_contiguous(*op) for op in operands):
+            return geometry.contiguous_strides(shape)
+        return geometry.iterator_strides(shape, operands)
+    if layout == "contiguous":
+        return geometry.contiguous_strides(shape)
+    if layout == "preserve":
+        first = inputs[0]
+        return geometry.like_strides(first._shape, first._stride)
+    return None
+
+
+def wrap_strided(result: np.ndarray, dtype: dtypes.dtype, strides: tuple[int, ...] | None) -> Tensor:
+    """A new tensor holding `result` laid out with `strides` (numpy's own layout when None)."""
+    if strides is None or result.ndim < 2:
+        return Tensor._wrap(result, dtype)
+    itemsize = result.itemsize
+    if result.base is None and tuple(st // itemsize for st in result.strides) == strides \
+            and geometry.non_overlapping_and_dense(result.shape, strides):
+        return Tensor._wrap(result, dtype)
+    tensor = Tensor._empty_strided(result.shape, strides, dtype)
+    np.copyto(tensor._raw_view(), result)
+    return tensor
+
+
+def iterated(result: np.ndarray, dtype: dtypes.dtype, inputs: tuple[Any, ...]) -> Tensor:
+    """A TensorIterator op's new output (no autograd): laid out by output_strides' "iterator" rule."""
+    return wrap_strided(result, dtype, output_strides(result.shape, inputs, "iterator"))
+
+
 def _finish(name: str, op: str, result: Any, dtype: dtypes.dtype, inputs: tuple[Any, ...], backward: Any,
             save: dict[str, Tensor] | None = None, save_result: str | None = None,
-            out: Tensor | None = None, after_resize: Callable[[], None] | None = None) -> Tensor:
-    """Wrap a numpy result as a new tensor and record it, or honour `out=`."""
+            out: Tensor | None = None, after_resize: Callable[[], None] | None = None,
+            layout: str = "iterator") -> Tensor:
+    """Wrap a numpy result as a new tensor, laid out as torch lays it out (`layout`, see
+    output_strides), and record it; or honour `out=`."""
     result = np.asarray(result)
     if result.dtype != dtype.np:
         result = result.astype(dtype.np, copy=False)
+    strides = output_strides(result.shape, inputs, layout)
     if out is not None:
-        return write_out(out, result, op, inputs, after_resize=after_resize)
-    tensor = Tensor._wrap(result, dtype)
+        return write_out(out, result, op, inputs, after_resize=after_resize, strides=strides,
+                         iterator=layout == "iterator")
+    tensor = wrap_strided(result, dtype, strides)
     record(name, tensor, inputs, backward, save, {save_result: tensor} if save_result else None)
     return tensor
 
@@ -425,6 +477,15 @@ def _forward(op: str, x: np.ndarray, out: np.ndarray | None = None) -> np.ndarra
         return UNARY[op][1](x, out=out)
 
 
+_SAME_DTYPE_OUT = {"neg", "abs", "sign", "floor", "ceil", "round", "trunc", "frac"}  # no casting into out=
+
+
+def check_out_dtype(out: Tensor, dt: dtypes.dtype) -> None:
+    """The ops whose out= must have the result's own dtype (TensorIterator's check_all_same_dtype)."""
+    if out.dtype is not dt:
+        raise RuntimeError(f"Found dtype {out.dtype.short} but expected {dt.short}")
+
+
 def unary(op: str, self: Tensor, out: Tensor | None = None) -> Tensor:
     name, _, derivative, saves = UNARY[op]
     dt = self.dtype if (self.dtype.is_differentiable or op not in _FLOAT_ONLY) else dtypes.get_default_dtype()
@@ -432,6 +493,8 @@ def unary(op: str, self: Tensor, out: Tensor | None = None) -> Tensor:
         dt = self.dtype.to_real()
     if op == "abs" and self.dtype is dtypes.bool_:
         raise RuntimeError("abs() is not supported for bool tensors")
+    if out is not None and op in _SAME_DTYPE_OUT:
+        check_out_dtype(out, dt)
     if op == "neg" and self.dtype is dtypes.bool_:
         raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. If you are trying to "
                            "invert a mask, use the `~` or `logical_not()` operator instead.")
@@ -488,14 +551,45 @@ def leaky_relu_(self: Tensor, negative_slope: float = 0.01) -> Tensor:
     check_inplace_allowed(self)
     check_writable(self)
 
-    def write(t: np.ndarray) -> None:
-        np.multiply(t, self.dtype.np.type(negative_slope), out=t, where=t < 0)
+    def write(t: np.ndarray) -> None:  # torch: x > 0 ? x : x * slope (so 0 * -0.5 is -0.)
+        np.multiply(t, self.dtype.np.type(negative_slope), out=t, where=~(t > 0))
 
     def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[np.ndarray]:
+        if negative_slope < 0:  # the sign of the saved result no longer says which branch ran
+            raise RuntimeError(
+                "In-place leakyReLu backward calculation is triggered with a negative slope which is not supported. "
+                "This is caused by calling in-place forward function with a negative slope, please call out-of-place "
+                "version instead. File an issue at https://github.com/pytorch/pytorch if you do require supporting "
+                "in-place leakRelu backward calculation with negative slope")
         return (np.where(s["result"] > 0, g, g * negative_slope).astype(g.dtype),)
 
     return apply_inplace(self, write, "LeakyReluBackward1", (), backward, save_result="result",
                          check_autograd=False)
+
+
+def _hardtanh_backward(low: float, high: float, field: str) -> Any:
+    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[np.ndarray]:
+        x = s[field]
+        return (np.where((x > low) & (x < high), g, 0).astype(g.dtype),)
+    return backward
+
+
+def hardtanh(self: Tensor, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False) -> Tensor:
+    if inplace:
+        return hardtanh_(self, min_val, max_val)
+    x = self._numpy_view()
+    result = np.clip(x, self.dtype.np.type(min_val), self.dtype.np.type(max_val))
+    return _finish("HardtanhBackward0", "hardtanh", result, self.dtype, (self,),
+                   _hardtanh_backward(min_val, max_val, "self"), {"self": self} if needs_grad(self) else None)
+
+
+def hardtanh_(self: Tensor, min_val: float = -1.0, max_val: float = 1.0) -> Tensor:
+    """torch records the in-place form as HardtanhBackward0 too, saving the result."""
+    check_inplace_allowed(self)
+    check_writable(self)
+    low, high = self.dtype.np.type(min_val), self.dtype.np.type(max_val)
+    return apply_inplace(self, lambda t: np.clip(t, low, high, out=t), "HardtanhBackward0", (),
+                         _hardtanh_backward(min_val, max_val, "result"), save_result="result", check_autograd=False)
 
 
 def gelu(self: Tensor, approximate: str = "none", *, out: Tensor | None = None) -> Tensor:
@@ -513,6 +607,8 @@ def clamp(self: Tensor, min: float | None = None, max: float | None = None, *,  
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     dt = result_type(self, *(v for v in (min, max) if v is not None))
+    if out is not None:
+        check_out_dtype(out, dt)
     x = array_of(self, dt)
     result = np.clip(x, min, max).astype(dt.np, copy=False)
     return _finish("ClampBackward1", "clamp", result, dt, (self,), _clamp_backward(min, max),
@@ -677,8 +773,9 @@ def _compare(ufunc: np.ufunc) -> Callable[..., Tensor]:
         geometry.broadcast_shapes(_shape_of(self), _shape_of(other))
         result = ufunc(array_of(self, dt), array_of(other, dt))
         if out is not None:
-            return write_out(out, np.asarray(result), ufunc.__name__, (self, other))
-        return Tensor._wrap(np.asarray(result), dtypes.bool_)
+            return write_out(out, np.asarray(result), ufunc.__name__, (self, other),
+                             strides=output_strides(np.shape(result), (self, other), "iterator"), iterator=True)
+        return iterated(np.asarray(result), dtypes.bool_, (self, other))
     return compare
 
 
@@ -687,7 +784,7 @@ eq, ne, lt, le, gt, ge = (_compare(u) for u in (np.equal, np.not_equal, np.less,
 
 
 def logical_not(self: Tensor) -> Tensor:
-    return Tensor._wrap(np.logical_not(self._numpy_view()), dtypes.bool_)
+    return iterated(np.logical_not(self._numpy_view()), dtypes.bool_, (self,))
 
 
 def _bitwise(ufunc: np.ufunc) -> Callable[..., Tensor]:
@@ -695,7 +792,7 @@ def _bitwise(ufunc: np.ufunc) -> Callable[..., Tensor]:
         dt = result_type(self, other)
         if dt.is_floating_point:
             raise RuntimeError(f"\"{ufunc.__name__}_cpu\" not implemented for '{dt.short}'")
-        return Tensor._wrap(np.asarray(ufunc(array_of(self, dt), array_of(other, dt))), dt)
+        return iterated(np.asarray(ufunc(array_of(self, dt), array_of(other, dt))), dt, (self, other))
     return bitwise
 
 
@@ -707,8 +804,9 @@ def bitwise_not(self: Tensor, *, out: Tensor | None = None) -> Tensor:
         raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type tensors")
     result = np.invert(self._numpy_view())
     if out is not None:
+        check_out_dtype(out, self.dtype)
         return write_out(out, result, "bitwise_not", (self,))
-    return Tensor._wrap(result, self.dtype)
+    return iterated(result, self.dtype, (self,))
 
 
 def bitwise_not_(self: Tensor) -> Tensor:
@@ -720,19 +818,21 @@ def bitwise_not_(self: Tensor) -> Tensor:
 
 
 def isnan(self: Tensor) -> Tensor:
-    return Tensor._wrap(np.isnan(self._numpy_view()), dtypes.bool_)
+    return iterated(np.isnan(self._numpy_view()), dtypes.bool_, (self,))
 
 
 def isinf(self: Tensor) -> Tensor:
-    return Tensor._wrap(np.isinf(self._numpy_view()), dtypes.bool_)
+    return iterated(np.isinf(self._numpy_view()), dtypes.bool_, (self,))
 
 
 def isfinite(self: Tensor) -> Tensor:
-    return Tensor._wrap(np.isfinite(self._numpy_view()), dtypes.bool_)
+    return iterated(np.isfinite(self._numpy_view()), dtypes.bool_, (self,))
 
 
 def where(condition: Tensor, input: Operand, other: Operand, *, out: Tensor | None = None) -> Tensor:  # noqa: A002
     dt = result_type(input, other)
+    if out is not None and out.dtype is not dt:
+        raise RuntimeError(f"Expected out type to be {dt.short} but got {out.dtype.short}")
     geometry.broadcast_shapes(condition._shape, _shape_of(input), _shape_of(other))
     cond = condition._numpy_view().astype(bool, copy=False)
     result = np.where(cond, array_of(input, dt), array_of(other, dt))

@@ -86,13 +86,17 @@ def _dense(array: Any, dt: np.dtype | None = None) -> np.ndarray:
     return np.asarray(array, dtype=dt, order="C")
 
 
+def _NO_CHECK() -> None:  # noqa: N802 - a constant-like no-op
+    return None
+
+
 def _emit(result: Any, dt: dtypes.dtype, name: str, op: str, inputs: tuple[Any, ...], backward: Any,
           save: dict[str, Tensor] | None = None, save_result: str | None = None,
           out: Tensor | None = None) -> Tensor:
     """Wrap a reduction result as a new contiguous tensor and record it, or honour `out=`."""
     result = _dense(result, dt.np)
-    if out is not None:
-        return write_out(out, result, op, inputs)
+    if out is not None:  # reductions do not check their out for overlap
+        return write_out(out, result, op, inputs, after_resize=_NO_CHECK)
     tensor = Tensor._wrap(result, dt)
     if backward is not None:
         record(name, tensor, inputs, backward, save, {save_result: tensor} if save_result else None)
@@ -219,6 +223,17 @@ def _return_type(name: str) -> type[tuple]:
     return type(name, (tuple,), namespace)
 
 
+_RETURN_TYPES: dict[str, type[tuple]] = {}
+
+
+def return_type(name: str, values: Tensor, indices: Tensor) -> tuple:
+    """A `torch.return_types.<name>` (values, indices) pair (sort, topk, ...)."""
+    cls = _RETURN_TYPES.get(name)
+    if cls is None:
+        cls = _RETURN_TYPES[name] = _return_type(name)
+    return cls(values, indices)
+
+
 class return_types:  # noqa: N801 - torch's name
     """The namedtuple types torch.max / torch.min return (`torch.return_types`)."""
 
@@ -266,8 +281,8 @@ def _extreme(self: Tensor, dim: Any, keepdim: bool, out: Any, op: str) -> Any:
         return (written_in_place(result, 2),)
 
     if out is not None:
-        write_out(out[0], _dense(values), op, (self,))
-        write_out(out[1], _dense(indices, np.int64), op, (self,))
+        write_out(out[0], _dense(values), op, (self,), after_resize=_NO_CHECK)
+        write_out(out[1], _dense(indices, np.int64), op, (self,), after_resize=_NO_CHECK)
         return getattr(return_types, op + "_out")(out[0], out[1])
     index_tensor = Tensor._wrap(_dense(indices, np.int64), dtypes.int64)
     value_tensor = _emit(values, self.dtype, f"{title}Backward0", op, (self,), backward_dim,
