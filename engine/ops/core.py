@@ -209,12 +209,14 @@ def check_out_overlap(out: Tensor, inputs: Sequence[Any]) -> None:
 def apply_inplace(self: Tensor, write: Callable[[np.ndarray], None], name: str, inputs: Sequence[Any] = (),
                   backward: Backward | None = None, save: dict[str, Tensor] | None = None,
                   save_self_copy: str | None = None, save_result: str | None = None,
-                  check_autograd: bool = True) -> Tensor:
+                  check_autograd: bool = True, layout_op: bool = False) -> Tensor:
     """Write into self's memory, bump its version once, and rewrite the graph as PyTorch does.
 
     `inputs` are the op's operands after self; `save_self_copy` names the field under which a copy of
     self *before* the write is saved (mul_, div_, clamp_...); `save_result` saves self after it
     (relu_, sigmoid_, exp_...), which is why a later in-place change of self breaks their backward.
+    An in-place view op (`layout_op`: t_, transpose_, squeeze_, ...) changes no memory: even on a view,
+    its node simply becomes self's grad_fn, fed by self's former history (no CopySlices).
     """
     if check_autograd:
         check_inplace_allowed(self, *inputs)
@@ -238,6 +240,9 @@ def apply_inplace(self: Tensor, write: Callable[[np.ndarray], None], name: str, 
     node._saved = tuple(saved_before + ([(save_result, saved_result)] if saved_result else []))
     if self._view is None:
         self._set_grad_fn(node, 0)
+    elif layout_op:
+        self._set_grad_fn(node, 0)
+        self._view.attr_version = self._vc.value
     else:
         _rebase_view(self, node, base_edge)
         view_fn = self.grad_fn  # torch rebuilds the view's history at once (AsStridedBackward0)

@@ -45,6 +45,8 @@ def _as_index_array(item: Any) -> np.ndarray:
             raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
         return array
     array = np.asarray(item)
+    if array.size == 0 and isinstance(item, (list, tuple)):
+        return array.astype(np.int64)  # torch makes an empty sequence an empty long index
     if array.dtype.kind == "f":
         raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
     return array
@@ -54,8 +56,22 @@ def _index_tensor(item: Any) -> Tensor:
     return item if isinstance(item, Tensor) else Tensor._wrap(_as_index_array(item))
 
 
+_SEQUENCE_AS_TUPLE = ("Using a non-tuple sequence for multidimensional indexing is deprecated and will be changed in "
+                      "pytorch 2.9; use x[tuple(seq)] instead of x[seq]. In pytorch 2.9 this will be interpreted as "
+                      "tensor index, x[torch.tensor(seq)], which will result either in an error or a different result")
+
+
 def _normalize(index: Any) -> tuple[Any, ...]:
-    return index if isinstance(index, tuple) else (index,)
+    """The index as a tuple of items. A short list holding tensors, sequences, slices, `...` or None
+    is still read as a tuple of indices (NumPy's old heuristic, deprecated with torch's warning)."""
+    if isinstance(index, tuple):
+        return index
+    if isinstance(index, list) and len(index) < 32:
+        for item in index:
+            if isinstance(item, (Tensor, list, tuple, slice)) or item is Ellipsis or item is None:
+                warnings.warn(_SEQUENCE_AS_TUPLE, UserWarning, stacklevel=3)
+                return tuple(index)
+    return (index,)
 
 
 def _consumed_dims(item: Any) -> int:
@@ -75,7 +91,7 @@ def _apply_basic(self: Tensor, items: tuple[Any, ...], single: bool) -> tuple[Te
     specified = sum(_consumed_dims(item) for item in items)
     if specified > self.ndim:
         raise IndexError(f"too many indices for tensor of dimension {self.ndim}")
-    for item in items:
+    for position, item in enumerate(items):
         if item is Ellipsis:
             dim += self.ndim - specified
         elif item is None or isinstance(item, bool):
@@ -83,8 +99,8 @@ def _apply_basic(self: Tensor, items: tuple[Any, ...], single: bool) -> tuple[Te
             dim += 1
         elif isinstance(item, numbers.Integral) and not isinstance(item, Tensor):
             size = result._shape[dim]
-            if not -size <= item < size:
-                raise IndexError(errors.INDEX_RANGE.format(i=item, dim=dim, size=size))
+            if not -size <= item < size:  # torch names the item's place in the index, not the dim
+                raise IndexError(errors.INDEX_RANGE.format(i=item, dim=position, size=size))
             result = views.select(result, dim, int(item))
         elif isinstance(item, slice):
             start, stop, step = (None if v is None else int(v) for v in (item.start, item.stop, item.step))
@@ -166,6 +182,11 @@ def setitem(self: Tensor, index: Any, value: Any) -> None:
         _copy_to(view, value)
         return
     _check_bounds(view, advanced)
+    lead = 0
+    while lead < value.ndim and value._shape[lead] == 1:  # torch's slicePrefix1sDims
+        lead += 1
+    if lead:
+        value = views.view(value, value._shape[lead:])
     index_put_(view, [item for _, item in advanced], value, _positions=advanced)
 
 
@@ -209,7 +230,9 @@ def index_put_(self: Tensor, indices: Sequence[Any], values: Any, accumulate: bo
         for _, item in positions:
             check_no_overlap(self, item)
     check_writable(self, values.dtype if values.ndim else None, internal_overlap=False)
-    geometry.broadcast_shapes(selected_shape, values._shape)
+    if not _expandable(values._shape, selected_shape):
+        raise RuntimeError(f"shape mismatch: value tensor of shape {errors.shape_text(values._shape)} cannot be "
+                           f"broadcast to indexing result of shape {errors.shape_text(selected_shape)}")
     operand: Any = values._numpy_view()
     index_tensors = {f"indices{k}": _index_tensor(item) for k, (_, item) in enumerate(positions)}
     value_shape = values._shape
@@ -227,6 +250,13 @@ def index_put_(self: Tensor, indices: Sequence[Any], values: Any, accumulate: bo
         return (grad_self, unbroadcast(np.broadcast_to(g[np_index], selected_shape), value_shape))
 
     return apply_inplace(self, write, "IndexPutBackward0", (values,), backward, index_tensors, check_autograd=False)
+
+
+def _expandable(shape: tuple[int, ...], target: tuple[int, ...]) -> bool:
+    """at::is_expandable_to: right-aligned, each size equal to the target's or 1."""
+    if len(shape) > len(target):
+        return False
+    return all(a == b or a == 1 for a, b in zip(reversed(shape), reversed(target)))
 
 
 def _expanded_warning(self: Tensor, op: str, example: str) -> None:

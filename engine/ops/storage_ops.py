@@ -9,7 +9,7 @@ from typing import Any
 
 from engine import errors, geometry
 from engine.autograd.node import node_type
-from engine.ops.core import check_inplace_allowed, edges_of, needs_grad
+from engine.ops.core import _rebase_view, check_inplace_allowed, edges_of, needs_grad
 from engine.ops.views import sizes_arg
 from engine.storage import Storage, UntypedStorage
 from engine.tensor import Tensor
@@ -46,13 +46,12 @@ def set_(self: Tensor, source: Tensor | UntypedStorage | None = None, storage_of
          size: Sequence[int] | None = None, stride: Sequence[int] | None = None) -> Tensor:
     """Make self a window onto source's memory (or onto nothing): sharing is now total. set_ has no
     derivative: on a tensor in the graph it records torch's NotImplemented node."""
+    if isinstance(source, Tensor) and source.dtype is not self.dtype:
+        raise RuntimeError(f"Could not set tensor of type {source.dtype.cpp} to a tensor of type {self.dtype.cpp}")
     check_inplace_allowed(self, source)
     if source is None:
         storage, shape, strides, offset = Storage.allocate(0, self.dtype.np), (0,), (1,), 0
     elif isinstance(source, Tensor):
-        if source.dtype is not self.dtype:
-            raise RuntimeError(f"Could not set tensor of type {source.dtype.cpp} to a tensor of type "
-                               f"{self.dtype.cpp}")
         storage, shape, strides, offset = source._storage, source._shape, source._stride, source._offset
     else:
         storage = source._storage
@@ -62,12 +61,16 @@ def set_(self: Tensor, source: Tensor | UntypedStorage | None = None, storage_of
         storage.grow_to(needed)
     tracked = needs_grad(self, source) if isinstance(source, Tensor) else needs_grad(self)
     edges = edges_of([self, source]) if tracked else ()
+    base_edge = edges_of([self._view.base])[0] if tracked and self._view is not None else None
     self._storage = storage
     self._set_layout(shape, strides, offset)
     self._bump_version()
     if tracked:
         node = node_type("NotImplemented")(_not_implemented, edges, ((self._shape, self.dtype.np),))
-        self._set_grad_fn(node, 0)
+        if self._view is None:
+            self._set_grad_fn(node, 0)
+        else:  # like any in-place op on a view: the base's history becomes CopySlices
+            _rebase_view(self, node, base_edge)
     return self
 
 

@@ -722,7 +722,7 @@ def _inplace_layout(self: Tensor, name: str, layout: Layout, backward: Any) -> T
     """t_/transpose_/squeeze_/unsqueeze_/as_strided_: change self's own layout, bump its version."""
     def write(_: np.ndarray) -> None:
         self._set_layout(*layout)
-    return apply_inplace(self, write, name, (), backward)
+    return apply_inplace(self, write, name, (), backward, layout_op=True)
 
 
 def t_(self: Tensor) -> Tensor:
@@ -733,9 +733,10 @@ def t_(self: Tensor) -> Tensor:
 
 
 def transpose_(self: Tensor, dim0: int, dim1: int) -> Tensor:
-    if self.ndim == 0:
+    if self.ndim == 0:  # a 0-dim tensor takes dims 0 and -1 and stays as it is
         geometry.wrap_dim(dim0, 1)
         geometry.wrap_dim(dim1, 1)
+        return _inplace_layout(self, "TransposeBackward1", self._layout_key(), lambda grad, saved: (grad,))
     d0, d1 = geometry.wrap_dim(dim0, self.ndim), geometry.wrap_dim(dim1, self.ndim)
     shape, stride = list(self._shape), list(self._stride)
     shape[d0], shape[d1] = shape[d1], shape[d0]
