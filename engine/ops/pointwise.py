@@ -480,8 +480,11 @@ def _forward(op: str, x: np.ndarray, out: np.ndarray | None = None) -> np.ndarra
 _SAME_DTYPE_OUT = {"neg", "abs", "sign", "floor", "ceil", "round", "trunc", "frac"}  # no casting into out=
 
 
-def check_out_dtype(out: Tensor, dt: dtypes.dtype) -> None:
-    """The ops whose out= must have the result's own dtype (TensorIterator's check_all_same_dtype)."""
+def check_out_dtype(out: Tensor, dt: dtypes.dtype, op: str, inputs: tuple[Any, ...]) -> None:
+    """The ops whose out= must have the result's own dtype (TensorIterator's check_all_same_dtype);
+    autograd's refusal of out= comes first."""
+    if needs_grad(*inputs, out):
+        raise RuntimeError(errors.OUT_REQUIRES_GRAD.format(op=op))
     if out.dtype is not dt:
         raise RuntimeError(f"Found dtype {out.dtype.short} but expected {dt.short}")
 
@@ -494,7 +497,7 @@ def unary(op: str, self: Tensor, out: Tensor | None = None) -> Tensor:
     if op == "abs" and self.dtype is dtypes.bool_:
         raise RuntimeError("abs() is not supported for bool tensors")
     if out is not None and op in _SAME_DTYPE_OUT:
-        check_out_dtype(out, dt)
+        check_out_dtype(out, dt, op, (self,))
     if op == "neg" and self.dtype is dtypes.bool_:
         raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. If you are trying to "
                            "invert a mask, use the `~` or `logical_not()` operator instead.")
@@ -608,7 +611,7 @@ def clamp(self: Tensor, min: float | None = None, max: float | None = None, *,  
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     dt = result_type(self, *(v for v in (min, max) if v is not None))
     if out is not None:
-        check_out_dtype(out, dt)
+        check_out_dtype(out, dt, "clamp", (self,))
     x = array_of(self, dt)
     result = np.clip(x, min, max).astype(dt.np, copy=False)
     return _finish("ClampBackward1", "clamp", result, dt, (self,), _clamp_backward(min, max),
@@ -804,7 +807,7 @@ def bitwise_not(self: Tensor, *, out: Tensor | None = None) -> Tensor:
         raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type tensors")
     result = np.invert(self._numpy_view())
     if out is not None:
-        check_out_dtype(out, self.dtype)
+        check_out_dtype(out, self.dtype, "bitwise_not", (self,))
         return write_out(out, result, "bitwise_not", (self,))
     return iterated(result, self.dtype, (self,))
 

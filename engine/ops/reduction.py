@@ -23,7 +23,7 @@ import numpy as np
 
 from engine import dtypes, errors, geometry
 from engine.autograd.engine import written_in_place
-from engine.kernels import activation
+from engine.kernels import activation, summation
 from engine.ops.core import needs_grad, record
 from engine.ops.pointwise import maximum, minimum, write_out
 from engine.tensor import Tensor
@@ -123,6 +123,28 @@ def _sum_dtype(dt: dtypes.dtype) -> dtypes.dtype:
     return dt if dt.is_floating_point else dtypes.int64
 
 
+def _sum(self: Tensor, dims: tuple[int, ...], keepdim: bool, acc: np.dtype) -> np.ndarray:
+    """A sum in the order ATen's kernel adds (kernels/summation.py) where its loop is known: every dim
+    of a dense tensor (in memory order, up to the size ATen splits across threads), or the last dim
+    of a row-major one; numpy's sum elsewhere."""
+    x = self._numpy_view()
+    if acc.kind == "f" and self.numel():
+        rows = None
+        if len(dims) == self.ndim and self.numel() < summation.GRAIN_SIZE and \
+                geometry.non_overlapping_and_dense(self._shape, self._stride):
+            order = sorted(range(self.ndim), key=lambda d: -self._stride[d])
+            rows = x.transpose(order).reshape(1, -1)
+        elif dims == (self.ndim - 1,) and self.is_contiguous():
+            rows = x.reshape(-1, self._shape[-1])
+        if rows is not None:
+            total = summation.row_sums(rows.astype(acc, copy=False))
+            total = np.add(np.zeros_like(total), total)  # the output starts at 0 (so -0. sums to 0.)
+            out_shape = tuple(1 if d in dims else n for d, n in enumerate(self._shape)) if keepdim else \
+                tuple(n for d, n in enumerate(self._shape) if d not in dims)
+            return total.reshape(out_shape)
+    return np.sum(x, axis=dims, dtype=acc, keepdims=keepdim)
+
+
 def sum(self: Tensor, dim: Any = _ABSENT, keepdim: bool = False, *, dtype: Any = None,  # noqa: A001
         out: Tensor | None = None) -> Tensor:
     if dim is _ABSENT and keepdim:
@@ -132,7 +154,7 @@ def sum(self: Tensor, dim: Any = _ABSENT, keepdim: bool = False, *, dtype: Any =
     dims = _dims(None if dim is _ABSENT else dim, self.ndim)
     dt = dtypes.to_dtype(dtype) if dtype is not None else (out.dtype if out is not None
                                                            else _sum_dtype(self.dtype))
-    result = np.sum(self._numpy_view(), axis=dims, dtype=_accumulate_in(dt), keepdims=keepdim)
+    result = _sum(self, dims, keepdim, _accumulate_in(dt))
     shape, in_dt = self._shape, self.dtype.np
     return _emit(result, dt, "SumBackward0" if dim is _ABSENT else "SumBackward1", "sum", (self,),
                  lambda g, s: (_spread(g, shape, dims, keepdim, in_dt),), out=out)
@@ -155,7 +177,7 @@ def mean(self: Tensor, dim: Any = _ABSENT, keepdim: bool = False, *, dtype: Any 
     dims = _dims(None if dim is _ABSENT else dim, self.ndim)
     count = _counted(self._shape, dims)
     with np.errstate(divide="ignore", invalid="ignore"):
-        result = np.sum(self._numpy_view(), axis=dims, dtype=_accumulate_in(dt), keepdims=keepdim) / count
+        result = _sum(self, dims, keepdim, _accumulate_in(dt)).astype(dt.np) / dt.np.type(count)
     shape, in_dt = self._shape, self.dtype.np
 
     def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> Grads:
