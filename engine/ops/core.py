@@ -209,7 +209,7 @@ def check_out_overlap(out: Tensor, inputs: Sequence[Any]) -> None:
 def apply_inplace(self: Tensor, write: Callable[[np.ndarray], None], name: str, inputs: Sequence[Any] = (),
                   backward: Backward | None = None, save: dict[str, Tensor] | None = None,
                   save_self_copy: str | None = None, save_result: str | None = None,
-                  check_autograd: bool = True, layout_op: bool = False) -> Tensor:
+                  check_autograd: bool = True, layout_op: bool = False, check_overlap: bool = True) -> Tensor:
     """Write into self's memory, bump its version once, and rewrite the graph as PyTorch does.
 
     `inputs` are the op's operands after self; `save_self_copy` names the field under which a copy of
@@ -220,8 +220,9 @@ def apply_inplace(self: Tensor, write: Callable[[np.ndarray], None], name: str, 
     """
     if check_autograd:
         check_inplace_allowed(self, *inputs)
-    for other in inputs:
-        check_no_partial_overlap(self, other)
+    if check_overlap:  # ops with an overlap rule of their own check it themselves (index_put_)
+        for other in inputs:
+            check_no_partial_overlap(self, other)
     tracked = backward is not None and needs_grad(self, *inputs)
     if tracked:
         saved_inputs = dict(save or {})
@@ -229,13 +230,14 @@ def apply_inplace(self: Tensor, write: Callable[[np.ndarray], None], name: str, 
             saved_inputs[save_self_copy] = Tensor._wrap(self._numpy_view().copy(), self.dtype)
         saved_before = [(field, SavedTensor(t, False)) for field, t in saved_inputs.items()]  # versions now
         self_edge = edges_of([self])[0]
+        input_edges = edges_of(inputs)  # before the write: a view of self is not rebased yet
         base_edge = edges_of([self._view.base])[0] if self._view is not None else None
     with np.errstate(all="ignore"):  # torch never warns about nan/inf results
         self._write(write)
     self._bump_version()
     if not tracked:
         return self
-    node = node_type(name)(backward, (self_edge, *edges_of(inputs)), ((self._shape, self.dtype.np),))
+    node = node_type(name)(backward, (self_edge, *input_edges), ((self._shape, self.dtype.np),))
     saved_result = SavedTensor(self, True) if save_result else None
     node._saved = tuple(saved_before + ([(save_result, saved_result)] if saved_result else []))
     if self._view is None:

@@ -249,7 +249,8 @@ def index_put_(self: Tensor, indices: Sequence[Any], values: Any, accumulate: bo
             grad_self[np_index] = 0
         return (grad_self, unbroadcast(np.broadcast_to(g[np_index], selected_shape), value_shape))
 
-    return apply_inplace(self, write, "IndexPutBackward0", (values,), backward, index_tensors, check_autograd=False)
+    return apply_inplace(self, write, "IndexPutBackward0", (values,), backward, index_tensors, check_autograd=False,
+                         check_overlap=False)
 
 
 def _expandable(shape: tuple[int, ...], target: tuple[int, ...]) -> bool:
@@ -589,12 +590,14 @@ def cat(tensors: Sequence[Tensor], dim: int = 0, *, out: Tensor | None = None) -
         return tuple(parts)
 
     if out is not None:
-        _check_cat_out(out, dt)
+        _check_cat_out(out, dt, tensors)
     return _finish("CatBackward0", "cat", result, dt, tuple(tensors), backward, out=out, layout="contiguous",
                    after_resize=None if out is None else lambda: _check_cat_overlap(out, tensors))
 
 
-def _check_cat_out(out: Tensor, dt: dtypes.dtype) -> None:
+def _check_cat_out(out: Tensor, dt: dtypes.dtype, tensors: Sequence[Tensor], op: str = "cat") -> None:
+    if needs_grad(*tensors, out):
+        raise RuntimeError(errors.OUT_REQUIRES_GRAD.format(op=op))
     if not dtypes.can_cast(dt, out.dtype):
         raise TypeError(f"torch.cat(): input types can't be cast to the desired output type {out.dtype.short}")
 
@@ -624,7 +627,7 @@ def stack(tensors: Sequence[Tensor], dim: int = 0, *, out: Tensor | None = None)
         return tuple(g[(slice(None),) * d + (k,)] for k in range(len(tensors)))  # views, as torch unbinds
 
     if out is not None:
-        _check_cat_out(out, dt)
+        _check_cat_out(out, dt, tensors, "stack")
     return _finish("StackBackward0", "stack", result, dt, tuple(tensors), backward, out=out, layout="contiguous",
                    after_resize=None if out is None else lambda: _check_cat_overlap(out, tensors))
 

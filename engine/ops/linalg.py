@@ -286,6 +286,14 @@ def matmul(self: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
     if needs_grad(self, other, out):
         raise RuntimeError(errors.OUT_REQUIRES_GRAD.format(op="matmul"))
     result = _matmul(self, other)._numpy_view()
+    dt = dtypes.from_numpy_dtype(result.dtype)
+    if out.dtype is not dt:  # the kernel matmul picks checks out's dtype; dot and bmm resize out first
+        if self.ndim == 1 and other.ndim == 1:
+            resize_out(out, ())
+            raise RuntimeError(f"result dtype {out.dtype.short} does not match input dtype {dt.short}")
+        if self.ndim >= 3 or other.ndim >= 3:
+            resize_out(out, result.shape)
+        raise RuntimeError(f"Expected out tensor to have dtype {dt.cpp}, but got {out.dtype.cpp} instead")
     if self.ndim == 1 and other.ndim == 2:  # torch writes the (1, p) mm result, then squeeze_(0)s out
         return views.squeeze_(write_out(out, result.reshape(1, -1), "matmul", ()), 0)
     return write_out(out, result, "matmul", ())

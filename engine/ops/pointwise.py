@@ -22,6 +22,7 @@ from engine.ops.core import (
     apply_inplace,
     array_of,
     check_inplace_allowed,
+    check_internal_overlap,
     check_out_overlap,
     check_writable,
     needs_grad,
@@ -262,16 +263,17 @@ def pow(self: Operand, exponent: Operand, *, out: Tensor | None = None) -> Tenso
     if not isinstance(exponent, Tensor):
         e = exponent
 
-        def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, Any]:
+        def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any]:
             if e == 0:
-                return (np.zeros_like(g), None)
-            return (g * (e * np.power(s["self"], e - 1)).astype(g.dtype), None)
+                return (np.zeros_like(g),)
+            return (g * (e * np.power(s["self"], e - 1)).astype(g.dtype),)
 
         if not dt.is_floating_point and isinstance(e, int) and e < 0:
             raise RuntimeError("Integers to negative integer powers are not allowed.")
         with np.errstate(divide="ignore", invalid="ignore"):
             result = np.power(a, dt.np.type(e)) if dt.is_floating_point else np.power(a, int(e))
-        return _finish("PowBackward0", "pow", result, dt, (self, exponent), backward,
+        # the exponent is a parameter of the op, not an operand: one edge, and no say in the layout
+        return _finish("PowBackward0", "pow", result, dt, (self,), backward,
                        {"self": self} if needs_grad(self) else None, out=out)
     b = array_of(exponent, dt)
     sa, sb = self._shape, exponent._shape
@@ -376,7 +378,14 @@ def _sigmoid(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
 
 
 def _relu(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
-    return np.maximum(x, x.dtype.type(0), out=out)
+    """torch's clamp_min(x, 0): x < 0 ? 0 : x, so -0. and NaN pass through (np.maximum makes -0. 0.)."""
+    negative = x < 0
+    if out is None:
+        return np.where(negative, x.dtype.type(0), x)
+    if out is not x:
+        np.copyto(out, x)
+    np.copyto(out, 0, where=negative)
+    return out
 
 
 def _rsqrt(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
@@ -513,6 +522,7 @@ def unary_(op: str, self: Tensor) -> Tensor:
     """The in-place form: ops needing their input save a copy of it; the others save self after."""
     name, _, derivative, saves = UNARY[op]
     check_inplace_allowed(self)
+    check_internal_overlap(self)  # TensorIterator checks memory overlap before dtypes
     if op in _FLOAT_ONLY and not self.dtype.is_differentiable:
         raise RuntimeError(errors.CAST.format(src=dtypes.get_default_dtype().short, dst=self.dtype.short))
     check_writable(self)

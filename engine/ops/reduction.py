@@ -127,6 +127,11 @@ def _sum(self: Tensor, dims: tuple[int, ...], keepdim: bool, acc: np.dtype) -> n
     """A sum in the order ATen's kernel adds (kernels/summation.py) where its loop is known: every dim
     of a dense tensor (in memory order, up to the size ATen splits across threads), or the last dim
     of a row-major one; numpy's sum elsewhere."""
+    with np.errstate(all="ignore"):  # torch never warns about nan/inf sums
+        return _ordered_sum(self, dims, keepdim, acc)
+
+
+def _ordered_sum(self: Tensor, dims: tuple[int, ...], keepdim: bool, acc: np.dtype) -> np.ndarray:
     x = self._numpy_view()
     if acc.kind == "f" and self.numel():
         rows = None

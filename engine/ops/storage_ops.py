@@ -49,8 +49,9 @@ def set_(self: Tensor, source: Tensor | UntypedStorage | None = None, storage_of
     if isinstance(source, Tensor) and source.dtype is not self.dtype:
         raise RuntimeError(f"Could not set tensor of type {source.dtype.cpp} to a tensor of type {self.dtype.cpp}")
     check_inplace_allowed(self, source)
-    if source is None:
-        storage, shape, strides, offset = Storage.allocate(0, self.dtype.np), (0,), (1,), 0
+    if source is None:  # resize_impl keeps the strides of a tensor that already has the size
+        strides = self._stride if self._shape == (0,) else (1,)
+        storage, shape, offset = Storage.allocate(0, self.dtype.np), (0,), 0
     elif isinstance(source, Tensor):
         storage, shape, strides, offset = source._storage, source._shape, source._stride, source._offset
     else:

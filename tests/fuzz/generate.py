@@ -27,6 +27,18 @@ NAMES = ("a", "b", "c", "d", "e", "f", "g", "h")
 KEEP_ERROR = 0.25  # how often a statement torch rejects stays in the program
 
 
+def torch_is_dense(t: Any) -> bool:
+    """torch's is_non_overlapping_and_dense (the layouts its overlap checks can judge)."""
+    from engine.geometry import non_overlapping_and_dense
+
+    return non_overlapping_and_dense(tuple(t.shape), tuple(t.stride()))
+
+
+def _shares_memory(a: Any, b: Any) -> bool:
+    sa, sb = a.untyped_storage(), b.untyped_storage()
+    return sa.nbytes() > 0 and sa.data_ptr() == sb.data_ptr()
+
+
 @dataclass(frozen=True)
 class Statement:
     kind: str  # the template it came from: "view.narrow", "inplace.add_", "autograd.backward", ...
@@ -398,6 +410,14 @@ class _Generator:
         x = self.ns[a]
         op = self.rng.randrange(8)
         self.kind = "out"
+        undefined = op in (3, 4, 5) or not torch_is_dense(x)
+        if undefined and _shares_memory(self.ns[c], x):
+            # a reduction or a matmul into memory it reads, or any op into memory an overlapping input
+            # reads (torch cannot tell there), has no defined result: the numbers depend on its
+            # kernel's order; cat into it grows out, then refuses, leaving uninitialised memory
+            c = self.pick(lambda u: not _shares_memory(u, x))
+            if c is None:
+                return None
         if op == 0:
             return f"torch.add({a}, {self.other(x, a)}, out={c})"
         if op == 1:
