@@ -119,8 +119,9 @@ def fill_(self: Tensor, value: Tensor | float) -> Tensor:
         def backward3(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, Any]:
             return (np.zeros_like(g), np.asarray(g.sum()))
 
+        # torch copies from a clone of a value that aliases self, so no overlap can be refused
         return apply_inplace(self, lambda t: t.fill(scalar), "FillBackward3", (value,), backward3,
-                             check_autograd=False)
+                             check_autograd=False, check_overlap=value._storage is not self._storage)
     scalar = dtypes.checked_scalar(value, self.dtype)
     return apply_inplace(self, lambda t: t.fill(scalar), "FillBackward2", (),
                          lambda g, s: (np.zeros_like(g),), check_autograd=False)

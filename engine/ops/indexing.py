@@ -29,7 +29,7 @@ from engine.ops.core import (
     record,
     unbroadcast,
 )
-from engine.ops.pointwise import _finish, write_out
+from engine.ops.pointwise import _finish, wrap_strided, write_out
 from engine.tensor import Tensor
 
 
@@ -132,6 +132,14 @@ def _numpy_index(view: Tensor, advanced: list[tuple[int, Any]]) -> tuple[Any, ..
 
 
 def _check_bounds(view: Tensor, advanced: list[tuple[int, Any]]) -> None:
+    indexed, counts = [], []
+    for dim, item in advanced:
+        array = _as_index_array(item)
+        width = array.ndim if array.dtype == np.bool_ else 1
+        indexed.extend(view._shape[dim:dim + width])
+        counts.append(int(np.count_nonzero(array)) if array.dtype == np.bool_ else array.size)
+    if 0 in indexed and 0 not in counts:  # AdvancedIndex's check, before any index is looked at
+        raise IndexError("index is out of bounds for dimension with size 0")
     for dim, item in advanced:
         array = _as_index_array(item)
         if array.dtype == np.bool_:
@@ -165,9 +173,46 @@ def getitem(self: Tensor, index: Any) -> Tensor:
         np.add.at(grad, np_index, g)
         return (written_in_place(grad),)  # torch: zeros().index_put_(..., accumulate=True)
 
-    out = Tensor._wrap(np.ascontiguousarray(result) if result.base is None else np.array(result, order="C"), view.dtype)
+    out = wrap_strided(np.asarray(result), view.dtype, _index_strides(view, advanced, result.shape))
     record("IndexBackward0", out, (view,), backward, saved)
     return out
+
+
+def _index_strides(view: Tensor, advanced: list[tuple[int, Any]], shape: tuple[int, ...]) -> tuple[int, ...] | None:
+    """The layout torch's index kernel gives its result: TensorIterator's rule over the source
+    restrided to the result's dims (stride 0 along the index dims) and the index tensors (masks as
+    their nonzero() columns), all broadcast to the result."""
+    if len(shape) < 2:
+        return None
+    indices: list[tuple[int, tuple[int, ...], tuple[int, ...]]] = []  # (view dim, shape, strides)
+    for dim, item in advanced:
+        array = _as_index_array(item)
+        if array.dtype == np.bool_:
+            count = int(np.count_nonzero(array))
+            for j in range(max(array.ndim, 1)):
+                indices.append((dim + j, (count,), (max(array.ndim, 1),)))
+        else:
+            strides = item._stride if isinstance(item, Tensor) else geometry.contiguous_strides(array.shape)
+            indices.append((dim, array.shape, tuple(strides)))
+    index_shape = geometry.broadcast_shapes(*(ishape for _, ishape, _ in indices))
+    index_dims = [d for d, _, _ in indices]
+    adjacent = index_dims == list(range(index_dims[0], index_dims[0] + len(index_dims)))
+    rest = [d for d in range(view.ndim) if d not in index_dims]
+    lead = index_dims[0] if adjacent else 0
+    before = [d for d in rest if d < lead] if adjacent else []
+    after = [d for d in rest if d not in before]
+    k = len(index_shape)
+    if len(before) + k + len(after) != len(shape):
+        return None
+    src = [view._stride[d] for d in before] + [0] * k + [view._stride[d] for d in after]
+    operands = [(tuple(shape), tuple(src))]
+    for _, ishape, istrides in indices:
+        pad = k - len(ishape)
+        expanded = [0] * pad + [0 if (n == 1 and index_shape[pad + i] != 1) else st
+                                for i, (n, st) in enumerate(zip(ishape, istrides))]
+        full_shape = (1,) * len(before) + tuple(index_shape) + (1,) * len(after)
+        operands.append((full_shape, (0,) * len(before) + tuple(expanded) + (0,) * len(after)))
+    return geometry.iterator_strides(shape, operands)
 
 
 # --------------------------------------------------------------------------- x[index] = value
@@ -492,6 +537,10 @@ def index_fill_(self: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
     d = geometry.wrap_dim(dim, max(self.ndim, 1))
     idx = index._numpy_view().reshape(-1)
     fill = value._numpy_view()[()] if isinstance(value, Tensor) else value
+    size = self._shape[d] if self.ndim else 1
+    bad = idx[(idx < -size) | (idx >= size)]
+    if bad.size:
+        raise IndexError(errors.INDEX_RANGE.format(i=int(bad[0]), dim=d, size=size))
 
     def write(target: np.ndarray) -> None:
         target[(slice(None),) * d + (idx,)] = fill

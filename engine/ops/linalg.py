@@ -20,7 +20,7 @@ import numpy as np
 from engine import dtypes, errors, geometry
 from engine.ops import views
 from engine.ops.copying import contiguous
-from engine.ops.core import needs_grad, record, unbroadcast
+from engine.ops.core import check_internal_overlap, needs_grad, record, unbroadcast
 from engine.ops.pointwise import mul, resize_out, write_out
 from engine.tensor import Tensor
 
@@ -30,9 +30,10 @@ Grads = tuple[np.ndarray | None, ...]
 # --------------------------------------------------------------------------- shared helpers
 def _product(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """a @ b; float16 goes through float32, as torch's CPU kernels accumulate it."""
-    if a.dtype == np.float16:
-        return np.matmul(a.astype(np.float32), b.astype(np.float32)).astype(np.float16)
-    return np.matmul(a, b)
+    with np.errstate(all="ignore"):  # torch never warns about nan/inf products
+        if a.dtype == np.float16:
+            return np.matmul(a.astype(np.float32), b.astype(np.float32)).astype(np.float16)
+        return np.matmul(a, b)
 
 
 def _no_bool(kernel: str, dt: dtypes.dtype) -> None:
@@ -50,7 +51,7 @@ def _finish(name: str, op: str, result: np.ndarray, dt: dtypes.dtype, inputs: tu
                 resize_out(out, result.shape)
                 raise RuntimeError(f"result dtype {out.dtype.short} does not match input dtype {dt.short}")
             raise RuntimeError(f"Expected out tensor to have dtype {dt.cpp}, but got {out.dtype.cpp} instead")
-        return write_out(out, result, op, inputs)
+        return write_out(out, result, op, inputs, after_resize=lambda: check_internal_overlap(out))
     tensor = Tensor._wrap(result, dt)
     record(name, tensor, inputs, backward, save)
     return tensor
@@ -295,8 +296,9 @@ def matmul(self: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
             resize_out(out, result.shape)
         raise RuntimeError(f"Expected out tensor to have dtype {dt.cpp}, but got {out.dtype.cpp} instead")
     if self.ndim == 1 and other.ndim == 2:  # torch writes the (1, p) mm result, then squeeze_(0)s out
-        return views.squeeze_(write_out(out, result.reshape(1, -1), "matmul", ()), 0)
-    return write_out(out, result, "matmul", ())
+        return views.squeeze_(write_out(out, result.reshape(1, -1), "matmul", (),
+                                        after_resize=lambda: check_internal_overlap(out)), 0)
+    return write_out(out, result, "matmul", (), after_resize=lambda: check_internal_overlap(out))
 
 
 def _rmatmul(self: Tensor, other: Tensor) -> Tensor:

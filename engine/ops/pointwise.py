@@ -371,6 +371,8 @@ def remainder_(self: Tensor, other: Operand) -> Tensor:
 
 # --------------------------------------------------------------------------- unary ops
 def _sigmoid(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+    if out is None:
+        out = np.empty_like(x)  # a 0-dim input would make numpy scalars below
     out = np.negative(x, out=out)
     np.exp(out, out=out)
     np.add(out, 1, out=out)
@@ -477,13 +479,32 @@ _CAN_WARN = {"exp", "log", "log2", "log10", "log1p", "expm1", "sqrt", "rsqrt", "
              "erf", "erfc", "asin", "acos", "sinh", "cosh", "acosh", "atanh", "exp2"}  # ops whose nan/inf results numpy would warn about (torch never does)
 
 
+# float32 transcendentals whose float64 value rounded to float32 is nearly always what torch's
+# vectorized (Sleef) kernels give, where numpy's own float32 loops differ in the last bit far more often
+_VIA_DOUBLE = {"exp", "log", "log2", "log10", "log1p", "expm1", "sin", "cos", "tan", "tanh", "asin", "acos", "atan",
+               "sinh", "cosh", "atanh", "exp2", "sigmoid"}
+
+
 def _forward(op: str, x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     if op == "round" and out is not None:
         return np.round(x, out=out)
+    if op in _VIA_DOUBLE and x.dtype == np.float32:
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            wide = _exp_then_f32(x) if op == "sigmoid" else UNARY[op][1](x.astype(np.float64)).astype(np.float32)
+        if out is None:
+            return wide
+        np.copyto(out, wide)
+        return out
     if op not in _CAN_WARN:
         return UNARY[op][1](x, out=out)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         return UNARY[op][1](x, out=out)
+
+
+def _exp_then_f32(x: np.ndarray) -> np.ndarray:
+    """float32 sigmoid as torch computes it: 1 / (1 + exp(-x)) in float32, exp rounded from float64."""
+    e = np.exp(np.negative(x, dtype=np.float64)).astype(np.float32)
+    return np.float32(1) / (np.float32(1) + e)
 
 
 _SAME_DTYPE_OUT = {"neg", "abs", "sign", "floor", "ceil", "round", "trunc", "frac"}  # no casting into out=
@@ -615,6 +636,19 @@ def gelu(self: Tensor, approximate: str = "none", *, out: Tensor | None = None) 
                    backward, {"self": self} if needs_grad(self) else None, out=out)
 
 
+def _clip(x: np.ndarray, low: Any, high: Any, out: np.ndarray | None = None) -> np.ndarray:
+    """torch's clamp: min(max(x, low), high) keeping x where it equals a bound (so -0. stays -0.),
+    NaN propagated; np.clip would return the bound."""
+    result = np.array(x, copy=True) if out is None else out
+    if out is not None and out is not x:
+        np.copyto(result, x)
+    if low is not None:
+        np.copyto(result, low, where=result < low, casting="unsafe")
+    if high is not None:
+        np.copyto(result, high, where=result > high, casting="unsafe")
+    return result
+
+
 def clamp(self: Tensor, min: float | None = None, max: float | None = None, *,  # noqa: A002
           out: Tensor | None = None) -> Tensor:
     if min is None and max is None:
@@ -623,7 +657,7 @@ def clamp(self: Tensor, min: float | None = None, max: float | None = None, *,  
     if out is not None:
         check_out_dtype(out, dt, "clamp", (self,))
     x = array_of(self, dt)
-    result = np.clip(x, min, max).astype(dt.np, copy=False)
+    result = _clip(x, min, max).astype(dt.np, copy=False)
     return _finish("ClampBackward1", "clamp", result, dt, (self,), _clamp_backward(min, max),
                    {"self": self} if needs_grad(self) else None, out=out)
 
@@ -649,7 +683,7 @@ def clamp_(self: Tensor, min: float | None = None, max: float | None = None) -> 
     bounds = [v._numpy_view() if isinstance(v, Tensor) else v for v in (min, max)]
 
     def write(t: np.ndarray) -> None:
-        np.clip(t, bounds[0], bounds[1], out=t)
+        _clip(t, bounds[0], bounds[1], out=t)
 
     return apply_inplace(self, write, "ClampBackward1", (), _clamp_backward(min, max), save_self_copy="self",
                          check_autograd=False)

@@ -15,7 +15,13 @@ import numpy as np
 
 from engine import dtypes, errors, geometry
 from engine.autograd.engine import written_in_place
-from engine.ops.core import apply_inplace, make_multi_views, make_view, record
+from engine.ops.core import (
+    apply_inplace,
+    check_inplace_allowed,
+    make_multi_views,
+    make_view,
+    record,
+)
 from engine.tensor import Tensor
 
 Layout = tuple[tuple[int, ...], tuple[int, ...], int]
@@ -726,6 +732,7 @@ def _inplace_layout(self: Tensor, name: str, layout: Layout, backward: Any) -> T
 
 
 def t_(self: Tensor) -> Tensor:
+    check_inplace_allowed(self)  # autograd's check comes before the op's own
     if self.ndim > 2:
         raise RuntimeError(f"t_() expects a tensor with <= 2 dimensions, but self is {self.ndim}D")
     return _inplace_layout(self, "TBackward1", (self._shape[::-1], self._stride[::-1], self._offset),
@@ -733,6 +740,7 @@ def t_(self: Tensor) -> Tensor:
 
 
 def transpose_(self: Tensor, dim0: int, dim1: int) -> Tensor:
+    check_inplace_allowed(self)  # autograd's check comes before the op's own
     if self.ndim == 0:  # a 0-dim tensor takes dims 0 and -1 and stays as it is
         geometry.wrap_dim(dim0, 1)
         geometry.wrap_dim(dim1, 1)
@@ -746,6 +754,7 @@ def transpose_(self: Tensor, dim0: int, dim1: int) -> Tensor:
 
 
 def squeeze_(self: Tensor, dim: int | None = None) -> Tensor:
+    check_inplace_allowed(self)  # autograd's check comes before the op's own
     if dim is None:
         keep = [d for d in range(self.ndim) if self._shape[d] != 1]
         name = "SqueezeBackward3"
@@ -759,12 +768,14 @@ def squeeze_(self: Tensor, dim: int | None = None) -> Tensor:
 
 
 def unsqueeze_(self: Tensor, dim: int) -> Tensor:
+    check_inplace_allowed(self)  # autograd's check comes before the op's own
     shape, stride = _unsqueezed(self, dim)
     return _inplace_layout(self, "UnsqueezeBackward1", (tuple(shape), tuple(stride), self._offset),
                            _reshape_backward(self._shape))
 
 
 def as_strided_(self: Tensor, size: Sequence[int], stride: Sequence[int], storage_offset: int | None = None) -> Tensor:
+    check_inplace_allowed(self)  # autograd's check comes before the op's own
     offset = self._offset if storage_offset is None else int(storage_offset)
     layout = (tuple(int(s) for s in size), tuple(int(s) for s in stride), offset)
     geometry.check_strided_layout_inplace(*layout, self.dtype.itemsize, self._storage.nbytes)
