@@ -288,14 +288,14 @@ class Tensor:
 
     @requires_grad.setter
     def requires_grad(self, flag: bool) -> None:
-        if not self.is_leaf:
+        if self._grad_fn is not None:  # C++'s is_leaf: the stored grad_fn, no view regeneration
             raise RuntimeError(errors.REQUIRES_GRAD_NON_LEAF if flag else errors.REQUIRES_GRAD_NON_LEAF_FALSE)
         if flag and not self.dtype.is_differentiable:
             raise RuntimeError(errors.REQUIRES_GRAD_DTYPE_ATTR)
         self._requires_grad = bool(flag)
 
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
-        if not self.is_leaf:  # a non-leaf already requires grad: asking for it again is a no-op
+        if self._grad_fn is not None:  # a non-leaf already requires grad: asking for it again is a no-op
             if requires_grad:
                 return self
             raise RuntimeError(errors.REQUIRES_GRAD_NON_LEAF_FALSE)

@@ -88,7 +88,12 @@ def _describe(torch: Any, value: Any, labels: _Labels) -> dict[str, Any]:
     except RuntimeError:
         grad_fn = "Invalid"
     is_leaf = _read(value, "is_leaf")  # raises for a view whose base changed after a no_grad view
-    grad = value.grad if is_leaf is True or value.retains_grad else None
+    with warnings.catch_warnings():  # .grad of a non-leaf warns, and still holds what it held
+        warnings.simplefilter("ignore")
+        try:
+            grad = value.grad
+        except RuntimeError:
+            grad = None
     return {
         "kind": "tensor", "shape": list(value.shape), "stride": list(value.stride()),
         "storage_offset": value.storage_offset(), "dtype": str(value.dtype).replace("torch.", ""),

@@ -87,7 +87,11 @@ def copy_(self: Tensor, src: Tensor | float, non_blocking: bool = False) -> Tens
     check_inplace_allowed(self, src)
     if not isinstance(src, Tensor):
         src = Tensor._wrap(np.array(src, dtype=self.dtype.np), self.dtype)
-    same = src is self  # torch's copy_ of a tensor into itself returns at once (no overlap check)
+    # torch's copy_ returns at once when src is the very same data (same memory, layout, dtype and
+    # bits): no overlap check, nothing written (x[::2] = b into b's own expansion)
+    same = src is self or (src._storage is self._storage and src._offset == self._offset
+                           and src._stride == self._stride and src._shape == self._shape
+                           and src.dtype is self.dtype and src._bits == self._bits)
     if not same:
         check_writable(self, None, (src._shape,))
     source_array = src._numpy_view()

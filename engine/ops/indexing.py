@@ -16,6 +16,7 @@ import numpy as np
 
 from engine import dtypes, errors, geometry
 from engine.autograd.engine import written_in_place
+from engine.autograd.node import node_type
 from engine.ops import views
 from engine.ops.copying import copy_, fill_
 from engine.ops.core import (
@@ -316,6 +317,10 @@ def _expanded_warning(self: Tensor, op: str, example: str) -> None:
 # --------------------------------------------------------------------------- gathers (copies)
 def index_select(self: Tensor, dim: int, index: Tensor, *, out: Tensor | None = None) -> Tensor:
     d = geometry.wrap_dim(dim, max(self.ndim, 1))
+    if index.dtype.name not in ("int64", "int32"):
+        raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
+    if index.ndim > 1:
+        raise IndexError("index_select(): Index is supposed to be a vector")
     idx = index._numpy_view().reshape(-1)
     if idx.size and (idx.max() >= self._shape[d] or idx.min() < 0):
         raise IndexError("index out of range in self")
@@ -475,13 +480,46 @@ def scatter_add_(self: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
                          "ScatterAddBackward0", (index, src), backward, {"index": index}, check_autograd=False)
 
 
+def _check_index_func(self: Tensor, d: int, index: Tensor, source: Tensor, func: str) -> np.ndarray:
+    """index_add_/index_copy_'s argument checks, in torch's order; the flat index."""
+    if index.ndim > 1:
+        raise IndexError(f"{func}_(): Index is supposed to be a vector, but got dim: {index.ndim} with type: "
+                         f"{index.dtype.short} and size: {errors.shape_text(index._shape)}")
+    if index.dtype.name not in ("int64", "int32"):
+        raise RuntimeError(f"{func}_(): Expected dtype int32/int64 for index but got: {index.dtype.short}")
+    if self.dtype is not source.dtype:
+        raise RuntimeError(f"{func}_(): self ({self.dtype.short}) and source ({source.dtype.short}) must have the "
+                           "same scalar type")
+    if not (d == 0 or d < source.ndim):
+        raise RuntimeError(f"{func}_(): Indexing dim {d} is out of bounds of the source tensor with dim "
+                           f"{source.ndim}")
+    count = index.numel()
+    expected = 1 if source.ndim == 0 else source._shape[d]
+    if count != expected:
+        raise RuntimeError(f"{func}_(): Number of indices ({count}) should be equal to source.size(dim): "
+                           f"({expected}), for dim: {d}")
+    self_rest, source_rest = list(self._shape), list(source._shape)
+    if source.ndim and self.ndim:
+        del self_rest[d], source_rest[d]
+    if self_rest != source_rest:
+        raise RuntimeError("source tensor shape must match self tensor shape, excluding the specified dimension. "
+                           f"Got self.shape = {errors.shape_text(self._shape)} source.shape = "
+                           f"{errors.shape_text(source._shape)}")
+    idx = index._numpy_view().reshape(-1)
+    size = self._shape[d] if self.ndim else 1
+    bad = idx[(idx < -size) | (idx >= size)]
+    if bad.size:
+        raise RuntimeError(errors.INDEX_RANGE.format(i=int(bad[0]), dim=d, size=size))
+    return idx
+
+
 def index_add_(self: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha: float = 1) -> Tensor:
     check_inplace_allowed(self, source)
+    d = geometry.wrap_dim(dim, max(self.ndim, 1))
+    idx = _check_index_func(self, d, index, source, "index_add")
     check_writable(self, source.dtype)
     check_no_overlap(self, index)
     check_no_overlap(self, source)
-    d = geometry.wrap_dim(dim, max(self.ndim, 1))
-    idx = index._numpy_view().reshape(-1)
     values = source._numpy_view() * alpha if alpha != 1 else source._numpy_view()
 
     def write(target: np.ndarray) -> None:
@@ -596,12 +634,21 @@ def _out_of_place(self: Tensor, inplace: Any, contiguous: bool = False) -> Tenso
 
     with grad_mode.no_grad():
         copied = clone(self, contiguous=contiguous)
-    edge = self._gradient_edge() if needs_grad(self) else None
+    tracked = needs_grad(self)
+    edge = self._gradient_edge() if tracked else None
     if edge is not None:
         copied._grad_fn, copied._output_nr = edge
+    elif tracked:  # x requires grad but has no edge (a no_grad view of a leaf): torch's node gets (None, 0)
+        copied._grad_fn, copied._output_nr = _NO_EDGE, 0
     result = inplace(copied)
     result._vc.value = 0  # a fresh result, not a modified tensor
+    if edge is None and tracked and result._grad_fn is not None:
+        node = result._grad_fn
+        node.next_functions = tuple((None, 0) if fn is _NO_EDGE else (fn, nr) for fn, nr in node.next_functions)
     return result
+
+
+_NO_EDGE = node_type("NoEdge")(None, (), ())  # stands for a missing edge while the in-place op records
 
 
 # --------------------------------------------------------------------------- joining and rearranging

@@ -33,6 +33,8 @@ def _product(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     with np.errstate(all="ignore"):  # torch never warns about nan/inf products
         if a.dtype == np.float16:
             return np.matmul(a.astype(np.float32), b.astype(np.float32)).astype(np.float16)
+        if a.ndim >= 2 and b.ndim >= 2 and a.shape[-1] == 1 and a.dtype.kind == "f":
+            return np.multiply(a, b)  # one product per element, as torch's kernel: a -0. stays -0.
         return np.matmul(a, b)
 
 

@@ -70,6 +70,9 @@ def write_out(out: Tensor, result: np.ndarray, op: str, inputs: tuple[Any, ...],
         raise RuntimeError(errors.OUT_REQUIRES_GRAD.format(op=op))
     if after_resize is None:
         check_out_overlap(out, inputs if overlap is None else overlap)
+    if iterator and out._shape != result.shape and any(x is out for x in inputs):  # read and written: not resized
+        raise RuntimeError(f"output with shape {errors.shape_text(out._shape)} doesn't match the broadcast shape "
+                           f"{errors.shape_text(result.shape)}")
     result_dtype = dtypes.from_numpy_dtype(result.dtype)
     if not dtypes.can_cast(result_dtype, out.dtype):
         raise RuntimeError(errors.CAST.format(src=result_dtype.short, dst=out.dtype.short))
@@ -105,10 +108,8 @@ def wrap_strided(result: np.ndarray, dtype: dtypes.dtype, strides: tuple[int, ..
     """A new tensor holding `result` laid out with `strides` (numpy's own layout when None)."""
     if strides is None or result.ndim < 2:
         return Tensor._wrap(result, dtype)
-    itemsize = result.itemsize
-    if result.base is None and tuple(st // itemsize for st in result.strides) == strides \
-            and geometry.non_overlapping_and_dense(result.shape, strides):
-        return Tensor._wrap(result, dtype)
+    if strides == geometry.contiguous_strides(result.shape) and result.flags.c_contiguous:
+        return Tensor._wrap(result, dtype)  # adopted without a copy
     tensor = Tensor._empty_strided(result.shape, strides, dtype)
     np.copyto(tensor._raw_view(), result)
     return tensor
@@ -515,6 +516,7 @@ def check_out_dtype(out: Tensor, dt: dtypes.dtype, op: str, inputs: tuple[Any, .
     autograd's refusal of out= comes first."""
     if needs_grad(*inputs, out):
         raise RuntimeError(errors.OUT_REQUIRES_GRAD.format(op=op))
+    check_out_overlap(out, inputs)
     if out.dtype is not dt:
         raise RuntimeError(f"Found dtype {out.dtype.short} but expected {dt.short}")
 

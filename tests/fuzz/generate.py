@@ -435,8 +435,12 @@ class _Generator:
         x = self.ns[a]
         op = self.rng.randrange(8)
         self.kind = "out"
-        undefined = op in (3, 4, 5) or not torch_is_dense(x) or not torch_is_dense(self.ns[c])
-        if undefined and _shares_memory(self.ns[c], x):
+        if op == 6:  # neg into a view: the view is the out
+            c = self.pick(lambda u: u._is_view() and not _overlaps_itself_undecidably(u)) or c
+        out = self.ns[c]
+        undefined = op in (3, 4, 5) or not torch_is_dense(x) or not torch_is_dense(out) or out.shape != x.shape
+        if undefined and _shares_memory(out, x):
+            # (an out that is resized first and then overlaps what the op reads is no better)
             # a reduction or a matmul into memory it reads, or any op into memory an overlapping input
             # reads (torch cannot tell there), has no defined result: the numbers depend on its
             # kernel's order; cat into it grows out, then refuses, leaving uninitialised memory
@@ -456,8 +460,7 @@ class _Generator:
         if op == 5:
             return f"torch.cat([{a}, {a}], out={c})" if x.ndim else f"torch.clamp({a}, 0, 1, out={c})"
         if op == 6:
-            view = self.pick(lambda u: u._is_view())
-            return f"torch.neg({a}, out={view or c})"
+            return f"torch.neg({a}, out={c})"
         return f"torch.clamp({a}, -1, 1, out={c})"
 
     # ------------------------------------------------------------------ autograd
