@@ -546,7 +546,9 @@ def _split_layouts(self: Tensor, d: int, sizes: Sequence[int]) -> list[Layout]:
 
 
 def _concat_backward(in_shape: tuple[int, ...], d: int, sizes: Sequence[int]) -> Any:
-    def backward(grads: list[np.ndarray], saved: dict) -> tuple[np.ndarray]:
+    def backward(grads: list[np.ndarray] | np.ndarray, saved: dict) -> tuple[np.ndarray]:
+        if isinstance(grads, np.ndarray):  # a node with one output gets its gradient alone
+            grads = [grads]
         return (np.concatenate(grads, axis=d) if grads else np.zeros(in_shape),)
     return backward
 
@@ -717,7 +719,9 @@ def unbind(self: Tensor, dim: int = 0) -> tuple[Tensor, ...]:
     stride = self._stride[:d] + self._stride[d + 1:]
     layouts = [(shape, stride, self._offset + i * self._stride[d]) for i in range(self._shape[d])]
 
-    def backward(grads: list[np.ndarray], saved: dict) -> tuple[np.ndarray]:
+    def backward(grads: list[np.ndarray] | np.ndarray, saved: dict) -> tuple[np.ndarray]:
+        if isinstance(grads, np.ndarray):  # a node with one output gets its gradient alone
+            grads = [grads]
         return (np.stack(grads, axis=d),)
 
     return make_multi_views(self, layouts, "UnbindBackward0", backward)
