@@ -36,8 +36,36 @@ OPERATIONS = {  # one loop body each; the figure is per iteration
     "numpy add": "s = arr + arr",
     "numpy call": "s = np.zeros(4)",
     "tensor add": "s = ten + ten",
+    "tensor subscript": "s = ten[1]",
+    "refused attribute": "s = hasattr(h, '__globals__')",
+    "sorted with a key": "s = sorted(xs3, key=neg)",
+    "generator item": "s = next(counter)",
+    "dataclass instance": "s = Config(i)",
+    "deepcopy of a list": "s = copy.deepcopy(xs3)",
 }
-SETUP = "import torch\nimport numpy as np\nxs = []\ndef h(v):\n    return v\narr = np.ones(4)\nten = torch.ones(4)\n"
+SETUP = """\
+import torch
+import numpy as np
+import copy
+from dataclasses import dataclass
+xs = []
+xs3 = [3, 1, 2]
+def h(v):
+    return v
+def neg(v):
+    return -v
+def count():
+    n = 0
+    while True:
+        n += 1
+        yield n
+counter = count()
+@dataclass
+class Config:
+    width: int = 4
+arr = np.ones(4)
+ten = torch.ones(4)
+"""
 
 
 def _best(run: callable, repeats: int = 5) -> float:

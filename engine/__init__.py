@@ -9,17 +9,17 @@ from __future__ import annotations
 import builtins
 
 from engine import autograd, cuda, dtypes
+from engine.amp import autocast, get_autocast_dtype, is_autocast_enabled
 from engine.autograd.grad_mode import (
     enable_grad,
     inference_mode,
     is_grad_enabled,
+    is_inference_mode_enabled,
     no_grad,
     set_grad_enabled,
 )
 from engine.dtypes import (
-    bool_ as bool,  # noqa: A001 - torch.bool
-)
-from engine.dtypes import (
+    bfloat16,
     complex64,
     complex128,
     dtype,
@@ -35,9 +35,13 @@ from engine.dtypes import (
     set_default_dtype,
     uint8,
 )
+from engine.dtypes import (
+    bool_ as bool,  # noqa: A001 - torch.bool
+)
 from engine.ops import FUNCTIONS as _FUNCTIONS
 from engine.ops.core import result_type
 from engine.tensor import Size, Tensor, device
+from engine.typeinfo import finfo, iinfo
 from engine.version import __version__
 
 half = float16
@@ -88,12 +92,14 @@ def allclose(a: Tensor, b: Tensor, rtol: builtins.float = 1e-05, atol: builtins.
     return builtins.bool(np.allclose(a._numpy_view(), b._numpy_view(), rtol=rtol, atol=atol, equal_nan=equal_nan))
 
 
-from engine import nn, optim  # noqa: E402  (they build on everything above)
+from engine import linalg, nn, optim, utils  # noqa: E402  (they build on everything above)
+from engine.linalg import dist  # noqa: E402
+from engine.serialization import load, save  # noqa: E402
 
 __all__ = sorted(
-    ["Size", "Tensor", "FloatTensor", "autograd", "cuda", "device", "dtype", "enable_grad", "inference_mode",
+    ["Size", "Tensor", "FloatTensor", "autograd", "cuda", "device", "dtype", "enable_grad", "inference_mode", "is_inference_mode_enabled", "autocast", "is_autocast_enabled", "get_autocast_dtype",
      "is_grad_enabled", "no_grad", "set_grad_enabled", "nn", "result_type", "__version__", "is_tensor", "numel",
-     "can_cast", "is_floating_point", "equal", "allclose", "optim", "get_default_dtype", "set_default_dtype", "promote_types",
-     "float32", "float64", "float16", "int64", "int32", "int16", "int8", "uint8", "bool", "half", "float",
-     "double", "long", "int", "short", "complex64", "complex128", "cfloat", "cdouble", "strided", "contiguous_format", "preserve_format", *_FUNCTIONS]
+     "can_cast", "is_floating_point", "equal", "allclose", "optim", "linalg", "utils", "dist", "save", "load", "get_default_dtype", "set_default_dtype", "promote_types",
+     "float32", "float64", "float16", "bfloat16", "int64", "int32", "int16", "int8", "uint8", "bool", "half", "float",
+     "double", "long", "int", "short", "complex64", "complex128", "cfloat", "cdouble", "finfo", "iinfo", "strided", "contiguous_format", "preserve_format", *_FUNCTIONS]
 )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+import ml_dtypes
 import numpy as np
 
 from engine import runtime
@@ -17,8 +18,8 @@ class dtype:  # noqa: N801 - named as torch names it
     def __init__(self, name: str, np_dtype: type, legacy: str, short: str) -> None:
         self.name = name
         self.np = np.dtype(np_dtype)
-        self.is_floating_point = self.np.kind == "f"
-        self.is_signed = self.np.kind in "fic"
+        self.is_floating_point = self.np.kind == "f" or name == "bfloat16"
+        self.is_signed = self.is_floating_point or self.np.kind in "ic"
         self.itemsize = self.np.itemsize
         self.legacy = legacy  # the `torch.FloatTensor` type name used in error messages
         self.short = short  # the `Float` name of cast errors
@@ -36,7 +37,7 @@ class dtype:  # noqa: N801 - named as torch names it
     @property
     def is_differentiable(self) -> bool:
         """Floating and complex tensors can require grad."""
-        return self.np.kind in "fc"
+        return self.is_floating_point or self.np.kind == "c"
 
     def to_real(self) -> dtype:
         """complex64 -> float32, complex128 -> float64; real dtypes are their own."""
@@ -53,13 +54,15 @@ class dtype:  # noqa: N801 - named as torch names it
         return self.name
 
 
-_CPP_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int", "int32": "int",
-              "int16": "short int", "int8": "signed char", "uint8": "unsigned char", "bool": "bool",
-              "complex64": "c10::complex<float>", "complex128": "c10::complex<double>"}
+_CPP_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "bfloat16": "c10::BFloat16",
+              "int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char",
+              "uint8": "unsigned char", "bool": "bool", "complex64": "c10::complex<float>",
+              "complex128": "c10::complex<double>"}
 
 float32 = dtype("float32", np.float32, "FloatTensor", "Float")
 float64 = dtype("float64", np.float64, "DoubleTensor", "Double")
 float16 = dtype("float16", np.float16, "HalfTensor", "Half")
+bfloat16 = dtype("bfloat16", ml_dtypes.bfloat16, "BFloat16Tensor", "BFloat16")  # numpy has none of its own
 int64 = dtype("int64", np.int64, "LongTensor", "Long")
 int32 = dtype("int32", np.int32, "IntTensor", "Int")
 int16 = dtype("int16", np.int16, "ShortTensor", "Short")
@@ -69,7 +72,7 @@ bool_ = dtype("bool", np.bool_, "BoolTensor", "Bool")
 complex64 = dtype("complex64", np.complex64, "ComplexFloatTensor", "ComplexFloat")
 complex128 = dtype("complex128", np.complex128, "ComplexDoubleTensor", "ComplexDouble")
 
-ALL = (float32, float64, float16, int64, int32, int16, int8, uint8, bool_)  # the real dtypes
+ALL = (float32, float64, float16, bfloat16, int64, int32, int16, int8, uint8, bool_)  # the real dtypes
 COMPLEX = (complex64, complex128)
 ALIASES = {
     "float": float32, "double": float64, "half": float16, "long": int64, "int": int32,
@@ -77,7 +80,7 @@ ALIASES = {
 }
 _BY_NUMPY = {d.np: d for d in ALL + COMPLEX}
 _REAL_OF = {complex64: float32, complex128: float64}
-_COMPLEX_OF = {"float16": complex64, "float32": complex64, "float64": complex128}
+_COMPLEX_OF = {"float16": complex64, "bfloat16": complex64, "float32": complex64, "float64": complex128}
 
 
 
@@ -179,9 +182,24 @@ def promote_types(a: dtype, b: dtype) -> dtype:
         return complex128 if other is float64 else z
     if ca != cb:
         return a if ca > cb else b
-    if ca == 2 and {a, b} == {float16}:
-        return float16
+    if ca == 2 and {a, b} == {float16, bfloat16}:
+        return float32  # neither holds the other
+    if ca == 2 and bfloat16 in (a, b):
+        return b if a is bfloat16 else a
     return from_numpy_dtype(np.promote_types(a.np, b.np))
+
+
+def compute_type(d: dtype) -> np.dtype:
+    """The numpy type arithmetic on d runs in: half-precision floats compute in float32, as ATen's
+    CPU kernels do (opmath), and are rounded back once."""
+    return np.dtype(np.float32) if d in (float16, bfloat16) else d.np
+
+
+def float_limits(d: dtype) -> dict[str, float]:
+    """bfloat16's limits (numpy's finfo does not know it)."""
+    info = ml_dtypes.finfo(d.np)
+    return {"eps": float(info.eps), "max": float(info.max), "tiny": float(info.tiny),
+            "precision": int(info.precision)}
 
 
 def can_cast(src: dtype, dst: dtype) -> bool:

@@ -141,3 +141,24 @@ TARGET_DTYPE = "expected target dtype to be Long or Byte, but got {got}"
 def shape_text(shape: tuple[int, ...]) -> str:
     """`[2, 3]`: the way torch's C++ side prints sizes in messages."""
     return "[" + ", ".join(str(s) for s in shape) + "]"
+
+
+MULTI_OUTPUT_VIEW_BASE_MODIFIED = (
+    "Output {n} of {fn} is a view and its base or another view of its base has been modified inplace. "
+    "This view is the output of a function that returns multiple views. Such functions do not allow the "
+    "output views to be modified inplace. You should replace the inplace operation by an out-of-place one."
+)
+
+DEEPCOPY_NON_LEAF = (
+    "Only Tensors created explicitly by the user (graph leaves) support the deepcopy protocol at the moment.  "
+    "If you were attempting to deepcopy a module, this may be because of a torch.nn.utils.weight_norm usage, see "
+    "https://github.com/pytorch/pytorch/pull/103001")
+
+INFERENCE_VERSION = "Inference tensors do not track version counter."
+INFERENCE_INPLACE = (
+    "Inplace update to inference tensor outside InferenceMode is not allowed.You can make a clone to get a normal "
+    "tensor before doing inplace update.See https://github.com/pytorch/rfcs/pull/17 for more details.")
+INFERENCE_SAVED = (
+    "Inference tensors cannot be saved for backward. Please do not use Tensors created in inference mode in "
+    "computation tracked by autograd. To work around this, you can make a clone to get a normal tensor and use it in "
+    "autograd, or use `torch.no_grad()` instead of `torch.inference_mode()`.")

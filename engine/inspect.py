@@ -54,8 +54,9 @@ def _covered(shape: tuple[int, ...], stride: tuple[int, ...], offset: int) -> tu
     return tuple(int(i) for i in np.unique(geometry.storage_indices(shape, stride, offset)))
 
 
-def version(t: Tensor) -> int:
-    return t._version
+def version(t: Tensor) -> int | None:
+    """The version counter; None for an inference tensor, which has none."""
+    return None if t._storage.inference else t._version
 
 
 def shares_version_counter(a: Tensor, b: Tensor) -> bool:

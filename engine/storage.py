@@ -8,6 +8,7 @@ import numpy as np
 
 from engine import allocator as allocation
 from engine import devices
+from engine.autograd import grad_mode
 
 
 class Storage:
@@ -18,7 +19,7 @@ class Storage:
     `torch.cuda.memory_allocated()` counts. `owner` is the allocator (of the runtime active when
     the storage was made) that accounts it until it is freed."""
 
-    __slots__ = ("__weakref__", "block", "data", "device", "id", "nbytes", "owner")
+    __slots__ = ("__weakref__", "block", "data", "device", "id", "inference", "nbytes", "owner")
 
     def __init__(self, data: np.ndarray, storage_id: int, device: devices.device = devices.CPU,
                  block: Any = None, owner: allocation.Allocator | None = None) -> None:
@@ -28,6 +29,7 @@ class Storage:
         self.device = device
         self.block = block
         self.owner = owner or allocation.allocator
+        self.inference = grad_mode.state.inference  # allocated under inference_mode: no version counter
 
     def __del__(self) -> None:
         if self.block is None:

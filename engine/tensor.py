@@ -7,6 +7,7 @@ rebase the graph after an in-place change (CopySlices / AsStridedBackward0), and
 
 from __future__ import annotations
 
+import copy
 import math
 import warnings
 import weakref
@@ -258,7 +259,12 @@ class Tensor:
     # ----------------------------------------------------------------- versions and views
     @property
     def _version(self) -> int:
+        if self._storage.inference:
+            raise RuntimeError(errors.INFERENCE_VERSION)
         return self._vc.value
+
+    def is_inference(self) -> bool:
+        return self._storage.inference
 
     def _bump_version(self) -> None:
         self._vc.value += 1
@@ -518,6 +524,27 @@ class Tensor:
     def __reduce_ex__(self, protocol: int) -> Any:
         raise TypeError("tensors cannot be pickled in this engine")
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Tensor:
+        """copy.deepcopy: leaves only; views of one storage stay views of one new storage."""
+        if id(self) in memo:
+            return memo[id(self)]
+        if not self.is_leaf:
+            raise RuntimeError(errors.DEEPCOPY_NON_LEAF)
+        storage = memo.get(id(self._storage))
+        if storage is None:
+            storage = Storage.allocate(self._storage.data.size, self._storage.data.dtype)
+            storage.data[...] = self._storage.data
+            memo[id(self._storage)] = storage
+        new = Tensor._make(storage, self._offset, self._shape, self._stride, self.dtype)
+        new._vc.value = 1  # torch builds the copy with set_()
+        if self.requires_grad:
+            new._requires_grad = True
+        if self._grad is not None:
+            new._grad = self._grad.__deepcopy__(memo)
+        new.__dict__.update(copy.deepcopy(self.__dict__, memo))
+        memo[id(self)] = new
+        return new
+
     @property
     def data(self) -> Tensor:
         """Same memory, its own version counter, no history: the old escape hatch around autograd."""
@@ -583,6 +610,13 @@ class Parameter(Tensor):
 
     def __init__(self, data: Tensor | None = None, requires_grad: bool = True) -> None:
         pass
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Parameter:
+        if id(self) not in memo:
+            from engine.ops.copying import clone
+
+            memo[id(self)] = Parameter(clone(self.data), self._requires_grad)
+        return memo[id(self)]
 
     def __repr__(self) -> str:
         from engine.printing import format_parameter

@@ -279,7 +279,7 @@ class SnapshotTaker:
             name=name, kind="tensor", shape=tuple(t.shape), dtype=t.dtype.name,
             storage=self.storage_label(t, top_level),
             values=values, summary=summary, stride=tuple(t.stride()), storage_offset=t.storage_offset(),
-            version=t._version, requires_grad=t.requires_grad, is_leaf=inspect.is_leaf(t),
+            version=inspect.version(t), requires_grad=t.requires_grad, is_leaf=inspect.is_leaf(t),
             grad_fn=inspect.grad_fn_name(t), is_view=t._is_view(), is_parameter=isinstance(t, engine.nn.Parameter),
             grad=None if grad is None else self._tensor_values(grad)[0],
             grad_storage=None if grad is None else self.storage_label(grad, named=False),

@@ -75,6 +75,14 @@ def _storage_key(storage: Any) -> Any:
     return ("empty", getattr(storage, "_cdata", None) or id(getattr(storage, "_storage", storage)))
 
 
+def _version(tensor: Any) -> int | None:
+    """t._version; None for an inference tensor, which keeps no version counter."""
+    try:
+        return tensor._version
+    except RuntimeError:
+        return None
+
+
 def _describe(torch: Any, value: Any, labels: _Labels) -> dict[str, Any]:
     if isinstance(value, np.ndarray):
         root = _array_root(value)
@@ -97,7 +105,7 @@ def _describe(torch: Any, value: Any, labels: _Labels) -> dict[str, Any]:
     return {
         "kind": "tensor", "shape": list(value.shape), "stride": list(value.stride()),
         "storage_offset": value.storage_offset(), "dtype": str(value.dtype).replace("torch.", ""),
-        "storage": labels.label(_storage_key(storage), storage), "version": _read(value, "_version"),
+        "storage": labels.label(_storage_key(storage), storage), "version": _version(value),
         "requires_grad": value.requires_grad, "is_leaf": is_leaf, "grad_fn": grad_fn,
         "is_view": value._is_view(),
         "values": _plain(value.detach().tolist()) if value.numel() <= 1000 else None,
@@ -131,7 +139,7 @@ def record(source: str, bound: dict[str, Any] | None = None) -> list[dict[str, A
                     value = eval(compile(ast.Expression(node.value), "<trace>", "eval"), namespace)  # noqa: S307
                     if value is not None:
                         print(repr(value))
-                else:  # "single" mode echoes expression statements inside blocks, as the Python REPL does
+                else:  # as typed at Python's prompt: expression statements in a module-level block echo
                     exec(compile(ast.Interactive([node]), "<trace>", "single"), namespace)  # noqa: S102
             except Exception as exc:  # noqa: BLE001 - the trace records every user-visible error
                 error = {"type": type(exc).__name__, "message": str(exc)}

@@ -10,12 +10,14 @@ from engine import runtime
 
 
 class GradMode:
-    """Whether ops record the graph: a part of the engine's runtime."""
+    """Whether ops record the graph, and whether new tensors are inference tensors: a part of the
+    engine's runtime."""
 
-    __slots__ = ("enabled",)
+    __slots__ = ("enabled", "inference")
 
     def __init__(self) -> None:
         self.enabled = True
+        self.inference = False
 
 
 state: GradMode = runtime.slot(__name__, "state", GradMode)
@@ -69,8 +71,29 @@ class enable_grad(_GradModeContext):  # noqa: N801
     mode = True
 
 
-class inference_mode(_GradModeContext):  # noqa: N801
-    """Treated as no_grad: the engine has no separate inference tensors."""
+class inference_mode:  # noqa: N801
+    """No graph, and tensors allocated inside are inference tensors: no version counter, and no
+    in-place change to them once the mode is left."""
 
     def __init__(self, mode: bool = True) -> None:
-        self.mode = not mode
+        self.mode = bool(mode)
+
+    def __enter__(self) -> None:
+        self.prev = (state.enabled, state.inference)
+        if self.mode:
+            state.enabled, state.inference = False, True
+
+    def __exit__(self, *exc: object) -> None:
+        state.enabled, state.inference = self.prev
+
+    def __call__(self, fn: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(fn)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            with inference_mode(self.mode):
+                return fn(*args, **kwargs)
+
+        return wrapper
+
+
+def is_inference_mode_enabled() -> bool:
+    return state.inference

@@ -32,13 +32,17 @@ class SavedTensor:
     __slots__ = ("hooks", "is_output", "packed", "released", "tensor", "version", "view_grad_fn")
 
     def __init__(self, tensor: Any, is_output: bool) -> None:
-        self.version = tensor._version
+        if tensor._storage.inference:
+            raise RuntimeError(errors.INFERENCE_SAVED)
+        self.version = tensor._vc.value
         self.is_output = is_output
         self.tensor = tensor._alias() if is_output else tensor
         self.released = False
         self.view_grad_fn: Node | None = None
         self.hooks = graph._active[-1] if graph._active else None
         self.packed = self.hooks[0](self.tensor) if self.hooks else None
+        if self.hooks is not None:
+            self.tensor = None  # as in PyTorch, only what the pack hook returned is kept
 
     def unpack(self, owner: Node) -> Any:
         if self.released:
@@ -46,7 +50,7 @@ class SavedTensor:
         if self.hooks is not None:  # hooked tensors are not version-checked, exactly as in PyTorch
             return self.hooks[1](self.packed)
         tensor = self.tensor
-        current = tensor._version
+        current = tensor._vc.value
         if current != self.version:
             raise RuntimeError(errors.VERSION_MISMATCH.format(core=self._mismatch_core(owner, current)))
         return tensor
@@ -116,7 +120,7 @@ class Node:
                 if field == attr[7:]:
                     if saved.released:
                         raise RuntimeError(errors.BACKWARD_TWICE)
-                    return saved.tensor
+                    return saved.unpack(self) if saved.hooks is not None else saved.tensor
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{attr}'")
 
     def apply(self, grads: list[np.ndarray | None]) -> Sequence[np.ndarray | None]:

@@ -147,3 +147,35 @@ def conv2d_backward(
     if need[2]:
         grad_b = grad_out.sum(axis=(0, 2, 3))
     return grad_x, grad_w, grad_b
+
+
+def conv_transpose2d_forward(x: np.ndarray, weight: np.ndarray, bias: np.ndarray | None, stride: IntPair,
+                             padding: IntPair, output_padding: IntPair, groups: int, dilation: IntPair) -> np.ndarray:
+    """The adjoint of conv2d: (N, Cin, H, W) x (Cin, Cout/groups, kh, kw) -> (N, Cout, H', W') with
+    H' = (H - 1) * stride - 2 * padding + dilation * (kh - 1) + output_padding + 1."""
+    if x.ndim == 3:
+        return conv_transpose2d_forward(x[None], weight, bias, stride, padding, output_padding, groups,
+                                        dilation)[0]
+    s, p, op, d = _pair(stride), _pair(padding), _pair(output_padding), _pair(dilation)
+    out_hw = [(x.shape[2 + i] - 1) * s[i] - 2 * p[i] + d[i] * (weight.shape[2 + i] - 1) + op[i] + 1 for i in (0, 1)]
+    shape = (x.shape[0], weight.shape[1] * groups, *out_hw)
+    out, _, _ = conv2d_backward(x, np.empty(shape, x.dtype), weight, s, p, d, groups, (True, False, False))
+    if bias is not None:
+        out = out + bias.reshape(1, -1, 1, 1)
+    return np.ascontiguousarray(out, dtype=x.dtype)
+
+
+def conv_transpose2d_backward(grad_out: np.ndarray, x: np.ndarray, weight: np.ndarray, stride: IntPair,
+                              padding: IntPair, groups: int, dilation: IntPair,
+                              need: tuple[bool, bool, bool]) -> tuple[np.ndarray | None, ...]:
+    """Gradients of conv_transpose2d: a convolution of grad_out for the input, and the weight gradient
+    of the convolution that maps grad_out onto x."""
+    if x.ndim == 3:
+        gx, gw, gb = conv_transpose2d_backward(grad_out[None], x[None], weight, stride, padding, groups, dilation,
+                                               need)
+        return (None if gx is None else gx[0]), gw, gb
+    grad_x = conv2d_forward(grad_out, weight, None, stride, padding, dilation, groups) if need[0] else None
+    grad_w = conv2d_backward(x, grad_out, weight, stride, padding, dilation, groups, (False, True, False))[1] \
+        if need[1] else None
+    grad_b = grad_out.sum(axis=(0, 2, 3)) if need[2] else None
+    return grad_x, grad_w, grad_b

@@ -160,3 +160,37 @@ def layer_norm_backward(
                  - xhat * (g * xhat).mean(axis=axes, keepdims=True))
     grad_w = None if weight is None else (grad_out * xhat).sum(axis=lead)
     return gx, grad_w, grad_out.sum(axis=lead)
+
+
+def group_norm_forward(x: np.ndarray, groups: int, weight: np.ndarray | None, bias: np.ndarray | None,
+                       eps: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(N, C, *) normalised over each group of C/groups channels; returns (y, mean, rstd), the
+    statistics shaped (N, groups) as native_group_norm saves them."""
+    n, c = x.shape[:2]
+    grouped = x.reshape(n, groups, -1).astype(np.float64)
+    mean = grouped.mean(axis=-1)
+    var = grouped.var(axis=-1)
+    rstd = 1.0 / np.sqrt(var + eps)
+    y = ((grouped - mean[..., None]) * rstd[..., None]).reshape(x.shape)
+    shape = (1, c) + (1,) * (x.ndim - 2)
+    if weight is not None:
+        y = y * weight.reshape(shape)
+    if bias is not None:
+        y = y + bias.reshape(shape)
+    return y.astype(x.dtype), mean.astype(x.dtype), rstd.astype(x.dtype)
+
+
+def group_norm_backward(grad: np.ndarray, x: np.ndarray, groups: int, mean: np.ndarray, rstd: np.ndarray,
+                        weight: np.ndarray | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    n, c = x.shape[:2]
+    shape = (1, c) + (1,) * (x.ndim - 2)
+    g64, x64 = grad.astype(np.float64), x.reshape(n, groups, -1).astype(np.float64)
+    xhat = ((x64 - mean[..., None]) * rstd[..., None]).reshape(x.shape)
+    axes = (0,) + tuple(range(2, x.ndim))
+    grad_w = (g64 * xhat).sum(axis=axes)
+    grad_b = g64.sum(axis=axes)
+    gy = g64 * weight.reshape(shape) if weight is not None else g64
+    gy, xh = gy.reshape(n, groups, -1), xhat.reshape(n, groups, -1)
+    m = gy.shape[-1]
+    grad_x = rstd[..., None] / m * (m * gy - gy.sum(-1, keepdims=True) - xh * (gy * xh).sum(-1, keepdims=True))
+    return grad_x.reshape(x.shape).astype(x.dtype), grad_w.astype(x.dtype), grad_b.astype(x.dtype)

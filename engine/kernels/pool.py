@@ -230,3 +230,30 @@ def adaptive_avg_pool2d_backward(grad_out: np.ndarray, input_shape: tuple[int, .
     mh, nh = _adaptive_bins(input_shape[-2], grad_out.shape[-2], grad_out.dtype)
     mw, nw = _adaptive_bins(input_shape[-1], grad_out.shape[-1], grad_out.dtype)
     return mh.T @ (grad_out / np.outer(nh, nw)) @ mw
+
+
+def adaptive_max_pool2d_forward(x: np.ndarray, output_size: int | tuple[int | None, int | None]
+                                ) -> tuple[np.ndarray, np.ndarray]:
+    """Max over torch's adaptive bins [floor(i*H/OH), ceil((i+1)*H/OH)); indices are flat h*W + w
+    positions in each plane, the first maximum winning ties."""
+    oh, ow = _adaptive_size(x.shape[-2:], output_size)
+    h, w = x.shape[-2:]
+    values = np.empty(x.shape[:-2] + (oh, ow), dtype=x.dtype)
+    indices = np.empty(x.shape[:-2] + (oh, ow), dtype=np.int64)
+    for i in range(oh):
+        h0, h1 = (i * h) // oh, -(-((i + 1) * h) // oh)
+        for j in range(ow):
+            w0, w1 = (j * w) // ow, -(-((j + 1) * w) // ow)
+            window = x[..., h0:h1, w0:w1].reshape(x.shape[:-2] + (-1,))
+            best = np.argmax(window, axis=-1)
+            values[..., i, j] = np.take_along_axis(window, best[..., None], -1)[..., 0]
+            indices[..., i, j] = (h0 + best // (w1 - w0)) * w + w0 + best % (w1 - w0)
+    return values, indices
+
+
+def adaptive_max_pool2d_backward(grad_out: np.ndarray, indices: np.ndarray, input_shape: tuple[int, ...]) -> np.ndarray:
+    planes = grad_out.reshape(-1, grad_out.shape[-2] * grad_out.shape[-1])
+    flat_idx = indices.reshape(planes.shape)
+    grad = np.zeros((planes.shape[0], input_shape[-2] * input_shape[-1]), dtype=grad_out.dtype)
+    np.add.at(grad, (np.arange(planes.shape[0])[:, None], flat_idx), planes)
+    return grad.reshape(input_shape)

@@ -122,8 +122,10 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None, *,  # noqa
            out: Tensor | None = None) -> Tensor:
     """As ATen composes it: addmm for 2-D input with bias, a flattened addmm (view, addmm, view) for
     other contiguous input with bias, else matmul (+ bias)."""
+    from engine import amp
     from engine.ops import linalg
 
+    input, weight, bias = amp.cast_inputs(input, weight, bias)  # noqa: A001
     if out is not None:
         result = linear(input, weight, bias)
         return pw.write_out(out, result._numpy_view(), "linear", (input, weight, bias))
@@ -144,6 +146,9 @@ def bilinear(*args: Any, **kwargs: Any) -> Tensor:
 
 def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Any = 1,  # noqa: A002
            padding: Any = 0, dilation: Any = 1, groups: int = 1) -> Tensor:
+    from engine import amp
+
+    input, weight, bias = amp.cast_inputs(input, weight, bias)  # noqa: A001
     if input.ndim not in (3, 4):
         raise RuntimeError(f"Expected 3D (unbatched) or 4D (batched) input to conv2d, but got input of size: "
                            f"{errors.shape_text(input._shape)}")
@@ -268,6 +273,9 @@ def layer_norm(input: Tensor, normalized_shape: Sequence[int], weight: Tensor | 
 # --------------------------------------------------------------------------- losses
 def mse_loss(input: Tensor, target: Tensor, size_average: Any = None, reduce: Any = None,  # noqa: A002
              reduction: str = "mean") -> Tensor:
+    from engine import amp
+
+    input, target = amp.float32_inputs(input, target)  # noqa: A001
     if input._shape != target._shape:
         import warnings
 
@@ -299,6 +307,9 @@ def l1_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:  
 
 def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_average: Any = None,  # noqa: A002
              ignore_index: int = -100, reduce: Any = None, reduction: str = "mean") -> Tensor:
+    from engine import amp
+
+    (input,) = amp.float32_inputs(input)  # noqa: A001
     if target.dtype not in (dtypes.int64, dtypes.uint8):
         raise RuntimeError(errors.TARGET_DTYPE.format(got=target.dtype.short))
     value, total = loss.nll_loss_forward(input._numpy_view(), target._numpy_view(), _np(weight), reduction,
@@ -310,7 +321,8 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_a
         return (loss.nll_loss_backward(g, s["self"], s["target"], _np(weight), reduction, ignore_index,
                                        s["total_weight"]), None)
 
-    node = record("NllLossBackward0", out, (input, target), backward,
+    name = "NllLoss2DBackward0" if input.ndim >= 3 else "NllLossBackward0"  # torch's nll_loss2d kernel
+    node = record(name, out, (input, target), backward,
                   {"self": input, "target": target, "total_weight": total_t})
     if node is not None:  # non-tensor fields as torch exposes them (ignore_index as an unsigned int64)
         node._saved_values.update(ignore_index=ignore_index % (1 << 64),
@@ -321,6 +333,9 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_a
 def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, size_average: Any = None,  # noqa: A002
                   ignore_index: int = -100, reduce: Any = None, reduction: str = "mean",
                   label_smoothing: float = 0.0) -> Tensor:
+    from engine import amp
+
+    (input,) = amp.float32_inputs(input)  # noqa: A001
     if target.dtype.is_floating_point and target._shape == input._shape:
         logp = log_softmax(input, 1 if input.ndim > 1 else 0)
         per = pw.mul(logp, target)
@@ -328,19 +343,49 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, s
         return summed.mean() if reduction == "mean" else summed.sum() if reduction == "sum" else summed
     if target.dtype not in (dtypes.int64, dtypes.uint8):
         raise RuntimeError(errors.TARGET_DTYPE.format(got=target.dtype.short))
-    return nll_loss(log_softmax(input, 1 if input.ndim > 1 else 0), target, weight, None, ignore_index, None,
-                    reduction)
+    class_dim = 1 if input.ndim > 1 else 0
+    logp = log_softmax(input, class_dim)
+    nll = nll_loss(logp, target, weight, None, ignore_index, None, reduction)
+    if not label_smoothing:
+        return nll
+    if weight is not None:
+        raise NotImplementedError("cross_entropy with both weight and label_smoothing is not supported by this engine")
+    return _smoothed(logp, nll, target, class_dim, ignore_index, reduction, label_smoothing)
+
+
+def _scalar_mul(t: Tensor, scalar: float) -> Tensor:
+    """A C++-side `scalar * tensor`: MulBackward1 (the Scalar overload), saving nothing."""
+    out = Tensor._wrap(np.asarray(t._numpy_view() * t.dtype.np.type(scalar), dtype=t.dtype.np), t.dtype)
+    record("MulBackward1", out, (t,), lambda g, s: (g * scalar,))
+    return out
+
+
+def _smoothed(logp: Tensor, nll: Tensor, target: Tensor, class_dim: int, ignore_index: int, reduction: str,
+              smoothing: float) -> Tensor:
+    """ATen's label smoothing: (1 - e) * nll + e / C * (the mean of -log p over classes)."""
+    n_classes = logp._shape[class_dim]
+    ignore_mask = pw.eq(target, ignore_index)
+    smooth = pw.unary("neg", logp.sum(class_dim))
+    smooth.masked_fill_(ignore_mask, 0.0)
+    if reduction == "mean":
+        smooth = pw.div(smooth.sum(), pw.logical_not(ignore_mask).sum())
+    elif reduction == "sum":
+        smooth = smooth.sum()
+    return pw.add(_scalar_mul(nll, 1 - smoothing), _scalar_mul(smooth, smoothing / n_classes))
 
 
 def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,  # noqa: A002
                          size_average: Any = None, reduce: Any = None, reduction: str = "mean") -> Tensor:
+    from engine import amp
+
+    input, target = amp.float32_inputs(input, target)  # noqa: A001
     value = loss.binary_cross_entropy_forward(input._numpy_view(), target._numpy_view(), _np(weight), reduction)
     out = _new(value, input)
 
-    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, None]:
-        return (loss.binary_cross_entropy_backward(g, s["self"], s["target"], _np(weight), reduction), None)
+    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, Any]:
+        return loss.binary_cross_entropy_backward(g, s["self"], s["target"], _np(weight), reduction)
 
-    if needs_grad(input):
+    if needs_grad(input, target):
         record("BinaryCrossEntropyBackward0", out, (input, target), backward, {"self": input, "target": target})
     return out
 
@@ -363,6 +408,151 @@ def pad(input: Tensor, pad: Sequence[int], mode: str = "constant", value: float 
 
 def flatten(input: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:  # noqa: A002
     return views.flatten(input, start_dim, end_dim)
+
+
+# --------------------------------------------------------------------------- embeddings, grouped norms, more pooling
+def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None,  # noqa: A002
+              max_norm: float | None = None, norm_type: float = 2.0, scale_grad_by_freq: bool = False,
+              sparse: bool = False) -> Tensor:
+    """Rows of weight picked by integer indices; the gradient scatters back, skipping padding_idx."""
+    if input.dtype.is_floating_point or input.dtype is dtypes.bool_:
+        raise RuntimeError("Expected tensor for argument #1 'indices' to have one of the following scalar types: "
+                           f"Long, Int; but got torch.{input.dtype.legacy} instead (while checking arguments for "
+                           "embedding)")
+    indices = input._numpy_view()
+    rows = weight._shape[0]
+    if indices.size and (indices.max() >= rows or indices.min() < -rows):
+        raise IndexError("index out of range in self")
+    if padding_idx is not None and padding_idx < 0:
+        padding_idx += rows
+    if max_norm is not None:
+        from engine.autograd import grad_mode
+
+        with grad_mode.no_grad():
+            table = weight._numpy_view()
+            used = np.unique(indices)
+            norms = np.linalg.norm(table[used].astype(np.float64), ord=norm_type, axis=1)
+            scale = np.where(norms > max_norm, max_norm / (norms + 1e-7), 1.0)
+            table[used] = (table[used] * scale[:, None]).astype(table.dtype)
+            weight._bump_version()
+    out = Tensor._wrap(np.ascontiguousarray(weight._numpy_view()[indices]), weight.dtype)
+    shape = weight._shape
+
+    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, None]:
+        idx = s["indices"].reshape(-1)
+        flat = g.reshape(-1, shape[1])
+        if padding_idx is not None:
+            flat = flat[idx != padding_idx]
+            idx = idx[idx != padding_idx]
+        if scale_grad_by_freq:
+            counts = np.bincount(idx, minlength=shape[0])
+            flat = flat / counts[idx][:, None]
+        grad = np.zeros(shape, dtype=g.dtype)
+        np.add.at(grad, idx, flat)
+        return (None, grad)
+
+    node = record("EmbeddingBackward0", out, (input, weight), backward, {"indices": input})
+    if node is not None:
+        node._saved_values.update(padding_idx=-1 if padding_idx is None else padding_idx,
+                                  scale_grad_by_freq=scale_grad_by_freq, sparse=sparse)
+    return out
+
+
+def group_norm(input: Tensor, num_groups: int, weight: Tensor | None = None, bias: Tensor | None = None,  # noqa: A002
+               eps: float = 1e-5) -> Tensor:
+    if input.ndim < 2 or input._shape[1] % num_groups:
+        raise RuntimeError(f"Expected number of channels in input to be divisible by num_groups, but got input of "
+                           f"shape {errors.shape_text(input._shape)} and num_groups={num_groups}")
+    y, mean, rstd = norm.group_norm_forward(input._numpy_view(), num_groups, _np(weight), _np(bias), eps)
+    out = _new(y, input)
+    mean_t, rstd_t = _new(mean, input), _new(rstd, input)
+    has_w, has_b = weight is not None, bias is not None
+
+    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, ...]:
+        gx, gw, gb = norm.group_norm_backward(g, s["input"], num_groups, s["result1"], s["result2"], s.get("weight"))
+        return tuple([gx] + ([gw] if has_w else []) + ([gb] if has_b else []))
+
+    inputs = tuple(t for t in (input, weight, bias) if t is not None)
+    saved = {"input": input, **({"weight": weight} if has_w else {}), "result1": mean_t, "result2": rstd_t}
+    if needs_grad(*inputs):
+        record("NativeGroupNormBackward0", out, inputs, backward, saved)
+    return out
+
+
+def adaptive_max_pool2d(input: Tensor, output_size: Any, return_indices: bool = False) -> Any:  # noqa: A002
+    values, indices = pool.adaptive_max_pool2d_forward(input._numpy_view(), output_size)
+    out = _new(values, input)
+    index_tensor = Tensor._wrap(indices, dtypes.int64)
+    shape = input._shape
+    record("AdaptiveMaxPool2DBackward0", out, (input,),
+           lambda g, s: (pool.adaptive_max_pool2d_backward(g, s["result1"], shape),),
+           {"self": input, "result1": index_tensor})
+    return (out, index_tensor) if return_indices else out
+
+
+def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Any = 1,  # noqa: A002
+                     padding: Any = 0, output_padding: Any = 0, groups: int = 1, dilation: Any = 1) -> Tensor:
+    from engine import amp
+
+    input, weight, bias = amp.cast_inputs(input, weight, bias)  # noqa: A001
+    if input.ndim not in (3, 4):
+        raise RuntimeError("Expected 3D (unbatched) or 4D (batched) input to conv_transpose2d, but got input of "
+                           f"size: {errors.shape_text(input._shape)}")
+    if input._shape[-3] != weight._shape[0]:
+        raise RuntimeError(f"Given transposed=1, weight of size {errors.shape_text(weight._shape)}, expected input"
+                           f"{errors.shape_text(input._shape)} to have {weight._shape[0]} channels, but got "
+                           f"{input._shape[-3]} channels instead")
+    out = _new(conv.conv_transpose2d_forward(input._numpy_view(), weight._numpy_view(), _np(bias), stride, padding,
+                                             output_padding, groups, dilation), input)
+    has_bias = bias is not None
+
+    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, ...]:
+        gx, gw, gb = conv.conv_transpose2d_backward(g, s["input"], s["weight"], stride, padding, groups, dilation,
+                                                    (True, True, has_bias))
+        return (gx, gw, gb) if has_bias else (gx, gw)
+
+    inputs = (input, weight, bias) if has_bias else (input, weight)
+    if needs_grad(*inputs):
+        record("ConvolutionBackward0", out, inputs, backward, {"input": input, "weight": weight})
+    return out
+
+
+# --------------------------------------------------------------------------- attention
+def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn_mask: Tensor | None = None,
+                                 dropout_p: float = 0.0, is_causal: bool = False, scale: float | None = None,
+                                 enable_gqa: bool = False) -> Tensor:
+    """softmax(q k^T * scale + mask) v as one fused node (torch's CPU flash kernel), which saves
+    q, k, v, the output and the row logsumexp (never the L x S score matrix)."""
+    from engine import amp
+
+    query, key, value = amp.cast_inputs(query, key, value)  # noqa: A001
+    from engine.kernels import attention
+
+    if dropout_p:
+        raise NotImplementedError("scaled_dot_product_attention with dropout_p > 0 is not supported by this engine")
+    if is_causal and attn_mask is not None:
+        raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True")
+    mask = None if attn_mask is None else attn_mask._numpy_view()
+    scale_value = 1.0 / np.sqrt(query._shape[-1]) if scale is None else scale
+    out_np, lse = attention.sdpa_forward(query._numpy_view(), key._numpy_view(), value._numpy_view(), mask,
+                                         is_causal, scale_value)
+    out = _new(out_np, query)
+    lse_t = Tensor._wrap(np.ascontiguousarray(lse, dtype=np.float32))
+    inputs = (query, key, value)
+
+    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, ...]:
+        from engine.autograd.engine import written_in_place
+
+        grads = attention.sdpa_backward(g, s["query"], s["key"], s["value"], mask, is_causal, scale_value)
+        return tuple(written_in_place(grad, 1) for grad in grads)  # the kernel fills preallocated buffers
+
+    saved = {"query": query, "key": key, "value": value, "output": out, "logsumexp": lse_t}
+    if attn_mask is not None:
+        saved["attn_mask"] = attn_mask
+    if needs_grad(*inputs):
+        record("ScaledDotProductFlashAttentionForCpuBackward0", out, inputs, backward,
+               {k: v for k, v in saved.items() if k != "output"}, {"output": out})
+    return out
 
 
 def _place_public_functions() -> None:

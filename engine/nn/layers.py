@@ -30,8 +30,9 @@ class Linear(Module):
         super().__init__()
         self.in_features, self.out_features = in_features, out_features
         self.weight = Parameter(factories.empty(out_features, in_features, dtype=dtype))
-        self.bias = Parameter(factories.empty(out_features, dtype=dtype)) if bias else None
-        if not bias:
+        if bias:
+            self.bias = Parameter(factories.empty(out_features, dtype=dtype))
+        else:
             self.register_parameter("bias", None)
         self.reset_parameters()
 
@@ -58,8 +59,9 @@ class Conv2d(Module):
         self.padding = padding if isinstance(padding, str) else _pair(padding)
         self.dilation, self.groups, self.padding_mode = _pair(dilation), groups, padding_mode
         self.weight = Parameter(factories.empty(out_channels, in_channels // groups, *self.kernel_size, dtype=dtype))
-        self.bias = Parameter(factories.empty(out_channels, dtype=dtype)) if bias else None
-        if not bias:
+        if bias:
+            self.bias = Parameter(factories.empty(out_channels, dtype=dtype))
+        else:
             self.register_parameter("bias", None)
         self.reset_parameters()
 
@@ -158,8 +160,21 @@ class LayerNorm(Module):
         shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
         self.normalized_shape, self.eps, self.elementwise_affine = shape, eps, elementwise_affine
         self._has_bias = bias
-        self.weight = Parameter(factories.ones(*shape, dtype=dtype)) if elementwise_affine else None
-        self.bias = Parameter(factories.zeros(*shape, dtype=dtype)) if elementwise_affine and bias else None
+        if elementwise_affine:
+            self.weight = Parameter(factories.empty(*shape, dtype=dtype))
+        else:
+            self.register_parameter("weight", None)
+        if elementwise_affine and bias:
+            self.bias = Parameter(factories.empty(*shape, dtype=dtype))
+        else:
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        if self.weight is not None:
+            init.ones_(self.weight)
+        if self.bias is not None:
+            init.zeros_(self.bias)
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
         return F.layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
@@ -331,11 +346,11 @@ class CrossEntropyLoss(_Loss):
     def __init__(self, weight: Tensor | None = None, size_average: Any = None, ignore_index: int = -100,
                  reduce: Any = None, reduction: str = "mean", label_smoothing: float = 0.0) -> None:
         super().__init__(reduction=reduction)
-        self.weight, self.ignore_index = weight, ignore_index
+        self.weight, self.ignore_index, self.label_smoothing = weight, ignore_index, label_smoothing
 
     def forward(self, input: Tensor, target: Tensor) -> Tensor:  # noqa: A002
         return F.cross_entropy(input, target, self.weight, ignore_index=self.ignore_index,
-                               reduction=self.reduction)
+                               reduction=self.reduction, label_smoothing=self.label_smoothing)
 
 
 class NLLLoss(CrossEntropyLoss):
@@ -364,9 +379,11 @@ class Sequential(Module):
         return input
 
     def __getitem__(self, index: int | slice) -> Module:
-        layers = list(self._modules.values())
         if isinstance(index, slice):
-            return Sequential(*layers[index])
+            return Sequential(OrderedDict(list(self._modules.items())[index]))
+        layers = list(self._modules.values())
+        if not -len(layers) <= index < len(layers):
+            raise IndexError(f"index {index} is out of range")
         return layers[index]
 
     def __len__(self) -> int:
@@ -390,8 +407,31 @@ class ModuleList(Module):
         self.add_module(str(len(self._modules)), module)
         return self
 
-    def __getitem__(self, index: int) -> Module:
-        return list(self._modules.values())[index]
+    def extend(self, modules: Iterable[Module]) -> ModuleList:
+        for module in modules:
+            self.append(module)
+        return self
+
+    def insert(self, index: int, module: Module) -> None:
+        layers = list(self._modules.values())
+        layers.insert(index, module)
+        self._modules.clear()
+        for i, layer in enumerate(layers):
+            self._modules[str(i)] = layer
+
+    def __getitem__(self, index: int | slice) -> Any:
+        if isinstance(index, slice):
+            return ModuleList(list(self._modules.values())[index])
+        layers = list(self._modules.values())
+        if not -len(layers) <= index < len(layers):
+            raise IndexError(f"index {index} is out of range")
+        return layers[index]
+
+    def __setitem__(self, index: int, module: Module) -> None:
+        self.add_module(list(self._modules)[index], module)
+
+    def __iadd__(self, modules: Iterable[Module]) -> ModuleList:
+        return self.extend(modules)
 
     def __len__(self) -> int:
         return len(self._modules)
@@ -399,3 +439,194 @@ class ModuleList(Module):
     def __iter__(self) -> Iterator[Module]:
         return iter(self._modules.values())
 
+
+
+class ModuleDict(Module):
+    """Submodules by name, in insertion order, registered like attributes."""
+
+    def __init__(self, modules: Any = None) -> None:
+        super().__init__()
+        if modules is not None:
+            self.update(modules)
+
+    def __getitem__(self, key: str) -> Module:
+        return self._modules[key]
+
+    def __setitem__(self, key: str, module: Module) -> None:
+        self.add_module(key, module)
+
+    def __delitem__(self, key: str) -> None:
+        del self._modules[key]
+
+    def __len__(self) -> int:
+        return len(self._modules)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._modules)
+
+    def __contains__(self, key: str) -> bool:
+        return key in self._modules
+
+    def clear(self) -> None:
+        self._modules.clear()
+
+    def pop(self, key: str) -> Module:
+        module = self[key]
+        del self[key]
+        return module
+
+    def keys(self) -> Any:
+        return self._modules.keys()
+
+    def items(self) -> Any:
+        return self._modules.items()
+
+    def values(self) -> Any:
+        return self._modules.values()
+
+    def update(self, modules: Any) -> None:
+        if isinstance(modules, (OrderedDict, ModuleDict, dict)):
+            for key, module in modules.items():
+                self[key] = module
+            return
+        for j, pair in enumerate(modules):
+            if len(pair) != 2:
+                raise ValueError(f"ModuleDict update sequence element #{j} has length {len(pair)}; 2 is required")
+            self[pair[0]] = pair[1]
+
+
+class Embedding(Module):
+    def __init__(self, num_embeddings: int, embedding_dim: int, padding_idx: int | None = None,
+                 max_norm: float | None = None, norm_type: float = 2.0, scale_grad_by_freq: bool = False,
+                 sparse: bool = False, _weight: Tensor | None = None, _freeze: bool = False, device: Any = None,
+                 dtype: dtypes.dtype | None = None) -> None:
+        super().__init__()
+        self.num_embeddings, self.embedding_dim = num_embeddings, embedding_dim
+        if padding_idx is not None:
+            if padding_idx > 0 and padding_idx >= num_embeddings:
+                raise AssertionError("Padding_idx must be within num_embeddings")
+            if padding_idx < 0:
+                if padding_idx < -num_embeddings:
+                    raise AssertionError("Padding_idx must be within num_embeddings")
+                padding_idx = num_embeddings + padding_idx
+        self.padding_idx, self.max_norm, self.norm_type = padding_idx, max_norm, norm_type
+        self.scale_grad_by_freq, self.sparse = scale_grad_by_freq, sparse
+        if _weight is None:
+            self.weight = Parameter(factories.empty(num_embeddings, embedding_dim, dtype=dtype),
+                                    requires_grad=not _freeze)
+            self.reset_parameters()
+        else:
+            self.weight = Parameter(_weight, requires_grad=not _freeze)
+
+    def reset_parameters(self) -> None:
+        init.normal_(self.weight)
+        if self.padding_idx is not None:
+            from engine.autograd import grad_mode
+
+            with grad_mode.no_grad():
+                self.weight[self.padding_idx].fill_(0)
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return F.embedding(input, self.weight, self.padding_idx, self.max_norm, self.norm_type,
+                           self.scale_grad_by_freq, self.sparse)
+
+    def extra_repr(self) -> str:
+        text = f"{self.num_embeddings}, {self.embedding_dim}"
+        if self.padding_idx is not None:
+            text += f", padding_idx={self.padding_idx}"
+        if self.max_norm is not None:
+            text += f", max_norm={self.max_norm}"
+        if self.norm_type != 2:
+            text += f", norm_type={self.norm_type}"
+        if self.scale_grad_by_freq:
+            text += ", scale_grad_by_freq=True"
+        if self.sparse:
+            text += ", sparse=True"
+        return text
+
+    @classmethod
+    def from_pretrained(cls, embeddings: Tensor, freeze: bool = True, padding_idx: int | None = None,
+                        max_norm: float | None = None, norm_type: float = 2.0, scale_grad_by_freq: bool = False,
+                        sparse: bool = False) -> Embedding:
+        if embeddings.ndim != 2:
+            raise AssertionError("Embeddings parameter is expected to be 2-dimensional")
+        rows, cols = embeddings._shape
+        return cls(rows, cols, padding_idx, max_norm, norm_type, scale_grad_by_freq, sparse, _weight=embeddings,
+                   _freeze=freeze)
+
+
+class GroupNorm(Module):
+    def __init__(self, num_groups: int, num_channels: int, eps: float = 1e-5, affine: bool = True,
+                 device: Any = None, dtype: dtypes.dtype | None = None) -> None:
+        super().__init__()
+        if num_channels % num_groups != 0:
+            raise ValueError("num_channels must be divisible by num_groups")
+        self.num_groups, self.num_channels, self.eps, self.affine = num_groups, num_channels, eps, affine
+        if affine:
+            self.weight = Parameter(factories.empty(num_channels, dtype=dtype))
+            self.bias = Parameter(factories.empty(num_channels, dtype=dtype))
+            init.ones_(self.weight)
+            init.zeros_(self.bias)
+        else:
+            self.register_parameter("weight", None)
+            self.register_parameter("bias", None)
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return F.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)
+
+    def extra_repr(self) -> str:
+        return f"{self.num_groups}, {self.num_channels}, eps={self.eps}, affine={self.affine}, bias=True"
+
+
+class AdaptiveMaxPool2d(Module):
+    def __init__(self, output_size: Any, return_indices: bool = False) -> None:
+        super().__init__()
+        self.output_size, self.return_indices = output_size, return_indices
+
+    def forward(self, input: Tensor) -> Any:  # noqa: A002
+        return F.adaptive_max_pool2d(input, self.output_size, self.return_indices)
+
+    def extra_repr(self) -> str:
+        return f"output_size={self.output_size}"
+
+
+class ConvTranspose2d(Module):
+    def __init__(self, in_channels: int, out_channels: int, kernel_size: Any, stride: Any = 1, padding: Any = 0,
+                 output_padding: Any = 0, groups: int = 1, bias: bool = True, dilation: Any = 1,
+                 padding_mode: str = "zeros", device: Any = None, dtype: dtypes.dtype | None = None) -> None:
+        super().__init__()
+        self.in_channels, self.out_channels = in_channels, out_channels
+        self.kernel_size, self.stride, self.padding = _pair(kernel_size), _pair(stride), _pair(padding)
+        self.output_padding, self.dilation = _pair(output_padding), _pair(dilation)
+        self.groups, self.padding_mode = groups, padding_mode
+        self.weight = Parameter(factories.empty(in_channels, out_channels // groups, *self.kernel_size, dtype=dtype))
+        if bias:
+            self.bias = Parameter(factories.empty(out_channels, dtype=dtype))
+        else:
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
+        if self.bias is not None:
+            fan_in = self.weight._shape[1] * self.kernel_size[0] * self.kernel_size[1]
+            bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
+            init.uniform_(self.bias, -bound, bound)
+
+    def forward(self, input: Tensor, output_size: Any = None) -> Tensor:  # noqa: A002
+        return F.conv_transpose2d(input, self.weight, self.bias, self.stride, self.padding, self.output_padding,
+                                  self.groups, self.dilation)
+
+    def extra_repr(self) -> str:
+        text = f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, stride={self.stride}"
+        if self.padding != (0, 0):
+            text += f", padding={self.padding}"
+        if self.dilation != (1, 1):
+            text += f", dilation={self.dilation}"
+        if self.output_padding != (0, 0):
+            text += f", output_padding={self.output_padding}"
+        if self.groups != 1:
+            text += f", groups={self.groups}"
+        if self.bias is None:
+            text += ", bias=False"
+        return text

@@ -15,7 +15,7 @@ from engine.placement import placed
 from engine.tensor import Tensor
 
 FAMILIES = ("pointwise", "elementwise", "views", "view_copies", "copying", "complex_ops", "factories", "random",
-            "reduction", "linalg", "indexing", "flat_index", "storage_ops")
+            "reduction", "linalg", "indexing", "flat_index", "storage_ops", "selection", "contraction")
 
 
 def _available_modules() -> list[Any]:

@@ -30,6 +30,8 @@ def clone(self: Tensor, *, memory_format: Any = None, contiguous: bool = False) 
         stride = geometry.like_strides(self._shape, self._stride)
     out = Tensor._empty_strided(self._shape, stride, self.dtype)
     np.copyto(out._numpy_view(), self._numpy_view())
+    if self._storage.inference and not out._storage.inference:
+        out._bump_version()  # an inference tensor skips autograd: clone's inner copy_ counts on the new tensor
     record("CloneBackward0", out, (self,), lambda g, s: (g,))
     return out
 

@@ -90,8 +90,11 @@ def unbroadcast(grad: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
         return grad
     lead = grad.ndim - len(shape)
     axes = tuple(range(lead)) + tuple(i + lead for i, s in enumerate(shape) if s == 1 and grad.shape[i + lead] != 1)
-    summed = grad.sum(axis=axes, keepdims=True) if axes else grad
-    return summed.reshape(shape)
+    if not axes:
+        return grad.reshape(shape)
+    if grad.dtype.itemsize == 2 and grad.dtype.kind in "fV":  # half floats accumulate in float32, as ATen's sum
+        return grad.sum(axis=axes, keepdims=True, dtype=np.float32).astype(grad.dtype).reshape(shape)
+    return grad.sum(axis=axes, keepdims=True).reshape(shape)
 
 
 # --------------------------------------------------------------------------- recording
@@ -234,7 +237,11 @@ def apply_inplace(self: Tensor, write: Callable[[np.ndarray], None], name: str, 
         base_edge = edges_of([self._view.base])[0] if self._view is not None else None
     with np.errstate(all="ignore"):  # torch never warns about nan/inf results
         self._write(write)
-    self._bump_version()
+    if self._storage.inference:  # torch writes, then finds there is no version counter to bump
+        if not grad_mode.state.inference:
+            raise RuntimeError(errors.INFERENCE_INPLACE)
+    else:
+        self._bump_version()
     if not tracked:
         return self
     node = node_type(name)(backward, (self_edge, *input_edges), ((self._shape, self.dtype.np),))

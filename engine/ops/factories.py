@@ -122,11 +122,20 @@ def check_sizes(shape: tuple[int, ...], op: str | None = None) -> None:
         raise RuntimeError(f"Trying to create tensor with negative dimension {negative}: {list(shape)}")
 
 
+def size_argument(op: str, positional: tuple[Any, ...], size: Any) -> tuple[int, ...]:
+    """The shape a factory was given, positionally (`zeros(2, 3)`) or as `size=(2, 3)`."""
+    if size is not None:
+        if positional:
+            raise TypeError(f"{op}() got multiple values for argument 'size'")
+        positional = (size,)
+    return sizes_arg(positional)
+
+
 def _factory(fill: Any, op: str) -> Any:
-    def make(*size: Any, dtype: dtypes.dtype | None = None, device: Any = None, requires_grad: bool = False,
-             out: Tensor | None = None, **_: Any) -> Tensor:
+    def make(*positional: Any, size: Any = None, dtype: dtypes.dtype | None = None, device: Any = None,
+             requires_grad: bool = False, out: Tensor | None = None, **_: Any) -> Tensor:
         _check_device(device)
-        shape = sizes_arg(size)
+        shape = size_argument(op, positional, size)
         check_sizes(shape, op)
         target = dtypes.to_dtype(dtype) if dtype is not None else dtypes.get_default_dtype()
         return _finish(_filled(shape, fill, target), requires_grad)

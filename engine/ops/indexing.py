@@ -36,7 +36,7 @@ from engine.tensor import Tensor
 
 # --------------------------------------------------------------------------- parsing an index
 def _is_advanced(item: Any) -> bool:
-    return isinstance(item, (Tensor, list, np.ndarray))
+    return isinstance(item, (Tensor, list, range, np.ndarray))
 
 
 def _as_index_array(item: Any) -> np.ndarray:
@@ -792,41 +792,6 @@ def nonzero(self: Tensor, *, as_tuple: bool = False) -> Any:
     return Tensor._wrap(np.stack(found, axis=1).astype(np.int64) if found else np.zeros((0, 0), np.int64))
 
 
-def sort(self: Tensor, dim: int = -1, descending: bool = False, stable: bool = False) -> Any:
-    from engine.ops.reduction import return_type
-
-    d = geometry.wrap_dim(dim, max(self.ndim, 1))
-    x = self._numpy_view()
-    order = np.argsort(-x if descending else x, axis=d, kind="stable")
-    values = np.take_along_axis(x, order, axis=d)
-    out = _finish("SortBackward0", "sort", values, self.dtype, (self,),
-                  lambda g, s: (_put_along(g, order, d),), layout="preserve")
-    return return_type("sort", out, Tensor._wrap(order.astype(np.int64)))
-
-
-def _put_along(g: np.ndarray, order: np.ndarray, d: int) -> np.ndarray:
-    grad = np.zeros_like(g)
-    np.put_along_axis(grad, order, g, axis=d)
-    return grad
-
-
-def topk(self: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = True) -> Any:  # noqa: A002
-    from engine.ops.reduction import return_type
-
-    d = geometry.wrap_dim(dim, max(self.ndim, 1))
-    x = self._numpy_view()
-    order = np.argsort(-x if largest else x, axis=d, kind="stable")
-    order = np.take(order, range(k), axis=d)
-    values = np.take_along_axis(x, order, axis=d)
-    shape = self._shape
-
-    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[np.ndarray]:
-        grad = np.zeros(shape, dtype=g.dtype)
-        np.put_along_axis(grad, order, g, axis=d)
-        return (grad,)
-
-    out = _finish("TopkBackward0", "topk", values, self.dtype, (self,), backward, layout=None)
-    return return_type("topk", out, Tensor._wrap(order.astype(np.int64)))
 
 
 METHODS = {
@@ -835,11 +800,10 @@ METHODS = {
     "index_add_": index_add_, "index_put_": index_put_, "index_fill_": index_fill_, "index_copy_": index_copy_,
     "index_fill": index_fill, "index_copy": index_copy, "masked_fill": masked_fill, "masked_fill_": masked_fill_,
     "repeat": repeat, "flip": flip, "roll": roll, "tril": tril, "triu": triu, "nonzero": nonzero,
-    "sort": sort, "topk": topk,
 }
 FUNCTIONS = {
     "cat": cat, "concat": cat, "concatenate": cat, "stack": stack, "hstack": hstack, "vstack": vstack,
     "index_select": index_select, "masked_select": masked_select, "gather": gather, "scatter": scatter,
     "index_add": index_add, "masked_fill": masked_fill, "index_fill": index_fill, "index_copy": index_copy, "flip": flip, "roll": roll, "tril": tril, "triu": triu,
-    "nonzero": nonzero, "sort": sort, "topk": topk,
+    "nonzero": nonzero,
 }

@@ -31,8 +31,8 @@ Grads = tuple[np.ndarray | None, ...]
 def _product(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """a @ b; float16 goes through float32, as torch's CPU kernels accumulate it."""
     with np.errstate(all="ignore"):  # torch never warns about nan/inf products
-        if a.dtype == np.float16:
-            return np.matmul(a.astype(np.float32), b.astype(np.float32)).astype(np.float16)
+        if a.dtype.itemsize == 2 and a.dtype != np.int16:  # float16 and bfloat16
+            return np.matmul(a.astype(np.float32), b.astype(np.float32)).astype(a.dtype)
         if a.ndim >= 2 and b.ndim >= 2 and a.shape[-1] == 1 and a.dtype.kind == "f":
             return np.multiply(a, b)  # one product per element, as torch's kernel: a -0. stays -0.
         return np.matmul(a, b)
@@ -176,7 +176,11 @@ def addmm(self: Tensor, mat1: Tensor, mat2: Tensor, *, beta: float = 1, alpha: f
         raise _mm_shapes(mat1._shape, mat2._shape)
     bias = views.expand(self.detach(), (mat1._shape[0], mat2._shape[1]))._numpy_view()
     _no_bool("addmm_impl_cpu_", self.dtype)
-    result = _product(mat1._numpy_view(), mat2._numpy_view())
+    half = self.dtype.itemsize == 2 and self.dtype.is_floating_point  # one rounding, after the bias (as ATen)
+    a, b = mat1._numpy_view(), mat2._numpy_view()
+    result = np.matmul(a.astype(np.float32), b.astype(np.float32)) if half else _product(a, b)
+    if half:
+        bias = bias.astype(np.float32)
     if alpha != 1:
         result = result * alpha
     if beta != 0:
@@ -280,10 +284,13 @@ def _matmul(t1: Tensor, t2: Tensor) -> Tensor:
 
 
 def matmul(self: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
+    from engine import amp
+
     for t, (name, position) in ((self, ("input", 1)), (other, ("other", 2))):
         if not isinstance(t, Tensor):
             raise TypeError(f"matmul(): argument '{name}' (position {position}) must be Tensor, "
                             f"not {type(t).__name__}")
+    self, other = amp.cast_inputs(self, other)
     if out is None:
         return _matmul(self, other)
     if needs_grad(self, other, out):

@@ -937,3 +937,41 @@ FUNCTIONS["relu"] = relu
 FUNCTIONS.update({op + "_": fn_ for op, (_, fn_) in _UNARY_FNS.items() if op in ("relu", "sigmoid", "tanh", "exp")})
 FUNCTIONS["where"] = where
 FUNCTIONS["rsub"] = rsub
+
+
+def _round_decimals(x: np.ndarray, decimals: int) -> np.ndarray:
+    """ATen's round(decimals=): nearbyint(x * 10^d) / 10^d in the tensor's own precision
+    (x / 10^-d * 10^-d for negative d)."""
+    scale = x.dtype.type(10.0 ** abs(decimals))
+    if decimals < 0:
+        return np.rint(x / scale) * scale
+    return np.rint(x * scale) / scale
+
+
+def round(self: Tensor, *, decimals: int = 0, out: Tensor | None = None) -> Tensor:  # noqa: A001
+    """round() is RoundBackward0; with decimals= it is RoundBackward1 (both zero gradients)."""
+    if decimals == 0:
+        return unary("round", self, out)
+    if not self.dtype.is_floating_point:
+        raise NotImplementedError(f"\"round_cpu\" not implemented for '{self.dtype.short}'")
+    with np.errstate(over="ignore", invalid="ignore"):
+        result = _round_decimals(self._numpy_view(), decimals)
+    return _finish("RoundBackward1", "round", result, self.dtype, (self,),
+                   lambda g, s: (np.zeros_like(g),), out=out)
+
+
+def round_(self: Tensor, *, decimals: int = 0) -> Tensor:
+    if decimals == 0:
+        return unary_("round", self)
+    check_inplace_allowed(self)
+    check_writable(self)
+
+    def write(target: np.ndarray) -> None:
+        with np.errstate(over="ignore", invalid="ignore"):
+            target[...] = _round_decimals(target, decimals)
+
+    return apply_inplace(self, write, "RoundBackward1", (), lambda g, s: (np.zeros_like(g),), check_autograd=False)
+
+
+METHODS.update(round=round, round_=round_)
+FUNCTIONS.update(round=round, round_=round_)

@@ -37,6 +37,7 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
+import ml_dtypes
 import numpy as np
 
 from engine import dtypes, geometry, libm, runtime
@@ -75,9 +76,9 @@ _F32, _F64 = np.float32, np.float64
 
 # (lowest, highest) of each type as ATen's bounds checks see them, and the mantissa digits of floats
 _LIMITS = {d: (0, 1) if d is dtypes.bool_ else
-           (float(np.finfo(d.np).min), float(np.finfo(d.np).max)) if d.is_floating_point else
+           (float(ml_dtypes.finfo(d.np).min), float(ml_dtypes.finfo(d.np).max)) if d.is_floating_point else
            (int(np.iinfo(d.np).min), int(np.iinfo(d.np).max)) for d in dtypes.ALL}
-_DIGITS = {dtypes.float16: 11, dtypes.float32: 24, dtypes.float64: 53}
+_DIGITS = {dtypes.float16: 11, dtypes.bfloat16: 8, dtypes.float32: 24, dtypes.float64: 53}
 
 
 class Generator:
@@ -746,12 +747,23 @@ def _adopt(values: np.ndarray, shape: tuple[int, ...], dtype: dtypes.dtype) -> T
     return Tensor._make(Storage.wrap(values.reshape(-1)), 0, shape, geometry.contiguous_strides(shape), dtype)
 
 
+def _invalid_combination(op: str) -> TypeError:
+    overloads = "".join(
+        f" * (tuple of ints size, *, {generator}Tensor out = None, torch.dtype dtype = None, torch.layout layout = "
+        "None, torch.device device = None, bool pin_memory = False, bool requires_grad = False)\n"
+        for generator in ("torch.Generator generator, ", ""))
+    return TypeError(f"{op}() received an invalid combination of arguments - got (int, size=tuple), but expected "
+                     f"one of:\n{overloads}")
+
+
 def _random_factory(kind: str) -> Callable[..., Tensor]:
-    def make(*size: Any, generator: Generator | None = None, dtype: dtypes.dtype | None = None, device: Any = None,
-             requires_grad: bool = False, **_: Any) -> Tensor:
+    def make(*positional: Any, size: Any = None, generator: Generator | None = None, dtype: dtypes.dtype | None = None,
+             device: Any = None, requires_grad: bool = False, **_: Any) -> Tensor:
         _check_device(device)
         target = dtypes.to_dtype(dtype) if dtype is not None else dtypes.get_default_dtype()
-        shape = _new_shape(size)
+        if size is not None and positional:
+            raise _invalid_combination(make.__name__)
+        shape = _new_shape(positional if size is None else (size,))
         n = math.prod(shape)
         if kind == "normal":
             _normal_check(target, 1.0)

@@ -62,7 +62,7 @@ def _spread(g: np.ndarray, shape: tuple[int, ...], dims: tuple[int, ...], keepdi
 
 def _accumulate_in(dt: dtypes.dtype) -> np.dtype:
     """float16 sums in float32 (as torch accumulates); every other dtype in itself."""
-    return np.dtype(np.float32) if dt is dtypes.float16 else dt.np
+    return np.dtype(np.float32) if dt in (dtypes.float16, dtypes.bfloat16) else dt.np
 
 
 def _counted(shape: tuple[int, ...], dims: tuple[int, ...]) -> int:
@@ -621,6 +621,40 @@ def cumsum(self: Tensor, dim: int, *, dtype: Any = None, out: Tensor | None = No
     return _emit(result, dt, "CumsumBackward0", "cumsum", (self,), backward, out=out)
 
 
+def _cumprod_backward(g: np.ndarray, x: np.ndarray, result: np.ndarray, d: int) -> np.ndarray:
+    """d/dx_i of sum_j g_j prod_{k<=j} x_k: reversed cumsum of g * result over x where x has no
+    zeros; along slices with zeros, the products of the other factors (no division)."""
+    if x.ndim == 0:
+        return g.astype(x.dtype)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        fast = np.flip(np.cumsum(np.flip(g * result, d), axis=d), d) / x
+    if not (x == 0).any():
+        return fast.astype(x.dtype)
+    moved_x, moved_g = np.moveaxis(x, d, -1), np.moveaxis(g, d, -1)
+    grad = np.moveaxis(fast, d, -1).copy()
+    n = moved_x.shape[-1]
+    for index in np.ndindex(moved_x.shape[:-1]):
+        row = moved_x[index]
+        if not (row == 0).any():
+            continue
+        for i in range(n):
+            others = row.copy()
+            others[i] = 1
+            grad[index + (i,)] = np.sum(moved_g[index][i:] * np.cumprod(others)[i:])
+    return np.moveaxis(grad, -1, d).astype(x.dtype)
+
+
+def cumprod(self: Tensor, dim: int, *, dtype: Any = None, out: Tensor | None = None) -> Tensor:
+    d = geometry.wrap_dim(operator.index(dim), self.ndim)
+    dt = dtypes.to_dtype(dtype) if dtype is not None else (out.dtype if out is not None
+                                                           else _sum_dtype(self.dtype))
+    x = self._numpy_view()
+    result = np.cumprod(x, axis=d, dtype=_accumulate_in(dt)) if self.ndim else x.astype(dt.np)
+    return _emit(result, dt, "CumprodBackward0", "cumprod", (self,),
+                 lambda g, s: (_cumprod_backward(g, s["self"], s["result"], d),), {"self": self},
+                 save_result="result", out=out)
+
+
 def _softmax_family(self: Tensor, dim: int, dtype: Any, out: Tensor | None, op: str) -> Tensor:
     """softmax/log_softmax save their result. With dtype=, the input is first converted (a
     ToCopyBackward0 node), as torch does. Under out= with a grad input, torch raises nothing and
@@ -668,6 +702,6 @@ def _numpy_names(fn: Callable[..., Any]) -> Callable[..., Any]:
 
 METHODS: dict[str, Callable[..., Any]] = {fn.__name__: _numpy_names(fn) for fn in (
     sum, mean, prod, max, min, amax, amin, argmax, argmin, var, std, norm, logsumexp, all, any, count_nonzero,
-    cumsum, softmax, log_softmax)}
+    cumsum, cumprod, softmax, log_softmax)}
 FUNCTIONS: dict[str, Any] = {**METHODS, "var_mean": _numpy_names(var_mean), "std_mean": _numpy_names(std_mean),
                              "return_types": return_types}

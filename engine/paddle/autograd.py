@@ -145,6 +145,12 @@ def backward(tensor: Any, grad_tensor: Any = None, retain_graph: bool = False) -
     """Paddle's Tensor.backward: a no-op on a tensor that stops gradient, ones for a non-scalar."""
     from engine.paddle.tensor import Tensor
 
+    if grad_tensor is not None:
+        if not isinstance(grad_tensor, Tensor):
+            raise AssertionError("The type of grad_tensor must be paddle.Tensor")
+        if list(grad_tensor.shape) != list(tensor.shape):
+            raise AssertionError(f"Tensor shape not match, Tensor of grad_tensor [ {grad_tensor.name} ] with shape "
+                                 f"{grad_tensor.shape!r} mismatch Tensor [ {tensor.name} ] with shape {tensor.shape!r}")
     if tensor.stop_gradient:
         return
     root = tensor._t
@@ -154,8 +160,33 @@ def backward(tensor: Any, grad_tensor: Any = None, retain_graph: bool = False) -
         grad = ones_like(root)
     else:
         grad = grad_tensor._t if isinstance(grad_tensor, Tensor) else grad_tensor
+    zeroed = _set_aside_cleared_grads(root)
     engine_autograd.backward([root], [grad], retain_graph=retain_graph)
+    for variable, kept in zeroed:
+        if variable._grad is None:  # backward gave it nothing: the zeros stay, still "empty"
+            variable._grad = kept
+        else:
+            variable.__dict__.pop(CLEARED, None)
     _settle_grads(root)
+
+
+CLEARED = "_paddle_grad_cleared"  # a leaf's gradient zero-filled by clear_grad(): "fake empty"
+
+
+def _set_aside_cleared_grads(root: Any) -> list[tuple[Any, Any]]:
+    """clear_grad() zero-fills a leaf's gradient and marks its GradNodeAccumulation "fake empty":
+    the next backward does not add into the zeros but gives the leaf the new gradient's buffer
+    (measured: a tensor taken from `.grad` before keeps the zeros). The zeroed gradients of the
+    leaves this backward reaches are set aside so the engine starts them afresh."""
+    from engine import inspect
+
+    zeroed = []
+    for info in inspect.graph([root]):
+        variable = info.variable
+        if variable is not None and variable.__dict__.get(CLEARED) and variable._grad is not None:
+            zeroed.append((variable, variable._grad))
+            variable._grad = None
+    return zeroed
 
 
 def _settle_grads(root: Any) -> None:

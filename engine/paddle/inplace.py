@@ -15,7 +15,14 @@ import numpy as np
 from engine import geometry
 from engine.ops.core import apply_inplace
 from engine.ops.views import _inplace_layout
-from engine.paddle.tensor import EngineTensor, Tensor, shape_arg
+from engine.paddle import random as rng
+from engine.paddle.tensor import (
+    EngineTensor,
+    Tensor,
+    check_inplace_broadcast,
+    own_memory,
+    shape_arg,
+)
 
 
 def _scale_in_place(t: EngineTensor, scale: float, bias: float, bias_after_scale: bool) -> None:
@@ -38,11 +45,16 @@ def _permute_in_place(t: EngineTensor, perm: list[int]) -> None:
     _inplace_layout(t, "PermuteBackward0", layout, lambda grad, saved: (grad.transpose(inverse),))
 
 
-def _reshape_in_place(t: EngineTensor, shape: list[int]) -> None:
+def reshape_in_place(t: EngineTensor, shape: list[int]) -> None:
+    """A layout that cannot be viewed is first copied into memory of its own (keeping the version
+    counter, which the reshape then bumps), as Paddle does."""
     new = geometry.infer_size(shape, t.numel())
     stride = geometry.view_strides(t._shape, t._stride, new)
     if stride is None:
-        raise NotImplementedError("reshape_ of a non-contiguous tensor is not measured for the Paddle dialect yet")
+        counter = t._vc
+        own_memory(t)
+        t._vc = counter
+        stride = geometry.contiguous_strides(new)
     old = t._shape
     _inplace_layout(t, "ReshapeBackward0", (tuple(new), tuple(stride), t._offset), lambda g, s: (g.reshape(old),))
 
@@ -53,47 +65,29 @@ def scale_(x: Tensor, scale: float = 1.0, bias: float = 0.0, bias_after_scale: b
 
 
 def add_(x: Tensor, y: Tensor, name: str | None = None, *, alpha: float = 1) -> Tensor:
+    check_inplace_broadcast(x, y)
     return x._inplace("AddGradNode", lambda t, o: t.add_(o, alpha=alpha), y)
 
 
 def subtract_(x: Tensor, y: Tensor, name: str | None = None, *, alpha: float = 1) -> Tensor:
+    check_inplace_broadcast(x, y)
     return x._inplace("SubtractGradNode", lambda t, o: t.sub_(o, alpha=alpha), y)
 
 
 def multiply_(x: Tensor, y: Tensor, name: str | None = None) -> Tensor:
+    check_inplace_broadcast(x, y)
     return x._inplace("MultiplyGradNode", lambda t, o: t.mul_(o), y)
 
 
 def divide_(x: Tensor, y: Tensor, name: str | None = None) -> Tensor:
     """Paddle's node keeps the result (x itself), so changing x again breaks backward."""
+    check_inplace_broadcast(x, y)
     return x._inplace("DivideGradNode", lambda t, o: t.div_(o), y, save_out=True)
 
 
-def exp_(x: Tensor, name: str | None = None) -> Tensor:
-    return x._inplace("ExpGradNode", lambda t: t.exp_())
-
-
-def sigmoid_(x: Tensor, name: str | None = None) -> Tensor:
-    return x._inplace("SigmoidGradNode", lambda t: t.sigmoid_())
-
-
-def tanh_(x: Tensor, name: str | None = None) -> Tensor:
-    return x._inplace("TanhGradNode", lambda t: t.tanh_())
-
-
-def sqrt_(x: Tensor, name: str | None = None) -> Tensor:
-    return x._inplace("SqrtGradNode", lambda t: t.sqrt_())
-
-
-def abs_(x: Tensor, name: str | None = None) -> Tensor:
-    return x._inplace("AbsGradNode", lambda t: t.abs_())
-
-
-def neg_(x: Tensor, name: str | None = None) -> Tensor:
-    return x._inplace("ScaleGradNode", lambda t: t.neg_())
-
-
 def pow_(x: Tensor, y: float, name: str | None = None) -> Tensor:
+    if isinstance(y, bool) or not isinstance(y, (int, float)):
+        raise TypeError(f"y must be scalar type, but received: {type(y)} ")
     return x._inplace("PowGradNode", lambda t: t.pow_(y))
 
 
@@ -109,12 +103,22 @@ def fill_(x: Tensor, value: float) -> Tensor:
     return x._inplace("FillGradNode", lambda t: t.fill_(value))
 
 
-def uniform_(x: Tensor, min: float = -1.0, max: float = 1.0, seed: int = 0, name: str | None = None) -> Tensor:  # noqa: A002
-    return x._inplace("UniformInplaceGradNode", lambda t: t.uniform_(min, max))
+def _random_fill(t: EngineTensor, values: np.ndarray, node: str) -> None:
+    """Write fresh random values (drawn in memory order, as the kernel fills its buffer)."""
+    def write(target: np.ndarray) -> None:
+        target[...] = values.reshape(target.shape)
+    apply_inplace(t, write, node, (), lambda grad, saved: (np.zeros_like(grad),), check_autograd=False)
+
+
+def uniform_(x: Tensor, min: float = 0.0, max: float = 1.0, seed: int = 0, name: str | None = None) -> Tensor:  # noqa: A002
+    gen = rng.Generator.for_kernel(seed) if seed else None
+    return x._inplace("UniformInplaceGradNode", lambda t: _random_fill(
+        t, rng.uniform(t.numel(), min, max, t.dtype.np, gen), "UniformInplaceGradNode"))
 
 
 def normal_(x: Tensor, mean: float = 0.0, std: float = 1.0, name: str | None = None) -> Tensor:
-    return x._inplace("GaussianInplaceGradNode", lambda t: t.normal_(mean, std))
+    return x._inplace("GaussianInplaceGradNode", lambda t: _random_fill(
+        t, rng.normal(t.numel(), mean, std, t.dtype.np), "GaussianInplaceGradNode"))
 
 
 def transpose_(x: Tensor, perm: Sequence[int], name: str | None = None) -> Tensor:
@@ -122,7 +126,19 @@ def transpose_(x: Tensor, perm: Sequence[int], name: str | None = None) -> Tenso
 
 
 def reshape_(x: Tensor, shape: Any, name: str | None = None) -> Tensor:
-    return x._inplace("ReshapeGradNode", lambda t: _reshape_in_place(t, shape_arg(shape)))
+    """A 1-D Tensor as the shape: Paddle 3.3.1 reshapes, then fails converting it (measured)."""
+    out = x._inplace("ReshapeGradNode", lambda t: reshape_in_place(t, shape_arg(shape)))
+    if isinstance(shape, Tensor) and shape.ndim:
+        raise_tensor_shape_bug("reshape_")
+    return out
+
+
+def raise_tensor_shape_bug(function: str) -> None:
+    """What Paddle 3.3.1's reshape and reshape_ raise for a shape given as a 1-D Tensor."""
+    try:
+        raise TypeError("only 0-dimensional arrays can be converted to Python scalars")
+    except TypeError as cause:
+        raise SystemError(f"<built-in function {function}> returned a result with an exception set") from cause
 
 
 def unsqueeze_(x: Tensor, axis: int, name: str | None = None) -> Tensor:
@@ -134,10 +150,10 @@ def squeeze_(x: Tensor, axis: int | None = None, name: str | None = None) -> Ten
 
 
 METHODS = {fn.__name__: fn for fn in (
-    scale_, add_, subtract_, multiply_, divide_, exp_, sigmoid_, tanh_, sqrt_, abs_, neg_, pow_, clip_, zero_,
-    fill_, uniform_, normal_, transpose_, reshape_, unsqueeze_, squeeze_)}
+    scale_, add_, subtract_, multiply_, divide_, pow_, clip_, zero_, fill_, uniform_, normal_, transpose_, reshape_,
+    unsqueeze_, squeeze_)}
 for _name, _fn in METHODS.items():
     setattr(Tensor, _name, _fn)
 
-__all__ = ["abs_", "divide_", "multiply_", "neg_", "normal_", "pow_", "reshape_", "squeeze_", "subtract_",
-           "tanh_", "transpose_", "unsqueeze_"]
+__all__ = ["divide_", "multiply_", "normal_", "pow_", "reshape_", "squeeze_", "subtract_", "transpose_",
+           "unsqueeze_", "uniform_"]

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.paddle.tensor import HAS_NODE, NAME, Tensor
+from engine.paddle.tensor import NAME, Tensor, has_accumulation_node
 from engine.tensor import Tensor as EngineTensor
 
 
@@ -45,7 +45,7 @@ def grad_fn_name(t: Tensor) -> str | None:
     et = t._t
     if et._grad_fn is not None:
         return et._grad_fn.name()
-    return "GradNodeAccumulation" if et.__dict__.get(HAS_NODE) else None
+    return "GradNodeAccumulation" if has_accumulation_node(et) else None
 
 
 def name(t: Tensor) -> str:

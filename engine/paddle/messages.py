@@ -38,6 +38,14 @@ BACKWARD_TWICE = (
     "node->IsTensorWrappersCleared():1 == true:1.] (at /paddle/paddle/fluid/eager/backward.cc:204)\n"
 )
 
+DIAGONAL_RANK = (
+    "(OutOfRange) Input's dim is out of range (expected at least 2 dimensions, but got {rank}).\n"
+    "  [Hint: Expected x_dims.size() >= 2, but received x_dims.size():{rank} < 2:2.] "
+    "(at /paddle/paddle/phi/infermeta/unary.cc:982)\n"
+)
+
+GRAD_OF_NON_LEAF = "(Fatal) Only leaf Tensor can be set grad. (at /paddle/paddle/fluid/pybind/eager_properties.cc:296)\n"
+
 SPLIT_NOT_DIVISIBLE = (
     "(InvalidArgument) The input's size along the split dimension must be evenly divisible by "
     "Attr(num_or_sections). But received Attr(num_or_sections) = {num}, input(X)'s shape = {shape}, "

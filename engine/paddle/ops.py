@@ -19,9 +19,18 @@ from typing import Any
 import numpy as np
 
 import engine
+from engine.autograd import grad_mode
 from engine.ops.core import record, unbroadcast
 from engine.paddle import autograd, dtypes, messages
-from engine.paddle.tensor import EngineTensor, Tensor, engine_operand, layout_op, shape_arg, wrap
+from engine.paddle.tensor import (
+    EngineTensor,
+    Tensor,
+    engine_operand,
+    layout_op,
+    replace_buffer,
+    shape_arg,
+    wrap,
+)
 
 
 def _reshape_back(shape: tuple[int, ...]) -> Callable[..., tuple[np.ndarray]]:
@@ -45,18 +54,34 @@ def subtract(x: Tensor, y: Tensor, name: str | None = None) -> Tensor:
 
 
 def multiply(x: Tensor, y: Tensor, name: str | None = None) -> Tensor:
-    """Paddle's MultiplyGradNode keeps both operands, whichever needs a gradient."""
+    """Paddle's MultiplyGradNode keeps both operands, whichever needs a gradient. Like the divide
+    node's, its gradients take the operands' shapes when backward runs: a leaf's refused reshape_
+    has already changed the shape its saved tensor shares (measured in 3.3.1)."""
     a, b = x._operand(), y._operand()
     out = engine.mul(a, b)
-    autograd.save_also(out._grad_fn, inputs={"x": a, "y": b})
+    if out._grad_fn is None:
+        return wrap(out)
+    out._grad_fn = None  # the engine's node, replaced by Paddle's
+
+    def backward(grad: np.ndarray, saved: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        return unbroadcast(grad * saved["y"], a._shape), unbroadcast(grad * saved["x"], b._shape)
+    record("MultiplyGradNode", out, (a, b), backward, {"x": a, "y": b})
     return wrap(out, "MultiplyGradNode")
 
 
 def divide(x: Tensor, y: Tensor, name: str | None = None) -> Tensor:
-    """Paddle's DivideGradNode keeps x, y and its output."""
+    """Paddle's DivideGradNode keeps x, y and its output, and its y-gradient is -dout * out / y
+    (so x / x has a zero gradient exactly, where -dout * x / y**2 would leave a rounding error)."""
     a, b = x._operand(), y._operand()
     out = engine.div(a, b)
-    autograd.save_also(out._grad_fn, inputs={"x": a, "y": b}, outputs={"out": out})
+    if out._grad_fn is None:
+        return wrap(out)
+    out._grad_fn = None  # the engine's node, replaced by Paddle's
+
+    def backward(grad: np.ndarray, saved: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        y, result = saved["y"], saved["out"]
+        return unbroadcast(grad / y, a._shape), unbroadcast(-grad * result / y, b._shape)
+    record("DivideGradNode", out, (a, b), backward, {"x": a, "y": b}, {"out": out})
     return wrap(out, "DivideGradNode")
 
 
@@ -86,25 +111,6 @@ def scale(x: Tensor, scale: float = 1.0, bias: float = 0.0, bias_after_scale: bo
     return wrap(out, "ScaleGradNode")
 
 
-def _unary(engine_op: Callable[..., EngineTensor], node: str) -> Callable[..., Tensor]:
-    def op(x: Tensor, name: str | None = None) -> Tensor:
-        return wrap(engine_op(x._operand()), node)
-    return op
-
-
-exp = _unary(engine.exp, "ExpGradNode")
-sigmoid = _unary(engine.sigmoid, "SigmoidGradNode")
-tanh = _unary(engine.tanh, "TanhGradNode")
-log = _unary(engine.log, "LogGradNode")
-sqrt = _unary(engine.sqrt, "SqrtGradNode")
-abs = _unary(engine.abs, "AbsGradNode")  # noqa: A001 - Paddle's name
-square = _unary(engine.square, "SquareGradNode")
-
-
-def neg(x: Tensor, name: str | None = None) -> Tensor:
-    return -x
-
-
 def clip(x: Tensor, min: float | None = None, max: float | None = None, name: str | None = None) -> Tensor:  # noqa: A002
     return wrap(engine.clamp(x._operand(), min, max), "ClipGradNode")
 
@@ -130,16 +136,127 @@ def max(x: Tensor, axis: Any = None, keepdim: bool = False, name: str | None = N
     return wrap(engine.max(t) if axes is None else engine.amax(t, axes, keepdim=keepdim), "MaxGradNode")
 
 
+def min(x: Tensor, axis: Any = None, keepdim: bool = False, name: str | None = None) -> Tensor:  # noqa: A001
+    t = x._operand()
+    axes = _axes(axis, t.ndim)
+    return wrap(engine.min(t) if axes is None else engine.amin(t, axes, keepdim=keepdim), "MinGradNode")
+
+
+def amax(x: Tensor, axis: Any = None, keepdim: bool = False, name: str | None = None) -> Tensor:
+    t = x._operand()
+    axes = _axes(axis, t.ndim)
+    return wrap(engine.amax(t, axes if axes is not None else (), keepdim=keepdim), "AmaxGradNode")
+
+
+def amin(x: Tensor, axis: Any = None, keepdim: bool = False, name: str | None = None) -> Tensor:
+    t = x._operand()
+    axes = _axes(axis, t.ndim)
+    return wrap(engine.amin(t, axes if axes is not None else (), keepdim=keepdim), "AminGradNode")
+
+
+def prod(x: Tensor, axis: Any = None, keepdim: bool = False, dtype: Any = None, name: str | None = None) -> Tensor:
+    t = x._operand()
+    if axis is None:
+        return wrap(engine.prod(t), "ProdGradNode")
+    return wrap(engine.prod(t, int(axis) if isinstance(axis, int) else axis[0], keepdim=keepdim), "ProdGradNode")
+
+
+def _arg(np_fn: Callable[..., np.ndarray], x: Tensor, axis: Any, keepdim: bool, dtype: Any) -> Tensor:
+    values = x._t._numpy_view()
+    if axis is None:
+        found = np.asarray(np_fn(values.reshape(-1)))
+        found = found.reshape([1] * values.ndim) if keepdim else found
+    else:
+        found = np_fn(values, axis=axis, keepdims=keepdim)
+    chosen = dtypes.to_dtype(dtype) if dtype is not None else dtypes.int64
+    return Tensor._wrap(engine.tensor(np.asarray(found).astype(chosen.np), dtype=chosen.engine,
+                                      device=str(x._t.device)))
+
+
+def argmax(x: Tensor, axis: Any = None, keepdim: bool = False, dtype: Any = "int64", name: str | None = None) -> Tensor:
+    return _arg(np.argmax, x, axis, keepdim, dtype)
+
+
+def argmin(x: Tensor, axis: Any = None, keepdim: bool = False, dtype: Any = "int64", name: str | None = None) -> Tensor:
+    return _arg(np.argmin, x, axis, keepdim, dtype)
+
+
+def var(x: Tensor, axis: Any = None, unbiased: bool = True, keepdim: bool = False, name: str | None = None) -> Tensor:
+    """As Paddle's Python: sum((x - mean)**2) / (n - unbiased) (DivideGradNode over SumGradNode)."""
+    from engine.paddle.creation import to_tensor
+
+    axes = _axes(axis, x.ndim)
+    n = math.prod(x.shape) if axes is None else math.prod(x.shape[a] for a in axes)
+    u = mean(x, axis, keepdim=True)
+    tmp = sum(pow(subtract(x, u), 2), axis, keepdim=keepdim)
+    return divide(tmp, to_tensor(n - 1 if unbiased else n, dtype=x.dtype))
+
+
+def std(x: Tensor, axis: Any = None, unbiased: bool = True, keepdim: bool = False, name: str | None = None) -> Tensor:
+    return var(x, axis, unbiased, keepdim).sqrt()
+
+
+def logsumexp(x: Tensor, axis: Any = None, keepdim: bool = False, name: str | None = None) -> Tensor:
+    t = x._operand()
+    axes = _axes(axis, t.ndim)
+    return wrap(engine.logsumexp(t, axes if axes is not None else tuple(range(t.ndim)), keepdim=keepdim),
+                "LogsumexpGradNode")
+
+
+def all(x: Tensor, axis: Any = None, keepdim: bool = False, name: str | None = None) -> Tensor:  # noqa: A001
+    values = x._t._numpy_view().astype(bool)
+    found = values.all() if axis is None else values.all(axis=_axes(axis, values.ndim), keepdims=keepdim)
+    return Tensor._wrap(engine.tensor(np.asarray(found), dtype=engine.bool))
+
+
+def any(x: Tensor, axis: Any = None, keepdim: bool = False, name: str | None = None) -> Tensor:  # noqa: A001
+    values = x._t._numpy_view().astype(bool)
+    found = values.any() if axis is None else values.any(axis=_axes(axis, values.ndim), keepdims=keepdim)
+    return Tensor._wrap(engine.tensor(np.asarray(found), dtype=engine.bool))
+
+
 # ---------------------------------------------------------------------- copies and casts
 def clone(x: Tensor, name: str | None = None) -> Tensor:
     return wrap(engine.clone(x._operand()), "AssignGradNode")
 
 
 def assign(x: Any, output: Tensor | None = None) -> Tensor:
-    """A copy (AssignGradNode); numpy arrays and lists are converted as to_tensor does."""
+    """A copy (AssignGradNode); numpy arrays and lists are converted as to_tensor does. With
+    `output`, the values are written into that tensor instead (see _assign_into)."""
     from engine.paddle.creation import to_tensor
 
-    return clone(x) if isinstance(x, Tensor) else to_tensor(x)
+    if output is None:
+        return clone(x) if isinstance(x, Tensor) else to_tensor(x)
+    if isinstance(x, Tensor):
+        return _assign_into(x, output)
+    values = to_tensor(x) if not isinstance(x, np.ndarray) else to_tensor(x)
+    replace_buffer(output._t, values._t._numpy_view(), values._t.dtype)  # no version bump (measured)
+    return output
+
+
+def _assign_into(x: Tensor, output: Tensor) -> Tensor:
+    """Paddle's assign_out_: output takes x's values, shape and dtype in place, its version goes up
+    by one, and when x needs a gradient output becomes x's copy in the graph (AssignOutGradNode)."""
+    out = output._t
+    source = x._operand()
+    if x._t is out:  # assign(x, x): nothing happens (no version bump, no node)
+        return output
+    if source._storage is out._storage:  # overlapping memory: Paddle reads x first
+        from engine.paddle.tensor import snapshot
+
+        source = snapshot(source)
+    if tuple(source._shape) != tuple(out._shape) or source.dtype is not out.dtype:
+        replace_buffer(out, source._numpy_view(), source.dtype)
+        out._bump_version()
+    else:
+        with grad_mode.no_grad():
+            out.copy_(source)
+    if grad_mode.state.enabled and source.requires_grad:
+        out._grad_fn = None
+        record("AssignOutGradNode", out, (source,), lambda g, s: (g,))
+        autograd.adopt(out._grad_fn, "AssignOutGradNode")
+        out._requires_grad = True
+    return output
 
 
 def cast(x: Tensor, dtype: Any) -> Tensor:
@@ -162,10 +279,16 @@ def stack(x: Sequence[Tensor], axis: int = 0, name: str | None = None) -> Tensor
 def reshape(x: Tensor, shape: Any, name: str | None = None) -> Tensor:
     """A view (or a copy, when the layout cannot be viewed); x itself when `shape` is literally
     its shape, as Paddle's Python wrapper does."""
+    if isinstance(shape, Tensor) and shape.ndim:
+        from engine.paddle.inplace import raise_tensor_shape_bug
+
+        raise_tensor_shape_bug("reshape")
     new = shape_arg(shape)
     if new == list(x._t._shape):
         return x
     _check_reshape(x._t._shape, new)
+    if not x._t._shape:  # a 0-D tensor is reshaped into memory of its own (measured)
+        return _copy_reshaped(x, new, "ReshapeGradNode")
     dims = [x._t._shape[i] if d == 0 else d for i, d in enumerate(new)]  # 0 keeps that dimension
     return layout_op(x, "ReshapeGradNode", lambda s: s.reshape(dims), _reshape_back(x._t._shape))
 
@@ -173,7 +296,7 @@ def reshape(x: Tensor, shape: Any, name: str | None = None) -> Tensor:
 def _check_reshape(shape: tuple[int, ...], target: list[int]) -> None:
     """Paddle's reshape errors (0 in the target keeps that dimension)."""
     size = math.prod(shape)
-    if any(d == 0 and i >= len(shape) for i, d in enumerate(target)) and size:
+    if builtins.any(d == 0 and i >= len(shape) for i, d in enumerate(target)) and size:
         raise ValueError(messages.RESHAPE_ZERO_INDEX.format(size=size))
     dims = [shape[i] if d == 0 else d for i, d in enumerate(target)]
     capacity = math.prod(d for d in dims if d != -1)
@@ -190,7 +313,19 @@ def view(x: Tensor, shape_or_dtype: Any, name: str | None = None) -> Tensor:
     return layout_op(x, "ViewShapeGradNode", lambda s: s.view(new), _reshape_back(x._t._shape))
 
 
+def _copy_reshaped(x: Tensor, shape: list[int], node: str) -> Tensor:
+    """A 0-D tensor reshaped: its own memory, yet the same version counter (measured: a write
+    through the result does not show in x, but bumps x's inplace_version)."""
+    source = x._operand()
+    dims = [1 if d in (0, -1) else d for d in shape]
+    out = layout_op(x, node, lambda s: s.reshape(dims), _reshape_back(source._shape), copy=True)
+    out._t._vc = source._vc
+    return out
+
+
 def flatten(x: Tensor, start_axis: int = 0, stop_axis: int = -1, name: str | None = None) -> Tensor:
+    if not x._t._shape:
+        return _copy_reshaped(x, [1], "FlattenGradNode")
     return layout_op(x, "FlattenGradNode", lambda s: s.flatten(start_axis, stop_axis), _reshape_back(x._t._shape))
 
 
@@ -226,10 +361,13 @@ def squeeze(x: Tensor, axis: Any = None, name: str | None = None) -> Tensor:
 
 def unbind(input: Tensor, axis: int = 0) -> list[Tensor]:  # noqa: A002
     """Views sharing memory (UnbindGradNode), unlike split."""
+    if not input.ndim or not -input.ndim <= axis < input.ndim:
+        raise ValueError(f"The axis must in range({-input.ndim}, {input.ndim}).")
     dim = axis % input.ndim
 
-    def backward(grads: list[np.ndarray], saved: dict) -> tuple[np.ndarray]:
-        return (np.stack(grads, axis=dim),)
+    def backward(grads: Any, saved: dict) -> tuple[np.ndarray]:
+        parts = grads if isinstance(grads, (list, tuple)) else [grads]  # one part comes alone
+        return (np.stack(parts, axis=dim),)
     return layout_op(input, "UnbindGradNode", lambda s: list(s.unbind(dim)), backward)
 
 
@@ -280,8 +418,9 @@ def chunk(x: Tensor, chunks: int, axis: int = 0, name: str | None = None) -> lis
 # ---------------------------------------------------------------------- as Tensor methods
 METHODS = {
     "add": add, "subtract": subtract, "multiply": multiply, "divide": divide, "matmul": matmul, "pow": pow,
-    "scale": scale, "exp": exp, "sigmoid": sigmoid, "tanh": tanh, "log": log, "sqrt": sqrt, "abs": abs,
-    "square": square, "neg": neg, "clip": clip, "sum": sum, "mean": mean, "max": max, "clone": clone,
+    "scale": scale, "clip": clip, "sum": sum, "mean": mean, "max": max, "min": min, "amax": amax, "amin": amin,
+    "prod": prod, "argmax": argmax, "argmin": argmin, "var": var, "std": std, "logsumexp": logsumexp,
+    "all": all, "any": any, "clone": clone,
     "astype": cast, "cast": cast, "reshape": reshape, "view": view, "flatten": flatten, "transpose": transpose,
     "t": t, "unsqueeze": unsqueeze, "squeeze": squeeze, "unbind": unbind, "expand": expand,
     "expand_as": expand_as, "split": split, "chunk": chunk,
@@ -290,4 +429,4 @@ for _name, _fn in METHODS.items():
     setattr(Tensor, _name, _fn)
 Tensor.T = property(t)
 
-__all__ = [*METHODS, "assign", "broadcast_to", "concat", "stack"]
+__all__ = [*(n for n in METHODS if n in globals()), "assign", "broadcast_to", "concat", "stack"]

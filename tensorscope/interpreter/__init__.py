@@ -10,25 +10,39 @@ reaches is decided by allowlists (the policy lives in tensorscope.sandbox, one m
    compile, __import__, globals, locals, vars, input, breakpoint, help, memoryview; `iter`, `zip`,
    `map`, `sum`, `print`, `pow`, `getattr`, ... are replaced by metered or policy-checked versions).
 2. Modules: `import` resolves only torch (the engine) and its listed submodules, the Paddle
-   dialect, numpy, numpy.random and math, each as a read-only proxy exposing listed names. numpy
-   calls take no `buffer=`/`offset=`/`strides=`, no object, void or structured dtype and no
-   instance of a user class, and are refused when their result would be too large; no object or
-   structured array ever reaches user code.
-3. Attributes: every read, write and delete, including getattr/setattr/hasattr and str.format
-   fields, goes through one policy: names starting with `__` are refused (except the strings
-   `__name__`, `__qualname__`, `__doc__`, a module's `__version__`, and methods that only do what
-   an operator does, such as `__init__`, `__repr__`, `__len__`, `__eq__`, for `super().__init__()`);
-   `_private` names only from a short allowlist (`_version`, `_base`, `_is_view`, `_saved_*` on
-   graph nodes, a Module's `_parameters`/`_buffers`/`_modules`, and users' own `_names`);
-   `gi_*`, `cr_*`, `ag_*`, `tb_*`, `co_*`, `func_*`, `im_*`, `mro`, numpy's raw-memory and file
-   attributes are refused; no attribute or call may return a module, frame, code, traceback, cell
-   or memoryview; classes other than users' own are read-only. Our own classes are recognised by
-   identity, never by an attribute a user can set.
-4. Classes: a `class` body may define only the dunders of ordinary values (no array or buffer
-   protocols, attribute hooks, descriptors, `__del__`, `__index__`, class-creation hooks), takes
-   no keywords, and extends only classes user code may use. Engine classes reached only through
-   `type(x)` cannot be called.
-5. Strings: `str.format`, `format_map` and the growing string methods are recognised by identity
+   dialect, numpy, numpy.random, math and the pure parts of some of the standard library (see
+   tensorscope.sandbox.stdlib: random, copy, io's in-memory files, collections, dataclasses,
+   typing, functools, itertools, operator, heapq, bisect, statistics, string, time's clocks,
+   numbers, abc, enum), each as a read-only proxy exposing listed names. numpy calls take no
+   `buffer=`/`offset=`/`strides=`, no object, void or structured dtype and no instance of a
+   user class, and are refused when their result would be too large; no object or structured
+   array ever reaches user code. namedtuple, dataclass and typing's forward references are built
+   without exec or compile.
+3. Calls: a callable user code hands to code that is not interpreted (a sort key, a reduce or
+   partial function, a default factory) is called back through the interpreter, metered and
+   checked as any call (`sorted([b], key=SomeClass)` is a construction the policy checks); calling
+   a class through a generic alias, a staticmethod or a classmethod is checked as calling it;
+   metaclasses and the enum functional API cannot make classes.
+4. Attributes: every read, write and delete, including getattr/setattr/hasattr, str.format
+   fields and operator.attrgetter, goes through one policy, applied to the object that holds the
+   attribute (`super(C, x).m` is x's, `list[int].m` is list's): names starting with `__` are
+   refused (except `__class__`, which is type(obj), the strings `__name__`, `__qualname__`,
+   `__doc__`, a module's `__version__`, a user class's `__annotations__`, and methods that only
+   do what an operator does, such as `__init__`, `__repr__`, `__len__`, `__eq__`, for
+   `super().__init__()`); `_private` names only from a short allowlist (`_version`, `_base`,
+   `_is_view`, `_saved_*` on graph nodes, a Module's `_parameters`/`_buffers`/`_modules`, and
+   users' own `_names`); `gi_*`, `cr_*`, `ag_*`, `tb_*`, `co_*`, `func_*`, `im_*`, `mro`, an ABC's
+   `register`, numpy's raw-memory and file attributes are refused; no attribute or call may
+   return a module, frame, code, traceback, cell or memoryview; classes other than users' own,
+   functions and modules are read-only. Our own classes are recognised by identity, never by an
+   attribute a user can set, and cannot be copied.
+5. Classes: a `class` body may define only the dunders of ordinary values (no array or buffer
+   protocols, attribute hooks other than a wrapped `__getattr__`, descriptors, `__del__`,
+   `__index__`, class-creation hooks), and those, like a property's accessors, must be user
+   functions (Python calls them directly); it takes no keywords, and extends only classes user
+   code may use whose metaclass is type, ABCMeta, the enum metaclass or typing.NamedTuple's.
+   Engine classes reached only through `type(x)` cannot be called.
+6. Strings: `str.format`, `format_map` and the growing string methods are recognised by identity
    however they are reached (a subclass, the class, `super()`) and replaced by guarded versions.
 
 Counters bound what one statement may cost: a step counter (loop iterations, calls, items that
@@ -41,7 +55,9 @@ and tuples nested deep enough to crash Python's hash are refused before they hap
 statement whose memory grows past the engine's budget is stopped. Limits cannot be caught by user
 code; `__exit__` and `finally` get a small budget to clean up. Tensor memory is the engine
 allocator's job. User code runs only while a statement runs, in its thread: a user method reached
-any other way (a snapshot, the garbage collector) raises OutsideStatement instead.
+any other way (a snapshot, the garbage collector) raises OutsideStatement instead, and a user
+generator resumed any other way too (each resume costs a step and a level of depth; one the
+garbage collector closes runs no user code).
 
 Errors read as Python's: NameError, AttributeError, TypeError, ... with Python's wording, engine
 errors as raised (type name and str(exc)). An exception raised by the interpreter's own code
@@ -56,7 +72,7 @@ The package, one concern per module: `parsing` (text to statements, Python's Syn
 `scopes` (where names live), `functions` (user functions, argument binding), `names` (loading,
 storing, unpacking), `statements` and `expressions` (what each node does), `operators` (the
 operator tables), `core` (the Interpreter and the primitives every user value goes through),
-`results` (what a run hands back).
+`generators` (generator functions), `results` (what a run hands back).
 """
 
 from tensorscope.interpreter.core import Interpreter

@@ -13,6 +13,7 @@ from typing import Any
 
 from tensorscope.interpreter.expressions import Expressions
 from tensorscope.interpreter.functions import Return, UserFunction, bind_arguments
+from tensorscope.interpreter.generators import GeneratorStatements
 from tensorscope.interpreter.names import Names
 from tensorscope.interpreter.operators import CONTAINS, NOT_CONTAINS
 from tensorscope.interpreter.parsing import check_supported, parse, parse_module
@@ -28,7 +29,11 @@ from tensorscope.sandbox import (
     gateway,
     is_user_error,
 )
+from tensorscope.sandbox.limits import OutsideStatement
 from tensorscope.sandbox.sizes import range_length
+from tensorscope.sandbox.stdlib.typing_module import typing_index
+
+__all__ = ["Interpreter", "OutsideStatement"]
 
 MAX_ERROR_CHARS = 10_000  # longest error message kept (`raise ValueError('x' * 10**8)`)
 
@@ -37,10 +42,6 @@ def _shortened(message: str) -> str:
     if len(message) <= MAX_ERROR_CHARS:
         return message
     return f"{message[:MAX_ERROR_CHARS]}... ({len(message) - MAX_ERROR_CHARS:,} more characters)"
-
-
-class OutsideStatement(RuntimeError):
-    """User code was reached while no statement of its interpreter runs (in this thread)."""
 
 
 _FRAMES_PER_CALL = 40  # generous bound on Python frames the evaluator uses per user-level call
@@ -59,7 +60,7 @@ def _recursion_room(frames: int) -> Iterator[None]:
             sys.setrecursionlimit(previous)
 
 
-class Interpreter(Statements, Expressions, Names):
+class Interpreter(Statements, GeneratorStatements, Expressions, Names):
     """Runs statements in one persistent namespace under the sandbox's allowlists and limits."""
 
     def __init__(self, *, max_steps: int = 1_000_000, max_depth: int = 200) -> None:
@@ -68,9 +69,11 @@ class Interpreter(Statements, Expressions, Names):
         self._sandbox = Sandbox(self._meter, self._call_from_builtin, self.namespace)
         self._module_scope = Scope(MODULE, self.namespace, None)
         self._handling: list[BaseException] = []  # exceptions whose `except` block is running
+        self._future_annotations = False  # `from __future__ import annotations` ran
         self._running_in: int | None = None  # the thread running a statement, if one is
         self._frames = 1000 + _FRAMES_PER_CALL * max_depth
         self._statements = {getattr(ast, n[5:]): getattr(self, n) for n in dir(self) if n.startswith("exec_")}
+        self._gstatements = {getattr(ast, n[6:]): getattr(self, n) for n in dir(self) if n.startswith("gexec_")}
         self._expressions = {getattr(ast, n[5:]): getattr(self, n) for n in dir(self) if n.startswith("eval_")}
 
     # ------------------------------------------------------------------ public API
@@ -154,6 +157,8 @@ class Interpreter(Statements, Expressions, Names):
 
     @gateway
     def _getitem(self, obj: Any, index: Any) -> Any:
+        if type(obj).__module__ == "typing" or isinstance(obj, type):  # `Optional['GPT']`, `list[int]`
+            index = typing_index(obj, index)
         return self._sandbox.checked(obj[index], "subscript")
 
     @gateway
@@ -182,8 +187,8 @@ class Interpreter(Statements, Expressions, Names):
         self._sandbox.before_call(func, args, kwargs)
         return self._sandbox.checked(func(*args, **kwargs), "a call")
 
-    def _call_from_builtin(self, func: Any, *args: Any) -> Any:
-        return self._call(func, args, {})
+    def _call_from_builtin(self, func: Any, /, *args: Any, **kwargs: Any) -> Any:
+        return self._call(func, args, kwargs)
 
     def _invoke(self, function: UserFunction, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         """Run a user function: a fresh local scope whose parent is where it was defined.
@@ -207,6 +212,8 @@ class Interpreter(Statements, Expressions, Names):
             node = function._node
             if isinstance(node, ast.Lambda):
                 return self._eval(node.body, scope)
+            if names.yielding:
+                return self._make_generator(function, scope)
             try:
                 self._exec_block(node.body, scope)
             except Return as result:

@@ -8,12 +8,13 @@ from typing import TYPE_CHECKING, Any
 
 from tensorscope.interpreter.scopes import REQUIRED, Scope, analyze_function
 from tensorscope.sandbox import Uncatchable, gateway
-from tensorscope.sandbox.internal import internal
+from tensorscope.sandbox.internal import internal, user_code
 
 if TYPE_CHECKING:
     from tensorscope.interpreter.core import Interpreter
 
 
+@user_code
 @internal("__name__", "__qualname__", "__doc__", "__module__")
 class UserFunction:
     """A function or lambda defined by user code. Calling it runs its body in the interpreter;
@@ -137,17 +138,3 @@ def _too_many(qualname: str, count: int, defaults: int, given: int) -> str:
     takes = f"from {count - defaults} to {count}" if defaults else str(count)
     was = "was" if given == 1 else "were"
     return f"{qualname}() takes {takes} positional argument{'' if takes == '1' else 's'} but {given} {was} given"
-
-
-def user_functions_in(value: Any) -> list[UserFunction]:
-    """The user functions behind a class attribute: plain, static/class methods, properties, and
-    functions wrapped by decorators such as torch.no_grad() (followed through __wrapped__)."""
-    if isinstance(value, (staticmethod, classmethod)):
-        value = value.__func__
-    if isinstance(value, property):
-        return [f for f in (value.fget, value.fset, value.fdel) if isinstance(f, UserFunction)]
-    for _ in range(10):
-        if isinstance(value, UserFunction):
-            return [value]
-        value = getattr(value, "__wrapped__", None) if isinstance(value, types.FunctionType) else None
-    return []

@@ -89,20 +89,40 @@ def _misplaced_statement(tree: ast.Module) -> tuple[ast.AST, str] | None:
     """The first construct that ast.parse accepts but Python's compiler rejects: return, break,
     continue, yield or nonlocal out of place, a misplaced starred expression, a repeated parameter."""
     found: list[tuple[ast.AST, str]] = []
-    stack: list[tuple[ast.AST, bool, bool]] = [(node, False, False) for node in tree.body]
+    stack: list[tuple[ast.AST, bool, bool, str | None]] = [(node, False, False, None) for node in tree.body]
     while stack:
-        node, in_function, in_loop = stack.pop()
-        message = _placement_error(node, in_function, in_loop)
+        node, in_function, in_loop, comprehension = stack.pop()
+        message = _placement_error(node, in_function, in_loop, comprehension)
         if message:
             found.append((node, message))
+        if type(node) in _COMPREHENSIONS:
+            stack.extend(_comprehension_children(node, in_function, in_loop, comprehension))
+            continue
+        if isinstance(node, (*_FUNCTIONS, ast.ClassDef)):
+            comprehension = None
         for slot, value in ast.iter_fields(node):
             children = value if isinstance(value, list) else [value]
             for child in children:
                 if isinstance(child, ast.Starred) and not _starred_allowed(node, slot):
                     found.append((child, "can't use starred expression here"))
                 if isinstance(child, ast.AST):
-                    stack.append((child, *_child_context(node, slot, in_function, in_loop)))
+                    stack.append((child, *_child_context(node, slot, in_function, in_loop), comprehension))
     return min(found, key=lambda f: (f[0].lineno, f[0].col_offset)) if found else None
+
+
+_COMPREHENSIONS = {ast.ListComp: "list comprehension", ast.SetComp: "set comprehension",
+                   ast.DictComp: "dict comprehension", ast.GeneratorExp: "generator expression"}
+
+
+def _comprehension_children(node: ast.ListComp | ast.SetComp | ast.DictComp | ast.GeneratorExp, in_function: bool,
+                            in_loop: bool, outer: str | None) -> list[tuple[ast.AST, bool, bool, str | None]]:
+    """A comprehension's parts run in its own scope, except its first iterable (the enclosing one's)."""
+    kind = _COMPREHENSIONS[type(node)]
+    inner: list[ast.AST] = [getattr(node, slot) for slot in ("elt", "key", "value") if hasattr(node, slot)]
+    for i, generator in enumerate(node.generators):
+        inner += [generator.target, *generator.ifs] + ([generator.iter] if i else [])
+    return [(child, in_function, in_loop, kind) for child in inner] + [
+        (node.generators[0].iter, in_function, in_loop, outer)]
 
 
 def _starred_allowed(parent: ast.AST, slot: str) -> bool:
@@ -120,9 +140,11 @@ def _child_context(node: ast.AST, slot: str, in_function: bool, in_loop: bool) -
     return in_function, in_loop
 
 
-def _placement_error(node: ast.AST, in_function: bool, in_loop: bool) -> str | None:
+def _placement_error(node: ast.AST, in_function: bool, in_loop: bool, comprehension: str | None) -> str | None:
     if isinstance(node, ast.Return) and not in_function:
         return "'return' outside function"
+    if isinstance(node, (ast.Yield, ast.YieldFrom)) and comprehension:
+        return f"'yield' inside {comprehension}"
     if isinstance(node, (ast.Yield, ast.YieldFrom)) and not in_function:
         return "'yield' outside function"
     if isinstance(node, ast.Await) and not in_function:
@@ -153,14 +175,24 @@ def parameters(args: ast.arguments) -> list[str]:
 
 
 _UNSUPPORTED = {
-    ast.Yield: "generator functions (yield)", ast.YieldFrom: "generator functions (yield from)",
     ast.AsyncFunctionDef: "async functions", ast.Await: "await", ast.AsyncFor: "async for",
     ast.AsyncWith: "async with", ast.Match: "match statements", ast.TryStar: "except*",
 }
 
 
+_YIELD_HOLDERS = (ast.Expr, ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Return)
+
+
 @gateway
 def check_supported(tree: ast.AST) -> None:
+    """Refuse what the evaluator does not do; a yield must be a statement or the whole value of an
+    assignment or a return (`yield v`, `x = yield v`, `return (yield v)`, `yield from g`)."""
     for node in ast.walk(tree):
-        if type(node) in _UNSUPPORTED:
-            raise NotImplementedError(f"tensorscope does not support {_UNSUPPORTED[type(node)]}")
+        for child in ast.iter_child_nodes(node):
+            kind = type(child)
+            if kind in _UNSUPPORTED:
+                raise NotImplementedError(f"tensorscope does not support {_UNSUPPORTED[kind]}")
+            if (kind is ast.Yield or kind is ast.YieldFrom) and not (
+                    isinstance(node, _YIELD_HOLDERS) and node.value is child):
+                raise NotImplementedError("tensorscope supports yield as a statement or as the whole value of an "
+                                          "assignment or a return (x = yield v), not inside another expression")

@@ -7,13 +7,7 @@ import contextlib
 import types
 from typing import Any
 
-from tensorscope.interpreter.functions import (
-    Break,
-    Continue,
-    Return,
-    UserFunction,
-    user_functions_in,
-)
+from tensorscope.interpreter.functions import Break, Continue, Return, UserFunction
 from tensorscope.interpreter.operators import INPLACE
 from tensorscope.interpreter.scopes import CLASS, DONE, MODULE, REQUIRED, Scope, import_binding
 from tensorscope.sandbox import LimitExceeded, Uncatchable, gateway, public_names
@@ -38,8 +32,19 @@ class Statements:
             self._assign(target, value, scope)
 
     def exec_AnnAssign(self, node: ast.AnnAssign, scope: Scope) -> None:
+        """Python evaluates an annotation in a module or class body (a function's are left alone)
+        and keeps a class's in its `__annotations__` (a module's are not kept here)."""
         if node.value is not None:
             self._assign(node.target, self._eval(node.value, scope), scope)
+        if scope.kind == MODULE or scope.kind == CLASS:
+            annotation = self._annotation(node.annotation, scope)
+            if node.simple and scope.kind == CLASS:
+                annotations = scope.names.setdefault("__annotations__", {})
+                self._setitem(annotations, self._mangle(node.target.id, scope), annotation)
+
+    def _annotation(self, node: ast.expr, scope: Scope) -> Any:
+        """An annotation's value; its text under `from __future__ import annotations`."""
+        return ast.unparse(node) if self._future_annotations else self._eval(node, scope)
 
     def exec_AugAssign(self, node: ast.AugAssign, scope: Scope) -> None:
         """Python's semantics: load the target, call the in-place operator (`__iadd__`, falling
@@ -252,6 +257,7 @@ class Statements:
         if node.level:
             raise ImportError("attempted relative import with no known parent package")
         if node.module == "__future__":
+            self._future_annotations |= any(alias.name == "annotations" for alias in node.names)
             return
         module = self._sandbox.import_module(node.module)
         for alias in node.names:
@@ -272,11 +278,23 @@ class Statements:
     def _make_function(self, node: ast.FunctionDef | ast.Lambda, name: str, scope: Scope) -> UserFunction:
         defaults = tuple(self._eval(d, scope) for d in node.args.defaults)
         kwdefaults = tuple(REQUIRED if d is None else self._eval(d, scope) for d in node.args.kw_defaults)
+        if isinstance(node, ast.FunctionDef) and not self._future_annotations:
+            self._evaluate_annotations(node, scope)
         function = UserFunction(self, node, scope, defaults, kwdefaults, name)
         for declared in function._names.nonlocal_names:
             if self._enclosing_with(declared, scope) is None:
                 raise SyntaxError(f"no binding for nonlocal '{declared}' found")
+        if scope.defined is not None:
+            scope.defined.append(function)  # its zero-argument super() is the class's (Python's __class__ cell)
         return function
+
+    def _evaluate_annotations(self, node: ast.FunctionDef, scope: Scope) -> None:
+        """Python evaluates a def's annotations when it runs (a NameError for an unknown type)."""
+        spec = node.args
+        arguments = [*spec.posonlyargs, *spec.args, spec.vararg, *spec.kwonlyargs, spec.kwarg]
+        for annotation in [a.annotation for a in arguments if a is not None] + [node.returns]:
+            if annotation is not None:
+                self._eval(annotation, scope)
 
     def exec_ClassDef(self, node: ast.ClassDef, scope: Scope) -> None:
         decorators = [self._eval(d, scope) for d in node.decorator_list]
@@ -292,10 +310,13 @@ class Statements:
         """What `class` does: check the bases and keywords, prepare the namespace, run the body in
         it, check what the body defined, call the metaclass; the class is then registered as a
         user class (its `_names` are readable). See tensorscope.sandbox.classes for the rules."""
-        self._sandbox.check_class(bases, keywords)
-        metaclass, namespace, _ = types.prepare_class(node.name, bases, {})
+        resolved = self._sandbox.resolve_bases(bases)  # `Generic[T]`, `NamedTuple`: __mro_entries__
+        self._sandbox.check_class(resolved, keywords)
+        metaclass, namespace, _ = types.prepare_class(node.name, resolved, {})
         qualname = scope.qualname + node.name
         preset = {"__module__": "__main__", "__qualname__": qualname}
+        if resolved is not bases:
+            preset["__orig_bases__"] = bases
         namespace.update(preset)
         docstring = ast.get_docstring(node, clean=False)
         if docstring is not None:
@@ -304,9 +325,8 @@ class Statements:
         self._exec_block(node.body, body_scope)
         self._sandbox.check_class_body(namespace, preset)
         self._meter.tick()
-        cls = metaclass(node.name, bases, namespace)
+        cls = metaclass(node.name, resolved, namespace)
         self._sandbox.register_class(cls)
-        for value in namespace.values():
-            for function in user_functions_in(value):
-                function._owner = cls
+        for function in body_scope.defined:
+            function._owner = cls
         return cls

@@ -4,7 +4,9 @@
 call, an operator, an import) it goes through this package, one module per concern:
 
 - `builtin_names`: the explicit table of builtins, some replaced by metered versions;
-- `modules`: `ModuleProxy` objects expose only listed names of the engine, numpy and math;
+- `modules`: `ModuleProxy` objects expose only listed names of the engine, numpy, math and the
+  granted standard library (`stdlib`, one module per granted module);
+- `callbacks`: user callables handed to code that is not interpreted run through the interpreter;
 - `numpy_surface`: numpy's names, and the rules every numpy call passes (no raw memory, no
   object or structured dtypes, no user objects, result sizes in bytes);
 - `attributes`: which `obj.name` user code may read, set or delete;

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import sys
 import types
+import typing
+from abc import ABCMeta
 from typing import Any
 
 import numpy as np
@@ -32,6 +34,9 @@ _SAFE_DUNDER_METHODS = frozenset({
     "__contains__", "__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__hash__", "__bool__",
     "__enter__", "__exit__",
 })
+# On users' own classes and instances: `super().__getattr__(name)`, a class's annotations (a dict).
+_USER_DUNDERS = frozenset({"__getattr__", "__annotations__"})
+_ANY_OBJECT = frozenset({"__name__", "__qualname__", "__class__"})  # `__class__` gives type(obj)
 _PRIVATE_READABLE = frozenset({"_version", "_base", "_is_view"})  # on tensors
 _MODULE_PRIVATE = frozenset({"_parameters", "_buffers", "_modules"})
 _BLOCKED_PREFIXES = ("gi_", "cr_", "ag_", "tb_", "co_", "func_", "im_")
@@ -40,6 +45,17 @@ _BLOCKED_VALUES = (types.ModuleType, types.FrameType, types.CodeType, types.Trac
                    memoryview)
 _NUMPY_FLAGS = type(np.empty(0).flags)
 _NUMPY_TYPES = (np.ndarray, np.generic)
+# Objects whose attributes are another object's: super() reads its instance's (or class's), a
+# generic alias (`list[int]`, `typing.List[int]`, `np.ndarray[int]`) forwards to its origin.
+_INDIRECT = (super, types.GenericAlias, typing._BaseGenericAlias)  # noqa: SLF001 - typing's alias base
+
+
+def policy_target(obj: Any) -> Any:
+    """The object whose rules decide `obj.name`: `super(C, x).tofile` is x's `tofile`, and
+    `np.ndarray[int].tofile` is np.ndarray's."""
+    while isinstance(obj, _INDIRECT):
+        obj = obj.__self__ if isinstance(obj, super) else obj.__origin__
+    return obj
 
 
 def refuse_attribute(name: str, why: str) -> AttributeError:
@@ -58,7 +74,10 @@ def check_value(value: Any, what: str) -> Any:
     return value
 
 
-_PADDLE_PRIVATE = frozenset({"_inplace_version", "_is_shared_buffer_with"})
+# Objects every session shares (modules, the engine's and the granted modules' functions): read-only.
+_SHARED = (ModuleProxy, types.ModuleType, types.FunctionType, types.BuiltinFunctionType, types.MethodType)
+_PADDLE_PRIVATE = frozenset({"_inplace_version", "_is_shared_buffer_with", "_grad_ivar", "_bump_inplace_version",
+                             "_offset"})
 _PADDLE_LAYER_PRIVATE = frozenset({"_parameters", "_sub_layers"})
 
 
@@ -96,12 +115,12 @@ class AttributePolicy:
             if name.startswith("_") and name != "__version__":
                 raise refuse_attribute(name, "private name of a module")
         elif is_internal(obj):
-            if name not in internal_attributes(obj) and name not in ("__name__", "__qualname__"):
+            if name not in internal_attributes(obj) and name not in _ANY_OBJECT:
                 raise refuse_attribute(name, "interpreter internals")
         elif name.startswith("__"):
-            if name not in SAFE_DUNDERS and name not in _SAFE_DUNDER_METHODS:
-                hint = "; use type(obj)" if name == "__class__" else ""
-                raise refuse_attribute(name, f"names starting with '__' are blocked{hint}")
+            if name not in SAFE_DUNDERS and name not in _SAFE_DUNDER_METHODS and name != "__class__" and not (
+                    name in _USER_DUNDERS and user_mro(obj) is not None):
+                raise refuse_attribute(name, "names starting with '__' are blocked")
         elif name.startswith("_"):
             if not self._private_readable(obj, name):
                 raise refuse_attribute(name, f"private attribute of '{type(obj).__name__}'")
@@ -129,6 +148,8 @@ class AttributePolicy:
         if name.startswith(_BLOCKED_PREFIXES) or name in _BLOCKED_NAMES or (
                 name.startswith("f_") and isinstance(obj, types.FrameType)):
             raise refuse_attribute(name, "interpreter internals")
+        if name == "register" and isinstance(obj, ABCMeta):
+            raise refuse_attribute(name, "it would change isinstance() for every session")
         if _is_numpy(obj) and (name in NUMPY_BLOCKED_ATTRIBUTES or isinstance(obj, type)):
             raise refuse_attribute(name, "numpy file, raw-memory and class attributes")
 
@@ -137,7 +158,7 @@ class AttributePolicy:
         """Raise AttributeError unless user code may set or delete `obj.name`."""
         if not isinstance(name, str):
             raise TypeError(f"attribute name must be string, not '{type(name).__name__}'")
-        if isinstance(obj, (ModuleProxy, types.ModuleType)) or is_internal(obj):
+        if isinstance(obj, _SHARED) or is_internal(obj):
             raise AttributeError(f"cannot set attributes of '{type(obj).__name__}' objects in tensorscope")
         if isinstance(obj, type) and user_mro(obj) is None:
             raise AttributeError(f"cannot set attributes of the class '{obj.__name__}' in tensorscope")

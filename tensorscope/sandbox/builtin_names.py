@@ -6,6 +6,7 @@ import builtins
 import operator
 from typing import TYPE_CHECKING, Any
 
+from tensorscope.sandbox.callbacks import through
 from tensorscope.sandbox.gateways import gateway
 from tensorscope.sandbox.limits import Counted
 from tensorscope.sandbox.sizes import (
@@ -21,8 +22,8 @@ if TYPE_CHECKING:
 _PLAIN_BUILTINS = (
     "abs", "all", "any", "ascii", "bin", "bool", "callable", "chr", "classmethod", "complex", "dict",
     "divmod", "float", "frozenset", "hash", "hex", "id", "int", "isinstance", "issubclass", "len",
-    "list", "max", "min", "next", "object", "oct", "ord", "property", "range", "repr", "round", "set",
-    "slice", "sorted", "staticmethod", "str", "super", "tuple", "type", "NotImplemented", "Ellipsis",
+    "list", "next", "object", "oct", "ord", "property", "range", "repr", "round", "set",
+    "slice", "staticmethod", "str", "super", "tuple", "type", "NotImplemented", "Ellipsis",
     "BaseException", "Exception", "ArithmeticError", "AssertionError", "AttributeError", "BufferError",
     "EOFError", "FloatingPointError", "ImportError", "IndexError", "KeyError", "LookupError",
     "MemoryError", "ModuleNotFoundError", "NameError", "NotImplementedError", "OSError",
@@ -31,7 +32,7 @@ _PLAIN_BUILTINS = (
     "UserWarning", "DeprecationWarning", "RuntimeWarning", "FutureWarning",
 )
 _METERED_BUILTINS = ("print", "iter", "zip", "enumerate", "reversed", "map", "filter", "sum", "pow",
-                     "format", "getattr", "hasattr", "setattr", "delattr", "dir")
+                     "format", "getattr", "hasattr", "setattr", "delattr", "dir", "sorted", "min", "max")
 _LEFT_OUT = (frozenset(n for n in dir(builtins) if not n.startswith("_"))
              - frozenset(_PLAIN_BUILTINS) - frozenset(_METERED_BUILTINS)) | {"__import__", "__build_class__", "__builtins__"}
 _NO_SENTINEL = object()
@@ -109,6 +110,18 @@ def make_builtins(sandbox: Sandbox) -> dict[str, Any]:
         return start
 
     @gateway
+    def sorted(iterable: Any, /, *, key: Any = None, reverse: bool = False) -> list[Any]:
+        return builtins.sorted(iterable, key=through(sandbox.call, key), reverse=reverse)
+
+    @gateway
+    def min(*args: Any, key: Any = None, **default: Any) -> Any:
+        return builtins.min(*args, key=through(sandbox.call, key), **default)
+
+    @gateway
+    def max(*args: Any, key: Any = None, **default: Any) -> Any:
+        return builtins.max(*args, key=through(sandbox.call, key), **default)
+
+    @gateway
     def pow(base: Any, exp: Any, mod: Any = None) -> Any:
         if mod is None:
             check_int_pow(base, exp)
@@ -155,11 +168,11 @@ def make_builtins(sandbox: Sandbox) -> dict[str, Any]:
         return [name for name in builtins.dir(*obj) if not name.startswith("_") and sandbox.readable(obj[0], name)]
 
     metered = (print, iter, zip, enumerate, reversed, map, filter, sum, pow, format, getattr, hasattr,
-               setattr, delattr, dir)
+               setattr, delattr, dir, sorted, min, max)
     for fn in metered:
         fn.__qualname__ = fn.__name__  # error messages say `print()`, as Python's do
     table.update({fn.__name__: fn for fn in metered}, __name__="__main__")
-    sandbox.free_ids = frozenset(id(fn) for fn in (
+    sandbox.free_ids.update(id(fn) for fn in (
         len, isinstance, issubclass, id, type, callable, next, builtins.range, super, bool,
         getattr, hasattr, setattr, delattr, iter, zip, enumerate, reversed, map, filter))
     return table

@@ -51,6 +51,10 @@ class LimitExceeded(Uncatchable):
         self.message = message
 
 
+class OutsideStatement(RuntimeError):
+    """User code was reached while no statement of its interpreter runs (in this thread)."""
+
+
 _STATM = "/proc/self/statm"
 _PAGE_SIZE = resource.getpagesize() if resource is not None else 4096
 
@@ -127,21 +131,23 @@ class Meter:
 
 @internal()
 class Counted:
-    """An iterator that costs a step per item, so C code consuming it (list.extend, sum, ...) is
-    metered too; what the sandbox's iter, zip, map, filter, enumerate and reversed return."""
+    """An iterator that costs a step per item (or `weight` steps: an item of itertools.product
+    may be a long tuple), so C code consuming it (list.extend, sum, ...) is metered too; what the
+    sandbox's iter, zip, map, filter, enumerate and reversed and the granted itertools return."""
 
-    __slots__ = ("_iterator", "_meter")
+    __slots__ = ("_iterator", "_meter", "_weight")
 
-    def __init__(self, iterator: Iterator[Any], meter: Meter) -> None:
+    def __init__(self, iterator: Iterator[Any], meter: Meter, weight: int = 1) -> None:
         self._iterator = iterator
         self._meter = meter
+        self._weight = weight
 
     def __iter__(self) -> Counted:
         return self
 
     @gateway
     def __next__(self) -> Any:
-        self._meter.tick()
+        self._meter.tick(self._weight)
         return next(self._iterator)
 
     def __repr__(self) -> str:

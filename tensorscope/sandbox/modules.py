@@ -7,7 +7,7 @@ import math
 import sys
 import types
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -21,7 +21,6 @@ import engine.optim
 from tensorscope.sandbox.classes import is_user_class
 from tensorscope.sandbox.gateways import gateway
 from tensorscope.sandbox.internal import internal
-from tensorscope.sandbox.limits import Meter
 from tensorscope.sandbox.numpy_surface import (
     NUMPY_FUNCTIONS,
     NUMPY_RANDOM,
@@ -29,7 +28,11 @@ from tensorscope.sandbox.numpy_surface import (
     numpy_guarded,
 )
 from tensorscope.sandbox.sizes import math_comb, math_factorial, math_lcm, math_perm, math_prod
+from tensorscope.sandbox.stdlib import GRANTS
 from tensorscope.sandbox.strings import bound
+
+if TYPE_CHECKING:
+    from tensorscope.sandbox.policy import Sandbox
 
 
 @internal()
@@ -82,20 +85,39 @@ def public_names(module: ModuleProxy) -> list[str]:
 _TORCH_EXTRA = ("FloatTensor", "DoubleTensor", "LongTensor", "IntTensor", "BoolTensor", "ByteTensor",
                 "is_tensor", "numel", "can_cast", "is_floating_point", "get_default_dtype",
                 "set_default_dtype", "promote_types", "strided", "contiguous_format", "preserve_format")
-_TORCH_SUBMODULES = {"nn": "torch.nn", "autograd": "torch.autograd", "cuda": "torch.cuda", "optim": "torch.optim"}
-_NN_SUBMODULES = {"functional": "torch.nn.functional", "init": "torch.nn.init"}
+_TORCH_SUBMODULES = {"nn": "torch.nn", "autograd": "torch.autograd", "cuda": "torch.cuda", "optim": "torch.optim",
+                     "utils": "torch.utils", "linalg": "torch.linalg"}
+_NN_SUBMODULES = {"functional": "torch.nn.functional", "init": "torch.nn.init", "utils": "torch.nn.utils"}
+# The other torch modules: name -> (engine module path, submodules)
+_TORCH_MODULES = {
+    "torch.nn.functional": ("engine.nn.functional", {}), "torch.nn.init": ("engine.nn.init", {}),
+    "torch.cuda": ("engine.cuda", {}), "torch.optim": ("engine.optim", {"lr_scheduler": "torch.optim.lr_scheduler"}),
+    "torch.optim.lr_scheduler": ("engine.optim.lr_scheduler", {}),
+    "torch.nn.utils": ("engine.nn.utils", {"rnn": "torch.nn.utils.rnn"}), "torch.nn.utils.rnn": ("engine.nn.utils.rnn", {}),
+    "torch.utils": ("engine.utils", {"data": "torch.utils.data", "checkpoint": "torch.utils.checkpoint"}),
+    "torch.utils.data": ("engine.utils.data", {}), "torch.utils.checkpoint": ("engine.utils.checkpoint", {}),
+    "torch.linalg": ("engine.linalg", {}),
+}
 _AUTOGRAD_EXTRA = ("Function",)
 
 MODULE_NAMES = ("torch", "torch.nn", "torch.nn.functional", "torch.nn.init", "torch.autograd",
-                "torch.cuda", "torch.optim", "numpy", "numpy.random", "math", "paddle", "paddle.nn", "paddle.nn.functional",
-                "paddle.nn.initializer", "paddle.device", "paddle.device.cuda", "paddle.optimizer")
+                "torch.cuda", "torch.optim", "torch.optim.lr_scheduler", "torch.nn.utils", "torch.nn.utils.rnn",
+                "torch.utils", "torch.utils.data", "torch.utils.checkpoint", "torch.linalg", "numpy", "numpy.random",
+                "math", "paddle", "paddle.nn", "paddle.nn.functional", "paddle.nn.initializer", "paddle.nn.init",
+                "paddle.device", "paddle.device.cuda", "paddle.optimizer", "paddle.tensor", "paddle.utils",
+                "paddle.utils.dlpack", *GRANTS)
 # The Paddle dialect (engine.paddle): module -> (engine module path, submodules)
 _PADDLE_MODULES = {
-    "paddle": ("engine.paddle", {"nn": "paddle.nn", "device": "paddle.device", "optimizer": "paddle.optimizer"}),
+    "paddle": ("engine.paddle", {"nn": "paddle.nn", "device": "paddle.device", "optimizer": "paddle.optimizer",
+                                 "tensor": "paddle.tensor", "utils": "paddle.utils"}),
     "paddle.nn": ("engine.paddle.nn", {"functional": "paddle.nn.functional",
-                                       "initializer": "paddle.nn.initializer"}),
+                                       "initializer": "paddle.nn.initializer", "init": "paddle.nn.init"}),
     "paddle.nn.functional": ("engine.paddle.nn.functional", {}),
     "paddle.nn.initializer": ("engine.paddle.nn.initializer", {}),
+    "paddle.nn.init": ("engine.paddle.nn.init", {}),
+    "paddle.tensor": ("engine.paddle.tensor_api", {}),
+    "paddle.utils": ("engine.paddle.utils", {"dlpack": "paddle.utils.dlpack"}),
+    "paddle.utils.dlpack": ("engine.paddle.utils.dlpack", {}),
     "paddle.device": ("engine.paddle.device", {"cuda": "paddle.device.cuda"}),
     "paddle.device.cuda": ("engine.paddle.device.cuda", {}),
     "paddle.optimizer": ("engine.paddle.optimizer", {}),
@@ -120,8 +142,9 @@ def _public_api(module: types.ModuleType) -> list[str]:
 class Modules:
     """The modules one sandbox has imported, built on first import."""
 
-    def __init__(self, meter: Meter) -> None:
-        self.meter = meter
+    def __init__(self, sandbox: Sandbox) -> None:
+        self.sandbox = sandbox
+        self.meter = sandbox.meter
         self._modules: dict[str, ModuleProxy] = {}
         self._usable: dict[type, bool] = {}
 
@@ -163,6 +186,11 @@ class Modules:
             raise ImportError(f"cannot import name '{name}' from '{dotted}' (tensorscope)") from None
 
     def _build_module(self, dotted: str) -> ModuleProxy:
+        if dotted in GRANTS:
+            grant = GRANTS[dotted]
+            values = grant.build(self.sandbox)
+            self.sandbox.free_ids.update(id(values[name]) for name in grant.free)
+            return ModuleProxy(dotted, values, values.__getitem__, grant.module)
         if dotted in _PADDLE_MODULES:
             path, submodules = _PADDLE_MODULES[dotted]
             return self._engine_module(dotted, importlib.import_module(path), (), submodules)
@@ -173,10 +201,9 @@ class Modules:
             return self._engine_module("torch.nn", engine.nn, (), _NN_SUBMODULES)
         if dotted == "torch.autograd":
             return self._engine_module("torch.autograd", engine.autograd, _AUTOGRAD_EXTRA)
-        if dotted.startswith("torch."):
-            modules = {"torch.nn.functional": engine.nn.functional, "torch.nn.init": engine.nn.init,
-                       "torch.cuda": engine.cuda, "torch.optim": engine.optim}
-            return self._engine_module(dotted, modules[dotted])
+        if dotted in _TORCH_MODULES:
+            path, submodules = _TORCH_MODULES[dotted]
+            return self._engine_module(dotted, importlib.import_module(path), (), submodules)
         if dotted == "numpy":
             return ModuleProxy(dotted, [*NUMPY_FUNCTIONS, *NUMPY_VALUES, "random", "__version__"], self._numpy, np)
         if dotted == "numpy.random":

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import enum
 import types
+import typing
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -15,9 +17,11 @@ from tensorscope.sandbox.attributes import (
     AttributePolicy,
     check_value,
     is_paddle_tensor,
+    policy_target,
     refuse_attribute,
 )
 from tensorscope.sandbox.builtin_names import make_builtins
+from tensorscope.sandbox.callbacks import guarded_sort, is_list_sort
 from tensorscope.sandbox.gateways import gateway
 from tensorscope.sandbox.internal import is_internal
 from tensorscope.sandbox.limits import (
@@ -45,6 +49,9 @@ from tensorscope.sandbox.strings import SafeFormatter, bound, guarded_string_met
 _NUMPY_CLASSES = (np.ndarray, np.generic, np.dtype)
 _SMALL_RESULTS = frozenset({int, float, bool, complex, type(None)})  # nothing in them to check
 _UNCONSTRUCTIBLE = frozenset({types.FunctionType, types.MethodType})  # they would take code objects
+# Callables that call a class they hold: `list[int](...)`, `typing.List[int](...)`, a staticmethod.
+_ALIASES = (types.GenericAlias, typing._BaseGenericAlias)  # noqa: SLF001 - typing's alias base
+_CLASS_WRAPPERS = (*_ALIASES, staticmethod)
 
 
 class Sandbox:
@@ -59,9 +66,9 @@ class Sandbox:
         self.output: list[str] = []
         self.output_chars = 0
         self.formatter = SafeFormatter(self.getattr)
-        self.free_ids: frozenset[int] = frozenset()
+        self.free_ids: set[int] = set()  # functions whose calls cost one step (see before_call)
         self.builtins = make_builtins(self)
-        self.modules = Modules(meter)
+        self.modules = Modules(self)
 
     # ------------------------------------------------------------------ output
     def write(self, text: str) -> None:
@@ -81,30 +88,43 @@ class Sandbox:
 
     # ------------------------------------------------------------------ user classes
     @gateway
+    def resolve_bases(self, bases: tuple[Any, ...]) -> tuple[Any, ...]:
+        """types.resolve_bases, asking only objects that are not user values for __mro_entries__
+        (user classes cannot define it; typing's aliases and NamedTuple do)."""
+        return types.resolve_bases(bases)
+
+    @gateway
     def check_class(self, bases: tuple[Any, ...], keywords: Mapping[str, Any]) -> None:
         """Before a class body runs: no keywords, and bases user code may extend."""
         classes.check_class_keywords(keywords)
         classes.check_bases(bases, self.modules.usable)
 
     @gateway
-    def check_class_body(self, namespace: Mapping[str, Any], preset: Mapping[str, Any]) -> None:
+    def check_class_body(self, namespace: dict[str, Any], preset: Mapping[str, Any]) -> None:
+        """After a class body ran: it defined only what a class may define; its `__getattr__`, if
+        any, is wrapped (see classes.guard_getattr)."""
         classes.check_class_body(namespace, preset)
+        classes.guard_getattr(namespace, self.call)
 
     def register_class(self, cls: type) -> None:
         classes.register_user_class(cls)
 
     # ------------------------------------------------------------------ attributes
     def readable(self, obj: Any, name: str) -> bool:
-        return self.attributes.readable(obj, name)
+        return self.attributes.readable(policy_target(obj), name)
 
     @gateway
     def getattr(self, obj: Any, name: Any) -> Any:
-        """`obj.name` under the attribute policy, with size-guarded methods where needed."""
-        self.attributes.check_read(obj, name)
+        """`obj.name` under the attribute policy, with size-guarded methods where needed. The rules
+        are those of the object that holds the attribute (`super(C, x).m` is x's `m`)."""
+        target = policy_target(obj)
+        self.attributes.check_read(target, name)
+        if name == "__class__":
+            return type(obj)
         value = getattr(obj, name)
         if name in SAFE_DUNDERS and not isinstance(value, (str, type(None))):
             raise refuse_attribute(name, "not a string")
-        return self.checked(self._guard_method(obj, name, value), f"attribute '{name}'")
+        return self.checked(self._guard_method(target, name, value), f"attribute '{name}'")
 
     @gateway
     def checked(self, value: Any, what: str) -> Any:
@@ -133,6 +153,8 @@ class Sandbox:
         guarded = guarded_string_method(self, value)
         if guarded is not None:
             return guarded
+        if is_list_sort(value):
+            return bound(guarded_sort, self.call, self.meter, value, name="list.sort")
         if isinstance(obj, (np.ndarray, np.generic)) and callable(value):
             if name == "tolist":
                 return limited_tolist(tolist_bytes(obj.size, obj.itemsize), value)
@@ -150,12 +172,14 @@ class Sandbox:
 
     @gateway
     def setattr(self, obj: Any, name: Any, value: Any) -> None:
-        self.attributes.check_write(obj, name)
+        self.attributes.check_write(policy_target(obj), name)
+        if isinstance(obj, type):
+            classes.check_class_attribute(name, value)
         setattr(obj, name, value)
 
     @gateway
     def delattr(self, obj: Any, name: Any) -> None:
-        self.attributes.check_write(obj, name)
+        self.attributes.check_write(policy_target(obj), name)
         delattr(obj, name)
 
     # ------------------------------------------------------------------ calls
@@ -171,13 +195,22 @@ class Sandbox:
         self.meter.tick(1 + work)
         if isinstance(func, type):
             self._check_construction(func, args, kwargs)
+        elif type(func) is types.MethodType:
+            if isinstance(func.__func__, type):  # a classmethod made of a class
+                self._check_construction(func.__func__, (func.__self__, *args), kwargs)
+        elif isinstance(func, _CLASS_WRAPPERS):
+            self.before_call(func.__origin__ if isinstance(func, _ALIASES) else func.__func__, args, kwargs)
 
     @gateway
     def _check_construction(self, cls: type, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
         if is_internal(cls) or cls in _UNCONSTRUCTIBLE or not self.modules.usable(cls):
             raise TypeError(f"cannot create '{cls.__name__}' objects in tensorscope")
-        if cls is type and len(args) != 1:
-            raise TypeError("type() takes 1 argument in tensorscope (classes are made with `class`)")
+        if issubclass(cls, type) and (cls is not type or len(args) != 1):  # a metaclass: type(name, bases, dict)
+            raise TypeError(f"{cls.__name__}() takes 1 argument in tensorscope (classes are made with `class`)"
+                            if cls is type else f"cannot create classes with '{cls.__name__}' in tensorscope "
+                                                "(classes are made with `class`)")
+        if isinstance(cls, enum.EnumType) and (len(args) != 1 or kwargs):  # Enum('X', names, type=...)
+            raise TypeError("enum classes are made with `class` in tensorscope (calling one looks up a member)")
         if issubclass(cls, _NUMPY_CLASSES):
             name = "ndarray" if issubclass(cls, np.ndarray) else "dtype" if cls is np.dtype else cls.__name__
             check_numpy_call("numpy", name, None, args, kwargs)

@@ -9,6 +9,7 @@ the built-in type's own `__len__`, so a subclass cannot under-report them.
 
 from __future__ import annotations
 
+import collections
 import math
 import operator
 import re
@@ -55,7 +56,7 @@ def str_width(text: str) -> int:
 
 
 def sequence_bytes(value: Any) -> int | None:
-    """The bytes a str, bytes, bytearray, list or tuple holds (not counting what a list points
+    """The bytes a str, bytes, bytearray, list, tuple or deque holds (not counting what a list points
     to), read through the built-in type, or None for anything else."""
     if isinstance(value, str):
         return str.__len__(value) * str_width(value)
@@ -65,6 +66,8 @@ def sequence_bytes(value: Any) -> int | None:
         return list.__len__(value) * _POINTER
     if isinstance(value, tuple):
         return tuple.__len__(value) * _POINTER
+    if isinstance(value, collections.deque):
+        return collections.deque.__len__(value) * _POINTER
     return None
 
 
@@ -126,11 +129,22 @@ def check_binop(op: Callable[..., Any], a: Any, b: Any) -> None:
         check_concatenation(a, b)
     elif (op is operator.mod or op is operator.imod) and isinstance(a, (str, bytes)):
         check_percent_format(a, b)
+    elif (op is operator.or_ or op is operator.ior) and (type(a) is str) != (type(b) is str):
+        check_forward_union(a, b)
     if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
         if op is operator.matmul or op is operator.imatmul:
             check_matmul("the numpy result", a, b)
         else:
             check_array_bytes("the numpy result", elementwise_bytes((a, b)))
+
+
+@gateway
+def check_forward_union(a: Any, b: Any) -> None:
+    """`Optional[int] | 'X'`: typing would compile 'X' (see stdlib.typing_module)."""
+    other = b if type(a) is str else a
+    if type(other).__module__ == "typing":
+        raise TypeError("tensorscope does not take a string in `|` with a typing type; "
+                        "write Optional['X'] or Union[..., 'X']")
 
 
 # ----------------------------------------------------------------------------- integers

@@ -11,6 +11,10 @@ to run, never behaviour:
 - tensor names count per process (`generated_tensor_7`, `eager_tmp_3`): real Paddle's counters
   cannot be reset, so its numbers are shifted to what a fresh process would print, which is what
   the dialect prints after `engine.paddle.reset()`.
+
+A fresh Paddle process seeds its generator from the operating system; the dialect starts as if
+`paddle.seed(0)` had run, so real Paddle is seeded so before every snippet, and random values
+(rand, randn, initializers, dropout) are compared too.
 """
 
 from __future__ import annotations
@@ -24,10 +28,13 @@ from typing import Any
 
 import numpy as np
 
+from engine.paddle.random import DEFAULT_SEED
+
 TAIL = re.compile(r" ?\(at /[^)\n]*\)\n?")
 ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
 GENERATED = re.compile(r"generated_tensor_(\d+)")
-EAGER = re.compile(r"eager_tmp_(\d+)")
+EAGER = re.compile(r"(?<!in_)eager_tmp_(\d+)")
+EAGER_IN = re.compile(r"eager_in_tmp_(\d+)")
 
 # Helpers every snippet may use: one line per tensor with what the tests compare.
 PRELUDE = '''
@@ -79,7 +86,6 @@ def run_dialect(source: str, gpu: bool = False) -> Transcript:
     import engine.paddle
 
     engine.paddle.reset()
-    engine.manual_seed(0)
     engine.cuda.configure(enabled=gpu)
     try:
         return run(source, dialect_namespace())
@@ -107,6 +113,7 @@ class RealPaddle:
         generated, eager = self._next_numbers()
         self.paddle.set_device("cpu")
         self.paddle.set_default_dtype("float32")
+        self.paddle.seed(DEFAULT_SEED)
         with self.paddle.utils.unique_name.guard():
             found = run(source, dict(self.namespace))
 
@@ -114,6 +121,7 @@ class RealPaddle:
             if text is None:
                 return None
             text = GENERATED.sub(lambda m: f"generated_tensor_{int(m.group(1)) - generated}", text)
+            text = EAGER_IN.sub(lambda m: f"eager_in_tmp_{int(m.group(1)) - generated}", text)  # one counter
             return EAGER.sub(lambda m: f"eager_tmp_{int(m.group(1)) - eager}", text)
 
         return Transcript(shift(found.output), shift(found.error))
@@ -129,8 +137,11 @@ def dialect_modules() -> Any:
     import engine.paddle.nn.functional
 
     modules = {"paddle": engine.paddle, "paddle.nn": engine.paddle.nn,
-               "paddle.nn.functional": engine.paddle.nn.functional, "paddle.device": engine.paddle.device,
-               "paddle.device.cuda": engine.paddle.device.cuda, "paddle.optimizer": engine.paddle.optimizer}
+               "paddle.nn.functional": engine.paddle.nn.functional, "paddle.nn.init": engine.paddle.nn.init,
+               "paddle.nn.initializer": engine.paddle.nn.initializer, "paddle.device": engine.paddle.device,
+               "paddle.device.cuda": engine.paddle.device.cuda, "paddle.optimizer": engine.paddle.optimizer,
+               "paddle.tensor": engine.paddle.tensor, "paddle.utils": engine.paddle.utils,
+               "paddle.utils.dlpack": engine.paddle.utils.dlpack}
     saved = {name: sys.modules.get(name) for name in modules}
     sys.modules.update(modules)
     try:
@@ -150,7 +161,6 @@ def run_dialect_file(source: str, gpu: bool = True) -> Transcript:
     import engine.paddle
 
     engine.paddle.reset()
-    engine.manual_seed(0)
     engine.cuda.configure(enabled=gpu)
     try:
         with dialect_modules():

@@ -1,9 +1,8 @@
 """Short Paddle programs whose transcripts the dialect must reproduce exactly (see harness.py).
 
 Each prints what it checks (values through Paddle's printing, shapes, stop_gradient,
-inplace_version, node names, storage sharing) and may end in an exception. Values are made with
-to_tensor/arange/ones, never rand, except where only shapes and flags are printed (the dialect's
-random numbers are the engine's, not Paddle's).
+inplace_version, node names, storage sharing) and may end in an exception. Random values are
+Paddle's own (both sides start from seed 0, see harness.py).
 """
 
 SNIPPETS: dict[str, str] = {
@@ -131,6 +130,43 @@ SNIPPETS: dict[str, str] = {
     "reshape_errors": (
         "x = paddle.ones([6, 2])\nfor shape in [[6], [-1, 5], [0, 3], [4, 0], [-1, 4], [0, 1, 2], [3, -1, 0]]:\n    try:\n        print(x.reshape(shape).shape)\n"
         "    except ValueError as e:\n        print(e)"
+    ),
+    "refused_reshape_then_backward": (  # the leaf's shape changes though reshape_ is refused; nodes that keep
+        # x's buffer see the new shape, those that keep its meta only (or nothing) the old one
+        "for make in [lambda t: t * t, lambda t: t / t, lambda t: t * 2, lambda t: t * paddle.ones([1, 4])]:\n"
+        "    t = paddle.to_tensor([[1., -2., 3., 0.5]], stop_gradient=False)\n    out = make(t)\n"
+        "    try:\n        t.reshape_([-1])\n    except ValueError as e:\n        print(str(e)[:40])\n"
+        "    out.sum().backward()\n    print(t.shape, t.grad.shape, t.grad)"
+    ),
+    "clear_grad_zeros_are_fake_empty": (  # zero-filled, then replaced (not added into) by the next backward
+        "w = paddle.to_tensor([1., 2.], stop_gradient=False)\n(w * 3).sum().backward()\ng = w.grad\n"
+        "(w * 3).sum().backward()\nprint(w.grad._is_shared_buffer_with(g), g.numpy(), g.inplace_version)\n"
+        "w.clear_gradient()\nprint(g.numpy(), w.grad._is_shared_buffer_with(g), w.grad.inplace_version)\n"
+        "(w * 3).sum().backward()\nprint(w.grad._is_shared_buffer_with(g), g.numpy(), w.grad.numpy())\n"
+        "h = w.grad\n(w * 3).sum().backward()\nprint(w.grad._is_shared_buffer_with(h), h.numpy())\n"
+        "w.clear_gradient(False)\nprint(w.grad)\n(w * 3).sum().backward()\nprint(w.grad._is_shared_buffer_with(g), w.grad)\n"
+        "u = paddle.to_tensor([1., 2.], stop_gradient=False)\n(u * 2).sum().backward()\nu.clear_gradient()\n"
+        "(w * 1).sum().backward()\nprint(u.grad)\n(u * 2).sum().backward()\nprint(u.grad)"
+    ),
+    "clear_grad_arguments": (  # clear_grad takes none; clear_gradient reads a positional one only
+        "x = paddle.to_tensor([1.], stop_gradient=False)\n(x * 2).sum().backward()\n"
+        "x.clear_gradient(set_to_zero=False); print(x.grad)\nx.clear_gradient(False); print(x.grad)\nx.clear_grad(False)"
+    ),
+    "sdpa_math_backend": (
+        "q = paddle.randn([2, 6, 2, 4]); k = paddle.randn([2, 6, 2, 4]); v = paddle.randn([2, 6, 2, 4])\n"
+        "for t in (q, k, v):\n    t.stop_gradient = False\n"
+        "for kw in [dict(is_causal=True), dict(), dict(attn_mask=paddle.randn([6, 6])), dict(scale=0.3)]:\n"
+        "    y = F.scaled_dot_product_attention(q, k, v, **kw)\n    (y * y).sum().backward()\n"
+        "    print(y.grad_fn.name(), y.shape, np.round(y.numpy().ravel()[:5], 4), np.round(k.grad.numpy().ravel()[:4], 4))\n"
+        "    q.clear_gradient(False); k.clear_gradient(False); v.clear_gradient(False)\n"
+        "y = F.scaled_dot_product_attention(q[0], k[0], v[0], is_causal=True)\nprint(y.shape, y.grad_fn.name())"
+    ),
+    "allclose_isclose": (
+        "x = paddle.to_tensor([1., 2.]); y = paddle.to_tensor([1., 2.00001])\n"
+        "print(paddle.allclose(x, y), x.allclose(y, atol=0.0, rtol=0.0), paddle.isclose(x, y), paddle.equal_all(x, x))\n"
+        "print(paddle.allclose(paddle.to_tensor([float('nan')]), paddle.to_tensor([float('nan')]), equal_nan=True))\n"
+        "print(paddle.isclose(paddle.to_tensor([1e-9, 1., float('inf'), float('nan')]), "
+        "paddle.to_tensor([0., 1.1, float('inf'), 1.]), rtol=0.2))"
     ),
     "split_not_divisible": "x = paddle.ones([3, 4])\npaddle.chunk(x, 2)",
     "versions_shared_by_views": (

@@ -12,7 +12,7 @@ from scenarios import bundled
 from tensorscope.cli import main
 from tensorscope.compare import differences
 from tensorscope.interpreter import ErrorInfo
-from tensorscope.scenario import ScenarioError, loads, run_scenario
+from tensorscope.scenario import ScenarioError, load, loads, run_scenario
 from tensorscope.session import Session
 
 SIDE_BY_SIDE = [path for path in bundled() if path.name.startswith("paddle_vs_torch_")]
@@ -216,3 +216,39 @@ def test_errors_output_and_names_only_in_one_dialect():
 def test_an_unknown_dialect_is_refused():
     with pytest.raises(ValueError, match="dialect must be one of"):
         run_scenario(loads(BOTH, "both.yaml"), dialect="jax")
+
+
+def test_a_tensor_printed_in_each_dialect_is_not_a_difference_but_other_output_is():
+    torch_snap = snapshot("import torch\nx = torch.ones(2)\nprint(x)\n")
+    paddle_snap = snapshot("import paddle\nx = paddle.ones([2])\nprint(x)\n")
+    assert differences(torch_snap, paddle_snap) == []
+    paddle_snap = snapshot("import paddle\nx = paddle.ones([2])\nprint(None)\n")
+    assert differences(torch_snap, paddle_snap) == ["printed output: torch 'tensor([1., 1.])', paddle 'None'"]
+
+
+# Bundled stories told in PyTorch only, and why (every other bundled story has a Paddle side).
+TORCH_ONLY = {
+    "relu_memory_cuda": "GPU memory figures: the reference Paddle is the CPU wheel, and the simulated device "
+                        "models PyTorch's caching allocator, not Paddle's",
+    "relu_peak_4096": "the same",
+    "resize_set_transpose": "resize_ and set_ swap a tensor's storage, which the Paddle dialect does not model",
+    "adamw_state_memory": "GPU memory figures (the optimizer state on the simulated CUDA device)",
+    "checkpoint_peak_memory": "GPU peak memory figures, and torch.utils.checkpoint's recomputation, which the "
+                              "Paddle dialect does not have (paddle.distributed.fleet.utils.recompute)",
+    "inference_mode_vs_no_grad": "Paddle has no inference mode: no inference tensors, every tensor keeps its "
+                                 "inplace_version",
+}
+
+
+def test_every_bundled_story_that_paddle_can_tell_has_a_paddle_side():
+    dual = {path.stem for path in bundled() if load(path).has_paddle}
+    assert dual | set(TORCH_ONLY) == {path.stem for path in bundled()}
+    assert not dual & set(TORCH_ONLY)
+
+
+@pytest.mark.parametrize("path", [p for p in bundled() if p.stem not in TORCH_ONLY], ids=lambda p: p.stem)
+def test_compare_tells_every_dual_story(path, capsys):
+    assert main(["compare", str(path)]) == 0
+    out = capsys.readouterr().out
+    steps = len(load(path).steps)
+    assert f"--- step {steps} of {steps} ---" in out and "step(s) differ between torch and paddle" in out

@@ -752,8 +752,10 @@ def test_less_common_statement_forms(session):
 
 
 def test_unsupported_syntax_is_a_clear_error(session):
-    error = session.error("def gen():\n    yield 1")
-    assert error == ErrorInfo("NotImplementedError", "tensorscope does not support generator functions (yield)")
+    error = session.error("def gen():\n    print((yield 1))")
+    assert error == ErrorInfo("NotImplementedError", "tensorscope supports yield as a statement or as the whole value of "
+                                                     "an assignment or a return (x = yield v), not inside another expression")
+    assert session.error("f = lambda: (yield)").type == "NotImplementedError"
     assert session.error("async def f():\n    pass").type == "NotImplementedError"
 
 

@@ -50,3 +50,24 @@ def test_paddles_plus_equals_rebinds():
 def test_a_torch_only_name_is_refused_clearly():
     session = run("import paddle\npaddle.add_\n")
     assert session.last.error.type == "AttributeError"
+
+
+def test_every_seed_block_prints_in_tensorscope_what_paddle_printed():
+    """The guide's blocks typed into tensorscope: the same printed text as in Paddle 3.3.1 (what
+    its print calls wrote; tensorscope also echoes bare expressions, as a console does)."""
+    for path in sorted(PADDLE_SEEDS.glob("000_*.py")):
+        expected = (PADDLE_SEEDS / f"{path.stem}.expected").read_text(encoding="utf-8")
+        session = run(path.read_text(encoding="utf-8"))
+        printed = "".join(s.snapshot.output + "\n" for s in session.steps
+                          if s.snapshot.output and s.statement.source.startswith("print("))
+        assert printed == expected.split("--- exception ---")[0], path.name
+
+
+def test_the_dialects_modules_and_private_names_are_importable():
+    session = run("import paddle\nimport paddle.nn.init as init\nfrom paddle.utils import dlpack\n"
+                  "w = paddle.create_parameter([2, 2], 'float32')\ninit.normal_(w)\n"
+                  "print(paddle.tensor.add_(paddle.ones([2]), paddle.ones([2])).tolist())\n"
+                  "w._bump_inplace_version()\nprint(w.inplace_version, w[1]._offset(), w._grad_ivar())\n"
+                  "v = dlpack.from_dlpack(dlpack.to_dlpack(w))\nprint(v._is_shared_buffer_with(w))\n")
+    assert [s.snapshot.error for s in session.steps if s.snapshot.error] == []
+    assert [s.snapshot.output for s in session.steps if s.snapshot.output] == ["[2.0, 2.0]", "1 8 None", "False"]

@@ -366,6 +366,7 @@ async def test_a_yaml_scenario_checks_its_expectations_as_it_steps() -> None:
     app = TensorscopeApp(cursor_blink=False, scenario=scenario)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
+        app.detail = "graph"  # the story is told in both dialects, so it opened in the Compare pane
         await pilot.press("ctrl+g")
         await settle(pilot)
         view = app.query_one(ScenarioView)

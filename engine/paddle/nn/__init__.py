@@ -1,11 +1,33 @@
-"""paddle.nn for the Paddle dialect: Layer, a few layers, functional and initializer."""
+"""paddle.nn for the Paddle dialect: Layer, the layers of a convolutional block, functional,
+initializer and init (its PyTorch-style spelling)."""
 
 from typing import Any
 
-from engine.paddle.nn import functional, initializer
-from engine.paddle.nn.layer import Layer, Linear, ReLU, Sequential, Sigmoid, Tanh
+from engine.paddle.nn import functional, init, initializer
+from engine.paddle.nn.layer import Layer
+from engine.paddle.nn.layers import (
+    AdaptiveAvgPool2D,
+    AvgPool2D,
+    BatchNorm1D,
+    BatchNorm2D,
+    Conv2D,
+    Dropout,
+    Flatten,
+    Identity,
+    LayerList,
+    LeakyReLU,
+    Linear,
+    MaxPool2D,
+    ReLU,
+    Sequential,
+    Sigmoid,
+    Softmax,
+    Tanh,
+)
 
-__all__ = ["Layer", "Linear", "ReLU", "Sequential", "Sigmoid", "Tanh", "functional", "initializer"]
+__all__ = ["AdaptiveAvgPool2D", "AvgPool2D", "BatchNorm1D", "BatchNorm2D", "Conv2D", "Dropout", "Flatten", "Identity",
+           "Layer", "LayerList", "LeakyReLU", "Linear", "MaxPool2D", "ReLU", "Sequential", "Sigmoid", "Softmax", "Tanh",
+           "functional", "init", "initializer"]
 
 
 def __getattr__(name: str) -> Any:

@@ -1,0 +1,314 @@
+"""torch.linalg: norms, inverse, determinant, solve, QR, SVD, eigh and Cholesky.
+
+Factorisations run in numpy's LAPACK (the same routines torch's CPU build calls, so values and signs
+agree); each is one node named as torch names it (LinalgInvExBackward0, LinalgQrBackward0 ...) with
+the textbook backward formula for real matrices.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+from typing import Any
+
+import numpy as np
+
+from engine import dtypes
+from engine.ops import reduction
+from engine.ops.core import record
+from engine.tensor import Tensor
+
+
+class LinAlgError(RuntimeError):
+    """torch.linalg.LinAlgError (its class is named _LinAlgError in torch)."""
+
+
+LinAlgError.__name__ = LinAlgError.__qualname__ = "_LinAlgError"
+
+
+def _return_type(name: str, fields: tuple[str, ...]) -> type[tuple]:
+    def __new__(cls: type, *values: Any) -> tuple:  # noqa: N807
+        return tuple.__new__(cls, values)
+
+    def __repr__(self: tuple) -> str:  # noqa: N807
+        body = ",\n".join(f"{field}={value!r}" for field, value in zip(fields, self))
+        return f"torch.return_types.{name}(\n{body})"
+
+    namespace: dict[str, Any] = {"__new__": __new__, "__repr__": __repr__, "__str__": __repr__, "__slots__": (),
+                                 "__module__": "torch.return_types", "_fields": fields}
+    for i, field in enumerate(fields):
+        namespace[field] = property(operator.itemgetter(i))
+    return type(name, (tuple,), namespace)
+
+
+linalg_qr = _return_type("linalg_qr", ("Q", "R"))
+linalg_svd = _return_type("linalg_svd", ("U", "S", "Vh"))
+linalg_eigh = _return_type("linalg_eigh", ("eigenvalues", "eigenvectors"))
+linalg_slogdet = _return_type("linalg_slogdet", ("sign", "logabsdet"))
+
+
+def _square(a: Tensor, op: str) -> np.ndarray:
+    if a.ndim < 2:
+        raise RuntimeError(f"linalg.{op}: The input tensor A must have at least 2 dimensions.")
+    if a._shape[-1] != a._shape[-2]:
+        raise RuntimeError(f"linalg.{op}: A must be batches of square matrices, but they are {a._shape[-2]} by "
+                           f"{a._shape[-1]} matrices")
+    if not a.dtype.is_floating_point:
+        raise RuntimeError(f"linalg.{op}: Expected a floating point or complex tensor as input. Got {a.dtype.short}")
+    return a._numpy_view()
+
+
+def _wrap(array: np.ndarray, like: Tensor) -> Tensor:
+    """A LAPACK result as torch returns it: matrices in column-major (batched Fortran) order."""
+    array = np.asarray(array, dtype=like.dtype.np)
+    if array.ndim >= 2:
+        array = np.swapaxes(np.ascontiguousarray(np.swapaxes(array, -1, -2)), -1, -2)
+    return Tensor._wrap(np.array(array, order="C") if array.ndim < 2 else array, like.dtype)
+
+
+def _mT(x: np.ndarray) -> np.ndarray:  # noqa: N802
+    return np.swapaxes(x, -1, -2)
+
+
+# --------------------------------------------------------------------------- norms
+def vector_norm(x: Tensor, ord: float = 2, dim: Any = None, keepdim: bool = False, *,  # noqa: A002
+                dtype: dtypes.dtype | None = None) -> Tensor:
+    return reduction.norm(x, float(ord), dim, keepdim, dtype)
+
+
+def matrix_norm(a: Tensor, ord: Any = "fro", dim: tuple[int, int] = (-2, -1), keepdim: bool = False, *,  # noqa: A002
+                dtype: dtypes.dtype | None = None) -> Tensor:
+    if ord == "fro":
+        return reduction.norm(a, 2, dim, keepdim, dtype)
+    if ord == "nuc":
+        return reduction.sum(svdvals(a), -1)
+    if ord in (1, -1, math.inf, -math.inf):  # ATen: the max (min) of the column (row) 1-norms
+        along, across = (dim[0], dim[1]) if ord in (1, -1) else (dim[1], dim[0])
+        along, across = along % a.ndim, across % a.ndim
+        sums = reduction.norm(a, 1.0, along, keepdim)
+        if not keepdim and across > along:
+            across -= 1
+        pick = reduction.amax if ord > 0 else reduction.amin
+        return pick(sums, across, keepdim)
+    if ord in (2, -2):
+        values = svdvals(a)
+        return reduction.amax(values, -1) if ord == 2 else reduction.amin(values, -1)
+    raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
+
+
+def norm(a: Tensor, ord: Any = None, dim: Any = None, keepdim: bool = False, *,  # noqa: A002
+         dtype: dtypes.dtype | None = None) -> Tensor:
+    """The vector 2-norm by default; with ord, a matrix norm for 2-D input (or a 2-tuple dim)."""
+    if ord is None:
+        return reduction.norm(a, 2, dim, keepdim, dtype)
+    matrix = (dim is None and a.ndim == 2) or (isinstance(dim, (tuple, list)) and len(dim) == 2)
+    if matrix:
+        return matrix_norm(a, ord, tuple(dim) if dim is not None else (-2, -1), keepdim, dtype=dtype)
+    if isinstance(ord, str):
+        raise RuntimeError(f"linalg.vector_norm: Order {ord} not supported.")
+    return reduction.norm(a, float(ord), dim, keepdim, dtype)
+
+
+def dist(a: Tensor, b: Tensor, p: float = 2) -> Tensor:
+    """torch.dist: the p-norm of a - b, one DistBackward0 node."""
+    diff = np.broadcast_arrays(a._numpy_view(), b._numpy_view())
+    delta = (diff[0] - diff[1]).astype(np.float64)
+    value = reduction._vector_norm(delta, float(p), tuple(range(delta.ndim)), False)
+    result = _wrap(np.asarray(value), a)
+    shapes = a._shape, b._shape
+
+    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, Any]:
+        from engine.ops.core import unbroadcast
+
+        x, y = np.broadcast_arrays(s["self"], s["other"])
+        grad = reduction._norm_backward(g, x - y, s["result"], float(p), tuple(range(x.ndim)))
+        return unbroadcast(grad, shapes[0]).astype(x.dtype), unbroadcast(-grad, shapes[1]).astype(x.dtype)
+
+    record("DistBackward0", result, (a, b), backward, {"self": a, "other": b}, {"result": result})
+    return result
+
+
+# --------------------------------------------------------------------------- inverse, determinant, solve
+def _singular(op: str, a: np.ndarray) -> LinAlgError:
+    lu_diag = np.abs(np.diag(np.linalg.qr(a)[1]))
+    index = int(np.argmin(lu_diag)) + 1
+    return LinAlgError(f"linalg.{op}: The diagonal element {index} is zero, the {'inversion' if op == 'inv' else 'solve'}"
+                       f" could not be completed because the input matrix is singular.")
+
+
+def inv(a: Tensor, *, out: Tensor | None = None) -> Tensor:
+    x = _square(a, "inv")
+    try:
+        result = _wrap(np.linalg.inv(x), a)
+    except np.linalg.LinAlgError:
+        raise _singular("inv", x) from None
+
+    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[np.ndarray]:
+        inverse_t = _mT(s["result"])
+        return (-(inverse_t @ g @ inverse_t),)
+
+    record("LinalgInvExBackward0", result, (a,), backward, save_outputs={"result": result})
+    return result
+
+
+def det(a: Tensor) -> Tensor:
+    x = _square(a, "det")
+    result = _wrap(np.asarray(np.linalg.det(x)), a)
+
+    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[np.ndarray]:
+        matrix = s["A"]
+        return ((g * s["result"])[..., None, None] * _mT(np.linalg.inv(matrix)),)
+
+    record("LinalgDetBackward0", result, (a,), backward, {"A": a}, {"result": result})
+    return result
+
+
+def slogdet(a: Tensor) -> tuple[Tensor, Tensor]:
+    x = _square(a, "slogdet")
+    sign, logabs = np.linalg.slogdet(x)
+    sign_t, log_t = _wrap(np.asarray(sign), a), _wrap(np.asarray(logabs), a)
+
+    def backward(grads: list[np.ndarray], s: dict[str, np.ndarray]) -> tuple[np.ndarray]:
+        return (grads[1][..., None, None] * _mT(np.linalg.inv(s["A"])),)
+
+    record("LinalgSlogdetBackward0", (sign_t, log_t), (a,), backward, {"A": a})
+    return linalg_slogdet(sign_t, log_t)
+
+
+def solve(a: Tensor, b: Tensor, *, left: bool = True) -> Tensor:
+    x = _square(a, "solve")
+    rhs = b._numpy_view()
+    vector = b.ndim == 1 or (b.ndim == a.ndim - 1 and b._shape == a._shape[:-1])
+    try:
+        solution = np.linalg.solve(x, rhs[..., None])[..., 0] if vector else np.linalg.solve(x, rhs)
+    except np.linalg.LinAlgError:
+        raise _singular("solve", x) from None
+    result = _wrap(solution, a)
+
+    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, Any]:
+        matrix, answer = s["A"], s["result"]
+        g_col = g[..., None] if vector else g
+        grad_b = np.linalg.solve(_mT(matrix), g_col)
+        grad_a = -grad_b @ _mT(answer[..., None] if vector else answer)
+        return grad_a, (grad_b[..., 0] if vector else grad_b)
+
+    record("LinalgSolveExBackward0", result, (a, b), backward, {"A": a}, {"result": result})
+    return result
+
+
+# --------------------------------------------------------------------------- factorisations
+def _copyltu(m: np.ndarray) -> np.ndarray:
+    lower = np.tril(m, -1)
+    return lower + _mT(lower) + np.eye(m.shape[-1]) * np.diagonal(m, axis1=-2, axis2=-1)[..., None, :]
+
+
+def qr(a: Tensor, mode: str = "reduced") -> Any:
+    if mode not in ("reduced", "complete", "r"):
+        raise RuntimeError(f"qr received unrecognized mode '{mode}' but expected one of 'reduced' (default), 'r', "
+                           "or 'complete'")
+    q, r = np.linalg.qr(a._numpy_view(), mode="complete" if mode == "complete" else "reduced")
+    q_t = _wrap(q, a) if mode != "r" else Tensor._wrap(np.zeros(0, a.dtype.np), a.dtype)
+    r_t = _wrap(r, a)
+
+    def backward(grads: list[np.ndarray], s: dict[str, np.ndarray]) -> tuple[np.ndarray]:
+        g_q, g_r = grads
+        q_, r_ = s["Q"], s["R"]
+        m = r_ @ _mT(g_r) - _mT(g_q) @ q_
+        return (np.linalg.solve(r_, _mT(g_q + q_ @ _copyltu(m))).swapaxes(-1, -2),)
+
+    record("LinalgQrBackward0", (q_t, r_t), (a,), backward, save_outputs={"Q": q_t, "R": r_t})
+    return linalg_qr(q_t, r_t)
+
+
+def _svd_backward(g_u: np.ndarray | None, g_s: np.ndarray, g_vh: np.ndarray | None, u: np.ndarray, s: np.ndarray,
+                  vh: np.ndarray) -> np.ndarray:
+    """Gradient of A = U diag(S) Vh for real matrices with distinct singular values."""
+    v = _mT(vh)
+    k = s.shape[-1]
+    u, v = u[..., :k], v[..., :k]
+    grad = u @ (g_s[..., None] * np.eye(k)) @ _mT(v)
+    if g_u is None and g_vh is None:
+        return grad
+    s2 = s[..., None, :] ** 2 - s[..., :, None] ** 2
+    with np.errstate(divide="ignore"):
+        f = np.where(np.eye(k, dtype=bool), 0.0, 1.0 / s2)
+    g_u = np.zeros_like(u) if g_u is None else g_u[..., :k]
+    g_v = np.zeros_like(v) if g_vh is None else _mT(g_vh)[..., :k]
+    j = f * (_mT(u) @ g_u)
+    kk = f * (_mT(v) @ g_v)
+    sigma = s[..., None, :] * np.eye(k)
+    grad = grad + u @ ((j + _mT(j)) @ sigma) @ _mT(v) + u @ (sigma @ (kk + _mT(kk))) @ _mT(v)
+    return grad
+
+
+def svd(a: Tensor, full_matrices: bool = True) -> Any:
+    u, s, vh = np.linalg.svd(a._numpy_view(), full_matrices=full_matrices)
+    u_t, s_t, vh_t = _wrap(u, a), _wrap(s, a), _wrap(vh, a)
+
+    def backward(grads: list[np.ndarray], saved: dict[str, np.ndarray]) -> tuple[np.ndarray]:
+        return (_svd_backward(grads[0], grads[1], grads[2], saved["U"], saved["S"], saved["Vh"]),)
+
+    record("LinalgSvdBackward0", (u_t, s_t, vh_t), (a,), backward, save_outputs={"U": u_t, "S": s_t, "Vh": vh_t})
+    return linalg_svd(u_t, s_t, vh_t)
+
+
+def svdvals(a: Tensor) -> Tensor:
+    u, s, vh = np.linalg.svd(a._numpy_view(), full_matrices=False)
+    s_t = _wrap(s, a)
+    u_t, vh_t = _wrap(u, a), _wrap(vh, a)
+
+    def backward(g: np.ndarray, saved: dict[str, np.ndarray]) -> tuple[np.ndarray]:
+        return (_svd_backward(None, g, None, saved["U"], saved["S"], saved["Vh"]),)
+
+    record("LinalgSvdBackward0", s_t, (a,), backward, save_outputs={"U": u_t, "S": s_t, "Vh": vh_t})
+    return s_t
+
+
+def eigh(a: Tensor, UPLO: str = "L") -> Any:  # noqa: N803
+    x = _square(a, "eigh")
+    values, vectors = np.linalg.eigh(x, UPLO=UPLO)
+    w_t, v_t = _wrap(values, a), _wrap(vectors, a)
+
+    def backward(grads: list[np.ndarray], s: dict[str, np.ndarray]) -> tuple[np.ndarray]:
+        g_w, g_v = grads
+        w, v = s["eigenvalues"], s["eigenvectors"]
+        diff = w[..., None, :] - w[..., :, None]
+        with np.errstate(divide="ignore"):
+            f = np.where(np.eye(w.shape[-1], dtype=bool), 0.0, 1.0 / diff)
+        inner = g_w[..., None, :] * np.eye(w.shape[-1]) + f * (_mT(v) @ g_v)
+        grad = v @ inner @ _mT(v)
+        return ((grad + _mT(grad)) / 2,)
+
+    record("LinalgEighBackward0", (w_t, v_t), (a,), backward, save_outputs={"eigenvalues": w_t, "eigenvectors": v_t})
+    return linalg_eigh(w_t, v_t)
+
+
+def eigvalsh(a: Tensor, UPLO: str = "L") -> Tensor:  # noqa: N803
+    return eigh(a, UPLO)[0]
+
+
+def cholesky(a: Tensor, *, upper: bool = False) -> Tensor:
+    x = _square(a, "cholesky")
+    try:
+        lower = np.linalg.cholesky(x)
+    except np.linalg.LinAlgError:
+        order = next(k for k in range(1, x.shape[-1] + 1) if np.linalg.det(x[..., :k, :k]) <= 0)
+        raise LinAlgError(f"linalg.cholesky: The factorization could not be completed because the input is not "
+                          f"positive-definite (the leading minor of order {order} is not positive-definite).") from None
+    result = _wrap(_mT(lower) if upper else lower, a)
+
+    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[np.ndarray]:
+        factor = _mT(s["L"]) if upper else s["L"]
+        g_l = _mT(g) if upper else g
+        phi = _mT(factor) @ g_l
+        phi = np.tril(phi) - 0.5 * np.eye(phi.shape[-1]) * phi
+        inverse = np.linalg.inv(factor)
+        grad = _mT(inverse) @ phi @ inverse
+        return ((grad + _mT(grad)) / 2,)
+
+    record("LinalgCholeskyExBackward0", result, (a,), backward, save_outputs={"L": result})
+    return result
+
+
+__all__ = ["LinAlgError", "cholesky", "det", "eigh", "eigvalsh", "inv", "matrix_norm", "norm", "qr", "slogdet",
+           "solve", "svd", "svdvals", "vector_norm"]

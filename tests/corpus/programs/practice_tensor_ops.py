@@ -1,0 +1,38 @@
+# Tensor operations everyday code reaches for: sort, topk, unique with counts,
+# bincount, cumprod, einsum, baddbmm, torch.where with one argument, equality, range
+# indexing, factories with size=, rounding to decimals.
+import torch
+
+torch.manual_seed(0)
+x = torch.randint(0, 6, (10,))
+print(x)
+values, indices = torch.sort(x, descending=True, stable=True)
+print(values, indices)
+print(x.sort())
+top = torch.topk(x.float() + 0.01 * torch.arange(10.), 3)
+print(top.values, top.indices, type(top).__name__)
+u, inverse, counts = torch.unique(x, return_inverse=True, return_counts=True)
+print(u, inverse, counts)
+print(torch.unique(torch.tensor([[1, 2], [1, 2], [3, 4]]), dim=0))
+print(torch.bincount(x), torch.bincount(x, minlength=8).shape)
+print(torch.bincount(torch.tensor([0, 1, 1]), weights=torch.tensor([0.5, 1.0, 2.0])))
+print(torch.cumprod(torch.tensor([1., 2., 3., 4.]), dim=0))
+a, b = torch.randn(2, 3, 4), torch.randn(2, 4, 5)
+print(torch.allclose(torch.einsum('bij,bjk->bik', a, b), a @ b))
+print(torch.einsum('ii', torch.arange(9.).view(3, 3)), torch.einsum('i,j->ij', torch.arange(2.), torch.arange(3.)))
+M = torch.zeros(2, 3, 5)
+print(torch.baddbmm(M, a, b, beta=0.5, alpha=2.0).shape)
+mask = x > 3
+print(torch.where(mask), torch.where(x > 3, x, -1))
+print(torch.equal(x, x.clone()), torch.equal(x, x[:5]))
+rows = torch.arange(12).view(4, 3)
+print(rows[range(2)], rows[range(0, 4, 2), 1])
+z = torch.randn(size=(2, 3))
+o = torch.zeros(size=(2, 2), dtype=torch.int64)
+f = torch.full(size=(2,), fill_value=7.0)
+print(z.shape, o, f)
+print(torch.round(torch.tensor([1.23456, -2.98765]), decimals=2), torch.tensor([0.5, 1.5, 2.5]).round())
+t = torch.tensor([3.14159, 2.71828], requires_grad=True)
+r = t.round(decimals=3)
+print(r, r.grad_fn)
+print(torch.trace(rows[:3]), torch.argsort(x, descending=True)[:3])

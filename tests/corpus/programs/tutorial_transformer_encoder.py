@@ -1,0 +1,62 @@
+# The "Language Modeling with nn.Transformer" tutorial at toy size: sinusoidal
+# positional encoding as a buffer, nn.TransformerEncoder over TransformerEncoderLayer,
+# the square subsequent mask, and one training step with gradient clipping.
+import math
+import torch
+from torch import nn
+
+
+class PositionalEncoding(nn.Module):
+    def __init__(self, d_model, dropout=0.1, max_len=50):
+        super().__init__()
+        self.dropout = nn.Dropout(p=dropout)
+        position = torch.arange(max_len).unsqueeze(1)
+        div_term = torch.exp(torch.arange(0, d_model, 2) * (-math.log(10000.0) / d_model))
+        pe = torch.zeros(max_len, 1, d_model)
+        pe[:, 0, 0::2] = torch.sin(position * div_term)
+        pe[:, 0, 1::2] = torch.cos(position * div_term)
+        self.register_buffer('pe', pe)
+
+    def forward(self, x):
+        x = x + self.pe[:x.size(0)]
+        return self.dropout(x)
+
+
+class TransformerModel(nn.Module):
+    def __init__(self, ntoken, d_model, nhead, d_hid, nlayers, dropout=0.5):
+        super().__init__()
+        self.pos_encoder = PositionalEncoding(d_model, dropout)
+        encoder_layers = nn.TransformerEncoderLayer(d_model, nhead, d_hid, dropout)
+        self.transformer_encoder = nn.TransformerEncoder(encoder_layers, nlayers, enable_nested_tensor=False)
+        self.embedding = nn.Embedding(ntoken, d_model)
+        self.d_model = d_model
+        self.linear = nn.Linear(d_model, ntoken)
+        initrange = 0.1
+        self.embedding.weight.data.uniform_(-initrange, initrange)
+        self.linear.bias.data.zero_()
+        self.linear.weight.data.uniform_(-initrange, initrange)
+
+    def forward(self, src, src_mask=None):
+        src = self.embedding(src) * math.sqrt(self.d_model)
+        src = self.pos_encoder(src)
+        output = self.transformer_encoder(src, src_mask)
+        return self.linear(output)
+
+
+torch.manual_seed(0)
+ntokens = 20
+model = TransformerModel(ntokens, 8, 2, 16, 2, dropout=0.0)
+print(model.transformer_encoder.layers[0])
+src_mask = nn.Transformer.generate_square_subsequent_mask(5)
+print(src_mask)
+data = torch.randint(0, ntokens, (5, 3))
+targets = torch.randint(0, ntokens, (5, 3))
+optimizer = torch.optim.SGD(model.parameters(), lr=5.0)
+output = model(data, src_mask)
+loss = nn.CrossEntropyLoss()(output.view(-1, ntokens), targets.reshape(-1))
+optimizer.zero_grad()
+loss.backward()
+torch.nn.utils.clip_grad_norm_(model.parameters(), 0.5)
+optimizer.step()
+print(output.shape, f"{loss.item():.4f}", output.grad_fn)
+print(len(list(model.parameters())), model.pos_encoder.pe.shape)
