@@ -41,12 +41,15 @@ class VersionCounter:
 class ViewInfo:
     """Why a tensor is a view: its root base, how it was made, and the version its grad_fn matches."""
 
-    __slots__ = ("attr_version", "base", "creation_meta")
+    __slots__ = ("attr_version", "base", "creation_meta", "replay_layout")
 
     def __init__(self, base: Tensor, creation_meta: str, attr_version: int) -> None:
         self.base = base
         self.creation_meta = creation_meta
         self.attr_version = attr_version
+        # a view in another dtype than its base (view_as_real...) is rebuilt by replaying the ops that
+        # made it (torch's view_fn), with the geometry it had then: an in-place view op since does not count
+        self.replay_layout: tuple[tuple[int, ...], tuple[int, ...], int] | None = None
 
 
 class Size(tuple):
@@ -336,9 +339,29 @@ class Tensor:
         from engine.ops.views import as_strided_backward
 
         base_edge = base._gradient_edge() or (None, 0)
+        base_layout = base._layout_key()
+        if base.dtype.is_complex and not self.dtype.is_complex:
+            # a real view of complex memory: torch replays view_as_real on the base, then as_strided
+            shape, stride, offset = base_layout
+            base_layout = ((*shape, 2), (*(2 * st for st in stride), 1), 2 * offset)
+            complex_np = base.dtype.np
+
+            def parts_backward(grad: np.ndarray, saved: dict) -> tuple[np.ndarray]:
+                return ((grad[..., 0] + 1j * grad[..., 1]).astype(complex_np),)
+
+            real_node = node_type("ViewAsRealBackward0")(parts_backward, (base_edge,),
+                                                         ((base_layout[0], self.dtype.np),))
+            layout = view.replay_layout or self._layout_key()
+            if layout == base_layout:
+                self._set_grad_fn(real_node, 0)
+                view.attr_version = self._vc.value
+                return real_node
+            base_edge = (real_node, 0)
+        else:
+            layout = self._layout_key()
         node = node_type("AsStridedBackward0")(
-            as_strided_backward(base._layout_key(), self._layout_key()),
-            (base_edge,), ((self._shape, self.dtype.np),))
+            as_strided_backward(base_layout, layout),
+            (base_edge,), ((layout[0], self.dtype.np),))
         self._set_grad_fn(node, 0)
         view.attr_version = self._vc.value
         return node
@@ -387,6 +410,9 @@ class Tensor:
 
     @grad.setter
     def grad(self, value: Tensor | None) -> None:
+        if value is not None and not isinstance(value, Tensor):
+            raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of type "
+                            f"{type(value).__name__}")
         if value is not None:
             if value._shape != self._shape:
                 raise RuntimeError(errors.GRAD_ASSIGN_SIZE.format(
@@ -576,10 +602,31 @@ class Tensor:
     def is_cpu(self) -> bool:
         return self._storage.device.type == "cpu"
 
-    def type(self, dtype: Any = None) -> Any:
+    def type(self, dtype: Any = None, non_blocking: bool = False) -> Any:
+        """No argument: the legacy type name ('torch.FloatTensor'); else this tensor in that type (a
+        dtype, a legacy class such as torch.DoubleTensor, or its name), itself when it already is."""
         if dtype is None:
             return f"torch.{self.dtype.legacy}"
-        return self.to(dtype)
+        if isinstance(dtype, str):
+            name = dtype.removeprefix("torch.")
+            found = next((d for d in (*dtypes.ALL, *dtypes.COMPLEX) if d.legacy == name), None)
+            if found is None:
+                raise ValueError(f"invalid type: '{dtype}'")
+            dtype = found
+        target = getattr(dtype, "dtype", dtype)
+        return self if target is self.dtype else self.to(target)
+
+    def type_as(self, other: Tensor) -> Tensor:
+        return self.type(other.type())
+
+    def __delattr__(self, name: str) -> None:
+        """torch refuses to delete what autograd relies on."""
+        refused = {"data": "Deleting tensor data is not allowed. Delete tensor instead!",
+                   "requires_grad": "requires_grad must be a bool",
+                   "_grad_fn": "Deletion of _grad_fn not allowed. Detach tensor instead!"}
+        if name in refused:
+            raise RuntimeError(refused[name])
+        object.__delattr__(self, name)
 
     def get_device(self) -> int:
         return -1 if self.is_cpu else 0

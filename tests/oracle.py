@@ -149,7 +149,8 @@ def _read(t, attr: str):
 # depends on what ran before in the test process; the comparison leaves them out on both sides.
 WARN_ONCE_TEXTS = ("UserWarning: Tensor.T is deprecated on 0-D tensors", "UserWarning: The use of `x.T` on tensors",
                    "UserWarning: Tensor.H is deprecated on 0-D tensors", "UserWarning: Tensor.mT is deprecated on 0-D",
-                   "UserWarning: Tensor.mH is deprecated on 0-D", "UserWarning: adjoint() is deprecated on 0-D")
+                   "UserWarning: Tensor.mH is deprecated on 0-D", "UserWarning: adjoint() is deprecated on 0-D",
+                   "UserWarning: Casting complex values to real discards the imaginary part")
 
 
 def drop_warn_once(warnings: list[str] | None) -> list[str] | None:

@@ -64,6 +64,14 @@ def hardtanh_(input: Tensor, min_val: float = -1.0, max_val: float = 1.0) -> Ten
     return pw.hardtanh_(input, min_val, max_val)
 
 
+def threshold(input: Tensor, threshold: float, value: float, inplace: bool = False) -> Tensor:  # noqa: A002
+    return pw.threshold(input, threshold, value, inplace)
+
+
+def threshold_(input: Tensor, threshold: float, value: float) -> Tensor:  # noqa: A002
+    return pw.threshold_(input, threshold, value)
+
+
 def relu6(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002
     return pw.hardtanh(input, 0.0, 6.0, inplace)
 

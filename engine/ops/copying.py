@@ -5,6 +5,7 @@ A copy gets a new Storage and a new version counter; copy_/fill_/zero_ write int
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
@@ -48,11 +49,24 @@ def _copy_to(self: Tensor, dtype: dtypes.dtype, target: device, copy: bool = Fal
         return self
     with on(target):
         out = Tensor._empty_strided(self._shape, geometry.like_strides(self._shape, self._stride), dtype)
-    np.copyto(out._numpy_view(), self._numpy_view(), casting="unsafe")
+    np.copyto(out._numpy_view(), _cast_source(self._numpy_view(), dtype), casting="unsafe")
     source_dtype = self.dtype.np
-    if dtype.is_floating_point:
-        record("ToCopyBackward0", out, (self,), lambda g, s: (g.astype(source_dtype),))
+    if dtype.is_differentiable:
+        record("ToCopyBackward0", out, (self,), lambda g, s: (_real_for(g, source_dtype).astype(source_dtype),))
     return out
+
+
+def _cast_source(values: np.ndarray, dtype: dtypes.dtype) -> np.ndarray:
+    """Complex values going into a real dtype keep their real part, with torch's warning."""
+    if values.dtype.kind == "c" and not dtype.is_complex:
+        warnings.warn("Casting complex values to real discards the imaginary part", UserWarning, stacklevel=4)
+        return values.real
+    return values
+
+
+def _real_for(grad: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """A complex gradient flowing to a real input is its real part (torch's handle_r_to_c)."""
+    return grad.real if grad.dtype.kind == "c" and np.dtype(dtype).kind != "c" else grad
 
 
 def to(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
@@ -96,7 +110,7 @@ def copy_(self: Tensor, src: Tensor | float, non_blocking: bool = False) -> Tens
                            and src.dtype is self.dtype and src._bits == self._bits)
     if not same:
         check_writable(self, None, (src._shape,))
-    source_array = src._numpy_view()
+    source_array = _cast_source(src._numpy_view(), self.dtype) if not same else src._numpy_view()
     src_shape, src_dtype = src._shape, src.dtype.np
 
     def write(target: np.ndarray) -> None:
@@ -106,7 +120,7 @@ def copy_(self: Tensor, src: Tensor | float, non_blocking: bool = False) -> Tens
             np.copyto(target, source_array, casting="unsafe")
 
     def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, Any]:
-        return (np.zeros_like(g), unbroadcast(g, src_shape).astype(src_dtype))
+        return (np.zeros_like(g), _real_for(unbroadcast(g, src_shape), src_dtype).astype(src_dtype))
 
     return apply_inplace(self, write, "CopyBackwards", (src,), backward, check_autograd=False)
 

@@ -209,6 +209,16 @@ def check_out_overlap(out: Tensor, inputs: Sequence[Any]) -> None:
         check_no_partial_overlap(out, other)
 
 
+def bump_written(t: Tensor) -> None:
+    """The version bump after a write; an inference tensor has no counter, and outside inference
+    mode torch finds that out only now, after the write, and refuses."""
+    if t._storage.inference:
+        if not grad_mode.state.inference:
+            raise RuntimeError(errors.INFERENCE_INPLACE)
+    else:
+        t._bump_version()
+
+
 def apply_inplace(self: Tensor, write: Callable[[np.ndarray], None], name: str, inputs: Sequence[Any] = (),
                   backward: Backward | None = None, save: dict[str, Tensor] | None = None,
                   save_self_copy: str | None = None, save_result: str | None = None,
@@ -237,11 +247,7 @@ def apply_inplace(self: Tensor, write: Callable[[np.ndarray], None], name: str, 
         base_edge = edges_of([self._view.base])[0] if self._view is not None else None
     with np.errstate(all="ignore"):  # torch never warns about nan/inf results
         self._write(write)
-    if self._storage.inference:  # torch writes, then finds there is no version counter to bump
-        if not grad_mode.state.inference:
-            raise RuntimeError(errors.INFERENCE_INPLACE)
-    else:
-        self._bump_version()
+    bump_written(self)
     if not tracked:
         return self
     node = node_type(name)(backward, (self_edge, *input_edges), ((self._shape, self.dtype.np),))
@@ -263,12 +269,17 @@ def apply_inplace(self: Tensor, write: Callable[[np.ndarray], None], name: str, 
 def _rebase_view(view: Tensor, fn: Node, base_edge: tuple[Node | None, int]) -> None:
     """In-place on a view: the base's history becomes CopySlices(fn), the view's AsStrided of it."""
     base = view._view.base
-    geometry_pair = (base._layout_key(), view._layout_key())
+    base_layout = base._layout_key()
+    as_parts = base.dtype.is_complex and not view.dtype.is_complex  # a real view of complex memory
+    if as_parts:  # the base's numbers as (real, imag) pairs, in the view's element units
+        shape, stride, offset = base_layout
+        base_layout = ((*shape, 2), (*(2 * st for st in stride), 1), 2 * offset)
+    geometry_pair = (base_layout, view._layout_key())
 
     def backward(grad: np.ndarray, saved: dict[str, np.ndarray]) -> list[np.ndarray | None]:
-        result = grad.copy()
+        result = np.array(grad, copy=True, order="C")
         positions = geometry.positions_within(*geometry_pair)
-        flat = result.reshape(-1)
+        flat = result.view(result.real.dtype).reshape(-1) if as_parts else result.reshape(-1)
         fn_grads = fn.apply([flat[positions]])
         flat[positions] = fn_grads[0] if fn_grads[0] is not None else 0
         return [written_in_place(result, 2), *fn_grads[1:]]  # torch: empty_strided().copy_(), then a slice copy_
@@ -288,7 +299,10 @@ def make_view(source: Tensor, shape: Sequence[int], stride: Sequence[int], offse
     out = Tensor._make(source._storage, offset, tuple(shape), tuple(stride), dtype or source.dtype, source._vc)
     out._bits = source._bits if bits is None else bits
     _mark_view(out, source, DEFAULT)
-    record(name, out, (source,), backward)  # in no_grad mode it requires grad if its root base does
+    if out._view is not None and out.dtype is not out._view.base.dtype:
+        out._view.replay_layout = out._layout_key()
+    if not source._storage.inference:  # a view of an inference tensor is a plain inference tensor
+        record(name, out, (source,), backward)  # in no_grad mode it requires grad if its root base does
     return out
 
 
@@ -308,9 +322,13 @@ def _mark_view(out: Tensor, source: Tensor, meta: str) -> None:
     """Record out as a view of source's root base, with PyTorch's creation meta: made in no_grad
     mode, by a multi-output op, or the default way; a view of a view inherits a non-default meta
     unless it is itself made in no_grad mode (propagate_creation_meta)."""
+    if source._storage.inference:  # inference tensors keep no autograd metadata: their views are not views
+        return
     parent = source._view
     root = parent.base if parent is not None else source
-    if not grad_mode.state.enabled:
+    if grad_mode.state.inference:
+        meta = INFERENCE_MODE
+    elif not grad_mode.state.enabled:
         meta = NO_GRAD_MODE
     if parent is not None and (meta == DEFAULT or parent.creation_meta == INFERENCE_MODE):
         meta = parent.creation_meta

@@ -98,6 +98,12 @@ def _apply_basic(self: Tensor, items: tuple[Any, ...], single: bool) -> tuple[Te
         elif item is None or isinstance(item, bool):
             result = views.unsqueeze(result, dim)
             dim += 1
+        elif isinstance(item, Tensor) and item.ndim == 0 and item.dtype.name in ("int64", "int32", "int16", "int8"):
+            size = result._shape[dim]  # a 0-dim integer tensor indexes as its value (a select, a view)
+            value = int(item.item())
+            if not -size <= value < size:
+                raise IndexError(errors.INDEX_RANGE.format(i=value, dim=position, size=size))
+            result = views.select(result, dim, value)
         elif isinstance(item, numbers.Integral) and not isinstance(item, Tensor):
             size = result._shape[dim]
             if not -size <= item < size:  # torch names the item's place in the index, not the dim
@@ -374,14 +380,21 @@ def gather(self: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False, 
         raise RuntimeError("gather(): Expected dtype int32/int64 for index")
     _check_index_shape(self, d, index)
     idx = index._numpy_view()
-    corner = tuple(slice(None) if axis == d else slice(0, n) for axis, n in enumerate(idx.shape))
-    source = self._numpy_view()[corner] if self.ndim else self._numpy_view()
-    result = np.take_along_axis(source, idx.astype(np.int64), axis=d) if self.ndim else source[()] + 0 * idx
+    flat = index.ndim != self.ndim or self.ndim == 0  # 0-dim and 1-dim tensors gather as one another
+    if flat:
+        result = self._numpy_view().reshape(-1)[idx.astype(np.int64)]
+    else:
+        corner = tuple(slice(None) if axis == d else slice(0, n) for axis, n in enumerate(idx.shape))
+        source = self._numpy_view()[corner] if self.ndim else self._numpy_view()
+        result = np.take_along_axis(source, idx.astype(np.int64), axis=d) if self.ndim else source[()] + 0 * idx
     in_shape = self._shape
 
     def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, None]:
         grad = np.zeros(in_shape, dtype=g.dtype)
-        _scatter_add(grad, d, s["index"], g)
+        if flat:
+            np.add.at(grad.reshape(-1), s["index"].astype(np.int64), g)
+        else:
+            _scatter_add(grad, d, s["index"], g)
         return (written_in_place(grad), None)  # torch: zeros().scatter_add_()
 
     return _finish("GatherBackward0", "gather", result, self.dtype, (self, index), backward,

@@ -21,6 +21,7 @@ from engine.autograd.engine import written_in_place
 from engine.ops.core import (
     apply_inplace,
     array_of,
+    bump_written,
     check_inplace_allowed,
     check_internal_overlap,
     check_out_overlap,
@@ -81,7 +82,7 @@ def write_out(out: Tensor, result: np.ndarray, op: str, inputs: tuple[Any, ...],
         after_resize()
     with np.errstate(invalid="ignore", over="ignore"):
         out._write(lambda target: np.copyto(target, result, casting="unsafe"))
-    out._bump_version()
+    bump_written(out)
     return out
 
 
@@ -628,6 +629,44 @@ def hardtanh_(self: Tensor, min_val: float = -1.0, max_val: float = 1.0) -> Tens
                          _hardtanh_backward(min_val, max_val, "result"), save_result="result", check_autograd=False)
 
 
+def _threshold_backward(threshold: float, field: str) -> Any:
+    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[np.ndarray]:
+        return (np.where(s[field] <= threshold, 0, g).astype(g.dtype),)  # NaN lets the gradient through
+    return backward
+
+
+def threshold(self: Tensor, threshold: float, value: float, inplace: bool = False) -> Tensor:
+    """x > threshold ? x : value (NaN stays NaN)."""
+    if inplace:
+        return threshold_(self, threshold, value)
+    x = self._numpy_view()
+    result = np.where(x <= threshold, self.dtype.np.type(value), x)
+    return _finish("ThresholdBackward0", "threshold", result, self.dtype, (self,),
+                   _threshold_backward(threshold, "self"), {"self": self} if needs_grad(self) else None)
+
+
+def threshold_(self: Tensor, threshold: float, value: float) -> Tensor:
+    """In place: ThresholdBackward1, which keeps a copy of self from before the write."""
+    check_inplace_allowed(self)
+    check_writable(self)
+    fill = self.dtype.np.type(value)
+    return apply_inplace(self, lambda t: np.copyto(t, fill, where=t <= threshold), "ThresholdBackward1", (),
+                         _threshold_backward(threshold, "self"), save_self_copy="self", check_autograd=False)
+
+
+def signbit(self: Tensor, *, out: Tensor | None = None) -> Tensor:
+    result = np.signbit(self._numpy_view())
+    if out is not None:
+        return write_out(out, result, "signbit", (self,))
+    return iterated(result, dtypes.bool_, (self,))
+
+
+def isin(elements: Operand, test_elements: Operand, *, assume_unique: bool = False, invert: bool = False) -> Tensor:
+    values = elements._numpy_view() if isinstance(elements, Tensor) else np.asarray(elements)
+    tests = test_elements._numpy_view() if isinstance(test_elements, Tensor) else np.asarray(test_elements)
+    return Tensor._wrap(np.isin(values, tests, invert=invert), dtypes.bool_)
+
+
 def gelu(self: Tensor, approximate: str = "none", *, out: Tensor | None = None) -> Tensor:
     from engine.kernels import activation
 
@@ -975,3 +1014,5 @@ def round_(self: Tensor, *, decimals: int = 0) -> Tensor:
 
 METHODS.update(round=round, round_=round_)
 FUNCTIONS.update(round=round, round_=round_)
+METHODS.update(signbit=signbit, isin=isin)
+FUNCTIONS.update(signbit=signbit, isin=isin, threshold=threshold, threshold_=threshold_)

@@ -765,12 +765,17 @@ def _random_factory(kind: str) -> Callable[..., Tensor]:
             raise _invalid_combination(make.__name__)
         shape = _new_shape(positional if size is None else (size,))
         n = math.prod(shape)
+        # a complex tensor draws its real view: twice the numbers, a normal's std divided by sqrt(2)
+        real = target.to_real()
+        count, std = (2 * n, 1 / math.sqrt(2)) if target.is_complex else (n, 1.0)
         if kind == "normal":
-            _normal_check(target, 1.0)
-            values = _normal(_gen(generator), n, target, 0.0, 1.0, True)
+            _normal_check(real, 1.0)
+            values = _normal(_gen(generator), count, real, 0.0, std, True)
         else:
-            _uniform_check(target, 0.0, 1.0)
-            values = _uniform(_gen(generator), n, target, 0.0, 1.0)
+            _uniform_check(real, 0.0, 1.0)
+            values = _uniform(_gen(generator), count, real, 0.0, 1.0)
+        if target.is_complex:
+            values = np.ascontiguousarray(values, dtype=real.np).view(target.np)
         return _finish(_adopt(values, shape, target), requires_grad)
     make.__name__ = "randn" if kind == "normal" else "rand"
     return make

@@ -120,7 +120,7 @@ def _out_without_dim(op: str, dim_type: str, dtype: Any) -> TypeError:
 # --------------------------------------------------------------------------- sum, mean, prod
 def _sum_dtype(dt: dtypes.dtype) -> dtypes.dtype:
     """Integers and bools sum to int64, so counting never overflows a narrow type."""
-    return dt if dt.is_floating_point else dtypes.int64
+    return dt if dt.is_floating_point or dt.is_complex else dtypes.int64
 
 
 def _sum(self: Tensor, dims: tuple[int, ...], keepdim: bool, acc: np.dtype) -> np.ndarray:
@@ -315,6 +315,68 @@ def _extreme(self: Tensor, dim: Any, keepdim: bool, out: Any, op: str) -> Any:
     value_tensor = _emit(values, self.dtype, f"{title}Backward0", op, (self,), backward_dim,
                          {"indices": index_tensor})
     return getattr(return_types, op)(value_tensor, index_tensor)
+
+
+def _median(self: Tensor, dim: Any, keepdim: bool, ignore_nan: bool) -> Any:
+    """median/nanmedian: the lower of the two middle values (NaN if any is NaN, for median; the
+    non-NaN values', for nanmedian). Over the whole tensor the gradient is shared evenly by the
+    elements equal to the result (MedianBackward0); along a dim it goes to the picked index."""
+    op = "nanmedian" if ignore_nan else "median"
+    title = "Nanmedian" if ignore_nan else "Median"
+    x = self._numpy_view()
+
+    def middle(v: np.ndarray, axis: int) -> tuple[np.ndarray, np.ndarray]:
+        order = np.argsort(v, axis=axis, kind="stable")  # NaNs sort last
+        count = v.shape[axis] - (np.isnan(v).sum(axis=axis, keepdims=True) if ignore_nan else 0)
+        k = np.maximum((count - 1) // 2, 0) if ignore_nan else np.full_like(
+            np.take(order, [0], axis=axis), (v.shape[axis] - 1) // 2)
+        if not ignore_nan:
+            has_nan = np.isnan(v).any(axis=axis, keepdims=True)
+            first_nan = np.argmax(np.isnan(np.take_along_axis(v, order, axis=axis)), axis=axis)
+            k = np.where(has_nan, np.expand_dims(first_nan, axis), k)
+        picked = np.take_along_axis(order, np.asarray(k, dtype=np.int64), axis=axis)
+        return np.take_along_axis(v, picked, axis=axis), picked
+
+    if dim is _ABSENT:
+        if x.size == 0:
+            value = np.array(np.nan, dtype=x.dtype)
+        else:
+            value = middle(x.reshape(-1), 0)[0].reshape(())
+
+        def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> Grads:
+            inp, r = s["self"], s["result"]
+            mask = np.isnan(inp) if np.isnan(r) else inp == r
+            return (written_in_place(np.where(mask, g / builtins.max(mask.sum(), 1), 0).astype(inp.dtype)),)
+
+        return _emit(value, self.dtype, f"{title}Backward0", op, (self,), backward, {"self": self},
+                     save_result="result")
+    d = geometry.wrap_dim(dim, builtins.max(self.ndim, 1))
+    if self.ndim == 0:
+        values, indices = x.copy(), np.zeros((), np.int64)
+    else:
+        values, indices = middle(x, d)
+        if not keepdim:
+            values, indices = values.squeeze(d), indices.squeeze(d)
+    shape = self._shape
+
+    def backward_dim(g: np.ndarray, s: dict[str, np.ndarray]) -> Grads:
+        if not shape:
+            return (g,)
+        result = np.zeros(shape, g.dtype)
+        np.put_along_axis(result, _unsqueeze(s["indices"], (d,), keepdim), _unsqueeze(g, (d,), keepdim), axis=d)
+        return (written_in_place(result, 2),)
+
+    index_tensor = Tensor._wrap(_dense(indices, np.int64), dtypes.int64)
+    value_tensor = _emit(values, self.dtype, f"{title}Backward1", op, (self,), backward_dim, {"indices": index_tensor})
+    return return_type(op, value_tensor, index_tensor)
+
+
+def median(self: Tensor, dim: Any = _ABSENT, keepdim: bool = False) -> Any:
+    return _median(self, dim, keepdim, ignore_nan=False)
+
+
+def nanmedian(self: Tensor, dim: Any = _ABSENT, keepdim: bool = False) -> Any:
+    return _median(self, dim, keepdim, ignore_nan=True)
 
 
 def _elementwise(pick: Callable[[Tensor, Tensor], Tensor], self: Tensor, other: Tensor, out: Tensor | None,
@@ -702,6 +764,6 @@ def _numpy_names(fn: Callable[..., Any]) -> Callable[..., Any]:
 
 METHODS: dict[str, Callable[..., Any]] = {fn.__name__: _numpy_names(fn) for fn in (
     sum, mean, prod, max, min, amax, amin, argmax, argmin, var, std, norm, logsumexp, all, any, count_nonzero,
-    cumsum, cumprod, softmax, log_softmax)}
+    cumsum, cumprod, softmax, log_softmax, median, nanmedian)}
 FUNCTIONS: dict[str, Any] = {**METHODS, "var_mean": _numpy_names(var_mean), "std_mean": _numpy_names(std_mean),
                              "return_types": return_types}

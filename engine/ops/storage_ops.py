@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine import errors, geometry
+from engine.autograd import grad_mode
 from engine.autograd.node import node_type
 from engine.ops.core import _rebase_view, check_inplace_allowed, edges_of, needs_grad
 from engine.ops.views import sizes_arg
@@ -25,7 +26,7 @@ def _storage_bytes(shape: tuple[int, ...], stride: tuple[int, ...], offset: int,
 def resize_(self: Tensor, *sizes: Any, memory_format: Any = None) -> Tensor:
     """A new shape (row-major strides) over the same storage, grown if needed. Resizing to the shape
     the tensor has is a no-op: strides and version stay."""
-    if self.requires_grad:
+    if self.requires_grad and not grad_mode.state.inference:  # autograd's check; inference mode skips autograd
         raise RuntimeError(errors.RESIZE_REQUIRES_GRAD)
     shape = sizes_arg(sizes)
     if shape == self._shape:
