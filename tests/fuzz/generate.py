@@ -28,10 +28,17 @@ KEEP_ERROR = 0.25  # how often a statement torch rejects stays in the program
 
 
 def torch_is_dense(t: Any) -> bool:
-    """torch's is_non_overlapping_and_dense (the layouts its overlap checks can judge)."""
-    from engine.geometry import non_overlapping_and_dense
-
-    return non_overlapping_and_dense(tuple(t.shape), tuple(t.stride()))
+    """torch's is_non_overlapping_and_dense (the layouts its overlap checks can judge): contiguous
+    (any empty tensor is), or a permutation of a contiguous layout, size-1 dims aside."""
+    shape, stride = tuple(t.shape), tuple(t.stride())
+    if 0 in shape or t.is_contiguous():
+        return True
+    expected = 1
+    for d in sorted((d for d in range(len(shape)) if shape[d] >= 2), key=lambda d: stride[d]):
+        if stride[d] != expected:
+            return False
+        expected *= shape[d]
+    return True
 
 
 def _undecidable_alias(a: Any, b: Any) -> bool:
@@ -44,13 +51,13 @@ def _overlaps_itself_undecidably(t: Any) -> bool:
     """Elements of t that share memory without a stride-0 dim (unfold's windows, as_strided): torch's
     internal-overlap check cannot tell, so it writes them one after another and the result is its
     kernel's order (a stride-0 dim it refuses, which is well defined)."""
-    from engine.geometry import storage_indices
-
     shape, stride = tuple(t.shape), tuple(t.stride())
     if any(n > 1 and st == 0 for n, st in zip(shape, stride)) or 0 in shape:
         return False
-    positions = storage_indices(shape, stride, 0).reshape(-1)
-    return len(set(positions.tolist())) != positions.size
+    positions = {0}
+    for n, st in zip(shape, stride):
+        positions = {p + i * st for p in positions for i in range(n)}
+    return len(positions) != math.prod(shape)
 
 
 def _shares_memory(a: Any, b: Any) -> bool:
