@@ -187,6 +187,11 @@ def cuda_memory() -> dict[str, int] | None:
             "reserved": cuda.memory_reserved(), "max_reserved": cuda.max_memory_reserved()}
 
 
+def device_name(t: Tensor) -> str:
+    """Where t's memory lives, as torch prints `t.device`: `cpu` or `cuda:0`."""
+    return str(t._storage.device)
+
+
 def on_device(t: Tensor) -> bool:
     """Whether t lives on the simulated CUDA device (its memory is the device's, not the host's)."""
     return t._storage.device.type == "cuda"

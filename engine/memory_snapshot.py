@@ -3,14 +3,16 @@
 The dictionary has the layout torch/csrc/cuda/memory_snapshot.cpp builds: `segments` (each with its
 `blocks`), one trace list per device in `device_traces`, `allocator_settings` and
 `external_annotations`. Frames are what a real snapshot holds as Python stack traces; here an
-entry carries at most one frame naming the caller's tag, so `python -m torch.cuda._memory_viz`
+entry carries at most one frame for the caller's tag, so `python -m torch.cuda._memory_viz`
 (trace_plot, segment_plot, stats, trace, memory, segments) and pytorch.org/memory_viz show which
-step made each allocation.
+step made each allocation. The caller may say what frame a tag stands for (tensorscope: the file,
+the statement's line and its source); by default the frame only names the tag.
 """
 
 from __future__ import annotations
 
 import pickle
+from collections.abc import Callable
 from typing import Any
 
 from engine.cuda_allocator import (
@@ -40,12 +42,22 @@ def allocator_settings() -> dict[str, Any]:
     }
 
 
-def snapshot(allocator: CachingAllocator) -> dict[str, Any]:
+Frame = dict[str, Any]  # {"filename": str, "line": int, "name": str}, as torch records a frame
+
+
+def snapshot(allocator: CachingAllocator, frame_of: Callable[[Any], Frame | None] | None = None) -> dict[str, Any]:
     """The allocator's segments and its whole history, in torch.cuda.memory._snapshot()'s format.
-    `device_traces` has one list per device up to this one, as torch lists every device."""
-    trace = [_trace_entry(entry) for entry in allocator.history]
+    `device_traces` has one list per device up to this one, as torch lists every device.
+    `frame_of(tag)` gives the frame an allocation's tag stands for (None: the tag's own)."""
+    def frames(tag: Any) -> list[Frame]:
+        if tag is None:
+            return []
+        frame = frame_of(tag) if frame_of is not None else None
+        return [frame] if frame is not None else _frames(tag)
+
+    trace = [_trace_entry(entry, frames) for entry in allocator.history]
     return {
-        "segments": [_segment(allocator.device, segment) for segment in allocator.segments()],
+        "segments": [_segment(allocator.device, segment, frames) for segment in allocator.segments()],
         "device_traces": [[] for _ in range(allocator.device)] + [trace],
         "allocator_settings": allocator_settings(),
         "external_annotations": [],
@@ -62,7 +74,7 @@ def _frames(tag: Any) -> list[dict[str, Any]]:
     return [] if tag is None else [{"filename": FRAME_FILENAME, "line": 0, "name": str(tag)}]
 
 
-def _segment(device: int, segment: SegmentInfo) -> dict[str, Any]:
+def _segment(device: int, segment: SegmentInfo, frames: Callable[[Any], list[Frame]] = _frames) -> dict[str, Any]:
     """segmentInfoToDict: only allocated blocks are active (one stream, so none awaits a free)."""
     blocks = [
         {
@@ -70,7 +82,7 @@ def _segment(device: int, segment: SegmentInfo) -> dict[str, Any]:
             "size": block.size,
             "requested_size": block.requested_size,
             "state": "active_allocated" if block.allocated else "inactive",
-            "frames": _frames(block.tag) if block.allocated else [],
+            "frames": frames(block.tag) if block.allocated else [],
         }
         for block in segment.blocks
     ]
@@ -86,12 +98,12 @@ def _segment(device: int, segment: SegmentInfo) -> dict[str, Any]:
         "segment_type": "small" if segment.is_small else "large",
         "segment_pool_id": (0, 0),
         "is_expandable": False,
-        "frames": _frames(segment.tag),
+        "frames": frames(segment.tag),
         "blocks": blocks,
     }
 
 
-def _trace_entry(entry: TraceEntry) -> dict[str, Any]:
+def _trace_entry(entry: TraceEntry, frames: Callable[[Any], list[Frame]] = _frames) -> dict[str, Any]:
     """A TraceEntry as torch pickles it: `size` is the request for alloc/free entries, the segment
     for segment entries and the rounded request for an oom, whose `device_free` replaces `addr`."""
     if entry.action == "oom":
@@ -109,5 +121,5 @@ def _trace_entry(entry: TraceEntry) -> dict[str, Any]:
         "compile_context": "N/A",
         "user_metadata": "",
         "pool_id": (0, 0),
-        "frames": _frames(entry.tag),
+        "frames": frames(entry.tag),
     }

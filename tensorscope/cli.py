@@ -105,6 +105,15 @@ def build_parser() -> argparse.ArgumentParser:
     explore.add_argument("file", metavar="FILE", help="a .yaml scenario or a .py script")
     commands.add_parser("repl", parents=[common], help="a line REPL that says what each statement did to memory",
                         description="Type PyTorch statements; :help lists the REPL's commands.")
+    serve = commands.add_parser(
+        "serve", parents=[common], help="the explorer in a web browser (each tab its own session)",
+        description="Serve the explorer over HTTP (textual-serve): open the printed address in a browser. "
+                    "Each browser tab runs its own explorer, whose statements run in a worker process under "
+                    "the time and memory limits above. It listens on this machine only unless --host says "
+                    "otherwise: whoever reaches the address can run statements (in the worker's sandbox).")
+    serve.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=8000, help="the port to listen on (default 8000)")
+    parser.add_argument("--browser-tab", action="store_true", help=argparse.SUPPRESS)  # one tab of `serve`
     return parser
 
 
@@ -124,11 +133,32 @@ def _is_scenario(path: str) -> bool:
     return Path(path).suffix in (".yaml", ".yml")
 
 
+class NoSuchFile(Exception):
+    """A FILE argument that is neither a path nor a bundled scenario's name."""
+
+
+def resolve_file(path: str) -> str:
+    """`path` as given when it exists; else the bundled scenario it names, as `tensorscope list`
+    prints it (`resnet_plus_equals_trap`), with `.yaml` or as `scenarios/NAME.yaml` from any
+    folder; else a clear error."""
+    if Path(path).exists() or Path(path).suffix == ".py":
+        return path  # a missing script is reported where it is read
+    from scenarios import bundled
+
+    stem = Path(path).name.removesuffix(".yaml").removesuffix(".yml")
+    for file in bundled():
+        if file.stem == stem and (Path(path).parent.name in ("", "scenarios")):
+            return str(file)
+    raise NoSuchFile(f"tensorscope: {path}: no such file (a bundled scenario can be named as "
+                     "`tensorscope list` prints it)")
+
+
 def replay(path: str, as_json: bool, limits: Limits, cuda: bool, memory_snapshot: str | None = None) -> int:
     from tensorscope import report, trace
     from tensorscope.interpreter import UserError
     from tensorscope.worker.client import WorkerError, WorkerSession
 
+    path = resolve_file(path)
     if _is_scenario(path):
         return replay_scenario(path, as_json, limits)
     source = _read_script(path)
@@ -142,13 +172,13 @@ def replay(path: str, as_json: bool, limits: Limits, cuda: bool, memory_snapshot
             print(f"tensorscope: {exc}", file=sys.stderr)
             return 1
         if as_json:
-            for step in steps:
-                print(trace.step_line(step.snapshot))
+            for line in trace.explained_lines([step.snapshot for step in steps]):
+                print(line)
         else:
             print(printable(report.render(step.snapshot for step in steps)))
         if memory_snapshot:
             try:
-                session.dump_memory_snapshot(memory_snapshot)
+                session.dump_memory_snapshot(memory_snapshot, filename=path)
             except OSError as exc:
                 print(f"tensorscope: cannot write {memory_snapshot}: {exc.strerror}", file=sys.stderr)
                 return 1
@@ -175,8 +205,8 @@ def replay_scenario(path: str, as_json: bool, limits: Limits) -> int:
             print(f"tensorscope: {exc}", file=sys.stderr)
             return 1
     if as_json:
-        for snap in narrate.all_snapshots(run):
-            print(trace.step_line(snap))
+        for line in trace.explained_lines(narrate.all_snapshots(run)):
+            print(line)
     else:
         print(printable(narrate.render(run)))
     return 0 if run.passed else 1
@@ -188,7 +218,7 @@ def check(paths: Sequence[str], limits: Limits) -> int:
     from tensorscope.scenario import ScenarioError, load
     from tensorscope.worker.client import WorkerError, WorkerStarter
 
-    files = narrate.scenario_files(paths)
+    files = narrate.scenario_files([resolve_file(path) for path in paths])
     if not files:
         print("tensorscope: no scenario files found", file=sys.stderr)
         return 1
@@ -223,7 +253,7 @@ def compare(path: str, limits: Limits) -> int:
 
     with WorkerStarter(limits) as starter:
         try:
-            scenario = load(path)
+            scenario = load(resolve_file(path))
             runs = _scenario_run(scenario, "torch", starter), _scenario_run(scenario, "paddle", starter)
         except (ScenarioError, WorkerError) as exc:
             print(f"tensorscope: {exc}", file=sys.stderr)
@@ -261,6 +291,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         signal.signal(signal.SIGTERM, _exit_on)
     parser = build_parser()
     args = parser.parse_args(argv)
+    try:
+        return run_command(args)
+    except NoSuchFile as missing:
+        print(missing, file=sys.stderr)
+        return 1
+
+
+def run_command(args: argparse.Namespace) -> int:
     cuda = not args.no_cuda
     limits = Limits(memory_bytes=args.memory_limit, time_limit=args.time_limit)
     if args.command == "replay":
@@ -275,10 +313,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         from tensorscope import repl
 
         return repl.run(cuda=cuda, limits=limits)
+    if args.command == "serve":
+        from tensorscope.serve import serve
+
+        return serve(args.host, args.port, limits, cuda)
     # `tensorscope` alone, or `tensorscope open FILE`: the explorer
     from tensorscope.tui.launch import open_explorer
 
-    return open_explorer(path=getattr(args, "file", None), cuda=cuda, limits=limits)
+    file = getattr(args, "file", None)
+    return open_explorer(path=resolve_file(file) if file is not None else None, cuda=cuda, limits=limits,
+                         keep_session=not args.browser_tab)
 
 
 if __name__ == "__main__":

@@ -75,7 +75,10 @@ class SessionLike(Protocol):
         """Completion candidates for the dotted name being typed."""
         ...
 
-    def dump_memory_snapshot(self, path: str) -> None: ...
+    def dump_memory_snapshot(self, path: str, filename: str = "<session>") -> None:
+        """The simulated device's history for torch's memory_viz, each allocation's frame naming
+        `filename`, the line of the statement that made it and its source."""
+        ...
 
     def export_script(self) -> str: ...
 
@@ -174,19 +177,26 @@ class Session:
         with self.runtime.active():
             return candidates(self.namespace, word)
 
-    def memory_snapshot_bytes(self) -> bytes:
+    def memory_snapshot_bytes(self, filename: str = "<session>") -> bytes:
         """The simulated device's history in torch.cuda.memory._dump_snapshot's format (pickled,
-        for `python -m torch.cuda._memory_viz trace_plot`)."""
+        for `python -m torch.cuda._memory_viz trace_plot`). Each allocation's frame is the
+        statement that made it: `filename`, its line there, and its first line of source."""
         import pickle
 
         from engine.memory_snapshot import snapshot
 
-        with self.runtime.active():
-            return pickle.dumps(snapshot(engine.cuda.device_allocator()))
+        def frame_of(tag: object) -> dict[str, Any] | None:
+            if not isinstance(tag, int) or not 0 <= tag < len(self._steps):
+                return None
+            statement = self._steps[tag].statement
+            return {"filename": filename, "line": statement.lineno, "name": statement.source.splitlines()[0]}
 
-    def dump_memory_snapshot(self, path: str) -> None:
+        with self.runtime.active():
+            return pickle.dumps(snapshot(engine.cuda.device_allocator(), frame_of))
+
+    def dump_memory_snapshot(self, path: str, filename: str = "<session>") -> None:
         with open(path, "wb") as file:
-            file.write(self.memory_snapshot_bytes())
+            file.write(self.memory_snapshot_bytes(filename))
 
     def export_script(self) -> str:
         return script_text(self._steps)

@@ -49,6 +49,7 @@ class ObjectInfo:
     elements: tuple[int, ...] | None = None  # every storage element it covers, when small enough
     numel: int = 0
     nbytes: int = 0
+    device: str = "cpu"  # where its memory is: "cpu", or "cuda:0" for the simulated device
 
 
 @dataclass(frozen=True)
@@ -92,6 +93,7 @@ class MemoryInfo:
     peak_bytes: int
     by_storage: dict[str, int] = field(default_factory=dict)
     cuda: dict[str, int] | None = None  # the simulated device: allocated, max_allocated, reserved, max_reserved
+    device_by_storage: dict[str, int] = field(default_factory=dict)  # the simulated device's storages, as by_storage
 
 
 @dataclass(frozen=True)
@@ -284,7 +286,7 @@ class SnapshotTaker:
             grad=None if grad is None else self._tensor_values(grad)[0],
             grad_storage=None if grad is None else self.storage_label(grad, named=False),
             covered=covered, elements=elements,
-            numel=t.numel(), nbytes=t.numel() * t.element_size())
+            numel=t.numel(), nbytes=t.numel() * t.element_size(), device=inspect.device_name(t))
 
     def _paddle_tensor(self, name: str, value: Any, top_level: bool) -> ObjectInfo:
         """A Paddle-dialect tensor: memory from its engine tensor, flags as Paddle reports them
@@ -339,20 +341,24 @@ class SnapshotTaker:
     def _memory(self, tensors: dict[str, engine.Tensor], nodes: list[inspect.NodeInfo],
                 peak_bytes: int) -> MemoryInfo:
         """Live bytes of storages reachable from names, grads and the graph's saved tensors."""
-        by_storage: dict[str, int] = {}  # host memory only: device storages are the cuda figures
+        by_storage: dict[str, int] = {}  # host memory: live and peak count these
+        on_device: dict[str, int] = {}  # the simulated device's: its allocator counts them
+
+        def count(t: engine.Tensor, named: bool) -> None:
+            place = on_device if inspect.on_device(t) else by_storage
+            place.setdefault(self.storage_label(t, named), inspect.storage_nbytes(t))
+
         for name, t in tensors.items():
-            if not inspect.on_device(t):
-                by_storage.setdefault(self.storage_label(t, "." not in name), inspect.storage_nbytes(t))
+            count(t, "." not in name)
             grad = inspect.grad_of(t)
-            if grad is not None and not inspect.on_device(grad):
-                by_storage.setdefault(self.storage_label(grad, named=False), inspect.storage_nbytes(grad))
+            if grad is not None:
+                count(grad, False)
         for info in nodes:
             for saved in info.saved:
-                if saved.tensor is not None and not inspect.on_device(saved.tensor):
-                    by_storage.setdefault(self.storage_label(saved.tensor, named=False),
-                                          inspect.storage_nbytes(saved.tensor))
+                if saved.tensor is not None:
+                    count(saved.tensor, False)
         allocated = sum(by_storage.values())
-        return MemoryInfo(allocated, max(peak_bytes, allocated), by_storage, inspect.cuda_memory())
+        return MemoryInfo(allocated, max(peak_bytes, allocated), by_storage, inspect.cuda_memory(), on_device)
 
 
     def _tensor_values(self, t: engine.Tensor) -> tuple[Any, str | None]:

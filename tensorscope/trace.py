@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from tensorscope.snapshot import ObjectInfo, Snapshot
@@ -29,7 +30,8 @@ def object_record(info: ObjectInfo) -> dict[str, Any]:
     return record
 
 
-def step_record(snapshot: Snapshot) -> dict[str, Any]:
+def step_record(snapshot: Snapshot, explanation: str | None = None) -> dict[str, Any]:
+    """One step's record; `explanation` is the story of its error (tensorscope.explain), or None."""
     return {
         "step": snapshot.step,
         "source": snapshot.source,
@@ -39,6 +41,7 @@ def step_record(snapshot: Snapshot) -> dict[str, Any]:
                     if "." not in name},  # top-level names only; module members are for the explorer
         "memory": _memory(snapshot),
         "warnings": list(snapshot.warnings),
+        "explanation": explanation,
     }
 
 
@@ -56,6 +59,15 @@ def _memory(snapshot: Snapshot) -> dict[str, Any]:
 _ESCAPED = re.compile("[\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
 
-def step_line(snapshot: Snapshot) -> str:
-    line = json.dumps(step_record(snapshot), ensure_ascii=False)
+def explained_lines(snapshots: Sequence[Snapshot]) -> Iterator[str]:
+    """The trace of a run, each failing step with its explanation (from the steps up to it)."""
+    from tensorscope.explain import explain
+
+    for index, snapshot in enumerate(snapshots):
+        story = explain(snapshots[: index + 1]) if snapshot.error is not None else None
+        yield step_line(snapshot, story)
+
+
+def step_line(snapshot: Snapshot, explanation: str | None = None) -> str:
+    line = json.dumps(step_record(snapshot, explanation), ensure_ascii=False)
     return _ESCAPED.sub(lambda match: f"\\u{ord(match.group(0)):04x}", line)

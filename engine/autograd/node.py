@@ -89,6 +89,11 @@ class Node:
     def name(self) -> str:
         return type(self).__name__
 
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        """Graph nodes cannot be pickled or copied, as in PyTorch (`copy.deepcopy(y.grad_fn)`,
+        or a node inside an optimizer's loaded param_groups)."""
+        raise TypeError(f"cannot pickle '{type(self).__name__}' object")
+
     def __repr__(self) -> str:
         return f"<{type(self).__name__} object at {hex(id(self))}>"
 

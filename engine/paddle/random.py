@@ -27,8 +27,6 @@ engine's runtime: each tensorscope session draws from its own.
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
 import functools
 from typing import Any
 
@@ -238,8 +236,16 @@ def uniform(n: int, low: float, high: float, np_dtype: Any = np.float32, gen: Ge
 
 @functools.cache
 def _logf() -> Any:
-    path = ctypes.util.find_library("m") or "libm.so.6"
-    fn = ctypes.CDLL(path).logf
+    """The C library's logf. Loaded by its usual name first: ctypes.util.find_library starts a
+    program (ldconfig) to look for it, which a worker process should never do."""
+    import ctypes
+    import ctypes.util
+
+    try:
+        library = ctypes.CDLL("libm.so.6")
+    except OSError:
+        library = ctypes.CDLL(ctypes.util.find_library("m"))
+    fn = library.logf
     fn.restype, fn.argtypes = ctypes.c_float, [ctypes.c_float]
     return fn
 

@@ -29,8 +29,9 @@ from tensorscope.sandbox import (
     gateway,
     is_user_error,
 )
-from tensorscope.sandbox.limits import OutsideStatement
+from tensorscope.sandbox.limits import MAX_WARNINGS, OutsideStatement
 from tensorscope.sandbox.sizes import range_length
+from tensorscope.sandbox.stand_ins import StandInType, real_class
 from tensorscope.sandbox.stdlib.typing_module import typing_index
 
 __all__ = ["Interpreter", "OutsideStatement"]
@@ -42,6 +43,18 @@ def _shortened(message: str) -> str:
     if len(message) <= MAX_ERROR_CHARS:
         return message
     return f"{message[:MAX_ERROR_CHARS]}... ({len(message) - MAX_ERROR_CHARS:,} more characters)"
+
+
+class _Warnings:
+    """The warnings of one statement, each once, as `Category: message`, at most MAX_WARNINGS of
+    them: a loop that warns at every turn would otherwise keep (and send) a million copies."""
+
+    def __init__(self) -> None:
+        self.seen: dict[str, None] = {}
+
+    def show(self, message: Any, category: type[Warning], *where: Any, **more: Any) -> None:
+        if len(self.seen) < MAX_WARNINGS:
+            self.seen.setdefault(f"{category.__name__}: {message}")
 
 
 _FRAMES_PER_CALL = 40  # generous bound on Python frames the evaluator uses per user-level call
@@ -83,8 +96,10 @@ class Interpreter(Statements, GeneratorStatements, Expressions, Names):
         self._sandbox.take_output()
         error = None
         self._running_in = threading.get_ident()
-        with warnings.catch_warnings(record=True) as caught, _recursion_room(self._frames):
+        caught = _Warnings()
+        with warnings.catch_warnings(), _recursion_room(self._frames):
             warnings.simplefilter("always")
+            warnings.showwarning = caught.show
             try:
                 tree = parse_module(statement.exact or statement.source, "<input>", statement.lineno - 1)
                 check_supported(tree)
@@ -97,7 +112,7 @@ class Interpreter(Statements, GeneratorStatements, Expressions, Names):
                 self._running_in = None
         output = self._sandbox.take_output()
         output = output.removesuffix("\n") if output else None
-        return Outcome(output, error, tuple(f"{w.category.__name__}: {w.message}" for w in caught))
+        return Outcome(output, error, tuple(caught.seen))
 
     def run_source(self, source: str) -> list[tuple[Statement, Outcome]]:
         """Parse source and run every statement, in order, as the REPL would (an error does not
@@ -138,6 +153,8 @@ class Interpreter(Statements, GeneratorStatements, Expressions, Names):
             return DONE
         if isinstance(item, tuple):
             self._sandbox.nesting.check(item)
+        elif isinstance(item, type):  # a class from a container: as a stand-in where it needs one
+            return self._sandbox.stand_ins.of(item)
         return item
 
     @gateway
@@ -184,6 +201,10 @@ class Interpreter(Statements, GeneratorStatements, Expressions, Names):
             return self._invoke(func, args, kwargs)
         if type(func) is types.MethodType and type(func.__func__) is UserFunction:
             return self._invoke(func.__func__, (func.__self__, *args), kwargs)
+        if type(func) is StandInType:
+            func = real_class(func)
+        if func is type or func is isinstance or func is issubclass or func is super:
+            args = tuple(map(real_class, args))  # they look at a class itself, not at its stand-in
         self._sandbox.before_call(func, args, kwargs)
         return self._sandbox.checked(func(*args, **kwargs), "a call")
 

@@ -298,12 +298,12 @@ class Statements:
 
     def exec_ClassDef(self, node: ast.ClassDef, scope: Scope) -> None:
         decorators = [self._eval(d, scope) for d in node.decorator_list]
-        bases = self._eval_arguments(node.bases, scope, None)
+        bases = tuple(map(self._sandbox.real_class, self._eval_arguments(node.bases, scope, None)))
         keywords = self._eval_keywords(node.keywords, scope, None)
         cls = self._make_class(node, bases, keywords, scope)
         for decorator in reversed(decorators):
             cls = self._call(decorator, (cls,), {})
-        self._store(node.name, cls, scope)
+        self._store(node.name, self._sandbox.checked(cls, "a class statement"), scope)
 
     @gateway
     def _make_class(self, node: ast.ClassDef, bases: tuple[Any, ...], keywords: dict[str, Any], scope: Scope) -> type:

@@ -25,6 +25,7 @@ from tensorscope.sandbox.gateways import gateway
 from tensorscope.sandbox.internal import internal_attributes, is_internal
 from tensorscope.sandbox.modules import ModuleProxy
 from tensorscope.sandbox.numpy_surface import NUMPY_BLOCKED_ATTRIBUTES, NUMPY_WRITABLE_ATTRIBUTES
+from tensorscope.sandbox.stand_ins import is_stand_in, real_class
 
 SAFE_DUNDERS = frozenset({"__name__", "__qualname__", "__doc__"})  # their values must be strings
 # Methods equivalent to a guarded operation are left out: __call__ (type's check), __iter__ (metered
@@ -51,11 +52,15 @@ _INDIRECT = (super, types.GenericAlias, typing._BaseGenericAlias)  # noqa: SLF00
 
 
 def policy_target(obj: Any) -> Any:
-    """The object whose rules decide `obj.name`: `super(C, x).tofile` is x's `tofile`, and
-    `np.ndarray[int].tofile` is np.ndarray's."""
-    while isinstance(obj, _INDIRECT):
-        obj = obj.__self__ if isinstance(obj, super) else obj.__origin__
-    return obj
+    """The object whose rules decide `obj.name`: `super(C, x).tofile` is x's `tofile`,
+    `np.ndarray[int].tofile` is np.ndarray's, and a stand-in's are its class's."""
+    while True:
+        if isinstance(obj, _INDIRECT):
+            obj = obj.__self__ if isinstance(obj, super) else obj.__origin__
+        elif is_stand_in(obj):
+            obj = real_class(obj)
+        else:
+            return obj
 
 
 def refuse_attribute(name: str, why: str) -> AttributeError:

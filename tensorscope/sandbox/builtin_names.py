@@ -48,6 +48,7 @@ def make_builtins(sandbox: Sandbox) -> dict[str, Any]:
     """The names user code sees besides its own: an explicit allowlist, metered where needed."""
     meter = sandbox.meter
     table: dict[str, Any] = {name: builtins.getattr(builtins, name) for name in _PLAIN_BUILTINS}
+    table["type"] = sandbox.stand_ins.of(type)  # `type(x)` as itself; `type(n, b, d)` by whoever calls it is checked
 
     @gateway
     def print(*values: Any, sep: Any = " ", end: Any = "\n", file: Any = None, flush: bool = False) -> None:
@@ -57,11 +58,13 @@ def make_builtins(sandbox: Sandbox) -> dict[str, Any]:
             if value is not None and not isinstance(value, str):
                 raise TypeError(f"{what} must be None or a string, not {type(value).__name__}")
         sep = " " if sep is None else sep
-        texts = []
+        texts, counted = [], 0
         for value in values:  # counted as they are made: print(*[big] * 1000) stops at the limit
             texts.append(str(value))
-            sandbox.count_output(len(texts[-1]) + len(sep))
-        sandbox.write(sep.join(texts) + ("\n" if end is None else end))
+            chars = len(texts[-1]) + (len(sep) if len(texts) > 1 else 0)
+            sandbox.count_output(chars)
+            counted += chars
+        sandbox.write(sep.join(texts) + ("\n" if end is None else end), counted)
 
     @gateway
     def iter(obj: Any, sentinel: Any = _NO_SENTINEL) -> Counted:

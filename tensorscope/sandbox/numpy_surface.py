@@ -39,6 +39,7 @@ from tensorscope.sandbox.sizes import (
     is_int,
     result_itemsize,
 )
+from tensorscope.sandbox.stand_ins import real_class
 
 NUMPY_FUNCTIONS = (
     "array", "asarray", "ascontiguousarray", "copy", "zeros", "ones", "empty", "full", "zeros_like",
@@ -278,6 +279,8 @@ def numpy_guarded(name: str, fn: Callable[..., Any], owner: Any = None, label: s
     @functools.wraps(fn)
     @gateway
     def guarded(*args: Any, **kwargs: Any) -> Any:
+        args = tuple(map(real_class, args))  # `a.view(np.ndarray)`: numpy reads the class itself
+        kwargs = {key: real_class(value) for key, value in kwargs.items()}
         check_numpy_call(label, name, owner, args, kwargs)
         return fn(*args, **kwargs)
 

@@ -29,6 +29,7 @@ from tensorscope.sandbox.limits import (
     LARGE_RESULT_BYTES,
     MAX_INT_BITS,
     MAX_OUTPUT_CHARS,
+    MAX_SESSION_OUTPUT_CHARS,
     LimitExceeded,
     Meter,
     NestingGuard,
@@ -44,14 +45,15 @@ from tensorscope.sandbox.numpy_surface import (
     tolist_bytes,
 )
 from tensorscope.sandbox.sizes import check_sequence_bytes, int_from_bytes, is_int, range_length
+from tensorscope.sandbox.stand_ins import UNCONSTRUCTIBLE, StandIns, is_stand_in, real_class
 from tensorscope.sandbox.strings import SafeFormatter, bound, guarded_string_method
 
 _NUMPY_CLASSES = (np.ndarray, np.generic, np.dtype)
 _SMALL_RESULTS = frozenset({int, float, bool, complex, type(None)})  # nothing in them to check
-_UNCONSTRUCTIBLE = frozenset({types.FunctionType, types.MethodType})  # they would take code objects
 # Callables that call a class they hold: `list[int](...)`, `typing.List[int](...)`, a staticmethod.
 _ALIASES = (types.GenericAlias, typing._BaseGenericAlias)  # noqa: SLF001 - typing's alias base
 _CLASS_WRAPPERS = (*_ALIASES, staticmethod)
+_CLASS_LIKE = (type, typing._GenericAlias)  # noqa: SLF001 - what may need a stand-in (see stand_ins)
 
 
 class Sandbox:
@@ -65,24 +67,31 @@ class Sandbox:
         self.nesting = NestingGuard()
         self.output: list[str] = []
         self.output_chars = 0
+        self.earlier_output_chars = 0  # what the session's earlier statements printed
         self.formatter = SafeFormatter(self.getattr)
         self.free_ids: set[int] = set()  # functions whose calls cost one step (see before_call)
+        self.stand_ins = StandIns(call, lambda cls: self.modules.usable(cls))
         self.builtins = make_builtins(self)
         self.modules = Modules(self)
 
     # ------------------------------------------------------------------ output
-    def write(self, text: str) -> None:
-        self.count_output(len(text))
+    def write(self, text: str, counted: int = 0) -> None:
+        """Add text to the statement's output; `counted` of its characters were counted already."""
+        self.count_output(len(text) - counted)
         self.output.append(text)
 
     def count_output(self, chars: int) -> None:
         self.output_chars += chars
         if self.output_chars > MAX_OUTPUT_CHARS:
             raise LimitExceeded("RuntimeError", f"statement printed more than {MAX_OUTPUT_CHARS:,} characters")
+        if self.earlier_output_chars + self.output_chars > MAX_SESSION_OUTPUT_CHARS:
+            raise LimitExceeded("RuntimeError", f"the session printed more than {MAX_SESSION_OUTPUT_CHARS:,} "
+                                                "characters (every step's output is kept; start a new session)")
 
     def take_output(self) -> str:
         text = "".join(self.output)
         self.output.clear()
+        self.earlier_output_chars += self.output_chars
         self.output_chars = 0
         return text
 
@@ -92,6 +101,13 @@ class Sandbox:
         """types.resolve_bases, asking only objects that are not user values for __mro_entries__
         (user classes cannot define it; typing's aliases and NamedTuple do)."""
         return types.resolve_bases(bases)
+
+    def real_class(self, value: Any) -> Any:
+        """The class a stand-in stands for (a class statement's base), else value itself."""
+        return real_class(value)
+
+    def is_stand_in(self, value: Any) -> bool:
+        return is_stand_in(value)
 
     @gateway
     def check_class(self, bases: tuple[Any, ...], keywords: Mapping[str, Any]) -> None:
@@ -120,8 +136,8 @@ class Sandbox:
         target = policy_target(obj)
         self.attributes.check_read(target, name)
         if name == "__class__":
-            return type(obj)
-        value = getattr(obj, name)
+            return self.stand_ins.of(type(real_class(obj)))
+        value = getattr(real_class(obj), name)
         if name in SAFE_DUNDERS and not isinstance(value, (str, type(None))):
             raise refuse_attribute(name, "not a string")
         return self.checked(self._guard_method(target, name, value), f"attribute '{name}'")
@@ -140,6 +156,8 @@ class Sandbox:
                 self.meter.check_memory()
             return value
         check_value(value, what)
+        if isinstance(value, _CLASS_LIKE):
+            return self.stand_ins.of(value)
         if isinstance(value, (np.ndarray, np.generic)):
             check_numpy_value(value)
         elif isinstance(value, tuple):
@@ -172,6 +190,7 @@ class Sandbox:
 
     @gateway
     def setattr(self, obj: Any, name: Any, value: Any) -> None:
+        obj = real_class(obj)
         self.attributes.check_write(policy_target(obj), name)
         if isinstance(obj, type):
             classes.check_class_attribute(name, value)
@@ -179,6 +198,7 @@ class Sandbox:
 
     @gateway
     def delattr(self, obj: Any, name: Any) -> None:
+        obj = real_class(obj)
         self.attributes.check_write(policy_target(obj), name)
         delattr(obj, name)
 
@@ -199,11 +219,11 @@ class Sandbox:
             if isinstance(func.__func__, type):  # a classmethod made of a class
                 self._check_construction(func.__func__, (func.__self__, *args), kwargs)
         elif isinstance(func, _CLASS_WRAPPERS):
-            self.before_call(func.__origin__ if isinstance(func, _ALIASES) else func.__func__, args, kwargs)
+            self.before_call(real_class(func.__origin__ if isinstance(func, _ALIASES) else func.__func__), args, kwargs)
 
     @gateway
     def _check_construction(self, cls: type, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
-        if is_internal(cls) or cls in _UNCONSTRUCTIBLE or not self.modules.usable(cls):
+        if is_internal(cls) or cls in UNCONSTRUCTIBLE or not self.modules.usable(cls):
             raise TypeError(f"cannot create '{cls.__name__}' objects in tensorscope")
         if issubclass(cls, type) and (cls is not type or len(args) != 1):  # a metaclass: type(name, bases, dict)
             raise TypeError(f"{cls.__name__}() takes 1 argument in tensorscope (classes are made with `class`)"
@@ -224,7 +244,7 @@ class Sandbox:
         return self.modules.import_module(dotted)
 
     def import_from(self, module: ModuleProxy, dotted: str, name: str) -> Any:
-        return self.modules.import_from(module, dotted, name)
+        return self.checked(self.modules.import_from(module, dotted, name), f"'{name}'")
 
 
 @gateway

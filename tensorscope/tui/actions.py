@@ -1,7 +1,7 @@
 """The explorer's actions in one registry: id, default keys, description, footer visibility.
 
 Every binding has an id (`tensorscope.undo`, ...) so a keymap can remap it: `open_explorer` reads
-`$XDG_CONFIG_HOME/tensorscope/keymap.toml` (`"tensorscope.undo" = "f3"`) and hands it to
+`$XDG_CONFIG_HOME/tensorscope/keymap.toml` (`"tensorscope.undo" = "f9"`) and hands it to
 `App.set_keymap`.
 """
 
@@ -34,6 +34,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("tensorscope.help", "f1", "help", "Help", priority=True),
     ActionSpec("tensorscope.help_key", "question_mark", "help", "Help", show=False),
     ActionSpec("tensorscope.undo", "ctrl+z", "undo", "Undo", priority=True),
+    ActionSpec("tensorscope.redo", "ctrl+y", "redo", "Redo", show=False, priority=True),
     ActionSpec("tensorscope.back", "ctrl+b", "step_back", "Back", priority=True),
     ActionSpec("tensorscope.next", "ctrl+n", "step_next", "Next", priority=True),
     ActionSpec("tensorscope.latest", "ctrl+g", "run_to_end", "To end", priority=True),
@@ -42,6 +43,10 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("tensorscope.save", "ctrl+s", "save_script", "Save", show=False, priority=True),
     ActionSpec("tensorscope.reset", "ctrl+r", "reset", "Reset", show=False, priority=True),
     ActionSpec("tensorscope.show_compare", "f2", "show_compare", "Compare"),
+    ActionSpec("tensorscope.storage", "f3", "show_pane('storage')", "Storage", show=False, priority=True),
+    ActionSpec("tensorscope.graph", "f4", "show_pane('graph')", "Graph", show=False, priority=True),
+    ActionSpec("tensorscope.inspector", "f5", "show_pane('inspector')", "Inspector", show=False, priority=True),
+    ActionSpec("tensorscope.memory", "f6", "show_pane('memory')", "Memory", show=False, priority=True),
     ActionSpec("tensorscope.interrupt", "ctrl+c", "interrupt", "Stop", show=False, priority=True),
     ActionSpec("tensorscope.input", "escape", "focus_input", "Input", show=False),
     ActionSpec("tensorscope.deselect", "delete", "deselect", "Deselect", show=False),

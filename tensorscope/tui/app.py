@@ -3,23 +3,25 @@ whose sessions run user code in worker processes."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import events, on
-from textual.app import App, ComposeResult
+from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import BindingType
 from textual.containers import Container, Horizontal, Vertical
 from textual.reactive import reactive
+from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
 from textual.widgets import Footer, Tab, Tabs
 
 from tensorscope.printable import shorten
-from tensorscope.tui.actions import bindings
+from tensorscope.tui.actions import ACTIONS, bindings
 from tensorscope.tui.completion import Completer
 from tensorscope.tui.controller import Controller, Job, Runner, SessionFactory, Update
-from tensorscope.tui.hints import stale_hint
+from tensorscope.tui.format import ERROR, view_colour_variables
+from tensorscope.tui.hints import pane_for_error, pane_for_step, stale_hint
 from tensorscope.tui.history import History
 from tensorscope.tui.messages import (
     SessionUpdated,
@@ -33,11 +35,13 @@ from tensorscope.tui.panes.code_input import CodeInput
 from tensorscope.tui.panes.compare import ComparePane
 from tensorscope.tui.panes.graph import GraphPane
 from tensorscope.tui.panes.inspector import InspectorPane
+from tensorscope.tui.panes.lines import LinesPane
 from tensorscope.tui.panes.memory import MemoryPane
 from tensorscope.tui.panes.scenario import ScenarioLike, ScenarioView
 from tensorscope.tui.panes.storage_map import StorageMap
 from tensorscope.tui.panes.tensors import TensorsTable
 from tensorscope.tui.panes.transcript import Transcript
+from tensorscope.tui.saved_session import SavedSession, SessionStore
 
 if TYPE_CHECKING:
     from tensorscope.session import SessionLike, SessionOptions
@@ -47,8 +51,10 @@ Explain = Callable[[list["Snapshot"]], "str | None"]
 ScenarioLoader = Callable[[Path], ScenarioLike]
 
 NARROW_BELOW = 110  # columns: below this the detail panes share one place, switched by tabs
-DETAILS = (("storage", "Storage"), ("graph", "Graph"), ("inspector", "Inspector"), ("memory", "Memory"))
-COMPARE = ("compare", "Compare")  # a detail pane too, for scenarios with Paddle code only
+DETAILS = (("storage", "Storage F3"), ("graph", "Graph F4"), ("inspector", "Inspector F5"), ("memory", "Memory F6"))
+COMPARE = ("compare", "Compare F2")  # a detail pane too, for scenarios with Paddle code only
+EXPLORER_ACTIONS = frozenset(spec.action.partition("(")[0] for spec in ACTIONS) - {"help"}
+PANE_KEYS = {"storage": "F3", "graph": "F4", "inspector": "F5", "memory": "F6", "compare": "F2"}
 
 GENERAL_HELP = """\
 # tensorscope explorer
@@ -65,9 +71,14 @@ Type PyTorch statements in the **Input**; every pane shows what the statement di
 | Memory | live and peak bytes, per step, by storage |
 | Compare | for a scenario in both dialects: the step in torch and paddle, side by side, and what differs |
 
-**tab** / **shift+tab** move between panes, **escape** returns to the input, **ctrl+p** opens the
-command palette (open a scenario or script, reset, save the session, screenshot, theme),
-**ctrl+c** stops a running statement, **ctrl+q** quits.
+**tab** / **shift+tab** move between panes, **F3** storage map, **F4** graph, **F5** inspector,
+**F6** memory (in a narrow terminal they share one place: these keys bring one forward),
+**escape** returns to the input, **ctrl+p** opens the command palette (open a scenario or script,
+reset, save the session, screenshot, theme), **ctrl+c** stops a running statement, **ctrl+q** quits.
+
+Nothing typed is lost: **ctrl+z** takes back the last statement and **ctrl+y** runs it again;
+opening a file, the tour or a reset ask first; the session is saved as you go and the next start
+offers to resume it.
 
 Statements run in a worker process with a time limit per statement (10 s unless `--time-limit`
 says otherwise) and a memory limit; when one is stopped (time, ctrl+c, a crash), a fresh worker
@@ -104,7 +115,8 @@ class TensorscopeApp(App[None]):
                  scenario_loader: ScenarioLoader | None = None,
                  keymap: dict[str, str] | None = None, theme: str | None = None,
                  session_options: SessionOptions | None = None,
-                 session_factory: SessionFactory | None = None, runner: Runner | None = None) -> None:
+                 session_factory: SessionFactory | None = None, runner: Runner | None = None,
+                 store: SessionStore | None = None, scenario_source: dict[str, Any] | None = None) -> None:
         """
         Args:
             source: statements to run at start (a script opened from the command line).
@@ -120,6 +132,10 @@ class TensorscopeApp(App[None]):
             session_factory: makes a session from Session keywords (default: a WorkerSession with
                 the default limits; tests may pass the in-process Session).
             runner: where the controller runs jobs (default: a thread of its own).
+            store: where the session is saved as it goes (and offered for resuming at start);
+                None keeps nothing (tests, browser tabs).
+            scenario_source: how to open `scenario` again when a saved session resumes it
+                (`{"path": ...}`).
         """
         super().__init__()
         self.explain: Explain = explain or stale_hint
@@ -132,8 +148,18 @@ class TensorscopeApp(App[None]):
         self._cursor_blink = cursor_blink
         self._keymap = dict(keymap or {})
         self._tabs_mounted = False
+        self._brought_for = -1  # the scenario step whose pane was last brought forward
+        self._resume_pending = False  # the saved session waits for an answer: do not overwrite it
+        self.store = store or SessionStore(None)
+        self._scenario_source = scenario_source if scenario is not None else None
         if theme:
             self.theme = theme
+
+    def get_css_variables(self) -> dict[str, str]:
+        """The theme's variables, and the colours of views (`$view-0` …) for its background."""
+        variables = super().get_css_variables()
+        variables.update(view_colour_variables(self.current_theme.dark))
+        return variables
 
     # ------------------------------------------------------------------ the controller's state
     @property
@@ -175,7 +201,9 @@ class TensorscopeApp(App[None]):
         if self._keymap:
             self.update_keymap(self._keymap)
         for name, _ in (*DETAILS, COMPARE):
-            self.query_one(f"#{name}").add_class("detail")
+            pane = self.query_one(f"#{name}")
+            pane.add_class("detail")
+            pane.border_title = f"{pane.border_title} · {PANE_KEYS[name]}"
         self.query_one(ScenarioView).display = False
         self.query_one(CodeInput).placeholder = "import torch   (Enter runs it)"
         self.narrow = self.size.width < NARROW_BELOW
@@ -184,15 +212,23 @@ class TensorscopeApp(App[None]):
         if self._initial_scenario is not None:
             self.controller.options = self.controller.options_for(self._initial_scenario)
         self.controller.enqueue(Job("start"))  # the worker starts while the screen paints
+        saved = self.store.load() if self._initial_scenario is None and self._initial_source is None else None
         if self._initial_scenario is not None:
-            self.open_scenario(self._initial_scenario)
+            self.open_scenario(self._initial_scenario, self._scenario_source)
+        elif saved is not None:
+            self._resume_pending = True
+            self._offer_resume(saved)
         elif self._tour:
             self.action_tour()
         elif self._initial_source is not None:
             self.controller.run_source(self._initial_source)
         else:
-            self.transcript.note("Type a statement below (start with `import torch`). "
-                                 "ctrl+t: the tour · F1: help · ctrl+p: commands")
+            self._greet()
+        self.call_after_refresh(_warm_up)
+
+    def _greet(self) -> None:
+        self.transcript.note("Type a statement below (start with `import torch`). "
+                             "ctrl+t: the tour · F1: help · ctrl+p: commands", "dim")
 
     def on_resize(self, event: events.Resize) -> None:
         self.narrow = event.size.width < NARROW_BELOW
@@ -250,14 +286,14 @@ class TensorscopeApp(App[None]):
             return
         view = self.current_view()
         self.query_one(TensorsTable).show(view)
-        for pane in self.query(TextPane):
-            if pane.display and not isinstance(pane, ScenarioView):
+        for pane in self.query(".detail"):
+            if pane.display and isinstance(pane, (TextPane, LinesPane)):
                 pane.show(view)
         looking_back = self.viewed >= 0 and self.viewed != len(self.snapshots) - 1
         self.query_one("#deck").set_class(looking_back, "-past")
         table = self.query_one(TensorsTable)
-        if looking_back:
-            table.border_title = f"Tensors after step [{self.viewed}] of {len(self.snapshots)} (ctrl+g: latest)"
+        if looking_back:  # the transcript's numbering: [n] is statement n, as the scenario pane says too
+            table.border_title = f"Tensors after [{self.viewed}] (latest [{len(self.snapshots) - 1}]: ctrl+g)"
         else:
             table.border_title = "Tensors"
         self.transcript.mark_viewed(self.viewed if looking_back else None)
@@ -306,24 +342,105 @@ class TensorscopeApp(App[None]):
         kind = update.job.kind
         self.controller.apply(update)
         if kind == "undo" and update.source is not None:
-            self.transcript.note(f"undid: {update.source.splitlines()[0]}", "italic #e6c07b")
+            self.transcript.note(f"undid: {shorten(update.source.splitlines()[0], 80)} (ctrl+y runs it again)")
         if kind == "reset":
-            self.transcript.note("session reset: a fresh engine, nothing defined", "italic #e6c07b")
+            self.transcript.note("session reset: a fresh engine, nothing defined")
+        if kind == "replay":
+            self.transcript.note(f"resumed: {len(self.snapshots)} statements replayed")
         if update.failure is not None:
             if update.source is not None and kind in ("run", "step"):
                 self.transcript.note(">>> " + shorten(update.source, 200), "dim")
-            self.transcript.note(update.failure, "bold #ff5252")
+            self.transcript.note(update.failure, f"bold {ERROR}")
         self.transcript.set_pending(None)
         self.transcript.sync(self.snapshots, self.explain)
         self._update_scenario()
         if self.viewed != -1 and kind != "start":
             self.viewed = -1
+        if update.ran and self.snapshots[-1].error is not None:
+            self.bring_forward(pane_for_error(self.snapshots))
         self._refresh_panes()
         self._show_busy()
+        self.save_session()
+
+    # ------------------------------------------------------------------ nothing lost
+    def saved_session(self) -> SavedSession:
+        controller = self.controller
+        return SavedSession(tuple(controller.statements), self.code_input.text,
+                            self._scenario_source if controller.scenario is not None else None,
+                            tuple(controller.scenario_marks), controller.scenario_current)
+
+    def save_session(self) -> None:
+        """Keep the session on disk as it goes (a quit or a closed terminal loses nothing); not
+        while the saved one waits for the user to say whether to resume it."""
+        if not self._resume_pending:
+            self.store.save(self.saved_session())
+
+    def _offer_resume(self, saved: SavedSession) -> None:
+        from tensorscope.tui.help import ConfirmScreen
+
+        def answered(resume: bool | None) -> None:
+            self._resume_pending = False
+            if resume:
+                self.resume(saved)
+            else:
+                self.store.set_aside()
+                self._greet()
+
+        self.push_screen(ConfirmScreen("Resume your last session?", saved.describe(), "Resume",
+                                       "Start afresh"), answered)
+
+    def resume(self, saved: SavedSession) -> None:
+        """Replay a saved session's statements, reopen its scenario and put back what was typed."""
+        scenario = None
+        if saved.scenario is not None:
+            try:
+                scenario = self._reopen(saved.scenario)
+            except Exception as exc:  # noqa: BLE001 - a moved or broken file: resume without it
+                self.transcript.note(f"the scenario cannot be opened again ({exc}); its statements are replayed")
+        if scenario is not None:
+            self.open_scenario(scenario, saved.scenario)
+        self.controller.resume(saved.statements, scenario, saved.marks, saved.current)
+        if saved.draft and not self.code_input.text:
+            self.code_input.load_text(saved.draft)
+            self.code_input.move_cursor(self.code_input.document.end)
+        self._show_busy()
+
+    def _reopen(self, source: dict[str, Any]) -> ScenarioLike | None:
+        if source.get("tour"):
+            from tensorscope.tui.scripts import script_scenario
+            from tensorscope.tui.tour import TITLE, TOUR
+
+            return script_scenario(TOUR, TITLE)
+        path = source.get("path")
+        return self.load_file(Path(path)) if isinstance(path, str) else None
+
+    def confirm_discard(self, what: str, then: Callable[[], object]) -> None:
+        """Run `then` at once when the session holds nothing; otherwise ask first (Enter confirms)."""
+        if not self.snapshots and not self.controller.jobs:
+            then()
+            return
+        from tensorscope.tui.help import ConfirmScreen
+
+        count = len(self.snapshots)
+        detail = (f"The {count} statement{'s' if count != 1 else ''} of this session will be gone "
+                  "(ctrl+s saves them as a script first).")
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                then()
+
+        self.push_screen(ConfirmScreen(what, detail, "Yes", "Keep my session"), answered)
+
+    def bring_forward(self, pane: str | None) -> None:
+        """In a narrow terminal, show the detail pane a step or an error talks about."""
+        if pane is not None and self.narrow and pane != self.detail and (pane != "compare" or self.compares()):
+            self.detail = pane
 
     # ------------------------------------------------------------------ scenarios
-    def open_scenario(self, scenario: ScenarioLike) -> None:
-        """Start a fresh session on a scenario; ctrl+n runs its steps one by one."""
+    def open_scenario(self, scenario: ScenarioLike, source: dict[str, Any] | None = None) -> None:
+        """Start a fresh session on a scenario; ctrl+n runs its steps one by one. `source` says how
+        to open it again when a saved session resumes."""
+        self._scenario_source = source
         self.controller.open_scenario(scenario)
         if self.compares():
             self.detail = "compare"  # a scenario in both dialects opens in the split view
@@ -346,9 +463,18 @@ class TensorscopeApp(App[None]):
 
     def _update_scenario(self) -> None:
         controller = self.controller
-        self.query_one(ScenarioView).set_state(controller.scenario, controller.scenario_current,
-                                               len(controller.scenario_marks), controller.step_results())
+        current = controller.scenario_current
+        statements = None
+        if 0 <= current < len(controller.scenario_marks):
+            first = controller.scenario_marks[current - 1] if current else 0
+            statements = (first, controller.scenario_marks[current] - 1)
+        self.query_one(ScenarioView).set_state(controller.scenario, current, len(controller.scenario_marks),
+                                               controller.step_results(), statements)
         self.query_one(ComparePane).set_state(controller.compare_state())
+        scenario = controller.scenario
+        if scenario is not None and 0 <= current < len(scenario.steps) and current != self._brought_for:
+            self._brought_for = current
+            self.bring_forward(pane_for_step(scenario.steps[current].say))
 
     def _view_scenario_step(self) -> None:
         self.viewed = self.controller.last_snapshot_of_step(self.controller.scenario_current)
@@ -398,29 +524,45 @@ class TensorscopeApp(App[None]):
             return
         self.controller.enqueue(Job("undo"))
 
+    def action_redo(self) -> None:
+        """ctrl+y: redo typing in the input, else run again the statement undo took back."""
+        focused = self.focused
+        if isinstance(focused, CodeInput) and focused.text:
+            focused.action_redo()
+            return
+        if self.controller.redo() is None:
+            self.notify("Nothing to redo: ctrl+y runs again a statement ctrl+z took back.", timeout=3)
+        else:
+            self._show_busy()
+
     def action_interrupt(self) -> None:
         """ctrl+c while a statement runs: stop it (the worker is replaced, the session replayed)."""
         if self.controller.interrupt():
             self.transcript.set_pending("stopping…")
 
     async def action_quit(self) -> None:
-        """Quit, keeping a half-typed statement in the history (nothing typed is lost)."""
+        """Quit, keeping a half-typed statement in the history and the saved session (nothing
+        typed is lost)."""
         draft = self.code_input.text
         if draft.strip():
             self.history.add(draft.rstrip())
+        self.save_session()
         await super().action_quit()
 
     def on_unmount(self) -> None:
         self.controller.close()
 
     def action_reset(self) -> None:
-        self.controller.enqueue(Job("reset"))
+        self.confirm_discard("Reset the session?", lambda: self.controller.enqueue(Job("reset")))
 
     def action_tour(self) -> None:
+        self.confirm_discard("Open the tour in place of this session?", self.open_tour)
+
+    def open_tour(self) -> None:
         from tensorscope.tui.scripts import script_scenario
         from tensorscope.tui.tour import TITLE, TOUR
 
-        self.open_scenario(script_scenario(TOUR, TITLE))
+        self.open_scenario(script_scenario(TOUR, TITLE), {"tour": True})
 
     def action_focus_input(self) -> None:
         self.code_input.focus()
@@ -436,11 +578,19 @@ class TensorscopeApp(App[None]):
         self.detail = "storage" if self.detail == "compare" else "compare"
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if isinstance(self.screen, ModalScreen) and action in EXPLORER_ACTIONS:
+            return False  # a question, the help or a prompt is up: keys are theirs
         if action == "show_compare":
             return self.compares()  # hidden from the footer unless a scenario speaks both dialects
         if action == "interrupt":
             return self.busy  # otherwise ctrl+c copies (in the input) or says how to quit
         return True
+
+    def action_show_pane(self, name: str) -> None:
+        """F3–F6: bring a detail pane forward (narrow) and put the focus in it."""
+        if self.narrow:
+            self.detail = name
+        self.query_one(f"#{name}").focus()
 
     def action_next_detail(self) -> None:
         names = [name for name, _ in (*DETAILS, COMPARE) if name != "compare" or self.compares()]
@@ -473,37 +623,51 @@ class TensorscopeApp(App[None]):
     def action_open_file(self) -> None:
         from tensorscope.tui.help import PathPrompt
 
-        self.push_screen(PathPrompt("Open a scenario (.yaml) or script (.py)", ""), self.open_path)
+        self.push_screen(PathPrompt("Open a scenario (.yaml) or script (.py)", ""), self.ask_open_path)
+
+    def ask_open_path(self, path: str | None) -> None:
+        """Open a file in place of the session, asking first when that would discard work."""
+        if path:
+            self.confirm_discard(f"Open {Path(path).name} in place of this session?", lambda: self.open_path(path))
+
+    def load_file(self, file: Path) -> ScenarioLike:
+        """A `.yaml` scenario or a `.py` script as a scenario; raises what the loader raises."""
+        if file.suffix in (".yaml", ".yml"):
+            if self.scenario_loader is None:
+                raise ValueError("scenarios need the scenario loader")
+            return self.scenario_loader(file)
+        from tensorscope.tui.scripts import script_scenario
+
+        return script_scenario(file.read_text(encoding="utf-8"), file.name)
 
     def open_path(self, path: str | None) -> None:
         if not path:
             return
         file = Path(path).expanduser()
         try:
-            if file.suffix in (".yaml", ".yml"):
-                if self.scenario_loader is None:
-                    self.transcript.note(f"{path}: scenarios need the scenario loader (not wired in yet)",
-                                         "bold #ff5252")
-                    return
-                scenario = self.scenario_loader(file)
-            else:
-                from tensorscope.tui.scripts import script_scenario
-
-                scenario = script_scenario(file.read_text(encoding="utf-8"), file.name)
+            scenario = self.load_file(file)
         except Exception as exc:  # unreadable file, syntax error, bad scenario: say so and go on
             info = getattr(exc, "info", None)
-            reason = f"{info.type}: {info.message}" if info is not None else f"{type(exc).__name__}: {exc}"
-            self.transcript.note(f"cannot open {path}: {reason}", "bold #ff5252")
+            reason = f"{info.type}: {info.message}" if info is not None else \
+                "no such file" if isinstance(exc, FileNotFoundError) else f"{type(exc).__name__}: {exc}"
+            self.transcript.note(f"cannot open {path}: {reason}", f"bold {ERROR}")
             return
-        self.open_scenario(scenario)
+        self.open_scenario(scenario, {"path": str(file.resolve())})
 
     def action_save_script(self) -> None:
         from tensorscope.tui.help import PathPrompt
 
-        self.push_screen(PathPrompt("Save the session as a script", "tensorscope_session.py"),
+        self.push_screen(PathPrompt("Save the session as a script (.py)", "tensorscope_session.py"),
+                         self.save_script)
+
+    def action_save_scenario(self) -> None:
+        from tensorscope.tui.help import PathPrompt
+
+        self.push_screen(PathPrompt("Save the session as a scenario (.yaml)", "tensorscope_session.yaml"),
                          self.save_script)
 
     def save_script(self, path: str | None) -> None:
+        """Write the session to `path`: a scenario when it ends in .yaml/.yml, else a script."""
         if not path:
             return
         scenario = path.endswith((".yaml", ".yml"))
@@ -511,13 +675,36 @@ class TensorscopeApp(App[None]):
         try:
             Path(path).expanduser().write_text(text, encoding="utf-8")
         except OSError as exc:
-            self.transcript.note(f"cannot write {path}: {exc.strerror}", "bold #ff5252")
+            self.transcript.note(f"cannot write {path}: {exc.strerror}", f"bold {ERROR}")
             return
-        self.transcript.note(f"saved {len(self.snapshots)} statements to {path}", "italic #e6c07b")
+        kind = "a scenario" if scenario else "a script"
+        self.transcript.note(f"saved {len(self.snapshots)} statements to {path} as {kind}")
 
     def action_screenshot_svg(self) -> None:
-        path = self.save_screenshot()
-        self.transcript.note(f"screenshot saved to {path}", "italic #e6c07b")
+        try:
+            path = self.save_screenshot()
+        except OSError as exc:
+            self.transcript.note(f"cannot save the screenshot: {exc.strerror}", f"bold {ERROR}")
+            return
+        self.transcript.note(f"screenshot saved to {path}")
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        """Textual's own commands, less those the explorer does its own way (its screenshot)."""
+        for command in super().get_system_commands(screen):
+            if command.title.lower() != "screenshot":
+                yield command
+
+
+def _warm_up() -> None:
+    """After the first paint: import in the background what the first F1, error or scenario needs."""
+    import threading
+
+    def load() -> None:
+        import textual.highlight  # noqa: F401
+
+        import tensorscope.report  # noqa: F401 - the transcript's change notes
+
+    threading.Thread(target=load, name="tensorscope-warm-up", daemon=True).start()
 
 
 def _worker_session(**options: Any) -> SessionLike:

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from tensorscope.snapshot import Snapshot
 
 SessionFactory = Callable[..., "SessionLike"]
-JobKind = Literal["start", "run", "undo", "reset", "step"]
+JobKind = Literal["start", "run", "undo", "reset", "step", "replay"]
 
 
 # ------------------------------------------------------------------ what a scenario may offer
@@ -72,6 +72,8 @@ class Job:
     source: str = ""  # what a "run" or "step" job runs
     index: int = -1  # a "step" job's scenario step
     scenario: ScenarioLike | None = field(default=None, compare=False)  # a "step" job's scenario
+    sources: tuple[str, ...] = ()  # a "replay" job's statements, run one by one (a resumed session)
+    redo: bool = False  # a "run" job running again what undo took back (the rest stays redoable)
 
 
 @dataclass(frozen=True)
@@ -80,7 +82,8 @@ class Update:
 
     `ran` is how many snapshots are new (0 after an undo or a reset); `failure` is a message for
     the transcript when the source could not run at all (a SyntaxError, a worker that cannot
-    start); `paddle` is the Paddle side of a scenario step."""
+    start); `paddle` is the Paddle side of a scenario step; `statements` the exact text of every
+    statement the session holds that ran to its end (what a saved session replays)."""
 
     job: Job
     snapshots: list[Snapshot]
@@ -89,6 +92,8 @@ class Update:
     failure: str | None = None
     source: str | None = None
     paddle: PaddleStep | None = None
+    statements: tuple[str, ...] = ()
+    undone: str | None = None  # the exact text of the statement an undo took back
 
 
 class Runner(Protocol):
@@ -155,7 +160,10 @@ class Controller:
         self.scenario_current = -1  # the scenario step in view; -1 before the first
         self.scenario_marks: list[int] = []  # how many snapshots there were after each step that ran
         self.paddle_steps: dict[int, PaddleStep] = {}
+        self.statements: tuple[str, ...] = ()  # the session's statements, as a saved session keeps them
+        self.undone: list[str] = []  # statements taken back by undo, latest last (redo runs them again)
         # the runner's thread only:
+        self._resumed: tuple[list[int], int] | None = None
         self._session: SessionLike | None = None
         self._paddle_session: SessionLike | None = None
         self._paddle_ran = 0  # scenario steps run in the Paddle session
@@ -179,6 +187,22 @@ class Controller:
     def run_source(self, source: str) -> None:
         self.enqueue(Job("run", source))
 
+    def redo(self) -> str | None:
+        """Run the statement undo took back last again; None when there is none."""
+        if not self.undone:
+            return None
+        source = self.undone.pop()
+        self.enqueue(Job("run", source, redo=True))
+        return source
+
+    def resume(self, statements: Sequence[str], scenario: ScenarioLike | None = None,
+               marks: Sequence[int] = (), current: int = -1) -> None:
+        """Replay a saved session: its statements, and how far its scenario had got."""
+        if scenario is not None:
+            self.open_scenario(scenario)
+        self.enqueue(Job("replay", sources=tuple(statements)))
+        self._resumed = (list(marks), current)
+
     def _next_job(self) -> None:
         if not self.jobs:
             self.current_job = None
@@ -199,6 +223,17 @@ class Controller:
         """Take a job's result in (on the screen's thread), then start the next job."""
         kind = update.job.kind
         self.snapshots = update.snapshots
+        self.statements = update.statements
+        if kind == "undo" and update.source is not None:
+            self.undone.append(update.undone or update.source)
+        elif kind == "step" or kind == "reset" or (kind == "run" and not update.job.redo and update.ran):
+            self.undone = []
+        if kind == "replay" and self._resumed is not None:
+            marks, current = self._resumed
+            self._resumed = None
+            if self.scenario is not None:
+                self.scenario_marks = [m for m in marks if m <= len(self.snapshots)]
+                self.scenario_current = min(current, len(self.scenario_marks) - 1)
         if update.paddle is not None:
             self.paddle_steps[update.paddle.index] = update.paddle
         if kind == "reset":
@@ -322,7 +357,8 @@ class Controller:
         index = max(self.scenario_current, 0)
         torch_code, paddle_code = scenario.steps[index].code, scenario.paddle_code(index)
         setup = scenario.is_setup(index)
-        title = "setup" if setup else f"step {index - scenario.offset + 1} of {len(scenario.steps) - scenario.offset}"
+        # numbered as the scenario pane numbers them (a setup is a step of its own there)
+        title = f"step {index + 1} of {len(scenario.steps)}" + (" (setup)" if setup else "")
         ran = self.paddle_steps.get(index)
         if self.scenario_current < 0:
             return CompareState(title, torch_code, paddle_code, setup=setup,
@@ -348,6 +384,7 @@ class Controller:
         from tensorscope.interpreter import UserError
 
         failure: str | None = None
+        undone: str | None = None
         before = len(self._session.steps) if self._session is not None else 0
         replaced = False
         source: str | None = None
@@ -365,9 +402,18 @@ class Controller:
                 replaced = True
             elif job.kind == "undo":
                 if self._session is not None and self._session.steps:
-                    source = self._session.steps[-1].statement.source
+                    statement = self._session.steps[-1].statement
+                    source, undone = statement.source, statement.exact or statement.source
                     self._session = self._session.undo()
                     replaced = True
+            elif job.kind == "replay":
+                if self._session is None:
+                    self._session = self._new_session()
+                for statement in job.sources:
+                    try:
+                        self._session.run(statement)
+                    except UserError as exc:  # a saved statement that no longer parses: say so, go on
+                        failure = f"{exc.info.type}: {exc.info.message}"
             else:
                 if self._session is None:
                     self._session = self._new_session()
@@ -385,9 +431,11 @@ class Controller:
             failure = f"tensorscope: {exc}" if isinstance(exc, WorkerError) else \
                 f"internal error: {type(exc).__name__}: {exc}"
         session = self._session
-        snapshots = [step.snapshot for step in session.steps] if session is not None else []
+        steps = session.steps if session is not None else ()
+        snapshots = [step.snapshot for step in steps]
         ran = 0 if replaced else max(len(snapshots) - before, 0)
-        return Update(job, snapshots, ran, replaced, failure, source, paddle)
+        statements = tuple(step.statement.exact or step.statement.source for step in steps if not step.stopped)
+        return Update(job, snapshots, ran, replaced, failure, source, paddle, statements, undone)
 
     def _run_paddle(self, scenario: DualScenario, index: int) -> PaddleStep:
         """Run scenario step `index` in the Paddle session, first replaying the steps before it when

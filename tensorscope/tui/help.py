@@ -1,4 +1,5 @@
-"""Modal screens: the help (F1 / ?) and a one-line path prompt."""
+"""Modal screens: the help (F1 / ?), a question that guards work (Enter confirms), and a
+one-line path prompt."""
 
 from __future__ import annotations
 
@@ -6,13 +7,19 @@ from typing import ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical, VerticalScroll
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Input, Label, Markdown
+from textual.widgets import Button, Input, Label, Static
+
+from tensorscope.tui.format import MUTED
+from tensorscope.tui.markdown import render as render_markdown
 
 
 class HelpScreen(ModalScreen[None]):
-    """The focused pane's help, the general help, and the keys active now."""
+    """The focused pane's help, the general help, and the keys active now.
+
+    One Static of pre-styled text (the help's own little markdown, see tui/markdown.py), so it
+    opens in a few milliseconds."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,f1,q,question_mark", "dismiss", "Close", priority=True),
@@ -31,13 +38,45 @@ class HelpScreen(ModalScreen[None]):
             if (key, description) not in seen:
                 seen.add((key, description))
                 table.append(f"| `{key}` | {description} |")
-        parts = [self.pane_help, self.general, "## Keys now\n\n" + "\n".join(table),
-                 "*escape closes this help*"]
+        parts = [self.pane_help, self.general, "## Keys now\n\n" + "\n".join(table)]
+        body = render_markdown("\n\n".join(p for p in parts if p))
+        body.append("\n\nescape closes this help", f"italic {MUTED}")
         with VerticalScroll(id="help-body"):
-            yield Markdown("\n\n".join(p for p in parts if p))
+            yield Static(body.content(), id="help-text")
 
     def action_dismiss(self, result: None = None) -> None:  # type: ignore[override]
         self.dismiss(None)
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    """A yes/no question before something that would discard work: Enter confirms, escape keeps."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "answer(True)", "Yes", priority=True),
+        Binding("escape", "answer(False)", "No", priority=True),
+    ]
+
+    def __init__(self, question: str, detail: str, yes: str, no: str) -> None:
+        super().__init__()
+        self.question = question
+        self.detail = detail
+        self.yes = yes
+        self.no = no
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="confirm-body"):
+            yield Label(self.question, id="confirm-question")
+            yield Static(self.detail, id="confirm-detail", markup=False)
+            with Horizontal(id="confirm-buttons"):
+                yield Button(f"{self.yes} (enter)", variant="primary", id="confirm-yes")
+                yield Button(f"{self.no} (escape)", id="confirm-no")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(event.button.id == "confirm-yes")
+
+    def action_answer(self, answer: bool) -> None:
+        self.dismiss(answer)
 
 
 class PathPrompt(ModalScreen[str | None]):

@@ -4,33 +4,38 @@ the highlight names TextArea themes style (`keyword`, `string`, `number`, ...)."
 from __future__ import annotations
 
 from collections import defaultdict
-
-from pygments.lexers.python import PythonLexer
-from pygments.token import Comment, Keyword, Name, Number, Operator, String, Token, _TokenType
-
-_LEXER = PythonLexer()
-
-_NAMES: tuple[tuple[_TokenType, str], ...] = (
-    (Comment, "comment"),
-    (String.Doc, "string.documentation"),
-    (String, "string"),
-    (Number.Float, "float"),
-    (Number, "number"),
-    (Keyword.Constant, "boolean"),
-    (Keyword.Namespace, "include"),
-    (Keyword, "keyword"),
-    (Operator.Word, "keyword.operator"),
-    (Name.Builtin, "function"),
-    (Name.Function, "function"),
-    (Name.Class, "class"),
-    (Name.Decorator, "function"),
-)
+from functools import cache
+from typing import Any
 
 Highlight = tuple[int, int | None, str]
 
 
-def _name_of(token: _TokenType) -> str | None:
-    for kind, name in _NAMES:
+@cache
+def _lexer_and_names() -> tuple[Any, tuple[tuple[Any, str], ...]]:
+    """Pygments, imported when the first character is typed rather than before the first paint."""
+    from pygments.lexers.python import PythonLexer
+    from pygments.token import Comment, Keyword, Name, Number, Operator, String
+
+    names = (
+        (Comment, "comment"),
+        (String.Doc, "string.documentation"),
+        (String, "string"),
+        (Number.Float, "float"),
+        (Number, "number"),
+        (Keyword.Constant, "boolean"),
+        (Keyword.Namespace, "include"),
+        (Keyword, "keyword"),
+        (Operator.Word, "keyword.operator"),
+        (Name.Builtin, "function"),
+        (Name.Function, "function"),
+        (Name.Class, "class"),
+        (Name.Decorator, "function"),
+    )
+    return PythonLexer(), names
+
+
+def _name_of(token: Any, names: tuple[tuple[Any, str], ...]) -> str | None:
+    for kind, name in names:
         if token in kind:
             return name
     return None
@@ -39,10 +44,15 @@ def _name_of(token: _TokenType) -> str | None:
 def python_highlights(text: str) -> dict[int, list[Highlight]]:
     """Per line, (start byte, end byte, highlight name) for the tokens worth colouring."""
     highlights: dict[int, list[Highlight]] = defaultdict(list)
+    if not text:
+        return highlights
+    from pygments.token import Name, Operator, Token
+
+    lexer, names = _lexer_and_names()
     row, column = 0, 0  # column in bytes, as TextArea expects
     previous_dot = False
-    for token, value in _LEXER.get_tokens(text):
-        name = _name_of(token)
+    for token, value in lexer.get_tokens(text):
+        name = _name_of(token, names)
         if name is None and token in Name and previous_dot:
             name = "method.call"
         previous_dot = token in Token.Punctuation and value == "." or token in Operator and value == "."

@@ -9,10 +9,15 @@ from pathlib import Path
 LIMIT = 1000
 
 
+def data_dir() -> Path:
+    """`$XDG_DATA_HOME/tensorscope` (or ~/.local/share/tensorscope): history and the saved session."""
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return Path(base) / "tensorscope"
+
+
 def history_path() -> Path:
     """`$XDG_DATA_HOME/tensorscope/explorer_history` (or ~/.local/share/...)."""
-    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
-    return Path(base) / "tensorscope" / "explorer_history"
+    return data_dir() / "explorer_history"
 
 
 class History:

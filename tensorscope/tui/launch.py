@@ -24,12 +24,15 @@ if TYPE_CHECKING:
 def open_explorer(path: str | None = None, *,
                   explain: Callable[[list[Snapshot]], str | None] | None = None,
                   scenario_loader: Callable[[Path], Any] | None = None,
-                  cuda: bool = True, limits: Limits | None = None) -> int:
+                  cuda: bool = True, limits: Limits | None = None, keep_session: bool = True) -> int:
     """Run the explorer until the user quits; the exit status for the command. Every session
-    (the Compare pane's Paddle side too) runs in a worker process under `limits`."""
+    (the Compare pane's Paddle side too) runs in a worker process under `limits`. With
+    `keep_session` the session is saved as it goes and the next start offers to resume it (a
+    browser tab of `tensorscope serve` keeps none: tabs would resume each other's)."""
     from tensorscope.tui.actions import load_keymap
     from tensorscope.tui.app import TensorscopeApp
     from tensorscope.tui.history import History, history_path
+    from tensorscope.tui.saved_session import SessionStore, session_path
     from tensorscope.tui.scripts import script_scenario
 
     if explain is None:
@@ -77,6 +80,8 @@ def open_explorer(path: str | None = None, *,
     app = TensorscopeApp(scenario=scenario, explain=explain, history=history,
                          tour=first_run and scenario is None, scenario_loader=scenario_loader,
                          keymap=load_keymap(), session_options=None if cuda else {"cuda": False},
-                         session_factory=worker_session)
+                         session_factory=worker_session,
+                         store=SessionStore(session_path() if keep_session else None),
+                         scenario_source={"path": str(Path(path).resolve())} if path is not None else None)
     app.run()
     return app.return_code or 0

@@ -18,7 +18,7 @@ SCENARIO_DIRS = ("scenarios",)
 
 
 def bundled_files(roots: tuple[Path, ...] | None = None) -> list[Path]:
-    """Scenarios and scripts shipped next to the package or in the working directory."""
+    """Scenarios shipped next to the package or in the working directory's scenarios/ folder."""
     package_root = Path(__file__).resolve().parents[2]
     roots = roots or (Path.cwd(), package_root)
     found: dict[Path, None] = {}
@@ -27,7 +27,7 @@ def bundled_files(roots: tuple[Path, ...] | None = None) -> list[Path]:
             base = root / folder
             if base.is_dir():
                 for file in sorted(base.glob("*")):
-                    if file.suffix in (".yaml", ".yml", ".py"):
+                    if file.suffix in (".yaml", ".yml"):  # the folder's .py files are its package code
                         found.setdefault(file.resolve(), None)
     return list(found)
 
@@ -38,12 +38,14 @@ class ExplorerCommands(Provider):
     def _commands(self) -> list[tuple[str, str, Callable[[], object]]]:
         app: TensorscopeApp = self.app  # type: ignore[assignment]
         commands: list[tuple[str, str, Callable[[], object]]] = [
-            ("Open scenario or script…", "open a .yaml scenario or a .py script by path", app.action_open_file),
+            ("Open scenario or script…", "open a .yaml scenario or a .py script by path (asks first when "
+             "that would discard the session)", app.action_open_file),
             ("Take the tour", "step through the seeds' cases: views, versions, backward errors, memory",
              app.action_tour),
             ("Reset session", "a fresh engine with nothing defined (the scenario stays open)", app.action_reset),
             ("Undo last statement", "replay the session without its last statement",
              partial(app.controller.enqueue, Job("undo"))),
+            ("Redo", "run again the statement undo took back", app.action_redo),
             ("Save session as script…", "write the statements so far to a .py file that replays them",
              app.action_save_script),
             ("Export screenshot (SVG)", "save what the screen shows as an SVG file", app.action_screenshot_svg),
@@ -53,8 +55,8 @@ class ExplorerCommands(Provider):
             ("Next detail pane", "in a narrow terminal: storage, graph, inspector, memory",
              app.action_next_detail),
         ]
-        commands.append(("Save session as scenario…", "write a .yaml scenario of the statements so far",
-                         app.action_save_script))
+        commands.append(("Save session as scenario…", "write a .yaml scenario of the statements so far, "
+                         "each step expecting the versions and errors it produced", app.action_save_scenario))
         if app.compares():
             commands.append(("Compare torch and paddle", "the step in both dialects, side by side, and what differs",
                              app.action_show_compare))
@@ -62,7 +64,7 @@ class ExplorerCommands(Provider):
             commands.append(("Close scenario", "hide the scenario pane and keep the session",
                              app.close_scenario))
         for file in bundled_files():
-            commands.append((f"Open {file.parent.name}/{file.name}", str(file), partial(app.open_path, str(file))))
+            commands.append((f"Open {file.parent.name}/{file.name}", str(file), partial(app.ask_open_path, str(file))))
         return commands
 
     async def discover(self) -> Hits:

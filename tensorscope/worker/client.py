@@ -28,8 +28,8 @@ from tensorscope.printable import shorten
 from tensorscope.session import Step, scenario_text, script_text
 from tensorscope.snapshot import Snapshot
 from tensorscope.worker import codec
-from tensorscope.worker.limits import Limits
-from tensorscope.worker.process import Stopped, WorkerProcess
+from tensorscope.worker.limits import Limits, size_text
+from tensorscope.worker.process import MAX_REPLY_BYTES, Stopped, WorkerProcess
 
 STARTUP_SECONDS = 60.0  # a worker that has not answered by then is broken (the machine may be busy)
 COMPLETION_SECONDS = 2.0
@@ -150,11 +150,11 @@ class WorkerSession:
         finally:
             self._lock.release()
 
-    def dump_memory_snapshot(self, path: str) -> None:
+    def dump_memory_snapshot(self, path: str, filename: str = "<session>") -> None:
         """The simulated device's history, pickled by the worker; written here, never loaded."""
         with self._lock:
             self._ensure_open()
-            self._worker.send({"op": "memory_snapshot"})
+            self._worker.send({"op": "memory_snapshot", "filename": filename})
             reply = self._expect(self._receive_quietly(self._worker, self.limits.time_limit))
         with open(path, "wb") as file:
             file.write(base64.b64decode(reply["pickle"]))
@@ -228,6 +228,8 @@ class WorkerSession:
         self._worker.kill()
         if stop.why == "died":
             kind, what = self._worker.cause_of_death()
+        elif stop.why == "large":
+            kind, what = "MemoryError", f"its snapshot is past the {size_text(MAX_REPLY_BYTES)} limit of a front end"
         elif stop.why == "interrupt":
             kind, what = "KeyboardInterrupt", f"interrupted after {elapsed:.1f} s"
         else:

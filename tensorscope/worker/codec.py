@@ -55,7 +55,8 @@ def statement_from(record: list[Any]) -> Statement:
 def _object_record(info: ObjectInfo) -> list[Any]:
     return [info.name, info.kind, info.shape, info.dtype, info.storage, info.values, info.summary, info.stride,
             info.storage_offset, info.version, info.requires_grad, info.is_leaf, info.grad_fn, info.is_view,
-            info.is_parameter, info.grad, info.grad_storage, info.covered, info.elements, info.numel, info.nbytes]
+            info.is_parameter, info.grad, info.grad_storage, info.covered, info.elements, info.numel, info.nbytes,
+            info.device]
 
 
 def _object_from(r: list[Any]) -> ObjectInfo:
@@ -63,7 +64,7 @@ def _object_from(r: list[Any]) -> ObjectInfo:
         name=r[0], kind=r[1], shape=tuple(r[2]), dtype=r[3], storage=r[4], values=r[5], summary=r[6],
         stride=tuple(r[7]), storage_offset=r[8], version=r[9], requires_grad=r[10], is_leaf=r[11], grad_fn=r[12],
         is_view=r[13], is_parameter=r[14], grad=r[15], grad_storage=r[16], covered=(r[17][0], r[17][1]),
-        elements=None if r[18] is None else tuple(r[18]), numel=r[19], nbytes=r[20])
+        elements=None if r[18] is None else tuple(r[18]), numel=r[19], nbytes=r[20], device=r[21])
 
 
 def _node_record(node: NodeInfo) -> list[Any]:
@@ -96,7 +97,8 @@ class SnapshotEncoder:
             "warnings": snap.warnings, "objects": objects,
             "storages": [[s.label, s.nbytes, s.dtype, s.numel, s.viewers] for s in snap.storages.values()],
             "graph": [_node_record(node) for node in snap.graph],
-            "memory": [memory.allocated_bytes, memory.peak_bytes, memory.by_storage, memory.cuda],
+            "memory": [memory.allocated_bytes, memory.peak_bytes, memory.by_storage, memory.cuda,
+                       memory.device_by_storage],
         }
 
 
@@ -110,10 +112,10 @@ class SnapshotDecoder:
         objects = {name: self._previous[name] if fields == UNCHANGED else _object_from(fields)
                    for name, fields in record["objects"].items()}
         self._previous = objects
-        allocated, peak, by_storage, cuda = record["memory"]
+        allocated, peak, by_storage, cuda, device_by_storage = record["memory"]
         return Snapshot(
             step=record["step"], source=record["source"], output=record["output"], error=error_from(record["error"]),
             warnings=tuple(record["warnings"]), objects=objects,
             storages={s[0]: StorageInfo(s[0], s[1], s[2], s[3], tuple(s[4])) for s in record["storages"]},
             graph=tuple(_node_from(node) for node in record["graph"]),
-            memory=MemoryInfo(allocated, peak, by_storage, cuda))
+            memory=MemoryInfo(allocated, peak, by_storage, cuda, device_by_storage))

@@ -35,12 +35,14 @@ SIGNAL_NAMES = {
     signal.SIGKILL: "killed", signal.SIGFPE: "arithmetic fault", signal.SIGILL: "illegal instruction",
     signal.SIGXCPU: "CPU time limit reached", signal.SIGTERM: "terminated",
 }
+MAX_REPLY_BYTES = 64 * 1024**2  # the longest reply a front end reads: a snapshot past it stops the worker
 MEMORY_SIGNS = (b"MemoryError", b"Cannot allocate memory", b"std::bad_alloc", b"out of memory",
                 b"Unable to allocate")
 
 
 class Stopped(Exception):
-    """The worker stopped answering: `why` is "time", "interrupt" or "died"."""
+    """The worker stopped answering: `why` is "time", "interrupt", "died" or "large" (a reply
+    longer than MAX_REPLY_BYTES: the front end reads no further, whatever the worker sends)."""
 
     def __init__(self, why: str) -> None:
         super().__init__(why)
@@ -114,7 +116,9 @@ def _cleanup(process: subprocess.Popen[bytes], folder: str, stderr: IO[bytes]) -
 class WorkerProcess:
     """A started worker. Spawning does not wait for it: the first `receive` does."""
 
-    def __init__(self, limits: Limits) -> None:
+    def __init__(self, limits: Limits, module: str = "tensorscope.worker") -> None:
+        """`module` is what the child runs (`python -m module`); a test may run a probe that
+        enters the same confinement (see tensorscope.worker.__main__.confine)."""
         global _swept
         if not _swept:
             _swept = True
@@ -122,7 +126,7 @@ class WorkerProcess:
         self.limits = limits
         self.folder = tempfile.mkdtemp(prefix=f"{FOLDER_PREFIX}{os.getpid()}-")
         self.stderr = tempfile.TemporaryFile()  # noqa: SIM115 - closed with the worker (_cleanup)
-        command = [sys.executable, "-s", "-m", "tensorscope.worker", "--parent", str(os.getpid()),
+        command = [sys.executable, "-s", "-m", module, "--parent", str(os.getpid()),
                    *limits.arguments()]
         self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.stderr,
                                         cwd=self.folder, env=environment(self.folder), start_new_session=True)
@@ -160,6 +164,8 @@ class WorkerProcess:
                     continue
                 return message
             self._scanned = len(self._buffer)
+            if self._scanned > MAX_REPLY_BYTES:
+                raise Stopped("large")
             timeout = None if deadline is None else deadline - time.monotonic()
             if timeout is not None and timeout <= 0:
                 raise Stopped("time")

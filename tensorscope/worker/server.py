@@ -10,7 +10,8 @@ Requests (one JSON object per line) and what comes back:
   not run) -> `{"replayed": i}` after each, then `{"done": true}`
 - `stopped {statement, error}`: record a statement the front end stopped -> `{"step": snapshot}`
 - `complete {word}` -> `{"candidates": [...]}`
-- `memory_snapshot` -> `{"pickle": base64}` (bytes the front end writes to a file, never loads)
+- `memory_snapshot` (`filename`: what the frames name) -> `{"pickle": base64}` (bytes the front
+  end writes to a file, never loads)
 - `close`: the worker exits.
 
 A failure of the worker's own code answers `{"failure": text}`; user code never gets that far (the
@@ -104,13 +105,16 @@ class Server:
         self.reply({"candidates": self.session.complete(str(request.get("word", "")))})
 
     def do_memory_snapshot(self, request: dict[str, Any]) -> None:
-        data = self.session.memory_snapshot_bytes()
+        data = self.session.memory_snapshot_bytes(str(request.get("filename", "<session>")))
         self.reply({"pickle": base64.b64encode(data).decode("ascii")})
 
 
-def serve(requests: IO[bytes], replies: IO[bytes], network_isolated: bool = False, memory_limit: str = "") -> int:
+def serve(requests: IO[bytes], replies: IO[bytes], isolation: dict[str, bool] | None = None,
+          memory_limit: str = "") -> int:
+    """Serve requests; the first reply says the worker is ready, with its pid and its isolation
+    (`network_isolated`, `files_isolated`: see worker.limits)."""
     server = Server(replies, memory_limit)
-    server.reply({"ready": {"pid": os.getpid(), "network_isolated": network_isolated}})
+    server.reply({"ready": {"pid": os.getpid(), **(isolation or {})}})
     for line in requests:
         try:
             request = codec.loads(line)
@@ -122,10 +126,8 @@ def serve(requests: IO[bytes], replies: IO[bytes], network_isolated: bool = Fals
     return 0
 
 
-def main(replies_fd: int, network_isolated: bool, memory_limit: str) -> int:
-    """Serve on stdin; replies go to `replies_fd`, and fd 1 is pointed at stderr so that nothing
-    printed by C code can corrupt the reply stream."""
+def main(replies_fd: int, isolation: dict[str, bool], memory_limit: str) -> int:
+    """Serve on stdin; replies go to `replies_fd` (fd 1 already points at stderr, so that nothing
+    printed by C code can corrupt the reply stream)."""
     replies = os.fdopen(replies_fd, "wb", buffering=1 << 16)
-    os.dup2(2, 1)
-    sys.stdout = sys.stderr
-    return serve(sys.stdin.buffer, replies, network_isolated, memory_limit)
+    return serve(sys.stdin.buffer, replies, isolation, memory_limit)

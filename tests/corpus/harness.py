@@ -128,6 +128,7 @@ def comparable_step(step: dict[str, Any]) -> dict[str, Any]:
     """A trace step without what is the engine's own model (memory) or differs run to run."""
     step = dict(step)
     step.pop("memory", None)
+    step.pop("explanation", None)  # tensorscope's own words under an error: torch has none
     if step["output"] is not None:
         step["output"] = ADDRESS.sub(" at 0x…>", RAW_ID.sub("<id>", step["output"]))
     step["objects"] = {name: {k: v for k, v in obj.items() if k != "summary"}

@@ -38,6 +38,7 @@ def script_for(name: str) -> str:
 def comparable(step: dict) -> dict:
     step = dict(step)
     step.pop("memory", None)
+    step.pop("explanation", None)  # tensorscope's own words under an error: torch has none
     if step["output"] is not None:
         step["output"] = ADDRESS.sub(" at 0x…>", RAW_ID.sub("<id>", step["output"]))
     objects = {}

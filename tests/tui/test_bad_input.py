@@ -39,3 +39,28 @@ async def test_printed_escape_sequences_are_shown_escaped() -> None:
         assert "\x1b" not in printed + raised and "\udc80" not in printed
         assert "\\x1b[2J\\x1b]0;owned\\x07 \\udc80" in printed
         assert "ValueError: \\x1b[31m" in raised
+
+
+async def test_a_huge_paste_is_held_not_laid_out_and_enter_runs_it() -> None:
+    from textual import events
+
+    app = TensorscopeApp(cursor_blink=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        field = app.code_input
+        field.focus()
+        field.post_message(events.Paste(LONG))
+        await pilot.pause()
+        assert field.held == LONG and field.text == ""  # the text area lays out nothing
+        assert "400,003-character" in str(field.placeholder)
+        await pilot.press("x")  # typing does not edit (or drop) what is held
+        assert field.held == LONG
+        await pilot.press("enter")
+        await settle(pilot)
+        assert field.held is None and app.query_one(Transcript).notes[-1].startswith("SyntaxError")
+        field.post_message(events.Paste(LONG))
+        await pilot.pause()
+        await pilot.press("escape")
+        assert field.held is None and "Enter runs it" in str(field.placeholder)
+        await pilot.press("up")  # dropped, not lost: the history has it
+        assert field.held == LONG

@@ -35,11 +35,13 @@ async def test_the_compare_pane_shows_where_plus_equals_differs() -> None:
         assert pane.display and app.detail == "compare"  # a scenario in both dialects opens split
         await pilot.press("ctrl+n", "ctrl+n")
         await settle(pilot)
-        assert "step 1 of 2" in pane.plain and "same in both dialects" in pane.plain
+        # numbered as the scenario pane numbers steps: the setup is step 1 of 3
+        assert "step 2 of 3" in pane.plain and "same in both dialects" in pane.plain
+        assert "step 2 of 3" in app.query_one("#scenario").plain
         await pilot.press("ctrl+n")
         await settle(pilot)
         text = pane.plain
-        assert "step 2 of 2" in text
+        assert "step 3 of 3" in text
         assert "x's version: torch 1, paddle 0" in text
         assert "x and y share memory in torch; in paddle they are separate copies" in text
         assert "same in both dialects" not in text

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from tensorscope.tui.app import TensorscopeApp
 from tensorscope.tui.help import HelpScreen
 from tensorscope.tui.history import History
-from tensorscope.tui.panes.code_input import CodeInput
+from tensorscope.tui.panes.code_input import CodeInput, CompletionMenu
 from tensorscope.tui.panes.graph import GraphPane
 from tensorscope.tui.panes.inspector import InspectorPane
 from tensorscope.tui.panes.memory import MemoryPane
@@ -42,7 +42,7 @@ async def test_typed_statements_fill_the_transcript_table_and_storage_map() -> N
         assert "shared by" in storage and "c, v, x" in storage  # one strip for the views
         assert "only k" in storage  # the clone is a strip of its own
         assert "2 storages" not in storage
-        assert app.query_one(MemoryPane).plain.startswith("live 48 B")
+        assert app.query_one(MemoryPane).plain.startswith("host live 48 B")
 
 
 async def test_undo_takes_back_the_last_statement() -> None:
@@ -94,12 +94,12 @@ async def test_a_failing_backward_is_red_with_the_stale_saved_tensor_in_the_grap
         assert error_line in text.plain
         start = text.plain.index(error_line)
         styles = [str(span.style) for span in text.spans if span.start <= start < span.end]
-        assert any("#ff5252" in style for style in styles)  # red
+        assert any("$text-error" in style for style in styles)  # the theme's error colour
         assert "↳ SigmoidBackward0 saved its result (out) at version 0" in text.plain
         graph = app.query_one(GraphPane)
-        assert "✗ saved result = out [3] at v0, now v1: STALE" in graph.plain
-        stale = [span for span in graph.rendered.spans if "b71c1c" in str(span.style)]
-        assert stale  # highlighted
+        assert "✗ STALE saved result = out [3]: saved at v0, now v1" in graph.plain
+        stale_line = next(graph.lines.line(i) for i in range(len(graph.lines)) if "STALE" in graph.lines.line(i).plain)
+        assert any("$error-muted" in str(span.style) for span in stale_line.spans)  # highlighted
 
 
 async def test_the_leaf_normal_error_and_its_explanation() -> None:
@@ -145,7 +145,7 @@ async def test_time_travel_shows_an_older_step_in_every_pane() -> None:
         assert app.viewed == 2
         table = app.query_one(TensorsTable)
         assert table.row_count == 2  # x and v only
-        assert "after step [2]" in str(table.border_title)
+        assert "after [2]" in str(table.border_title)  # numbered as the transcript numbers statements
         assert app.query_one(Transcript).entries[2].has_class("-viewed")
         await pilot.press("ctrl+g")
         await pilot.pause()
@@ -237,13 +237,13 @@ async def test_a_keymap_remaps_a_binding_by_its_id(tmp_path) -> None:  # noqa: A
     from tensorscope.tui.actions import load_keymap
 
     keymap_file = tmp_path / "keymap.toml"
-    keymap_file.write_text('"tensorscope.undo" = "f3"\n"not.an.action" = "f4"\n', encoding="utf-8")
+    keymap_file.write_text('"tensorscope.undo" = "f9"\n"not.an.action" = "f10"\n', encoding="utf-8")
     keymap = load_keymap(keymap_file)
-    assert keymap == {"tensorscope.undo": "f3"}
+    assert keymap == {"tensorscope.undo": "f9"}
     app = TensorscopeApp(cursor_blink=False, keymap=keymap)
     async with app.run_test(size=(120, 40)) as pilot:
         await run_all(pilot, "import torch", "x = torch.ones(2)")
-        await pilot.press("f3")
+        await pilot.press("f9")
         await settle(pilot)
         assert [s.source for s in app.snapshots] == ["import torch"]
 
@@ -300,23 +300,43 @@ async def test_tab_completes_torch_functions() -> None:
         assert field_.text == "y = torch.zeros_like"
         field_.load_text("y = torch.ra")
         field_.move_cursor(field_.document.end)
+        await pilot.press("tab")  # several candidates: a dropdown under the cursor
+        menu = app.screen.query_one(CompletionMenu)
+        shown = [str(menu.get_option_at_index(i).prompt) for i in range(menu.option_count)]
+        assert menu.display and "randn" in shown and "rand" in shown
+        assert not field_.border_subtitle  # nothing left in the border
+        await pilot.press("n", "_")  # typing narrows it (or closes it when nothing is left)
+        assert not menu.display or all(c.startswith("torch.randn_") for c in field_.choices)
+        field_.load_text("y = torch.ra")
+        field_.move_cursor(field_.document.end)
         await pilot.press("tab")
-        assert "randn" in str(field_.border_subtitle)
+        wanted = field_.choices.index("torch.randn")
+        for _ in range(wanted):
+            await pilot.press("down")
+        await pilot.press("enter")  # takes the highlighted candidate, runs nothing
+        assert field_.text == "y = torch.randn" and not menu.display and len(app.snapshots) == 1
+        await pilot.press("escape")
 
 
-async def test_the_80x24_layout_switches_detail_panes_with_tabs() -> None:
+async def test_the_80x24_layout_brings_the_pane_an_error_is_about_forward() -> None:
     app = app_()
     async with app.run_test(size=(80, 24)) as pilot:
-        await run_all(pilot, *RESNET)
+        await run_all(pilot, *RESNET[:-1])
         assert app.narrow
         assert app.query_one(StorageMap).display and not app.query_one(GraphPane).display
-        app.action_next_detail()
-        await pilot.pause()
+        await run_all(pilot, RESNET[-1])  # the failing backward: its story is in the graph
         assert app.query_one(GraphPane).display and not app.query_one(StorageMap).display
         assert "STALE" in app.query_one(GraphPane).plain
+        await pilot.press("f6")  # every detail pane has a key
+        assert app.detail == "memory" and app.query_one(MemoryPane).display and app.query_one(MemoryPane).has_focus
+        await pilot.press("f3")
+        assert app.detail == "storage" and app.query_one(StorageMap).display
+        app.action_next_detail()
+        await pilot.pause()
+        assert app.detail == "graph"
         await pilot.resize_terminal(120, 40)
         await pilot.pause()
-        assert not app.narrow and app.query_one(StorageMap).display
+        assert not app.narrow and app.query_one(StorageMap).display and app.query_one(MemoryPane).display
 
 
 async def test_opening_a_script_steps_through_its_statements(tmp_path) -> None:  # noqa: ANN001
@@ -388,3 +408,31 @@ async def test_the_explain_module_speaks_under_the_failing_backward() -> None:
         await run_all(pilot, *RESNET)
         body = app.query_one(Transcript).entries[-1].body.plain
         assert "    ↳ " in body and "out" in body.split("↳", 1)[1]
+
+
+async def test_typed_indentation_replaces_the_automatic_one() -> None:
+    app = app_()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await run_all(pilot, "import torch")
+        field_ = app.code_input
+        field_.load_text("def f(t):")
+        field_.move_cursor(field_.document.end)
+        await pilot.press("enter", *"    return t * 2")
+        assert field_.text == "def f(t):\n    return t * 2"  # not 8 spaces
+        await pilot.press("enter")
+        assert field_.text.endswith("\n    ")
+        await pilot.press("backspace")  # back one level: the block ends on an empty line
+        assert field_.text.endswith("\n")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.snapshots[-1].source == "def f(t):\n    return t * 2" and app.snapshots[-1].error is None
+
+
+def test_a_step_brings_forward_the_pane_its_narration_names() -> None:
+    from tensorscope.tui.hints import pane_for_step
+    from tensorscope.tui.scripts import script_scenario
+    from tensorscope.tui.tour import TITLE, TOUR
+
+    panes = [pane_for_step(step.say) for step in script_scenario(TOUR, TITLE).steps]
+    assert panes[1] == "storage" and panes[7] == "graph" and panes[-1] == "memory"
+    assert pane_for_step("Nothing to see here.") is None

@@ -72,3 +72,52 @@ def test_a_scenario_at_its_second_step(snap_compare) -> None:  # noqa: ANN001
 
     explorer = TensorscopeApp(cursor_blink=False, theme="textual-dark", scenario=SCENARIO)
     assert snap_compare(explorer, terminal_size=(120, 40), run_before=run_before)
+
+
+RELU_CUDA = ("import torch", 't = torch.randn(1024, 1024, device="cuda")', "r = torch.relu(t)", "del r",
+             "torch.relu_(t)")
+
+
+def test_a_view_chain_in_a_light_theme(snap_compare) -> None:  # noqa: ANN001
+    explorer = TensorscopeApp(cursor_blink=False, theme="textual-light")
+    assert snap_compare(explorer, terminal_size=(120, 40), run_before=running(*VIEW_CHAIN, select="col"))
+
+
+def test_the_resnet_error_at_200x60(snap_compare) -> None:  # noqa: ANN001
+    assert snap_compare(app(), terminal_size=(200, 60), run_before=running(*RESNET))
+
+
+def test_the_simulated_device_in_the_memory_pane(snap_compare) -> None:  # noqa: ANN001
+    assert snap_compare(app(), terminal_size=(120, 40), run_before=running(*RELU_CUDA, select="t"))
+
+
+def test_reset_asks_before_discarding_the_session(snap_compare) -> None:  # noqa: ANN001
+    async def run_before(pilot: Pilot) -> None:
+        await running("import torch", "x = torch.ones(3)")(pilot)
+        await pilot.press("ctrl+r")
+        await pilot.pause()
+
+    assert snap_compare(app(), terminal_size=(100, 30), run_before=run_before)
+
+
+def test_completion_opens_a_dropdown_under_the_cursor(snap_compare) -> None:  # noqa: ANN001
+    async def run_before(pilot: Pilot) -> None:
+        await running("import torch", "x = torch.ones(3)")(pilot)
+        explorer: TensorscopeApp = pilot.app  # type: ignore[assignment]
+        explorer.code_input.load_text("y = x.ad")
+        explorer.code_input.move_cursor(explorer.code_input.document.end)
+        await pilot.press("tab")
+        await pilot.pause()
+
+    assert snap_compare(app(), terminal_size=(100, 30), run_before=run_before)
+
+
+def test_the_help_of_the_graph_pane(snap_compare) -> None:  # noqa: ANN001
+    async def run_before(pilot: Pilot) -> None:
+        await settle(pilot)
+        explorer: TensorscopeApp = pilot.app  # type: ignore[assignment]
+        explorer.query_one("#graph").focus()
+        await pilot.press("f1")
+        await pilot.pause()
+
+    assert snap_compare(app(), terminal_size=(100, 30), run_before=run_before)

@@ -116,7 +116,7 @@ def test_ctrl_c_stops_a_runaway_statement_in_the_explorer(tmp_path: Path, runawa
         wait_for(screen, lambda s: "running" in s)
         started = time.monotonic()
         tmux("send-keys", "-t", session, "C-c")
-        shown = wait_for(screen, lambda s: "KeyboardInterrupt: interrupted" in s or "an endless loop?" in s, 10)
+        shown = wait_for(screen, lambda s: "KeyboardInterrupt" in s or "endless loop" in s, 10)
         assert time.monotonic() - started < 2.0
         assert "kept" in shown and "[6]" in shown  # the earlier tensor is still in the table
         type_line(session, "more = kept * 2")

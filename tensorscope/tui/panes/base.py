@@ -2,19 +2,16 @@
 
 from __future__ import annotations
 
-import io
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, ClassVar
 
-from rich.console import Console, RenderableType
-from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
+from textual.content import Content
 from textual.widgets import Static
 
 if TYPE_CHECKING:
     from tensorscope.snapshot import Snapshot
-
 
 
 class View:
@@ -62,7 +59,7 @@ class TextPane(VerticalScroll, Pane, can_focus=True):
         self._body = Static("", classes="pane-body")
         self._key: tuple[object, ...] | None = None
         self._view: View | None = None
-        self.rendered: RenderableType = ""
+        self.rendered: Content = Content("")
         self.border_title = self.PANE_TITLE
 
     def compose(self) -> ComposeResult:
@@ -84,12 +81,7 @@ class TextPane(VerticalScroll, Pane, can_focus=True):
     @property
     def plain(self) -> str:
         """What the pane shows, as plain text (for tests and tools)."""
-        if isinstance(self.rendered, Text):
-            return self.rendered.plain
-        console = Console(width=self.text_width, color_system=None, file=io.StringIO())
-        with console.capture() as capture:
-            console.print(self.rendered)
-        return capture.get()
+        return self.rendered.plain
 
     def invalidate(self) -> None:
         self._key = None
@@ -103,5 +95,5 @@ class TextPane(VerticalScroll, Pane, can_focus=True):
         """Columns available to the body (at least 20, so a pane never renders to nothing)."""
         return max(self.scrollable_content_region.width, 20)
 
-    def render_view(self, view: View) -> RenderableType:
+    def render_view(self, view: View) -> Content:
         raise NotImplementedError

@@ -9,12 +9,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rich.console import Group, RenderableType
-from rich.table import Table
-from rich.text import Text
+from textual.content import Content
 
+from tensorscope.tui.format import ERROR, MUTED, SUCCESS, WARNING, Styled, highlight_code
 from tensorscope.tui.panes.base import TextPane, View
-from tensorscope.tui.panes.transcript import highlight_code
 
 
 @dataclass(frozen=True)
@@ -33,33 +31,49 @@ class CompareState:
     waiting: str = "running the paddle side…"
 
 
-def render_compare(state: CompareState | None) -> RenderableType:
+def side_by_side(left: str, right: str, width: int) -> Styled:
+    """Two pieces of code in columns of half the width each (long lines cut with `…`)."""
+    column = max((width - 3) // 2, 8)
+    left_lines = highlight_code(left.rstrip()).split("\n") if left.strip() else []
+    right_lines = highlight_code(right.rstrip()).split("\n") if right.strip() else []
+    out = Styled()
+    out.append("torch".ljust(column), "bold $text-error")
+    out.append(" │ ", MUTED)
+    out.append("paddle\n", "bold $text-primary")
+    for index in range(max(len(left_lines), len(right_lines), 1)):
+        cell = left_lines[index] if index < len(left_lines) else Content("")
+        if cell.cell_length > column:
+            cell = cell[: column - 1] + Content("…")
+        out.append_text(cell)
+        out.append(" " * (column - cell.cell_length))
+        out.append(" │ ", MUTED)
+        if index < len(right_lines):
+            other = right_lines[index]
+            out.append_text(other[: column - 1] + Content("…") if other.cell_length > column else other)
+        out.append("\n")
+    return out
+
+
+def render_compare(state: CompareState | None, width: int = 80) -> Content:
     if state is None:
-        return Text("Open a scenario that gives its steps in both dialects (torch: and paddle:), "
-                    "e.g. scenarios/paddle_vs_torch_plus_equals.yaml, then ctrl+n.", style="dim")
-    table = Table(box=None, expand=True, padding=(0, 1), show_edge=False)
-    table.add_column("torch", ratio=1, style="", header_style="bold #ee4c2c")
-    table.add_column("paddle", ratio=1, style="", header_style="bold #2932e1")
-    table.add_row(highlight_code(state.torch_code.rstrip()), highlight_code(state.paddle_code.rstrip()))
-    head = Text(state.title, style="bold")
-    parts: list[RenderableType] = [head, table]
-    body = Text()
+        return Content.styled("Open a scenario that gives its steps in both dialects (torch: and paddle:), "
+                              "e.g. scenarios/paddle_vs_torch_plus_equals.yaml, then ctrl+n.", MUTED)
+    body = Styled(state.title + "\n", "bold")
+    body.append_text(side_by_side(state.torch_code, state.paddle_code, width))
     if state.problem is not None:
-        body.append(state.problem, style="bold red")
+        body.append(state.problem, f"bold {ERROR}")
     elif state.found is None:
-        body.append(state.waiting, style="italic dim")
+        body.append(state.waiting, f"italic {MUTED}")
     elif state.setup:
-        body.append("the setup of each dialect (nothing to compare yet)", style="dim")
+        body.append("the setup of each dialect (nothing to compare yet)", MUTED)
     elif not state.found:
-        body.append("same in both dialects", style="bold green")
+        body.append("same in both dialects", f"bold {SUCCESS}")
     else:
-        body.append(f"{len(state.found)} difference(s)\n", style="bold yellow")
+        body.append(f"{len(state.found)} difference(s)\n", f"bold {WARNING}")
         for line in state.found:
-            body.append("  • ", style="yellow")
+            body.append("  • ", WARNING)
             body.append(line + "\n")
-        body.rstrip()
-    parts.append(body)
-    return Group(*parts)
+    return body.rstrip().content()
 
 
 class ComparePane(TextPane):
@@ -90,5 +104,5 @@ paddle* in ctrl+p) shows or hides this pane; **ctrl+n** / **ctrl+b** move throug
     def render_key(self, view: View) -> tuple[object, ...]:
         return (self.state, self.text_width)
 
-    def render_view(self, view: View) -> RenderableType:
-        return render_compare(self.state)
+    def render_view(self, view: View) -> Content:
+        return render_compare(self.state, self.text_width)

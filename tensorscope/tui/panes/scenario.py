@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
-from rich.console import Group, RenderableType
-from rich.text import Text
+from textual.content import Content
 
+from tensorscope.tui.format import ERROR, HINT, MUTED, SUCCESS, WARNING, Styled, highlight_code
+from tensorscope.tui.markdown import render as render_markdown
 from tensorscope.tui.panes.base import TextPane, View
-from tensorscope.tui.panes.transcript import highlight_code
 
 
 @runtime_checkable
@@ -43,50 +43,50 @@ class ScenarioLike(Protocol):
     def steps(self) -> Sequence[ScenarioStepLike]: ...
 
 
-def render_scenario(scenario: ScenarioLike, current: int, ran: int,
-                    results: Sequence[tuple[str, bool]] | None = None) -> RenderableType:
-    """`current` is the step in view (-1: before the first), `ran` how many steps have run."""
-    from rich.markdown import Markdown  # markdown-it is slow to import: not before a scenario opens
+def statement_span(first: int, last: int) -> str:
+    """`[4]` or `[4]–[6]`: the transcript's numbers of a scenario step's statements."""
+    return f"[{first}]" if first == last else f"[{first}]–[{last}]"
 
+
+def render_scenario(scenario: ScenarioLike, current: int, ran: int,
+                    results: Sequence[tuple[str, bool]] | None = None,
+                    statements: tuple[int, int] | None = None) -> Content:
+    """`current` is the step in view (-1: before the first), `ran` how many steps have run,
+    `statements` the transcript numbers of the step's first and last statement once it ran."""
     steps = scenario.steps
-    head = Text()
-    head.append(scenario.title, style="bold")
+    text = Styled()
+    text.append(scenario.title, "bold")
     position = f"step {current + 1} of {len(steps)}" if current >= 0 else f"{len(steps)} steps"
-    head.append(f"  {position}", style="dim")
-    parts: list[RenderableType] = [head]
+    text.append(f"  {position}", MUTED)
+    if statements is not None and statements[1] >= statements[0]:
+        text.append(f" · statements {statement_span(*statements)}", MUTED)
+    text.append("\n")
     if current < 0:
         if scenario.summary:
-            parts.append(Markdown(scenario.summary))
-        parts.append(Text("ctrl+n runs the first step.", style="italic #4fc3f7"))
-        return Group(*parts)
+            text.append_text(render_markdown(scenario.summary))
+            text.append("\n")
+        text.append("ctrl+n runs the first step.", HINT)
+        return text.content()
     step = steps[current]
     if step.say:
-        parts.append(Markdown(step.say))
+        text.append_text(render_markdown(step.say))
+        text.append("\n")
     if step.code.strip():
-        code = Text()
         for line in highlight_code(step.code.rstrip()).split("\n"):
-            code.append("  ")
-            code.append_text(line)
-            code.append("\n")
-        code.rstrip()
-        parts.append(code)
+            text.append("  ")
+            text.append_text(line)
+            text.append("\n")
     shown = step.results if results is None else results
-    if shown:
-        checks = Text()
-        for text, passed in shown:
-            checks.append("  ✓ " if passed else "  ✗ ", style="bold green" if passed else "bold red")
-            checks.append(text + "\n", style="" if passed else "red")
-        checks.rstrip()
-        parts.append(checks)
-    hint = Text(style="italic #4fc3f7")
+    for check, passed in shown or ():
+        text.append("  ✓ " if passed else "  ✗ ", f"bold {SUCCESS}" if passed else f"bold {ERROR}")
+        text.append(check + "\n", "" if passed else ERROR)
     if current + 1 < len(steps):
-        hint.append("ctrl+n next step · ctrl+b back · ctrl+g run to the end")
+        text.append("ctrl+n next step · ctrl+b back · ctrl+g run to the end", HINT)
     else:
-        hint.append("the last step · ctrl+b back")
+        text.append("the last step · ctrl+b back", HINT)
     if ran > current + 1:
-        hint.append(f" · looking back: {ran} of {len(steps)} steps have run", style="italic yellow")
-    parts.append(hint)
-    return Group(*parts)
+        text.append(f" · looking back: {ran} of {len(steps)} steps have run", f"italic {WARNING}")
+    return text.content()
 
 
 class ScenarioView(TextPane):
@@ -110,10 +110,13 @@ You can type your own statements at any point; they run after the steps so far.
         self.current = -1
         self.ran = 0
         self.results: Sequence[tuple[str, bool]] | None = None
+        self.statements: tuple[int, int] | None = None
 
     def set_state(self, scenario: ScenarioLike | None, current: int, ran: int,
-                  results: Sequence[tuple[str, bool]] | None = None) -> None:
+                  results: Sequence[tuple[str, bool]] | None = None,
+                  statements: tuple[int, int] | None = None) -> None:
         self.scenario, self.current, self.ran, self.results = scenario, current, ran, results
+        self.statements = statements
         self.display = scenario is not None
         if scenario is not None:
             self.border_title = f"Scenario: {scenario.title}"
@@ -121,9 +124,9 @@ You can type your own statements at any point; they run after the steps so far.
         self.show(View())
 
     def render_key(self, view: View) -> tuple[object, ...]:
-        return (id(self.scenario), self.current, self.ran, id(self.results), self.text_width)
+        return (id(self.scenario), self.current, self.ran, id(self.results), self.statements)
 
-    def render_view(self, view: View) -> RenderableType:
+    def render_view(self, view: View) -> Content:
         if self.scenario is None:
-            return Text("")
-        return render_scenario(self.scenario, self.current, self.ran, self.results)
+            return Content("")
+        return render_scenario(self.scenario, self.current, self.ran, self.results, self.statements)

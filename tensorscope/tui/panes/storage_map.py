@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rich.text import Text
+from textual.content import Content
 
 from tensorscope.tui.format import (
+    MUTED,
+    Styled,
     fmt_bytes,
     fmt_number,
     fmt_shape,
@@ -56,18 +58,18 @@ def _versions(snapshot: Snapshot, names: list[str]) -> str:
 
 
 def render_storage(snapshot: Snapshot, label: str, selected: str | None, width: int,
-                   colours: dict[str, str]) -> Text:
+                   colours: dict[str, str]) -> Styled:
     storage = snapshot.storages[label]
     names = order_viewers(snapshot, label)
-    text = Text()
+    text = Styled()
     shared = "shared by " + ", ".join(names) if len(names) > 1 else "only " + names[0] if names else ""
-    text.append(f"{label}", style="bold")
-    text.append(f" {storage.dtype} · {storage.numel} el · {fmt_bytes(storage.nbytes)}\n", style="dim")
+    text.append(f"{label}", "bold")
+    text.append(f" {storage.dtype} · {storage.numel} el · {fmt_bytes(storage.nbytes)}\n", MUTED)
     version = _versions(snapshot, names)
     if version:
         text.append("  ")
-        text.append(f" {version} ", style="reverse")
-    text.append(f" {shared}\n", style="dim italic")
+        text.append(f" {version} ", "reverse")
+    text.append(f" {shared}\n", f"italic {MUTED}")
     label_width = min(max((len(n) for n in names), default=1), 12) + 1
     numel = max(storage.numel, 0)
     values = storage_values(snapshot, label)
@@ -81,7 +83,7 @@ def render_storage(snapshot: Snapshot, label: str, selected: str | None, width: 
             stop = min(start + per_line, numel)
             text.append(" " * (label_width + 2))
             for i in range(start, stop):
-                text.append(str(i).rjust(cell - 1) + " ", style="dim")
+                text.append(str(i).rjust(cell - 1) + " ", MUTED)
             text.append("\n")
             if values:
                 text.append(" " * (label_width + 2))
@@ -94,17 +96,18 @@ def render_storage(snapshot: Snapshot, label: str, selected: str | None, width: 
                 covered = sets[name] or set()
                 for i in range(start, stop):
                     if i in covered:
-                        text.append("█" * (cell - 1), style=colours[name])
+                        text.append("█" * (cell - 1), colours[name])
                         text.append(" ")
                     else:
-                        text.append("·".rjust(cell - 1) + " ", style="dim")
+                        text.append("·".rjust(cell - 1) + " ", MUTED)
                 text.append("\n")
     else:
         buckets = max(min(width - label_width - 2, 64), 8)
         span = max(-(-numel // buckets), 1)
         buckets = max(-(-numel // span), 1)
         text.append(" " * (label_width + 2))
-        text.append(f"elements 0…{numel - 1}, one cell ≈ {span} elements\n", style="dim")
+        text.append(f"elements 0…{numel - 1}, " + ("one cell per element\n" if span == 1 else
+                                                    f"one cell ≈ {span} elements\n"), MUTED)
         for name in names:
             info = snapshot.objects[name]
             _viewer_row(text, name, selected, label_width, colours[name])
@@ -116,27 +119,27 @@ def render_storage(snapshot: Snapshot, label: str, selected: str | None, width: 
                     hit = any(i in covered for i in range(lo, hi + 1))
                 else:
                     hit = first <= hi and last >= lo and last >= first
-                text.append("█" if hit else "·", style=colours[name] if hit else "dim")
+                text.append("█" if hit else "·", colours[name] if hit else MUTED)
             text.append("\n")
     for name in names:
         info = snapshot.objects[name]
         style = f"bold {colours[name]}" if name == selected else colours[name]
-        text.append("  ■ ", style=colours[name])
-        text.append(name, style=style)
+        text.append("  ■ ", colours[name])
+        text.append(name, style)
         geometry = _geometry(info)
         if len(name) + len(geometry) + 5 > width:
             geometry = _geometry(info, short=True)
-        text.append(" " + geometry, style="dim")
+        text.append(" " + geometry, MUTED)
         text.append("\n")
     return text
 
 
-def _viewer_row(text: Text, name: str, selected: str | None, width: int, colour: str) -> None:
+def _viewer_row(text: Styled, name: str, selected: str | None, width: int, colour: str) -> None:
     marker = "▶ " if name == selected else "  "
     shown = name if len(name) < width else name[: width - 2] + "…"
     style = f"bold reverse {colour}" if name == selected else colour
-    text.append(marker, style="bold")
-    text.append(shown, style=style)
+    text.append(marker, "bold")
+    text.append(shown, style)
     text.append(" " * (width - len(shown)))
 
 
@@ -153,13 +156,13 @@ def _geometry(info: ObjectInfo, short: bool = False) -> str:
     return " ".join(parts)
 
 
-def render_storage_map(snapshot: Snapshot | None, selected: str | None, width: int) -> Text:
+def render_storage_map(snapshot: Snapshot | None, selected: str | None, width: int) -> Content:
     if snapshot is None or not snapshot.storages:
-        return Text("No tensors yet. Try:  x = torch.arange(6.).view(2, 3);  v = x.t()", style="dim")
+        return Content.styled("No tensors yet. Try:  x = torch.arange(6.).view(2, 3);  v = x.t()", MUTED)
     colours = view_colours(snapshot)
     mine = snapshot.objects[selected].storage if selected in snapshot.objects else None
     labels = sorted(snapshot.storages, key=lambda label: (label != mine, label_order(label)))
-    out = Text()
+    out = Styled()
     for index, label in enumerate(labels[:MAX_STORAGES]):
         if index:
             out.append("\n")
@@ -167,8 +170,8 @@ def render_storage_map(snapshot: Snapshot | None, selected: str | None, width: i
     if len(labels) > MAX_STORAGES:
         hidden = len(labels) - MAX_STORAGES
         out.append(f"\n… {hidden} more storage{'s' if hidden > 1 else ''}: select a tensor to bring its "
-                   "storage to the top", style="dim italic")
-    return out
+                   "storage to the top", f"italic {MUTED}")
+    return out.rstrip().content()
 
 
 class StorageMap(TextPane):
@@ -194,5 +197,5 @@ row with the elements it covers marked in **its colour**.
     def render_key(self, view: View) -> tuple[object, ...]:
         return (id(view.snapshot), view.selected, self.text_width)
 
-    def render_view(self, view: View) -> Text:
+    def render_view(self, view: View) -> Content:
         return render_storage_map(view.snapshot, view.selected, self.text_width)

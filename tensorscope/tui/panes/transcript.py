@@ -6,12 +6,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from rich.syntax import Syntax
-from rich.text import Text
 from textual.containers import VerticalScroll
+from textual.content import Content
 from textual.widgets import Static
 
 from tensorscope.printable import printable
+from tensorscope.tui.format import ACCENT, ERROR, MUTED, NOTE, WARNING, Styled, highlight_code
 from tensorscope.tui.messages import StepChosen
 from tensorscope.tui.panes.base import Pane
 
@@ -22,45 +22,39 @@ Explain = Callable[[list["Snapshot"]], "str | None"]
 
 MAX_ENTRIES = 50  # statements kept on screen; a long session would otherwise slow every layout
 
-_SYNTAX = Syntax("", "python", theme="monokai", background_color="default")
+ERROR_STYLE = f"bold {ERROR}"
+EXPLANATION_STYLE = f"italic {ACCENT}"
 
 
-def highlight_code(code: str) -> Text:
-    text = _SYNTAX.highlight(code)
-    text.rstrip()
-    return text
-
-
-def render_entry(snapshot: Snapshot, previous: Snapshot | None, explanation: str | None) -> Text:
+def render_entry(snapshot: Snapshot, previous: Snapshot | None, explanation: str | None) -> Content:
     from tensorscope.report import changes  # report imports the snapshot module, and so the engine
 
-    text = Text()
+    text = Styled()
     lines = highlight_code(printable(snapshot.source)).split("\n")
     for index, line in enumerate(lines):
         text.append(f"[{snapshot.step}] >>> " if index == 0 else " " * (len(str(snapshot.step)) + 3) + "... ",
-                    style="dim")
+                    MUTED)
         text.append_text(line)
         text.append("\n")
     if snapshot.output is not None:
         for line in printable(snapshot.output).splitlines():
             text.append("    " + line + "\n")
     for warning in snapshot.warnings:
-        text.append(f"    warning: {printable(warning)}\n", style="yellow")
+        text.append(f"    warning: {printable(warning)}\n", WARNING)
     if snapshot.error is not None:
-        text.append(f"    {snapshot.error.type}: {printable(snapshot.error.message)}\n", style="bold #ff5252")
+        text.append(f"    {snapshot.error.type}: {printable(snapshot.error.message)}\n", ERROR_STYLE)
         if explanation:
             for line in printable(explanation).strip().splitlines():
-                text.append(f"    ↳ {line}\n", style="italic #ffcc80")
+                text.append(f"    ↳ {line}\n", EXPLANATION_STYLE)
     for note in changes(previous, snapshot):
-        text.append(f"    • {note}\n", style="#e6c07b" if not note.startswith("stale") else "bold #ff8a65")
-    text.rstrip()
-    return text
+        text.append(f"    • {note}\n", WARNING if not note.startswith("stale") else ERROR_STYLE)
+    return text.rstrip().content()
 
 
 class StepEntry(Static):
     """One statement in the transcript; clicking it shows the state after it."""
 
-    def __init__(self, index: int, source: str, body: Text) -> None:
+    def __init__(self, index: int, source: str, body: Content) -> None:
         super().__init__(body, classes="entry")
         self.body = body
         self.index = index
@@ -145,7 +139,7 @@ step, and the title says so. ctrl+g goes back to the latest step.
             del self.entries[:excess]
             self._trimmed = self.entries[0].index
         self._show_trimmed()
-        self._viewed = None
+        self.mark_viewed(None)  # a new step shows the latest: no entry stays marked as viewed
         self._follow()
 
     def _show_trimmed(self) -> None:
@@ -155,17 +149,17 @@ step, and the title says so. ctrl+g goes back to the latest step.
                 self._trimmed_note.remove()
                 self._trimmed_note = None
             return
-        text = Text(f"… {hidden} earlier statement{'s' if hidden > 1 else ''} (ctrl+b reaches them)",
-                    style="dim italic")
+        text = Content.styled(f"… {hidden} earlier statement{'s' if hidden > 1 else ''} (ctrl+b reaches them)",
+                              f"italic {MUTED}")
         if self._trimmed_note is None:
             self._trimmed_note = Static(text, classes="note")
             self.mount(self._trimmed_note, before=0)
         else:
             self._trimmed_note.update(text)
 
-    def note(self, message: str, style: str = "dim") -> None:
+    def note(self, message: str, style: str = NOTE) -> None:
         """A line that is not a step: a syntax error, `undid ...`, `saved ...`."""
-        widget = Static(Text(printable(message), style=style), classes="note")
+        widget = Static(Content.styled(printable(message), style), classes="note")
         self.notes.append(message)
         if self._pending is not None:
             self.mount(widget, before=self._pending)
@@ -179,13 +173,13 @@ step, and the title says so. ctrl+g goes back to the latest step.
                 self._pending.remove()
                 self._pending = None
             return
-        label = Text("… running ", style="bold italic #4fc3f7")
-        label.append(printable(what.splitlines()[0][:60]) if what.strip() else "", style="italic")
+        label = Styled("… running ", f"bold italic {ACCENT}")
+        label.append(printable(what.splitlines()[0][:60]) if what.strip() else "", "italic")
         if self._pending is None:
-            self._pending = Static(label, classes="pending")
+            self._pending = Static(label.content(), classes="pending")
             self.mount(self._pending)
         else:
-            self._pending.update(label)
+            self._pending.update(label.content())
         self._follow()
 
     def mark_viewed(self, index: int | None) -> None:
