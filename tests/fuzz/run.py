@@ -106,9 +106,11 @@ OBJECT_FIELDS = ("kind", "shape", "stride", "storage_offset", "dtype", "version"
                  "grad_fn", "is_view", "values", "grad")
 
 
-def first_difference(expected: list[dict[str, Any]], got: list[dict[str, Any]],
-                     statements: list[Statement]) -> tuple[int, str, Any, Any] | None:
-    """(step, field, expected, got) of the first difference between two traces, or None."""
+def first_difference(expected: list[dict[str, Any]], got: list[dict[str, Any]], statements: list[Statement],
+                     distinct_warnings: bool = False) -> tuple[int, str, Any, Any] | None:
+    """(step, field, expected, got) of the first difference between two traces, or None. With
+    distinct_warnings, torch's warnings are compared each once, as the application's trace keeps them
+    (a statement that warns in a loop must not keep every copy)."""
     if len(expected) != len(got):
         return (min(len(expected), len(got)), "steps", len(expected), len(got))
     for index, (e, g) in enumerate(zip(expected, got)):
@@ -116,7 +118,10 @@ def first_difference(expected: list[dict[str, Any]], got: list[dict[str, Any]],
             return (index, "error", e["error"], g["error"])
         if _clean_output(e["output"]) != _clean_output(g["output"]):
             return (index, "output", e["output"], g["output"])
-        if drop_warn_once(e["warnings"]) != drop_warn_once(g["warnings"]):
+        warned = drop_warn_once(e["warnings"])
+        if distinct_warnings and warned is not None:
+            warned = list(dict.fromkeys(warned))
+        if warned != drop_warn_once(g["warnings"]):
             return (index, "warnings", e["warnings"], g["warnings"])
         if sorted(e["objects"]) != sorted(g["objects"]):
             return (index, "objects", sorted(e["objects"]), sorted(g["objects"]))
@@ -143,7 +148,7 @@ def check(program: Program, paths: tuple[str, ...] = PATHS) -> Mismatch | None:
             got = RUNNERS[path](source)
         except Exception as exc:  # noqa: BLE001 - a crash of ours is a mismatch like any other
             return Mismatch(path, -1, "crash", "crash", None, f"{type(exc).__name__}: {exc}")
-        diff = first_difference(expected, got, program.statements)
+        diff = first_difference(expected, got, program.statements, distinct_warnings=path == "replay")
         if diff is not None:
             step, field, e, g = diff
             kind = program.statements[step].kind if step < len(program.statements) else "end"
