@@ -149,6 +149,59 @@ MULTI_OUTPUT_VIEW_BASE_MODIFIED = (
     "output views to be modified inplace. You should replace the inplace operation by an out-of-place one."
 )
 
+# autograd: backward, autograd.grad, hooks and saved tensors
+INPUT_NO_GRAD = "One of the differentiated Tensors does not require grad"
+BATCHED_GRAD_SHAPE = (
+    "If `is_grads_batched=True`, we interpret the first dimension of each grad_output as the batch dimension. The "
+    "sizes of the remaining dimensions are expected to match the shape of corresponding output, but a mismatch was "
+    "detected: grad_output[{i}] has a shape of {got} and output[{i}] has a shape of {want}. If you only want some "
+    "tensors in `grad_output` to be considered batched, consider using vmap."
+)
+CREATE_GRAPH_CYCLE = (
+    "Using backward() with create_graph=True will create a reference cycle between the parameter and its gradient "
+    "which can cause a memory leak. We recommend using autograd.grad when creating the graph to avoid this. If you "
+    "have to use this function, make sure to reset the .grad fields of your parameters to None after use to break "
+    "the cycle and avoid the leak."
+)
+PACK_HOOK_INPLACE = (
+    "A saved tensor pack hook is modifying its input in place. Tensors provided as input to pack hook cannot be "
+    "modified by in-place operations as this can lead to unexpected side-effects. Please open an issue if you need "
+    "to perform in-place operations on the input to a pack hook."
+)
+_CUSTOM_FUNCTION_VIEW_TAIL = (
+    " This view was created inside a custom Function (or because an input was returned as-is) and the autograd "
+    "logic to handle view+inplace would override the custom backward associated with the custom Function, leading "
+    "to incorrect gradients. This behavior is forbidden. You can fix this by cloning the output of the custom "
+    "Function."
+)
+CUSTOM_FUNCTION_VIEW_INPLACE = "Output {n} of {fn} is a view and is being modified inplace." + _CUSTOM_FUNCTION_VIEW_TAIL
+CUSTOM_FUNCTION_VIEW_BASE_MODIFIED = (
+    "Output {n} of {fn} is a view and its base or another view of its base has been modified inplace."
+    + _CUSTOM_FUNCTION_VIEW_TAIL
+)
+# the same views when they have no grad_fn (the Function ran under no_grad, or no input required grad)
+CUSTOM_FUNCTION_NO_GRAD_VIEW_INPLACE = (
+    "A view was created in no_grad mode and is being modified inplace with grad mode enabled."
+    + _CUSTOM_FUNCTION_VIEW_TAIL
+)
+CUSTOM_FUNCTION_NO_GRAD_VIEW_BASE_MODIFIED = (
+    "A view was created in no_grad mode and its base or another view of its base has been modified inplace with "
+    "grad mode enabled." + _CUSTOM_FUNCTION_VIEW_TAIL
+)
+CUSTOM_FUNCTION_VIEW_MULTI_OUTPUT = (
+    "If your Function modifies inplace an input that is a view of another Tensor, your Function cannot return more "
+    "than one Tensor. This is not supported by the current autograd engine. You should either make sure the input "
+    "is not a view (using .clone() for example) or make your Function only return one Tensor (potentially splitting "
+    "it into two Functions: one doing the inplace that returns a single Tensor and a second one that does the other "
+    "operations). You can ask on the forum https://discuss.pytorch.org/ if you need help to do this change."
+)
+
+SAVED_HOOKS_AFTER_FREE = (
+    "Calling register_hooks on a saved tensor after it has been freed. Saved intermediate values of the graph are "
+    "freed when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to backward through "
+    "the graph a second time or if you need to access saved variables after calling backward."
+)
+
 DEEPCOPY_NON_LEAF = (
     "Only Tensors created explicitly by the user (graph leaves) support the deepcopy protocol at the moment.  "
     "If you were attempting to deepcopy a module, this may be because of a torch.nn.utils.weight_norm usage, see "

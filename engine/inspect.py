@@ -7,14 +7,14 @@ tensor's saved and current version. Everything here only reads; nothing changes 
 from __future__ import annotations
 
 import functools
+from collections import deque
 from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from engine import allocator as allocation
-from engine import geometry
+from engine import geometry, printing
 from engine.autograd.node import AccumulateGrad, Node
 from engine.tensor import Tensor
 
@@ -63,9 +63,9 @@ def shares_version_counter(a: Tensor, b: Tensor) -> bool:
     return a._vc is b._vc
 
 
-@dataclass(frozen=True)
-class SavedInfo:
-    """One tensor a node keeps for backward; stale when its version moved since it was saved."""
+class SavedInfo(NamedTuple):
+    """One tensor a node keeps for backward; stale when its version moved since it was saved.
+    (Named tuples, as NodeInfo: a graph is read whole at every step, and these are made fast.)"""
 
     field: str
     saved_version: int
@@ -81,8 +81,7 @@ class SavedInfo:
         return self.current_version is not None and self.current_version != self.saved_version
 
 
-@dataclass(frozen=True)
-class NodeInfo:
+class NodeInfo(NamedTuple):
     node: Node
     name: str
     next_functions: tuple[tuple[Node | None, int], ...]
@@ -92,7 +91,7 @@ class NodeInfo:
 
 def saved_tensors(node: Node) -> tuple[SavedInfo, ...]:
     infos = []
-    for field, saved in node.saved_tensors():
+    for field, saved in node.saved_entries():
         tensor = saved.tensor
         infos.append(SavedInfo(
             field=field, saved_version=saved.version,
@@ -111,21 +110,21 @@ def graph(roots: Iterable[Tensor]) -> list[NodeInfo]:
     """Every node reachable from the roots' grad_fns, roots first, each once."""
     order: list[NodeInfo] = []
     seen: set[int] = set()
-    stack: list[Node] = []
+    queue: deque[Node] = deque()
     for t in roots:
         try:
             fn = t.grad_fn
         except RuntimeError:
             fn = t._grad_fn
         if fn is not None:
-            stack.append(fn)
-    while stack:
-        node = stack.pop(0)
+            queue.append(fn)
+    while queue:
+        node = queue.popleft()
         if id(node) in seen:
             continue
         seen.add(id(node))
         order.append(node_info(node))
-        stack.extend(child for child, _ in node.next_functions if child is not None)
+        queue.extend(child for child, _ in node.next_functions if child is not None)
     return order
 
 
@@ -164,6 +163,29 @@ def safe_grad_fn(t: Tensor) -> Node | None:
 
 def is_leaf(t: Tensor) -> bool:
     return safe_grad_fn(t) is None
+
+
+def observed_state(t: Tensor, values_limit: int) -> tuple[Any, ...]:
+    """Everything a description of t depends on, read without describing it: its class, dtype,
+    device, layout, version, autograd flags, and its elements as bytes (all of them up to
+    `values_limit`, past it only those its printed text shows). Equal states mean equal
+    descriptions, however the memory was written (an op, a `.data` alias, a numpy array over it),
+    so a description can be kept until the state changes; the cost does not grow with t's size."""
+    values = t._numpy_view()
+    shown = values if values.size <= values_limit else printing.shown_values(values)
+    try:
+        fn = t.grad_fn
+        fn_name = None if fn is None else type(fn).__name__
+    except RuntimeError:
+        fn, fn_name = t._grad_fn, "Invalid"
+    storage = t._storage
+    return (type(t), t.dtype, storage.device, storage.inference, t._shape, t._stride, t._offset, t._vc.value,
+            t.requires_grad, fn is None, fn_name, t._view is not None, shown.tobytes())
+
+
+def view_identity(t: Tensor) -> tuple[int, int, tuple[tuple[int, ...], tuple[int, ...], int]]:
+    """Equal for two tensors exactly when `same_tensor_view` holds between them (while both live)."""
+    return id(t._storage), id(t._vc), t._layout_key()
 
 
 def same_tensor_view(a: Tensor, b: Tensor) -> bool:

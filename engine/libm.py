@@ -19,10 +19,17 @@ import numpy as np
 _PROBE_SIZE = 1 << 14
 
 
+_CHUNK = 1 << 14  # values per list of Python floats: a few hundred KB at a time, not the whole array's worth
+
+
 def _elementwise(fn: Callable[[float], float]) -> Callable[[np.ndarray], np.ndarray]:
     def apply(values: np.ndarray) -> np.ndarray:
         flat = np.ascontiguousarray(values, dtype=np.float64).ravel()
-        return np.fromiter(map(fn, flat.tolist()), np.float64, flat.size).reshape(np.shape(values))
+        out = np.empty(flat.size)
+        for start in range(0, flat.size, _CHUNK):
+            part = flat[start:start + _CHUNK]
+            out[start:start + part.size] = np.fromiter(map(fn, part.tolist()), np.float64, part.size)
+        return out.reshape(np.shape(values))
 
     return apply
 

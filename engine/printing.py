@@ -75,7 +75,7 @@ def _tensor_body(values: np.ndarray, dtype_name: str) -> str:
     """The bracketed data of a non-empty tensor; widths come from the summarized data only."""
     summarize = values.size > _THRESHOLD
     cuts = tuple(summarize and n > 2 * _EDGEITEMS for n in values.shape)
-    shown = _edges(values) if summarize else values
+    shown = shown_values(values)
     if dtype_name in _FLOAT_DTYPES:
         # Like torch (item()/tolist()), format every float width through Python doubles.
         cells, width = _float_cells(shown.ravel().tolist())
@@ -84,6 +84,12 @@ def _tensor_body(values: np.ndarray, dtype_name: str) -> str:
     else:
         cells, width = _plain_cells(shown.ravel().tolist())
     return _layout(cells, shown.shape, cuts, width, _INDENT)
+
+
+def shown_values(values: np.ndarray) -> np.ndarray:
+    """The elements a tensor's text is made of: all of them, or past the threshold only the edge
+    items (so two tensors whose shown values, dtype and flags agree print the same)."""
+    return _edges(values) if values.size > _THRESHOLD else values
 
 
 def _edges(values: np.ndarray) -> np.ndarray:

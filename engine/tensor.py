@@ -25,6 +25,7 @@ DEFAULT = "default"
 NO_GRAD_MODE = "no_grad_mode"
 INFERENCE_MODE = "inference_mode"
 MULTI_OUTPUT = "multi_output"
+IN_CUSTOM_FUNCTION = "in_custom_function"  # returned by a custom autograd.Function
 
 CONJ_BIT, NEG_BIT = 1, 2
 
@@ -41,12 +42,15 @@ class VersionCounter:
 class ViewInfo:
     """Why a tensor is a view: its root base, how it was made, and the version its grad_fn matches."""
 
-    __slots__ = ("attr_version", "base", "creation_meta", "replay_layout")
+    __slots__ = ("attr_version", "base", "creation_meta", "op_name", "output_nr", "replay_layout")
 
-    def __init__(self, base: Tensor, creation_meta: str, attr_version: int) -> None:
+    def __init__(self, base: Tensor, creation_meta: str, attr_version: int, op_name: str = "",
+                 output_nr: int = 0) -> None:
         self.base = base
         self.creation_meta = creation_meta
         self.attr_version = attr_version
+        self.op_name = op_name  # a multi-output or custom Function view: the op that made it
+        self.output_nr = output_nr
         # a view in another dtype than its base (view_as_real...) is rebuilt by replaying the ops that
         # made it (torch's view_fn), with the geometry it had then: an in-place view op since does not count
         self.replay_layout: tuple[tuple[int, ...], tuple[int, ...], int] | None = None
@@ -75,6 +79,9 @@ class Size(tuple):
 
 class Tensor:
     """A strided view of a Storage that behaves like torch.Tensor."""
+
+    _backward_hooks: Any = None  # register_hook's hooks (set per tensor, in its __dict__)
+    _post_accumulate_grad_hooks: Any = None
 
     __slots__ = ("__dict__", "__weakref__", "_accumulator", "_bits", "_grad", "_grad_fn", "_np_cache", "_offset",
                  "_output_nr", "_requires_grad", "_retains_grad", "_shape", "_storage", "_stride",
@@ -336,8 +343,6 @@ class Tensor:
         if self._grad_fn is None and not base.requires_grad:
             return None
         self._check_rebase(view, indirect=True)
-        from engine.ops.views import as_strided_backward
-
         base_edge = base._gradient_edge() or (None, 0)
         base_layout = base._layout_key()
         if base.dtype.is_complex and not self.dtype.is_complex:
@@ -350,7 +355,7 @@ class Tensor:
                 return ((grad[..., 0] + 1j * grad[..., 1]).astype(complex_np),)
 
             real_node = node_type("ViewAsRealBackward0")(parts_backward, (base_edge,),
-                                                         ((base_layout[0], self.dtype.np),))
+                                                         ((base_layout[0], self.dtype, self.device),))
             layout = view.replay_layout or self._layout_key()
             if layout == base_layout:
                 self._set_grad_fn(real_node, 0)
@@ -359,9 +364,8 @@ class Tensor:
             base_edge = (real_node, 0)
         else:
             layout = self._layout_key()
-        node = node_type("AsStridedBackward0")(
-            as_strided_backward(base_layout, layout),
-            (base_edge,), ((layout[0], self.dtype.np),))
+        node = node_type("AsStridedBackward0")(None, (base_edge,), ((layout[0], self.dtype, self.device),))
+        node._values = {"size": layout[0], "stride": layout[1], "storage_offset": layout[2], "_geometry": base_layout}
         self._set_grad_fn(node, 0)
         view.attr_version = self._vc.value
         return node
@@ -382,12 +386,19 @@ class Tensor:
             return self._grad_fn
 
     def _set_grad_fn(self, node: Node | None, output_nr: int) -> None:
+        """A new history: hooks registered so far stay with the old node (they see the gradient of the
+        old value), a retain_grad moves to the new one, as in PyTorch."""
+        old, old_nr = self._grad_fn, self._output_nr
         self._grad_fn = node
         self._output_nr = output_nr
-        if self._retains_grad and node is not None:
-            if node._retained is None:
-                node._retained = {}
-            node._retained[output_nr] = weakref.ref(self)
+        if self._view is not None:  # torch's set_gradient_edge: this history is current for the view's version
+            self._view.attr_version = self._vc.value
+        if old is not None and old is not node:
+            if self._backward_hooks is not None:
+                self._backward_hooks = None
+            if self._retains_grad and node is not None:
+                ref = old.hooks().retains_grad.pop(old_nr, None) if old._hooks is not None else None
+                node.hooks().retains_grad[output_nr] = ref or weakref.ref(self)
 
     def _gradient_edge(self) -> tuple[Node, int] | None:
         """Where gradients for this tensor go: its grad_fn, or its leaf's AccumulateGrad."""
@@ -414,48 +425,63 @@ class Tensor:
             raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of type "
                             f"{type(value).__name__}")
         if value is not None:
+            if not isinstance(value, Tensor):
+                raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of type "
+                                f"{type(value).__name__}")
+            if value is self:
+                raise RuntimeError("can't assign Variable as its own grad")
+            if value.dtype is not self.dtype:
+                raise RuntimeError(errors.GRAD_ASSIGN_DTYPE.format(got=value.dtype.cpp, want=self.dtype.short))
+            if value.device.type != self.device.type:
+                raise RuntimeError(f"attempting to assign a gradient with device type '{value.device.type}' to a "
+                                   f"tensor with device type '{self.device.type}'. Please ensure that the gradient "
+                                   "and the tensor are on the same device")
             if value._shape != self._shape:
                 raise RuntimeError(errors.GRAD_ASSIGN_SIZE.format(
                     got=errors.shape_text(value._shape), want=errors.shape_text(self._shape)))
-            if value.dtype is not self.dtype:
-                raise RuntimeError(errors.GRAD_ASSIGN_DTYPE.format(
-                    got=value.dtype.cpp, want=self.dtype.short))
         self._grad = value
 
-    def _accumulate_grad(self, grad: np.ndarray, first_version: int, adopt: Storage | None = None,
-                         root: np.ndarray | None = None) -> None:
-        """First gradient: a new tensor at the version PyTorch's would have, either adopting the
-        gradient's memory (`adopt`, the Storage over its `root` buffer) or copying it. Later ones are
-        added in place (version + 1)."""
-        grad = np.asarray(grad)
-        if self._grad is None and adopt is not None and root is not None:
-            itemsize = grad.itemsize
-            offset = (grad.__array_interface__["data"][0] - root.__array_interface__["data"][0]) // itemsize
-            stride = (geometry.contiguous_strides(grad.shape) if grad.flags.c_contiguous
-                      else tuple(s // itemsize for s in grad.strides))
-            self._grad = Tensor._make(adopt, offset, tuple(grad.shape), stride, self.dtype)
-            self._grad._vc.value = first_version
-        elif self._grad is None:  # the layout contract: the variable's strides when dense, else row-major
-            self._grad = Tensor._empty_strided(self._shape, geometry.preserved_strides(self._shape, self._stride),
-                                               self.dtype)
-            np.copyto(self._grad._numpy_view(), grad, casting="unsafe")
-            self._grad._vc.value = first_version
-        else:
-            target = self._grad._numpy_view()
-            np.add(target, grad, out=target, casting="unsafe")
-            self._grad._bump_version()
+    @grad.deleter
+    def grad(self) -> None:
+        self._grad = None
 
     @property
     def retains_grad(self) -> bool:
         return self._retains_grad
 
     def retain_grad(self) -> None:
+        """Keep this non-leaf's gradient in `.grad` (a hook on its grad_fn that follows in-place ops)."""
         if not self.requires_grad:
             raise RuntimeError(errors.RETAIN_GRAD_NO_GRAD)
         if self.is_leaf or self._retains_grad:
             return
+        self.grad_fn.hooks().retains_grad[self._output_nr] = weakref.ref(self)
         self._retains_grad = True
-        self._set_grad_fn(self.grad_fn, self._output_nr)
+
+    def register_hook(self, hook: Any) -> Any:
+        """hook(grad) runs when this tensor's gradient is computed; it may return a replacement."""
+        from engine.autograd.hooks import HookDict, add_hook
+
+        if not self.requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if self._backward_hooks is None:
+            self._backward_hooks = HookDict()
+            fn = self.grad_fn
+            if fn is not None:
+                fn._register_tensor_hooks(self._output_nr, self._backward_hooks)
+        return add_hook(self._backward_hooks, hook)
+
+    def register_post_accumulate_grad_hook(self, hook: Any) -> Any:
+        """hook(tensor) runs on a leaf after its .grad was updated; it must return None."""
+        from engine.autograd.hooks import HookDict, add_hook
+
+        if not self.requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if self.grad_fn is not None:
+            raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
+        if self._post_accumulate_grad_hooks is None:
+            self._post_accumulate_grad_hooks = HookDict()
+        return add_hook(self._post_accumulate_grad_hooks, hook)
 
     def backward(self, gradient: Tensor | None = None, retain_graph: bool | None = None,
                  create_graph: bool = False, inputs: Any = None) -> None:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import signal
 import sys
@@ -17,6 +18,8 @@ from tensorscope.worker.limits import Limits
 
 if TYPE_CHECKING:
     from tensorscope.scenario import Scenario, ScenarioRun
+    from tensorscope.session import Step
+    from tensorscope.snapshot import Snapshot
     from tensorscope.worker.client import WorkerStarter
 
 DESCRIPTION = (
@@ -162,19 +165,22 @@ def replay(path: str, as_json: bool, limits: Limits, cuda: bool, memory_snapshot
     if _is_scenario(path):
         return replay_scenario(path, as_json, limits)
     source = _read_script(path)
+    history: list[Snapshot] = []
+
+    def line(step: Step) -> None:  # each trace line while the worker runs the next statement
+        history.append(step.snapshot)
+        print(trace.explained_line(history))
+
     with WorkerSession(cuda=cuda, limits=limits) as session:
         try:
-            steps = session.run(source)
+            steps = session.run(source, line if as_json else None)
         except UserError as exc:
             print(f"{path}: {exc.info.type}: {exc.info.message}", file=sys.stderr)
             return 1
         except WorkerError as exc:
             print(f"tensorscope: {exc}", file=sys.stderr)
             return 1
-        if as_json:
-            for line in trace.explained_lines([step.snapshot for step in steps]):
-                print(line)
-        else:
+        if not as_json:
             print(printable(report.render(step.snapshot for step in steps)))
         if memory_snapshot:
             try:
@@ -213,37 +219,69 @@ def replay_scenario(path: str, as_json: bool, limits: Limits) -> int:
 
 
 def check(paths: Sequence[str], limits: Limits) -> int:
-    """Each scenario (each dialect of it) in a fresh worker, so none can poison the next."""
+    """Each scenario (each dialect of it) in a fresh worker, so none can poison the next; a few
+    scenarios at a time (one per core, at most CHECK_AT_ONCE), reported in file order."""
+    from concurrent.futures import ThreadPoolExecutor
+
     from tensorscope import narrate
-    from tensorscope.scenario import ScenarioError, load
-    from tensorscope.worker.client import WorkerError, WorkerStarter
+    from tensorscope.worker.client import WorkerStarter
+    from tensorscope.worker.process import end_all
 
     files = narrate.scenario_files([resolve_file(path) for path in paths])
     if not files:
         print("tensorscope: no scenario files found", file=sys.stderr)
         return 1
     failed = 0
-    with WorkerStarter(limits) as starter:
-        for file in files:
-            dialect = "torch"
-            try:
-                scenario = load(file)
-                run = _scenario_run(scenario, "torch", starter)
-                if scenario.has_paddle:  # both dialects must pass
-                    dialect = "paddle"
-                    paddle_run = _scenario_run(scenario, "paddle", starter)
-            except (ScenarioError, WorkerError) as exc:
-                print(f"ERROR {file}: {dialect}: {exc}" if dialect == "paddle" else f"ERROR {file}: {exc}")
-                failed += 1
-                continue
-            if scenario.has_paddle:
-                print(printable(narrate.verdict_both(file, run, paddle_run)))
-                failed += not (run.passed and paddle_run.passed)
-            else:
-                print(printable(narrate.verdict(file, run)))
-                failed += not run.passed
+    at_once = max(1, min(CHECK_AT_ONCE, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+                         else os.cpu_count() or 1))
+    with WorkerStarter(limits) as starter, ThreadPoolExecutor(max_workers=at_once) as pool:
+        started = {file: pool.submit(_check_file, file, starter) for file in sorted(files, key=_slow_first)}
+        verdicts = [started[file] for file in files]
+        try:
+            for verdict in verdicts:
+                text, passed = verdict.result()
+                print(text, flush=True)
+                failed += not passed
+        except KeyboardInterrupt:
+            for verdict in verdicts:
+                verdict.cancel()
+            end_all()  # the scenarios still running stop with their workers
+            raise
     print(f"{len(files) - failed} passed, {failed} failed")
     return 1 if failed else 0
+
+
+CHECK_AT_ONCE = 4
+
+
+def _slow_first(file: Path) -> float:
+    """Scenarios that ask for more time per statement start first, so the others run beside them."""
+    from tensorscope.scenario import ScenarioError, load
+
+    try:
+        return -(load(file).time_limit or 0)
+    except ScenarioError:
+        return 0
+
+
+def _check_file(file: Path, starter: WorkerStarter) -> tuple[str, bool]:
+    """(the verdict line, whether it passed) of one scenario file, both dialects if it has two."""
+    from tensorscope import narrate
+    from tensorscope.scenario import ScenarioError, load
+    from tensorscope.worker.client import WorkerError
+
+    dialect = "torch"
+    try:
+        scenario = load(file)
+        run = _scenario_run(scenario, "torch", starter)
+        if scenario.has_paddle:  # both dialects must pass
+            dialect = "paddle"
+            paddle_run = _scenario_run(scenario, "paddle", starter)
+    except (ScenarioError, WorkerError) as exc:
+        return (f"ERROR {file}: {dialect}: {exc}" if dialect == "paddle" else f"ERROR {file}: {exc}"), False
+    if scenario.has_paddle:
+        return printable(narrate.verdict_both(file, run, paddle_run)), run.passed and paddle_run.passed
+    return printable(narrate.verdict(file, run)), run.passed
 
 
 def compare(path: str, limits: Limits) -> int:
@@ -285,7 +323,18 @@ def _exit_on(signum: int, frame: object) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `tensorscope replay f --json | head` ends quietly
+    """The command. SIGPIPE stays ignored (a write to a worker that died must not end the front
+    end); output to a reader that went away (`tensorscope replay f --json | head`) ends quietly,
+    with the status a SIGPIPE would have given."""
+    try:
+        return _command(argv)
+    except BrokenPipeError:
+        with contextlib.suppress(OSError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nothing left to flush at exit
+        return 128 + signal.SIGPIPE
+
+
+def _command(argv: Sequence[str] | None) -> int:
     if argv is None:  # run as the command: a closed terminal or a kill still ends the workers tidily
         signal.signal(signal.SIGHUP, _exit_on)
         signal.signal(signal.SIGTERM, _exit_on)

@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from engine import errors
 from tensorscope.snapshot import Snapshot
 
 _MISMATCH = re.compile(r"\[(?P<type>\S+) \[(?P<shape>[^\]]*)\]\](?:, which is output \d+ of (?P<producer>[^,]+),)? "
@@ -123,6 +122,8 @@ def explain(history: Sequence[Snapshot]) -> str | None:
     message = snap.error.message
     if message.startswith("one of the variables needed for gradient computation"):
         return _explain_mismatch(history, message)
+    from engine import errors  # the engine's messages, once there is an error to explain
+
     if message == errors.LEAF_INPLACE:
         name = _subject(snap, want_leaf=True) or "the tensor"
         return (f"`{name}` is a leaf that requires grad, like a model weight: autograd refuses to change it in "

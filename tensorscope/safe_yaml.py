@@ -12,6 +12,9 @@ the stack, and must say where the problem is (`file:line:column: message`):
 - integers may have at most MAX_DIGITS digits, numbers must be finite (no `.inf`, `.nan`).
 
 `load_text` returns the composed node tree (for positions) and the plain data built from it.
+Where PyYAML has libyaml, a text is first composed by its C parser, after a scan of its events
+for aliases and depth; a text that scan or that parser refuses is read again by the Python one,
+so problems are worded and located the same with or without libyaml.
 """
 
 from __future__ import annotations
@@ -61,13 +64,13 @@ class _LimitedLoader(yaml.SafeLoader):
         digits = sum(c.isdigit() for c in node.value)
         if digits > MAX_DIGITS:
             raise ConstructorError(None, None, f"a number with {digits:,} digits (at most {MAX_DIGITS})", node.start_mark)
-        return super().construct_yaml_int(node)
+        return yaml.constructor.SafeConstructor.construct_yaml_int(self, node)
 
     def construct_yaml_float(self, node: yaml.ScalarNode) -> float:
         if len(node.value) > MAX_DIGITS + 10:
             raise ConstructorError(None, None, f"a number written with {len(node.value):,} characters "
                                                f"(at most {MAX_DIGITS + 10})", node.start_mark)
-        value = super().construct_yaml_float(node)
+        value = yaml.constructor.SafeConstructor.construct_yaml_float(self, node)
         if not math.isfinite(value):
             raise ConstructorError(None, None, f"numbers must be finite, not {node.value}", node.start_mark)
         return value
@@ -75,6 +78,45 @@ class _LimitedLoader(yaml.SafeLoader):
 
 _LimitedLoader.add_constructor("tag:yaml.org,2002:int", _LimitedLoader.construct_yaml_int)
 _LimitedLoader.add_constructor("tag:yaml.org,2002:float", _LimitedLoader.construct_yaml_float)
+
+_C_LOADER = getattr(yaml, "CSafeLoader", None)
+
+
+if _C_LOADER is not None:
+    class _FastLoader(_C_LOADER):  # type: ignore[misc, valid-type]
+        """libyaml's parser and composer with the same constructors as _LimitedLoader."""
+
+    _FastLoader.add_constructor("tag:yaml.org,2002:int", _LimitedLoader.construct_yaml_int)
+    _FastLoader.add_constructor("tag:yaml.org,2002:float", _LimitedLoader.construct_yaml_float)
+
+
+def fast_load(text: str) -> tuple[yaml.Node | None, Any] | None:
+    """The node tree and data by libyaml, or None where the careful Python reading is needed (no
+    libyaml, characters PyYAML refuses, an alias, deep nesting, or any error)."""
+    if _C_LOADER is None or yaml.reader.Reader.NON_PRINTABLE.search(text):
+        return None
+    loader = None
+    try:
+        depth = 0
+        for event in yaml.parse(text, Loader=_C_LOADER):
+            if isinstance(event, AliasEvent):
+                return None
+            if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+                depth += 1
+                if depth >= MAX_DEPTH:
+                    return None
+            elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+                depth -= 1
+        loader = _FastLoader(text)
+        root = loader.get_single_node()
+        if root is not None:
+            _check_keys(root)
+        return root, (None if root is None else loader.construct_document(root))
+    except (yaml.YAMLError, YamlProblem, RecursionError):
+        return None
+    finally:
+        if loader is not None:
+            loader.dispose()
 
 
 def where(node: yaml.Node) -> tuple[int, int]:
@@ -87,6 +129,12 @@ def load_text(text: str) -> tuple[yaml.Node | None, Any]:
     size = len(text.encode("utf-8", "surrogatepass"))
     if size > MAX_FILE_BYTES:
         raise YamlProblem(1, 1, f"the file is {size:,} bytes; a scenario may have at most {MAX_FILE_BYTES:,}")
+    fast = fast_load(text)
+    return fast if fast is not None else careful_load(text)
+
+
+def careful_load(text: str) -> tuple[yaml.Node | None, Any]:
+    """load_text by PyYAML's Python parser alone: every problem located and worded."""
     loader = None
     try:
         loader = _LimitedLoader(text)

@@ -14,15 +14,14 @@ process, which is what the command line's front ends use.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypedDict
 
-import engine
-from engine import allocator as allocation
-from engine.runtime import Runtime
-from tensorscope.interpreter import ErrorInfo, Interpreter, Statement, UserError, parse
-from tensorscope.snapshot import Snapshot, SnapshotTaker
+from tensorscope.interpreter import ErrorInfo, Statement, UserError
+from tensorscope.snapshot import Snapshot
+
+CUDA_CAPACITY_BYTES = 16 << 30  # the simulated device's memory unless a scenario says otherwise (the engine's default)
 
 
 class SessionOptions(TypedDict, total=False):
@@ -54,8 +53,9 @@ class SessionLike(Protocol):
     @property
     def last(self) -> Snapshot | None: ...
 
-    def run(self, source: str) -> list[Step]:
-        """Run every top-level statement of `source`; a syntax error raises UserError."""
+    def run(self, source: str, on_step: Callable[[Step], None] | None = None) -> list[Step]:
+        """Run every top-level statement of `source`; a syntax error raises UserError. `on_step`,
+        when given, sees each step as soon as it is recorded (output can follow the run)."""
         ...
 
     def snapshot_at(self, index: int) -> Snapshot: ...
@@ -92,12 +92,21 @@ class SessionLike(Protocol):
 
 
 class Session:
-    """A namespace, the steps run in it so far, and their snapshots, on a runtime of its own."""
+    """A namespace, the steps run in it so far, and their snapshots, on a runtime of its own.
 
-    def __init__(self, *, cuda: bool = True, cuda_capacity_bytes: int = engine.cuda.DEFAULT_CAPACITY,
-                 time_limit: float | None = None) -> None:
+    The engine and the interpreter load with the first Session: front ends that only read
+    snapshots (a worker's) never import them."""
+
+    def __init__(self, *, cuda: bool = True, cuda_capacity_bytes: int = CUDA_CAPACITY_BYTES,
+                 time_limit: float | None = None, history: bool = True) -> None:
         """`time_limit` is not enforced in process (only a worker can stop a statement); it is
-        kept for the scenarios this session exports."""
+        kept for the scenarios this session exports. Without `history` only the last step is
+        kept (a worker's session: its front end keeps the steps); `steps` then holds that one."""
+        import engine
+        from engine.runtime import Runtime
+        from tensorscope.interpreter import Interpreter
+        from tensorscope.snapshot_taker import SnapshotTaker
+
         self.options: dict[str, Any] = {"cuda": cuda, "cuda_capacity_bytes": cuda_capacity_bytes,
                                         "time_limit": time_limit}
         self.runtime = Runtime()  # a fresh process's state: default seed, fresh device, grad on, float32
@@ -105,7 +114,9 @@ class Session:
             engine.cuda.configure(enabled=cuda, capacity_bytes=cuda_capacity_bytes)
             self.interpreter = Interpreter()
         self._steps: list[Step] = []
-        self._snapshots = SnapshotTaker()
+        self._statements: list[Statement] = []  # every step's, kept or not (the device's history names them)
+        self._history = history
+        self.taker = SnapshotTaker()
 
     @property
     def steps(self) -> Sequence[Step]:
@@ -119,15 +130,23 @@ class Session:
     def last(self) -> Snapshot | None:
         return self._steps[-1].snapshot if self._steps else None
 
-    def run(self, source: str) -> list[Step]:
+    def run(self, source: str, on_step: Callable[[Step], None] | None = None) -> list[Step]:
         """Run every top-level statement of `source`; a syntax error raises UserError, and nothing
         of `source` runs (as Python does with a file)."""
-        statements = parse(source)
-        return [self.run_statement(statement) for statement in statements]
+        from tensorscope.interpreter import parse
+
+        steps = []
+        for statement in parse(source):
+            steps.append(self.run_statement(statement))
+            if on_step is not None:
+                on_step(steps[-1])
+        return steps
 
     def run_statement(self, statement: Statement) -> Step:
+        from engine import cuda
+
         with self.runtime.active():
-            engine.cuda.set_tag(len(self._steps))  # the device's history says which step allocated what
+            cuda.set_tag(len(self._statements))  # the device's history says which step allocated what
             outcome = self.interpreter.run(statement)
             return self._record(statement, outcome.output, outcome.error, outcome.warnings)
 
@@ -139,10 +158,15 @@ class Session:
 
     def _record(self, statement: Statement, output: str | None, error: ErrorInfo | None,
                 warnings: tuple[str, ...], stopped: bool = False) -> Step:
-        snapshot = self._snapshots.take(len(self._steps), statement.source, self.namespace, output, error,
+        from engine import allocator as allocation
+
+        snapshot = self.taker.take(len(self._statements), statement.source, self.namespace, output, error,
                                         warnings, allocation.allocator.peak_bytes)
         step = Step(statement, snapshot, stopped)
+        if not self._history:
+            self._steps.clear()
         self._steps.append(step)
+        self._statements.append(statement)
         return step
 
     def sources(self) -> list[str]:
@@ -183,16 +207,17 @@ class Session:
         statement that made it: `filename`, its line there, and its first line of source."""
         import pickle
 
+        from engine import cuda
         from engine.memory_snapshot import snapshot
 
         def frame_of(tag: object) -> dict[str, Any] | None:
-            if not isinstance(tag, int) or not 0 <= tag < len(self._steps):
+            if not isinstance(tag, int) or not 0 <= tag < len(self._statements):
                 return None
-            statement = self._steps[tag].statement
+            statement = self._statements[tag]
             return {"filename": filename, "line": statement.lineno, "name": statement.source.splitlines()[0]}
 
         with self.runtime.active():
-            return pickle.dumps(snapshot(engine.cuda.device_allocator(), frame_of))
+            return pickle.dumps(snapshot(cuda.device_allocator(), frame_of))
 
     def dump_memory_snapshot(self, path: str, filename: str = "<session>") -> None:
         with open(path, "wb") as file:

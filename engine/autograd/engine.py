@@ -1,41 +1,86 @@
-"""The backward pass: walk the graph from the roots, newest node first, and deliver gradients."""
+"""The backward pass: walk the graph from the roots, newest node first, and deliver gradients.
+
+Gradients are engine tensors and every formula is written in engine ops, so the memory a backward
+allocates goes through the allocator (and shows on the memory pane and the simulated device), and
+with create_graph=True the backward records its own graph. The pass follows PyTorch's engine step by
+step, because users can observe each step: which node runs when (hooks print), which gradient buffer
+is summed in place or copied (the `.grad` version), which saved tensors are freed (a second backward
+fails), which nodes autograd.grad skips.
+"""
 
 from __future__ import annotations
 
 import heapq
+import sys
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from engine import errors
-from engine.autograd.node import AccumulateGrad, Edge, Node
+from engine.autograd import grad_mode
+from engine.autograd.hooks import check_tensor_result, check_tuple_result
+from engine.autograd.node import AccumulateGrad, Node
 from engine.devices import on
-from engine.storage import Storage
+
+_WRITTEN: dict[int, tuple[Any, int]] = {}
 
 
-def _root_edges(tensors: Sequence[Any], grads: Sequence[Any]) -> list[tuple[Edge, np.ndarray]]:
-    roots = []
-    for i, (tensor, grad) in enumerate(zip(tensors, grads)):
-        edge = tensor._gradient_edge()
-        if edge is None:
-            raise RuntimeError(errors.NO_GRAD_FN.format(i=i))
-        if grad is None:
-            if tensor.numel() != 1:
-                raise RuntimeError(errors.NON_SCALAR_BACKWARD)
-            value = np.ones(tensor.shape, dtype=tensor.dtype.np)
-        else:
-            value = grad._numpy_view() if hasattr(grad, "_numpy_view") else np.asarray(grad)
-            if tuple(value.shape) != tuple(tensor.shape):
-                raise RuntimeError(errors.GRAD_SHAPE_MISMATCH.format(
-                    i=i, got=_size_text(value.shape), want=_size_text(tensor.shape)))
-            value = value.astype(tensor.dtype.np, copy=False)
-        roots.append((edge, value))
-    return roots
+def written_in_place(grad: Any, times: int = 1) -> Any:
+    """For backward closures of ops not yet in the derivative table: mark a numpy gradient built with
+    in-place ops (torch's zeros().scatter_(...)), so the tensor made of it starts at that version."""
+    _WRITTEN[id(grad)] = (grad, times)
+    return grad
 
 
-def _size_text(shape: Sequence[int]) -> str:
-    return "torch.Size([" + ", ".join(str(s) for s in shape) + "])"
+def take_written_mark(grad: Any) -> int:
+    mark = _WRITTEN.pop(id(grad), None)
+    return mark[1] if mark is not None and mark[0] is grad else 0
+
+
+class _Buffers:
+    """The gradients waiting at each node (PyTorch's InputBuffers).
+
+    PyTorch sums a second gradient into the first in place when nothing else holds the first (and it
+    is not a view), and AccumulateGrad adopts ("steals") a gradient nothing else holds instead of
+    copying it. Which happens is visible in `x.grad._version` and in whether `x.grad` shares memory
+    with another gradient. PyTorch decides by the tensor's reference count (`use_count()`); so does
+    this engine, by the Python object's (see `_held_elsewhere`): a gradient the caller passed in, one
+    a custom Function's backward or a hook returned while keeping it, one autograd.grad captured, is
+    held elsewhere and left untouched.
+    """
+
+    def __init__(self) -> None:
+        self.slots: dict[Node, list[Any]] = {}
+
+    def add(self, node: Node, nr: int, grad: Any) -> None:
+        slots = self.slots.get(node)
+        if slots is None:
+            slots = self.slots[node] = [None] * max(len(node.output_meta), nr + 1)
+        old = slots[nr]
+        if old is None:
+            slots[nr] = grad
+            return
+        # held by the slot and by `old`: nothing else may hold it for the sum to go in place
+        if not grad_mode.state.enabled and not _held_elsewhere(old, 2) and old._view is None and _dense(old):
+            old.add_(grad)  # torch: old_var.add_(var)
+            return
+        slots[nr] = old + grad
+
+    def take(self, node: Node) -> list[Any]:
+        return self.slots.pop(node, None) or [None] * len(node.output_meta)
+
+
+def _held_elsewhere(tensor: Any, engine_refs: int) -> bool:
+    """Whether anything but the caller's `engine_refs` references holds `tensor` (torch's
+    `use_count() > n`); getrefcount also counts this function's parameter and its own argument."""
+    return sys.getrefcount(tensor) > engine_refs + 2
+
+
+def _dense(t: Any) -> bool:
+    from engine import geometry
+
+    return geometry.dense_permutation(t._shape, t._stride) is not None
 
 
 def _discover(roots: list[Node]) -> dict[Node, int]:
@@ -54,207 +99,292 @@ def _discover(roots: list[Node]) -> dict[Node, int]:
     return dependencies
 
 
-def _needed_for(targets: set[Node], dependencies: dict[Node, int]) -> set[Node]:
-    """Nodes from which some target can be reached (autograd.grad runs only those)."""
-    needed: dict[Node, bool] = {}
-
-    def visit(node: Node) -> bool:
-        if node in needed:
-            return needed[node]
-        needed[node] = node in targets
-        hit = node in targets
-        for child, _ in node.next_functions:
-            if child is not None and visit(child):
-                hit = True
-        needed[node] = hit
-        return hit
-
-    for node in dependencies:
-        visit(node)
-    return {node for node, hit in needed.items() if hit}
-
-
-_WRITTEN: dict[int, tuple[np.ndarray, int]] = {}
-
-
-def written_in_place(grad: np.ndarray, times: int = 1) -> np.ndarray:
-    """Mark a gradient a backward formula built with in-place ops (torch's zeros().scatter_(...)),
-    so a leaf adopting it starts at the version PyTorch's would."""
-    _WRITTEN[id(grad)] = (grad, times)
-    return grad
-
-
-class _GradFlow:
-    """The gradients waiting at each node, and a model of the tensor identities PyTorch would use.
-
-    PyTorch adds a second gradient into the first in place when nobody else holds the first,
-    and AccumulateGrad adopts ("steals") a gradient nobody else holds instead of copying it. That is
-    why `x.grad._version` is 0 after `(x * 2).sum().backward()` but 1 after `x.sum().backward()`
-    (an expanded gradient must be copied) or `(x * x).sum().backward()` (summed in place). The
-    arithmetic here never writes into an array; only the version bookkeeping mimics those writes.
-    """
-
-    def __init__(self) -> None:
-        self.slots: dict[Node, list[np.ndarray | None]] = {}
-        self.holders: dict[int, int] = {}
-        self.bumps: dict[int, int] = {}
-        self.alive: dict[int, np.ndarray] = {}  # keeps ids stable while the model refers to them
-        self.foreign: set[int] = set()
-        self.storages: dict[int, Storage] = {}
-
-    def hold(self, grad: np.ndarray) -> None:
-        self.holders[id(grad)] = self.holders.get(id(grad), 0) + 1
-        self.alive[id(grad)] = grad
-
-    def release(self, grad: np.ndarray) -> None:
-        self.holders[id(grad)] -= 1
-
-    def add(self, node: Node, nr: int, grad: np.ndarray) -> None:
-        if not isinstance(grad, np.ndarray):  # numpy reduces 0-d results to scalars: a fresh tensor in torch
-            grad = np.array(grad)
-        slots = self.slots.get(node)
-        if slots is None:
-            slots = self.slots[node] = [None] * max(len(node.output_meta), nr + 1)
-        written = _WRITTEN.pop(id(grad), None)
-        if written is not None and written[0] is grad:
-            self.bumps[id(grad)] = written[1]
-        old = slots[nr]
-        if old is None:
-            slots[nr] = grad
-            self.hold(grad)
-            return
-        total = np.asarray(old + grad)
-        if self.holders.get(id(old), 0) == 1 and _owns_memory(old):  # torch: old.add_(new), else old + new
-            self.bumps[id(total)] = self.bumps.get(id(old), 0) + 1
-        self.release(old)
-        slots[nr] = total
-        self.hold(total)
-
-    def take(self, node: Node) -> list[np.ndarray | None]:
-        return self.slots.pop(node, None) or [None] * len(node.output_meta)
-
-    def deliver(self, grad: np.ndarray, variable: Any) -> None:
-        """Hand a leaf its gradient as PyTorch would: adopt the memory when nobody else holds it and
-        it has the leaf's layout (the .grad then lives in the gradient's buffer: after `cat`, the
-        leaves' grads are slices of one buffer), else copy it, which costs a version bump."""
-        stealable = (self.holders.get(id(grad), 0) == 1 and _writable(grad) and grad.dtype == variable.dtype.np
-                     and _layout_fits(grad, variable))
-        root = _root_buffer(grad)
-        if stealable and id(root) not in self.foreign and root.flags.c_contiguous and min(grad.strides, default=0) >= 0:
-            storage = self.storages.get(id(root))
-            if storage is None:
-                storage = self.storages[id(root)] = Storage.wrap(root.reshape(-1))
-            variable._accumulate_grad(grad, self.bumps.get(id(grad), 0), storage, root)
-        else:
-            variable._accumulate_grad(grad, self.bumps.get(id(grad), 0) if stealable else 1)
-
-    def mark_foreign(self, grad: np.ndarray) -> None:
-        """Memory the caller owns (a gradient passed to backward) is never adopted."""
-        self.foreign.add(id(_root_buffer(grad)))
-        self.alive[id(_root_buffer(grad))] = _root_buffer(grad)
-
-
-def _root_buffer(array: np.ndarray) -> np.ndarray:
-    while isinstance(array.base, np.ndarray):
-        array = array.base
-    return array
-
-
-def _writable(grad: np.ndarray) -> bool:
-    return grad.flags.writeable and (grad.size <= 1 or 0 not in grad.strides)
-
-
-def _owns_memory(grad: np.ndarray) -> bool:
-    """torch sums into a buffered gradient in place only when no view shares its storage."""
-    return _writable(grad) and grad.base is None
-
-
-def _layout_fits(grad: np.ndarray, variable: Any) -> bool:
-    """PyTorch adopts a gradient only in the variable's own layout. A negative stride is numpy's way
-    of a flip that PyTorch computes into fresh memory, so it counts as fitting."""
-    element = tuple(s // grad.itemsize for s in grad.strides)
-    if any(s < 0 for s in element):
-        return True
-    return all(n <= 1 or a == b for n, a, b in zip(grad.shape, element, variable._stride))
+def _needed(outputs: set[Node], dependencies: dict[Node, int]) -> set[Node]:
+    """PyTorch's exec_info: the nodes that lie on a path to one of `outputs` (not counting the
+    output itself, which only runs when another output lies beyond it)."""
+    reaches: dict[Node, bool] = {}
+    needed: set[Node] = set()
+    stack: list[tuple[Node, int]] = [(root, 0) for root in dependencies if dependencies[root] == 0]
+    while stack:
+        node, i = stack.pop()
+        if i == 0 and node in reaches:
+            continue
+        children = node.next_functions
+        if i < len(children):
+            stack.append((node, i + 1))
+            child = children[i][0]
+            if child is not None and child not in reaches:
+                stack.append((child, 0))
+            continue
+        hit = any(child is not None and (child in outputs or reaches.get(child, False)) for child, _ in children)
+        reaches[node] = hit
+        if hit:
+            needed.add(node)
+    return needed
 
 
 def _priority(node: Node) -> tuple[int, int]:
     """Leaves' AccumulateGrad first (oldest first), then the newest node, as PyTorch's ready queue."""
     if isinstance(node, AccumulateGrad):
-        return (0, node.sequence_nr)
+        return (0, node.order)
     return (1, -node.sequence_nr)
 
 
-def run_backward(tensors: Sequence[Any], grads: Sequence[Any], retain_graph: bool,
-                 inputs: Sequence[Any] | None = None,
-                 allow_unused: bool = False) -> list[tuple[np.ndarray, int] | None]:
-    """Run backward from `tensors`. With `inputs` (autograd.grad), return their gradients (each with
-    the version PyTorch's tensor would have) instead of accumulating into `.grad`."""
-    roots = _root_edges(tensors, grads)
-    dependencies = _discover([edge[0] for edge, _ in roots])
-    flow = _GradFlow()
-    for ((node, nr), value), given in zip(roots, grads):
-        flow.add(node, nr, value)
-        if given is not None:
-            flow.hold(value)  # the caller still holds the gradient it passed
-            flow.mark_foreign(value)
+def _device(node: Node) -> Any:
+    return node.output_meta[0][2] if node.output_meta else None
 
-    captures: dict[Edge, int] = {}
+
+def run_backward(tensors: Sequence[Any], grads: Sequence[Any], keep_graph: bool, create_graph: bool,
+                 inputs: Sequence[Any] | None = None, allow_unused: bool = False,
+                 accumulate: bool = True) -> list[Any]:
+    """Run backward from `tensors` with the given root gradients (engine tensors).
+
+    With `accumulate` (backward), gradients go into `.grad`, of only `inputs` when given; without it
+    (autograd.grad), the gradients of `inputs` are captured and returned instead."""
+    from engine.autograd.graph import GradientEdge
+
+    roots = []
+    for i, tensor in enumerate(tensors):
+        edge = (tensor.node, tensor.output_nr) if isinstance(tensor, GradientEdge) else tensor._gradient_edge()
+        if edge is None:
+            raise RuntimeError(errors.NO_GRAD_FN.format(i=i))
+        roots.append(edge)
+    dependencies = _discover([node for node, _ in roots])
+    buffers = _Buffers()
+    for (node, nr), grad in zip(roots, grads):
+        buffers.add(node, nr, grad)  # the caller still holds the root gradient: it is never summed into
+
+    captures: dict[Node, list[tuple[int, int]]] = {}
     needed: set[Node] | None = None
     if inputs is not None:
+        outputs: set[Node] = set()
         for i, tensor in enumerate(inputs):
-            edge = tensor._gradient_edge()
-            if edge is None or edge[0] not in dependencies:
-                if not allow_unused:
-                    raise RuntimeError(errors.UNUSED_INPUT.format(i=i))
+            if isinstance(tensor, GradientEdge):
+                edge = (tensor.node, tensor.output_nr)
+            else:
+                if accumulate:
+                    tensor.retain_grad()  # a non-leaf input of backward(inputs=...) keeps its .grad from now on
+                if not tensor.requires_grad:
+                    raise RuntimeError(errors.INPUT_NO_GRAD)
+                edge = tensor._gradient_edge()
+            if edge[0] not in dependencies:  # unreachable: its gradient stays undefined
                 continue
-            captures[edge] = i
-        needed = _needed_for({node for node, _ in captures}, dependencies)
-    captured: list[tuple[np.ndarray, int] | None] = [None] * (len(inputs) if inputs is not None else 0)
+            outputs.add(edge[0])
+            if not accumulate:
+                captures.setdefault(edge[0], []).append((edge[1], i))
+        needed = _needed(outputs, dependencies)
+        if accumulate:
+            needed |= outputs
+    captured: list[Any] = [None] * (len(inputs) if inputs is not None else 0)
+    receives = None if needed is None else needed | set(captures)  # nodes whose gradient is wanted
 
     ready = [(_priority(node), id(node), node) for node, count in dependencies.items() if count == 0]
     heapq.heapify(ready)
-    executed: list[Node] = []
+    callbacks: list[Any] = []
+    _graph_tasks.append(callbacks)
     try:
-        while ready:
-            _, _, node = heapq.heappop(ready)
-            incoming = flow.take(node)
-            for (target, nr), index in captures.items():
-                if target is node and incoming[nr] is not None:
-                    captured[index] = (incoming[nr], flow.bumps.get(id(incoming[nr]), 0))
-            outgoing: Sequence[np.ndarray | None] = ()
-            if isinstance(node, AccumulateGrad):
-                if needed is None and incoming[0] is not None:
-                    with on(node.variable.device):  # a leaf's .grad lives on its device
-                        flow.deliver(incoming[0], node.variable)
-            elif needed is None or node in needed:
-                _retain_grads(node, incoming)
-                if any(g is not None for g in incoming):
-                    outgoing = node.apply(incoming)
-                executed.append(node)
-            for (child, nr), grad in zip(node.next_functions, outgoing or [None] * len(node.next_functions)):
-                if child is None:
-                    continue
-                if grad is not None:
-                    flow.add(child, nr, grad)
-                dependencies[child] -= 1
-                if dependencies[child] == 0:
-                    heapq.heappush(ready, (_priority(child), id(child), child))
-            for grad in incoming:
-                if grad is not None:
-                    flow.release(grad)
+        with np.errstate(all="ignore"):  # torch's formulas never warn about the inf/nan they produce
+            _run(ready, buffers, dependencies, needed, captures, captured, receives, keep_graph, create_graph)
+        while callbacks:  # queue_callback's final callbacks, in order; one may queue another
+            callbacks.pop(0)()
     finally:
-        if not retain_graph:
-            for node in executed:
-                node.release()
+        _graph_tasks.pop()
+    if inputs is not None and not accumulate and not allow_unused:
+        for i, found in enumerate(captured):
+            if found is None:
+                raise RuntimeError(errors.UNUSED_INPUT.format(i=i))
     return captured
 
 
-def _retain_grads(node: Node, incoming: list[np.ndarray | None]) -> None:
-    if not node._retained:
-        return
-    for nr, ref in node._retained.items():
+# the final callbacks of each backward running (a reentrant backward runs inside another one)
+_graph_tasks: list[list[Any]] = []
+
+
+def queue_callback(callback: Any) -> None:
+    """Variable._execution_engine.queue_callback: run `callback` when the current backward finishes."""
+    if not _graph_tasks:
+        raise RuntimeError("Final callbacks can only be installed during backward pass.")
+    _graph_tasks[-1].append(callback)
+
+
+def _run(ready: list[Any], buffers: _Buffers, dependencies: dict[Node, int], needed: set[Node] | None,
+         captures: dict[Node, list[tuple[int, int]]], captured: list[Any], receives: set[Node] | None,
+         keep_graph: bool, create_graph: bool) -> None:
+    """The ready queue: each node once all the gradients it waits for have arrived."""
+    with grad_mode.set_grad_enabled(create_graph):
+        while ready:
+            _, _, node = heapq.heappop(ready)
+            incoming = buffers.take(node)
+            runs = needed is None or node in needed
+            if needed is not None and (runs or node in captures):
+                seen = incoming if runs else _tensor_pre_hooks(node, incoming)
+                for nr, index in captures.get(node, ()):
+                    captured[index] = seen[nr]
+            outgoing: Sequence[Any] = ()
+            if runs:
+                device = _device(node)
+                if device is not None and device.type != "cpu":
+                    with on(device):
+                        outgoing = _evaluate(node, incoming, keep_graph, receives)
+                else:
+                    outgoing = _evaluate(node, incoming, keep_graph, receives)
+            incoming = seen = None
+            outgoing = list(outgoing) if outgoing else [None] * len(node.next_functions)
+            for i, (child, nr) in enumerate(node.next_functions):
+                if child is None:
+                    continue
+                grad, outgoing[i] = outgoing[i], None  # moved into the buffer, as torch std::moves it
+                if grad is not None and (receives is None or child in receives):
+                    buffers.add(child, nr, grad)
+                grad = None
+                dependencies[child] -= 1
+                if dependencies[child] == 0:
+                    heapq.heappush(ready, (_priority(child), id(child), child))
+
+
+def _evaluate(node: Node, incoming: list[Any], keep_graph: bool, receives: set[Node] | None) -> Sequence[Any]:
+    """PyTorch's call_function: tensor pre-hooks (and retain_grad), node pre-hooks, the node itself,
+    the check of what it returned, post-hooks; then its saved tensors are freed unless retained."""
+    hooks = node._hooks
+    if hooks is not None or isinstance(node, AccumulateGrad):
+        incoming = _tensor_pre_hooks(node, incoming)
+    if hooks is not None:
+        for hook in list(hooks.pre.values()):
+            result = hook(tuple(incoming))
+            if result is not None:
+                incoming[:] = check_tuple_result(incoming, result, hook)
+        result = None  # what a hook returned is held by `incoming` alone (the steal below counts holders)
+    if isinstance(node, AccumulateGrad):
+        _accumulate(node, incoming[0])
+        outgoing: list[Any] = []
+    elif not node._runs_without_grads and all(g is None for g in incoming):
+        outgoing = [None] * len(node.next_functions)
+    else:
+        mask = tuple(child is not None and (receives is None or child in receives)
+                     for child, _ in node.next_functions)
+        outgoing = _validate(node, list(node.apply(incoming, mask)))
+    if not keep_graph:
+        node.release()
+    if hooks is not None and hooks.post:
+        for hook in list(hooks.post.values()):
+            result = hook(tuple(outgoing), tuple(incoming))
+            if result is not None:
+                outgoing = check_tuple_result(outgoing, result, hook)
+    return outgoing
+
+
+def _tensor_pre_hooks(node: Node, incoming: list[Any]) -> list[Any]:
+    """Hooks registered on the tensors this node produced, then their retain_grad. What the hooks
+    return replaces the gradient in `incoming` itself (torch moves it), so nothing else holds it."""
+    if isinstance(node, AccumulateGrad):
+        hooks = node.variable._backward_hooks
+        if hooks:
+            incoming[0] = _run_tensor_hooks(hooks, incoming[0])
+        return incoming
+    node_hooks = node._hooks
+    if node_hooks is None:
+        return incoming
+    if node_hooks.tensor_pre:
+        for nr, hooks in node_hooks.tensor_pre:
+            incoming[nr] = _run_tensor_hooks(hooks, incoming[nr])
+    for nr, ref in list(node_hooks.retains_grad.items()):
         tensor = ref()
         if tensor is not None and incoming[nr] is not None:
-            with on(tensor.device):
-                tensor._accumulate_grad(incoming[nr], 0)  # retain_grad keeps a clone
+            _retain(tensor, incoming[nr])
+    return incoming
+
+
+def _run_tensor_hooks(hooks: dict[int, Any], grad: Any) -> Any:
+    for hook in list(hooks.values()):
+        result = hook(grad)
+        if result is not None and result is not grad:
+            grad = check_tensor_result(grad, result, hook)
+    return grad
+
+
+def _retain(tensor: Any, grad: Any) -> None:
+    """retain_grad's hook: a contiguous clone the first time, then `tensor.grad + grad`."""
+    with on(tensor.device):
+        if tensor._grad is None:
+            tensor._grad = grad.clone(memory_format="contiguous_format")
+        else:
+            tensor._grad = tensor._grad + grad
+
+
+def _validate(node: Node, grads: list[Any]) -> list[Any]:
+    """PyTorch's validate_outputs: one gradient per edge, each summed to / cast to what its edge expects."""
+    edges = node.next_functions
+    if len(grads) != len(edges):
+        raise RuntimeError(f"Function {node.name()} returned an invalid number of gradients - expected "
+                           f"{len(edges)}, but got {len(grads)}")
+    for i, ((child, nr), grad) in enumerate(zip(edges, grads)):
+        if child is None or grad is None:
+            continue
+        shape, dtype, _ = child.output_meta[nr]
+        if grad._shape != shape:
+            from engine.ops.backward_ops import expandable, sum_to_size
+
+            if not expandable(shape, grad._shape):
+                if not node._checks_shapes:
+                    continue
+                raise RuntimeError(f"Function {node.name()} returned an invalid gradient at index {i} - got "
+                                   f"{errors.shape_text(grad._shape)} but expected shape compatible with "
+                                   f"{errors.shape_text(shape)}")
+            grad = grads[i] = sum_to_size(grad, shape)
+        if grad.dtype is not dtype:
+            grads[i] = grad.to(dtype)
+    return grads
+
+
+def _accumulate(node: AccumulateGrad, grad: Any) -> None:
+    """AccumulateGrad::apply: steal, copy or add the gradient into the leaf's .grad."""
+    variable = node.variable
+    if grad is None or not variable.requires_grad:  # requires_grad_(False) since the graph was built
+        return
+    with on(variable.device):
+        current = variable._grad
+        if current is None:
+            # held by the incoming list and by `grad`: anything more, and torch copies it
+            if (not grad_mode.state.enabled and not _held_elsewhere(grad, 2)
+                    and _obeys_layout_contract(grad, variable)):
+                variable._grad = grad.detach()
+            else:
+                variable._grad = _clone_obey_contract(grad, variable)
+        elif not grad_mode.state.enabled:
+            current.add_(grad)
+        else:
+            variable._grad = current + grad
+    hook = variable._post_accumulate_grad_hooks
+    if hook:
+        for fn in list(hook.values()):
+            if fn(variable) is not None:
+                raise RuntimeError("Tensor post accumulate grad hooks should return None.")
+
+
+def _non_overlapping_and_dense(t: Any) -> bool:
+    """torch's is_non_overlapping_and_dense: contiguous (an empty tensor always is), or a permutation
+    of a contiguous layout."""
+    from engine import geometry
+
+    return t.is_contiguous() or geometry.dense_permutation(t._shape, t._stride) is not None
+
+
+def _obeys_layout_contract(grad: Any, variable: Any) -> bool:
+
+    if _non_overlapping_and_dense(variable):
+        for size, g_stride, v_stride in zip(grad._shape, grad._stride, variable._stride):
+            if size != 1 and g_stride != v_stride:
+                return False
+            if size == 1 and g_stride == 0:
+                return False
+        return True
+    return grad.is_contiguous()
+
+
+def _clone_obey_contract(grad: Any, variable: Any) -> Any:
+    """The variable's strides when it is dense (new_empty_strided + copy_), else a contiguous clone."""
+    from engine.ops.backward_ops import new_empty_strided
+
+    if _non_overlapping_and_dense(variable):
+        return new_empty_strided(grad, variable._shape, variable._stride).copy_(grad)
+    return grad.clone(memory_format="contiguous_format")

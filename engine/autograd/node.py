@@ -1,8 +1,12 @@
 """Graph nodes: what an op records so backward can run, and the tensors it saved for that.
 
-A Node holds the op's backward closure (written beside the op's forward in engine/ops), its edges to
-the nodes of its inputs (`next_functions`), and SavedTensors that remember the version they were
-saved at. Node classes carry PyTorch's names, so `type(t.grad_fn).__name__` reads `MulBackward0`.
+A Node is one recorded op. Its class carries PyTorch's name (`MulBackward0`) and, for ops in the
+derivative table (engine/autograd/derivatives), the formulas that turn the gradient of its outputs
+into gradients of its inputs, written in engine ops. The instance keeps its edges to the nodes of its
+inputs (`next_functions`), the tensors it saved (SavedTensors, which remember the version they saw)
+and the other values its formulas need (`_values`: dims, sizes, scalars), all readable as torch
+exposes them (`grad_fn._saved_self`, `grad_fn._saved_dim`). Hooks (`register_hook`,
+`register_prehook`, tensor hooks and retain_grad) hang off the node as in PyTorch.
 """
 
 from __future__ import annotations
@@ -13,47 +17,95 @@ from typing import Any
 
 import numpy as np
 
-from engine import errors
-from engine.autograd import graph
+from engine import errors, runtime
+from engine.autograd import grad_mode, graph
+from engine.autograd.hooks import HookDict, RemovableHandle, add_hook
 
 Edge = tuple["Node | None", int]
-Backward = Callable[..., Sequence[np.ndarray | None]]
-_sequence = itertools.count()
+Meta = tuple[tuple[int, ...], Any, Any]  # (shape, engine dtype, device) of each output
+class Sequences:
+    """The sequence numbers nodes take (torch's, newest first in backward) and the order the
+    AccumulateGrad nodes are made in: a part of the engine's runtime."""
+
+    __slots__ = ("accumulators", "nodes")
+
+    def __init__(self) -> None:
+        self.nodes = itertools.count()
+        self.accumulators = itertools.count()
+
+
+sequences: Sequences = runtime.slot(__name__, "sequences", Sequences)
 
 
 class SavedTensor:
     """A tensor an op keeps for backward, checked against in-place changes when unpacked.
 
-    An op's own output is saved as an alias without grad_fn (as PyTorch does, to avoid a cycle), and
-    an error about it names the op that saved it (or, for an in-place op on a view, the view's node
-    after the rebase: `view_grad_fn`); a saved input names its grad_fn at backward time.
+    An op's own output is saved as an alias without grad_fn (as PyTorch does, to avoid a cycle); when
+    unpacked while the backward itself is recorded (create_graph) it is handed out with the node as
+    its grad_fn, so the second derivative flows through the op. An error about a saved output names
+    the op that saved it (or, for an in-place op on a view, the view's node after the rebase:
+    `view_grad_fn`); a saved input names its grad_fn at backward time.
     """
 
-    __slots__ = ("hooks", "is_output", "packed", "released", "tensor", "version", "view_grad_fn")
+    __slots__ = ("hooks", "is_output", "output_nr", "packed", "released", "target", "tensor", "version",
+                 "view_grad_fn")
 
-    def __init__(self, tensor: Any, is_output: bool) -> None:
+    def __init__(self, tensor: Any, is_output: bool, output_nr: int = 0) -> None:
         if tensor._storage.inference:
             raise RuntimeError(errors.INFERENCE_SAVED)
         self.version = tensor._vc.value
         self.is_output = is_output
+        self.output_nr = output_nr
         self.tensor = tensor._alias() if is_output else tensor
         self.released = False
         self.view_grad_fn: Node | None = None
-        self.hooks = graph._active[-1] if graph._active else None
-        self.packed = self.hooks[0](self.tensor) if self.hooks else None
-        if self.hooks is not None:
-            self.tensor = None  # as in PyTorch, only what the pack hook returned is kept
+        self.target = None
+        self.hooks = graph.current_hooks()
+        self.packed = self._pack(tensor) if self.hooks is not None else None
+
+    def _pack(self, tensor: Any) -> Any:
+        """saved_tensors_hooks: the pack hook sees the tensor itself, under no_grad, and may not write
+        it; as in PyTorch, only what it returns is kept (with where the tensor's gradient goes)."""
+        with grad_mode.no_grad():
+            packed = self.hooks[0](tensor)
+        if tensor._vc.value != self.version:
+            raise RuntimeError(errors.PACK_HOOK_INPLACE)
+        self.target = None if self.is_output else _GradientTarget(tensor)
+        self.tensor = None
+        return packed
 
     def unpack(self, owner: Node) -> Any:
         if self.released:
             raise RuntimeError(errors.BACKWARD_TWICE)
         if self.hooks is not None:  # hooked tensors are not version-checked, exactly as in PyTorch
-            return self.hooks[1](self.packed)
+            return self._from_unpack_hook(owner)
         tensor = self.tensor
         current = tensor._vc.value
         if current != self.version:
             raise RuntimeError(errors.VERSION_MISMATCH.format(core=self._mismatch_core(owner, current)))
+        if self.is_output and grad_mode.state.enabled:
+            return _placed_in_graph(tensor, owner, self.output_nr)
         return tensor
+
+    def _from_unpack_hook(self, owner: Node) -> Any:
+        from engine.tensor import Tensor
+
+        value = self.hooks[1](self.packed)
+        if not isinstance(value, Tensor):
+            raise TypeError("Output of saved tensor unpack_hook expected to be a Tensor but got result of type "
+                            + type(value).__name__)
+        if self.is_output:
+            return _placed_in_graph(value, owner, self.output_nr)
+        target = self.target
+        if target.grad_fn is None and target.accumulator is None:
+            return value
+        alias = value._alias()
+        if target.grad_fn is not None:
+            alias._grad_fn, alias._output_nr = target.grad_fn, target.output_nr
+        else:  # a leaf: the alias feeds the leaf's own AccumulateGrad
+            alias._requires_grad = True
+            alias._accumulator = target.accumulator
+        return alias
 
     def _mismatch_core(self, owner: Node, current: int) -> str:
         tensor = self.tensor
@@ -69,23 +121,179 @@ class SavedTensor:
         self.tensor = None
         self.packed = None
 
+    @property
+    def data(self) -> Any:
+        """What is stored: the pack hook's result, else the saved tensor itself (an input) or a
+        detached alias (an output); None once freed."""
+        if self.released:
+            return None
+        return self.packed if self.hooks is not None else self.tensor
+
+    @property
+    def unpack_hook(self) -> Any:
+        return self.hooks[1] if self.hooks is not None else None
+
+    def register_hooks(self, pack_hook: Callable[[Any], Any], unpack_hook: Callable[[Any], Any]) -> None:
+        """`grad_fn._raw_saved_x.register_hooks(pack, unpack)`: hooks for this one saved tensor."""
+        if not (callable(pack_hook) and callable(unpack_hook)):
+            raise TypeError("register_hooks(): incompatible function arguments. The following argument types are "
+                            "supported:\n    1. (self: torch._C._autograd.SavedTensor, arg0: Callable, arg1: "
+                            "Callable) -> None")
+        if self.released:
+            raise RuntimeError(errors.SAVED_HOOKS_AFTER_FREE)
+        if self.hooks is not None:
+            raise RuntimeError("Calling register_hooks on a saved tensor whose hooks have already been set. Hint: only "
+                               "one pair of hooks is allowed at a time.")
+        self.hooks = (pack_hook, unpack_hook)
+        self.packed = self._pack(self.tensor)
+
+
+class _GradientTarget:
+    """What a SavedTensor keeps of a saved input once a pack hook has taken its data: where the
+    input's gradient goes (its grad_fn and output_nr, or a weak reference to its leaf's
+    AccumulateGrad), so that the unpacked tensor rejoins the graph as PyTorch's SavedVariable does."""
+
+    __slots__ = ("accumulator", "grad_fn", "output_nr")
+
+    def __init__(self, tensor: Any) -> None:
+        edge = tensor._gradient_edge() if tensor.requires_grad else None
+        self.grad_fn = self.accumulator = None
+        self.output_nr = 0
+        if edge is not None and isinstance(edge[0], AccumulateGrad):
+            self.accumulator = tensor._accumulator
+        elif edge is not None:
+            self.grad_fn, self.output_nr = edge
+
+
+class SavedScalar(SavedTensor):
+    """A Python number an op keeps as a wrapped 0-dim tensor (`x * 2` saves `other`), or a None a
+    custom Function saved: never packed by saved-tensor hooks, but freed with the graph, so a second
+    backward through it fails as in torch. A SavedTensor to the user, as in torch."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+        self.released = False
+        self.is_output = False
+        self.tensor = None
+        self.version = 0
+        self.hooks = None
+        self.packed = None
+        self.target = None
+        self.output_nr = 0
+
+    @property
+    def data(self) -> Any:
+        return None if self.released or self.value is None else self.wrapped()
+
+    def register_hooks(self, pack_hook: Callable[[Any], Any], unpack_hook: Callable[[Any], Any]) -> None:
+        if self.value is None:
+            raise RuntimeError("Calling register_hooks on a saved tensor with value None is forbidden")
+        if self.released:
+            raise RuntimeError(errors.SAVED_HOOKS_AFTER_FREE)
+        self.hooks = (pack_hook, unpack_hook)  # a wrapped number is never packed: torch skips its hooks
+
+    def unpack(self, owner: Node) -> Any:
+        if self.released:
+            raise RuntimeError(errors.BACKWARD_TWICE)
+        return self.value
+
+    def wrapped(self) -> Any:
+        """The value as torch shows `_saved_other`: a 0-dim int64, float64 or bool tensor."""
+        from engine import dtypes
+        from engine.ops.core import scalar_tensor
+
+        if isinstance(self.value, bool):
+            return scalar_tensor(self.value, dtypes.bool_)
+        if isinstance(self.value, int):
+            return scalar_tensor(self.value, dtypes.int64)
+        return scalar_tensor(self.value, dtypes.float64)
+
+    def release(self) -> None:
+        self.released = True
+
+
+SavedScalar.__name__ = SavedScalar.__qualname__ = "SavedTensor"  # one class to the user, as in torch
+
+
+_NUMBERS = (bool, int, float, complex, np.generic)
+
+
+def make_saved(inputs: dict[str, Any], outputs: dict[str, Any]) -> tuple[tuple[str, Any], ...]:
+    """SavedTensors for input tensors (a Python number becomes a SavedScalar, a list one entry per
+    tensor) and for outputs (given as tensor or (tensor, output_nr)), in that order."""
+    saved: list[tuple[str, SavedTensor | SavedScalar]] = []
+    for field, t in inputs.items():
+        if isinstance(t, (list, tuple)):  # a list field keeps its None entries (index's untouched dims)
+            saved.extend((field, SavedTensor(e, False) if e is not None else SavedScalar(None)) for e in t)
+        elif t is None:
+            continue
+        elif isinstance(t, _NUMBERS):
+            saved.append((field, SavedScalar(t)))
+        else:
+            saved.append((field, SavedTensor(t, False)))
+    for field, t in outputs.items():
+        nr = 0
+        if isinstance(t, tuple):
+            t, nr = t
+        saved.append((field, SavedTensor(t, True, nr)))
+    return tuple(saved)
+
+
+def _placed_in_graph(tensor: Any, node: Node, output_nr: int) -> Any:
+    """An alias of a saved output whose history is the node that saved it (for create_graph)."""
+    alias = tensor._alias()
+    alias._grad_fn, alias._output_nr = node, output_nr
+    return alias
+
+
+class NodeHooks:
+    """What users hang on a node: pre-hooks, post-hooks, the tensor hooks of its outputs, metadata."""
+
+    __slots__ = ("metadata", "post", "pre", "retains_grad", "tensor_pre")
+
+    def __init__(self) -> None:
+        self.pre = HookDict()
+        self.post = HookDict()
+        self.tensor_pre: list[tuple[int, HookDict]] = []  # (output_nr, the tensor's _backward_hooks)
+        self.retains_grad: dict[int, Any] = {}  # output_nr -> weakref of the tensor retaining its grad
+        self.metadata: dict[Any, Any] = {}
+
+
+class Context:
+    """What a derivative formula reads: the node's saved tensors (unpacked) and values by field
+    name, and which of the node's inputs need a gradient (`grad_input_mask`, `needs(i)`)."""
+
+    def __init__(self, grad_input_mask: tuple[bool, ...]) -> None:
+        self.grad_input_mask = grad_input_mask
+
+    def needs(self, i: int) -> bool:
+        return self.grad_input_mask[i]
+
 
 class Node:
-    """One recorded op. Subclasses exist only to carry PyTorch's node names."""
+    """One recorded op; its class names it and carries its derivative (see engine.autograd.derivatives)."""
 
-    __slots__ = ("__weakref__", "_backward", "_retained", "_saved", "_saved_values", "next_functions",
+    __slots__ = ("__weakref__", "_backward", "_hooks", "_rule", "_saved", "_values", "next_functions",
                  "output_meta", "sequence_nr")
 
-    def __init__(self, backward: Backward | None, next_functions: tuple[Edge, ...],
-                 output_meta: tuple[tuple[tuple[int, ...], np.dtype], ...]) -> None:
+    formula: Any = None  # the derivative table's entry for this node class (a Rule)
+    _runs_without_grads = False  # a table node given no gradient at all gives none (torch's any_grad_defined)
+    _checks_shapes = True  # torch's validate_outputs refuses a gradient its edge cannot take (Paddle's do not)
+
+    def __init__(self, backward: Callable[..., Any] | None, next_functions: tuple[Edge, ...],
+                 output_meta: tuple[Meta, ...], sequence_nr: int | None = None) -> None:
         self._backward = backward
+        self._rule = self.formula  # kept per node: a dialect may re-class it under its own name
         self.next_functions = next_functions
         self.output_meta = output_meta
-        self._saved: tuple[tuple[str, SavedTensor], ...] = ()
-        self._retained: dict[int, Any] | None = None
-        self._saved_values: dict[str, Any] = {}
-        self.sequence_nr = next(_sequence)
+        self._saved: tuple[tuple[str, SavedTensor | SavedScalar], ...] = ()
+        self._values: dict[str, Any] | None = None
+        self._hooks: NodeHooks | None = None
+        self.sequence_nr = next(sequences.nodes) if sequence_nr is None else sequence_nr
 
+    # ----------------------------------------------------------------- identity
     def name(self) -> str:
         return type(self).__name__
 
@@ -106,60 +314,177 @@ class Node:
             return head if digits in ("0", "") else head + digits
         return self.name()
 
-    def save(self, inputs: dict[str, Any], outputs: dict[str, Any]) -> None:
-        """Keep tensors for backward, in PyTorch's pack order (inputs as given, then outputs)."""
-        self._saved = tuple(
-            [(field, SavedTensor(t, False)) for field, t in inputs.items()]
-            + [(field, SavedTensor(t, True)) for field, t in outputs.items()]
-        )
+    @property
+    def metadata(self) -> dict[Any, Any]:
+        return self.hooks().metadata
 
-    def saved_tensors(self) -> list[tuple[str, SavedTensor]]:
+    def _sequence_nr(self) -> int:
+        return self.sequence_nr
+
+    def _set_sequence_nr(self, sequence_nr: int) -> None:
+        """Where backward runs this node among the others: the newest first."""
+        self.sequence_nr = sequence_nr
+
+    # ----------------------------------------------------------------- saved state
+    def save(self, inputs: dict[str, Any], outputs: dict[str, Any], values: dict[str, Any] | None = None) -> None:
+        """Keep tensors for backward, in PyTorch's pack order (inputs as given, then outputs), and the
+        node's other saved values."""
+        self._saved = make_saved(inputs, outputs)
+        if values:
+            self._values = values
+
+    @property
+    def _saved_values(self) -> dict[str, Any]:
+        """The node's non-tensor saved fields (the spelling ops recorded with numpy closures use)."""
+        if self._values is None:
+            self._values = {}
+        return self._values
+
+    def saved_entries(self) -> list[tuple[str, SavedTensor]]:
         """What this node keeps alive: inspection for the explorer's graph pane."""
-        return list(self._saved)
+        return [(field, s) for field, s in self._saved if not isinstance(s, SavedScalar)]
 
     def __getattr__(self, attr: str) -> Any:
         if attr.startswith("_saved_"):
-            if attr[7:] in self._saved_values:
-                return self._saved_values[attr[7:]]
+            return self._lookup_saved(attr[7:])
+        if attr.startswith("_raw_saved_"):
             for field, saved in self._saved:
-                if field == attr[7:]:
-                    if saved.released:
-                        raise RuntimeError(errors.BACKWARD_TWICE)
-                    return saved.unpack(self) if saved.hooks is not None else saved.tensor
+                if field == attr[11:]:
+                    return saved
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{attr}'")
 
-    def apply(self, grads: list[np.ndarray | None]) -> Sequence[np.ndarray | None]:
-        """Gradients for each next_function from the gradients of this node's outputs."""
-        saved = {field: s.unpack(self)._numpy_view() for field, s in self._saved}
-        if len(self.output_meta) == 1:
-            return self._backward(grads[0], saved)
-        filled = [g if g is not None else np.zeros(shape, dt) for g, (shape, dt) in zip(grads, self.output_meta)]
-        return self._backward(filled, saved)
+    def _lookup_saved(self, field: str) -> Any:
+        values = self._values
+        if values is not None and field in values and not field.startswith("_"):
+            return values[field]
+        found = [saved for name, saved in self._saved if name == field]
+        rule = self._rule
+        if found:
+            if any(s.released for s in found):
+                raise RuntimeError(errors.BACKWARD_TWICE)
+            shown = [(s.wrapped() if s.value is not None else None) if isinstance(s, SavedScalar) else s.unpack(self)
+                     for s in found]
+            return tuple(shown) if rule is not None and field in rule.lists else shown[0]
+        if rule is not None and field in rule.saves:
+            return () if field in rule.lists else None
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '_saved_{field}'")
+
+    def __dir__(self) -> list[str]:
+        fields = {f"_saved_{field}" for field, _ in self._saved}
+        fields |= {f"_saved_{v}" for v in (self._values or ()) if not v.startswith("_")}
+        if self._rule is not None:
+            fields |= {f"_saved_{field}" for field in self._rule.saves}
+            fields |= {f"_saved_{field}" for field in self._rule.values}
+        return sorted(set(super().__dir__()) | fields)
 
     def release(self) -> None:
         for _, saved in self._saved:
             saved.release()
 
-    def register_hook(self, fn: Callable[..., Any]) -> None:
-        raise RuntimeError("hooks on graph nodes are not supported by this engine")
+    # ----------------------------------------------------------------- backward
+    def apply(self, grads: list[Any], grad_input_mask: tuple[bool, ...] | None = None) -> Sequence[Any]:
+        """Gradients for each next_function from the gradients of this node's outputs (engine
+        Tensors, None where undefined)."""
+        if grad_input_mask is None:
+            grad_input_mask = tuple(edge[0] is not None for edge in self.next_functions)
+        rule = self._rule
+        if rule is None or self._backward is not None:  # an op recorded with a numpy closure keeps it
+            return self._apply_closure(grads)
+        ctx = Context(grad_input_mask)
+        attrs = ctx.__dict__
+        for field in rule.saves:
+            attrs[field] = [] if field in rule.lists else None
+        for field, saved in self._saved:
+            value = saved.unpack(self)
+            if field in rule.lists:
+                attrs[field].append(value)
+            else:
+                attrs[field] = value
+        if self._values:
+            attrs.update(self._values)
+        return rule.apply(ctx, grads if len(self.output_meta) > 1 or rule.grads_list else grads[0])
+
+    def __call__(self, *grads: Any) -> Any:
+        """`grad_fn(*grads)`: run this node alone on the given gradients (under the caller's grad
+        mode, so with grad enabled the result has a graph); one result alone, several as a tuple."""
+        from engine.tensor import Tensor
+
+        if len(grads) != len(self.output_meta):
+            raise TypeError(f"expected {len(self.output_meta)} arguments, got {len(grads)} instead")
+        for i, grad in enumerate(grads):
+            if grad is not None and not isinstance(grad, Tensor):
+                raise TypeError(f"argument {i} is not a Variable")
+        if isinstance(self, AccumulateGrad):
+            from engine.autograd.engine import _accumulate
+
+            _accumulate(self, grads[0])
+            return ()
+        if not self._runs_without_grads and all(g is None for g in grads):
+            out: Sequence[Any] = [None] * len(self.next_functions)
+        else:
+            out = self.apply(list(grads))
+        return out[0] if len(out) == 1 else tuple(out)
+
+    def _apply_closure(self, grads: list[Any]) -> Sequence[Any]:
+        """A node recorded with a numpy backward closure (ops not yet in the derivative table): first
+        order only, its gradients are new tensors outside the graph."""
+        saved = {field: s.unpack(self)._numpy_view() for field, s in self._saved if not isinstance(s, SavedScalar)}
+        arrays = [None if g is None else g._numpy_view() for g in grads]
+        if len(self.output_meta) == 1:
+            results = self._backward(arrays[0], saved)
+        else:
+            filled = [a if a is not None else np.zeros(shape, dt.np) for a, (shape, dt, _) in
+                      zip(arrays, self.output_meta)]
+            results = self._backward(filled, saved)
+        return [None if r is None else _closure_result(r) for r in results]
+
+    # ----------------------------------------------------------------- hooks
+    def hooks(self) -> NodeHooks:
+        if self._hooks is None:
+            self._hooks = NodeHooks()
+        return self._hooks
+
+    def register_hook(self, fn: Callable[..., Any]) -> RemovableHandle:
+        """fn(grad_inputs, grad_outputs) after the node ran; it may return replacement grad_inputs."""
+        return add_hook(self.hooks().post, fn)
+
+    def register_prehook(self, fn: Callable[..., Any]) -> RemovableHandle:
+        """fn(grad_outputs) before the node runs; it may return replacement grad_outputs."""
+        return add_hook(self.hooks().pre, fn)
+
+    def _register_tensor_hooks(self, output_nr: int, hooks: HookDict) -> None:
+        self.hooks().tensor_pre.append((output_nr, hooks))
+
+
+def _closure_result(result: Any) -> Any:
+    from engine.autograd.engine import take_written_mark
+    from engine.tensor import Tensor
+
+    array = np.asarray(result)
+    version = take_written_mark(result)
+    tensor = Tensor._wrap(np.array(array, copy=True) if array.base is not None or not array.flags.writeable
+                          else array)
+    tensor._vc.value = version
+    return tensor
+
+
+_ACCUMULATE_SEQUENCE_NR = 2**64 - 1  # UINT64_MAX
 
 
 class AccumulateGrad(Node):
     """The sink of a leaf that requires grad: adds incoming gradients into `leaf.grad`."""
 
-    __slots__ = ("variable",)
+    __slots__ = ("order", "variable")
 
     def __init__(self, variable: Any) -> None:
-        super().__init__(None, (), ((variable.shape, variable.dtype.np),))
+        # torch gives every AccumulateGrad the largest sequence number (it runs as soon as it is ready) and
+        # takes none from the counter; `order` keeps the engine's choice among several ready ones stable
+        super().__init__(None, (), ((variable._shape, variable.dtype, variable.device),), _ACCUMULATE_SEQUENCE_NR)
         self.variable = variable
+        self.order = next(sequences.accumulators)
 
     def name(self) -> str:
         return "torch::autograd::AccumulateGrad"
-
-    def apply(self, grads: list[np.ndarray | None]) -> Sequence[np.ndarray | None]:
-        if grads[0] is not None:
-            self.variable._accumulate_grad(grads[0], 1)
-        return ()
 
 
 class _QualifiedNode(Node):
@@ -172,13 +497,19 @@ class _QualifiedNode(Node):
 
 
 _node_types: dict[str, type[Node]] = {}
-_QUALIFIED = {"CopySlices", "CopyBackwards", "AccumulateGrad", "Error", "NotImplemented"}
+_QUALIFIED = {"CopySlices", "CopyBackwards", "AccumulateGrad", "Error", "NotImplemented", "DelayedError"}
 
 
 def node_type(name: str) -> type[Node]:
-    """The Node subclass named `name` (created once)."""
+    """The Node subclass named `name` (created once); its formula comes from the derivative table."""
     cls = _node_types.get(name)
     if cls is None:
         base = _QualifiedNode if name in _QUALIFIED else Node
         cls = _node_types[name] = type(name, (base,), {"__slots__": ()})
+    return cls
+
+
+def register_node(cls: type[Node]) -> type[Node]:
+    """Install a hand-written node class under its own name (CopySlices, custom Functions)."""
+    _node_types[cls.__name__] = cls
     return cls

@@ -70,28 +70,48 @@ _SB = [-2.24409524465858183362e+01, 4.74528541206955367215e+02, 2.55305040643316
        3.03380607434824582924e+01, 1.0]
 
 
+def _polyval(coefficients: list[float], x: np.ndarray) -> np.ndarray:
+    """np.polyval's arithmetic (`y = y * x + c`, highest power first) in place: the same roundings
+    without a new array per term."""
+    y = np.full_like(x, coefficients[0])  # polyval's first term, 0 * x + c, is c for finite x
+    for c in coefficients[1:]:
+        y *= x
+        y += c
+    return y
+
+
 def _erfc_tail(a: np.ndarray) -> np.ndarray:
     """erfc(a) for 1.25 <= a < 6 via exp(-a^2 - 0.5625 + R/S) / a, fdlibm's asymptotic form."""
     s = 1.0 / (a * a)
+    ratio = np.empty_like(a)
     near = a < 1 / 0.35
-    ratio = np.where(near, np.polyval(_RA, s) / np.polyval(_SA, s), np.polyval(_RB, s) / np.polyval(_SB, s))
+    for where, numerator, denominator in ((near, _RA, _SA), (~near, _RB, _SB)):
+        part = s[where]
+        ratio[where] = _polyval(numerator, part) / _polyval(denominator, part)
     # z = a with the low 32 bits cleared makes -z*z exact, as in fdlibm
     z = (a.view(np.uint64) & np.uint64(0xFFFFFFFF00000000)).view(np.float64)
     return np.exp(-z * z - 0.5625) * np.exp((z - a) * (z + a) + ratio) / a
 
 
 def erf(x: np.ndarray) -> np.ndarray:
-    """Elementwise erf in float64; each fdlibm interval is evaluated on clipped input, then selected."""
+    """Elementwise erf in float64, fdlibm's intervals each evaluated on the elements in it only."""
     x = np.asarray(x, dtype=np.float64)
-    a = np.abs(x)
-    small = np.clip(a, 0.0, 0.84375)
-    z = small * small
-    near_zero = small + small * (np.polyval(_PP, z) / np.polyval(_QQ, z))
-    s = np.clip(a, 0.84375, 1.25) - 1.0
-    near_one = _ERX + np.polyval(_PA, s) / np.polyval(_QA, s)
-    tail = 1.0 - _erfc_tail(np.clip(a, 1.25, 6.0))
-    magnitude = np.select([a < 0.84375, a < 1.25, a < 6.0], [near_zero, near_one, tail], 1.0)
-    return np.where(np.isnan(x), x, np.copysign(magnitude, x))
+    a = np.abs(x).reshape(-1)
+    magnitude = np.ones_like(a)  # |x| >= 6, and NaN (put back below)
+    interval = np.digitize(a, (0.84375, 1.25, 6.0))  # NaN sorts past the last edge
+    index = np.flatnonzero(interval == 0)
+    if index.size:
+        small = a[index]
+        z = small * small
+        magnitude[index] = small + small * (_polyval(_PP, z) / _polyval(_QQ, z))
+    index = np.flatnonzero(interval == 1)
+    if index.size:
+        s = a[index] - 1.0
+        magnitude[index] = _ERX + _polyval(_PA, s) / _polyval(_QA, s)
+    index = np.flatnonzero(interval == 2)
+    if index.size:
+        magnitude[index] = 1.0 - _erfc_tail(a[index])
+    return np.where(np.isnan(x), x, np.copysign(magnitude.reshape(x.shape), x))
 
 
 _SQRT1_2 = 1 / math.sqrt(2)

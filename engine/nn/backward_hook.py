@@ -42,7 +42,8 @@ def _identity(tensors: Sequence[Tensor], on_grads: Callable[[list[np.ndarray | N
         replaced = on_grads(grads)
         return tuple(replaced if replaced is not None else grads)
 
-    node = BackwardHookFunctionBackward(backward, edges_of(tensors), tuple((o._shape, o.dtype.np) for o in outs))
+    node = BackwardHookFunctionBackward(backward, edges_of(tensors),
+                                        tuple((o._shape, o.dtype, o._storage.device) for o in outs))
     for i, out in enumerate(outs):
         out._set_grad_fn(node, i)
     return outs

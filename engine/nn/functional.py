@@ -2,6 +2,7 @@
 
 The arithmetic lives in engine/kernels (plain numpy, forward and backward); this module decides what
 each op saves (which is what makes an in-place change break backward) and how it joins the graph.
+Their derivatives are in engine/autograd/derivatives/nn.py.
 """
 
 from __future__ import annotations
@@ -15,7 +16,9 @@ from engine import dtypes, errors
 from engine.kernels import activation, conv, loss, norm, pool
 from engine.ops import pointwise as pw
 from engine.ops import views
+from engine.ops.backward_ops import REDUCTION
 from engine.ops.core import needs_grad, record
+from engine.ops.reduction import saved_dims
 from engine.tensor import Tensor
 
 
@@ -86,16 +89,10 @@ def _softmax_family(input: Tensor, dim: int | None, dtype: dtypes.dtype | None, 
     source = input if dtype is None else input.to(dtype)
     x = source._numpy_view()
     d = dim % max(x.ndim, 1)
-    forward, backward_kernel = ((activation.log_softmax, activation.log_softmax_backward) if log
-                                else (activation.softmax, activation.softmax_backward))
+    forward = activation.log_softmax if log else activation.softmax
     out = _new(forward(x, d) if x.ndim else np.zeros_like(x) if log else np.ones_like(x), source)
-
-    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[np.ndarray]:
-        return (backward_kernel(g, s["result"], d) if g.ndim else np.zeros_like(g),)
-
-    grad = needs_grad(source)
-    record("LogSoftmaxBackward0" if log else "SoftmaxBackward0", out, (source,), backward,
-           save_outputs={"result": out} if grad else None)
+    record("LogSoftmaxBackward0" if log else "SoftmaxBackward0", out, (source,), save_outputs={"result": out},
+           values={"dim": saved_dims(dim), "_d": d})
     return out
 
 
@@ -168,17 +165,20 @@ def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: An
             f"{in_channels} channels instead")
     out = _new(conv.conv2d_forward(input._numpy_view(), weight._numpy_view(), _np(bias), stride, padding,
                                    dilation, groups), input)
-    has_bias = bias is not None
-
-    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, ...]:
-        gx, gw, gb = conv.conv2d_backward(g, s["input"], s["weight"], stride, padding, dilation, groups,
-                                          (True, True, has_bias))
-        return (gx, gw, gb) if has_bias else (gx, gw)
-
-    inputs = (input, weight, bias) if has_bias else (input, weight)
-    if needs_grad(*inputs):
-        record("ConvolutionBackward0", out, inputs, backward, {"input": input, "weight": weight})
+    record("ConvolutionBackward0", out, (input, weight, bias), save={"input": input, "weight": weight},
+           values={"bias_sym_sizes_opt": None if bias is None else bias._shape, "dilation": _pair(dilation),
+                   "groups": groups, "output_padding": (0, 0), "padding": _pair(padding), "stride": _pair(stride),
+                   "transposed": False})
     return out
+
+
+def _pair(value: Any) -> Any:
+    """How conv and pool nodes keep an int-or-pair argument: as a pair (strings such as 'same' as given)."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (tuple, list)):
+        return tuple(value)
+    return (value, value)
 
 
 # --------------------------------------------------------------------------- pooling
@@ -188,12 +188,9 @@ def _max_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: An
                                               dilation, ceil_mode)
     out = _new(values, input)
     index_tensor = Tensor._wrap(indices.astype(np.int64), dtypes.int64)
-    shape = input._shape
-
-    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[np.ndarray]:
-        return (pool.max_pool2d_backward(g, s["result1"], shape),)
-
-    record("MaxPool2DWithIndicesBackward0", out, (input,), backward, {"self": input, "result1": index_tensor})
+    record("MaxPool2DWithIndicesBackward0", out, (input,), save={"self": input}, save_outputs={"result1": index_tensor},
+           values={"ceil_mode": ceil_mode, "dilation": _pair(dilation), "kernel_size": _pair(kernel_size),
+                   "padding": _pair(padding), "stride": _pair(stride) if stride else ()})
     return (out, index_tensor) if return_indices else out
 
 
@@ -204,16 +201,19 @@ def avg_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any
                ceil_mode: bool = False, count_include_pad: bool = True, divisor_override: int | None = None) -> Tensor:
     args = (kernel_size, stride or None, padding, ceil_mode, count_include_pad, divisor_override)
     out = _new(pool.avg_pool2d_forward(input._numpy_view(), *args), input)
-    shape = input._shape
-    record("AvgPool2DBackward0", out, (input,), lambda g, s: (pool.avg_pool2d_backward(g, shape, *args),))
+    record("AvgPool2DBackward0", out, (input,), save={"self": input},
+           values={"ceil_mode": ceil_mode, "count_include_pad": count_include_pad,
+                   "divisor_override": divisor_override, "kernel_size": _pair(kernel_size), "padding": _pair(padding),
+                   "stride": _pair(stride) if stride else ()})
     return out
 
 
 def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor:  # noqa: A002
+    """An output of 1x1 is a mean over the last two dims, as PyTorch computes (and records) it."""
+    if output_size in (1, (1, 1), [1, 1]):
+        return input.mean((-1, -2), keepdim=True)
     out = _new(pool.adaptive_avg_pool2d_forward(input._numpy_view(), output_size), input)
-    shape = input._shape
-    record("AdaptiveAvgPool2DBackward0", out, (input,),
-           lambda g, s: (pool.adaptive_avg_pool2d_backward(g, shape),))
+    record("AdaptiveAvgPool2DBackward0", out, (input,), save={"self": input})
     return out
 
 
@@ -228,28 +228,14 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
     out_np, save_mean, save_invstd = norm.batch_norm_forward(
         input._numpy_view(), _np(running_mean), _np(running_var), _np(weight), _np(bias), training, momentum, eps)
     out = _new(out_np, input)
+    if not training:  # torch saves empty mean/invstd in eval mode
+        save_mean, save_invstd = np.zeros(0), np.zeros(0)
     mean_t = Tensor._wrap(np.asarray(save_mean, dtype=input.dtype.np), input.dtype)
     invstd_t = Tensor._wrap(np.asarray(save_invstd, dtype=input.dtype.np), input.dtype)
-    has_w, has_b = weight is not None, bias is not None
-
-    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, ...]:
-        gx, gw, gb = norm.batch_norm_backward(g, s["input"], s.get("weight"), s["result1"], s["result2"], training,
-                                              s.get("running_mean"), s.get("running_var"), eps)
-        grads = [gx]
-        if has_w:
-            grads.append(gw)
-        if has_b:
-            grads.append(gb)
-        return tuple(grads)
-
-    inputs = tuple(t for t in (input, weight, bias) if t is not None)
-    saved = {"input": input}
-    for field, tensor in (("running_mean", running_mean), ("running_var", running_var), ("weight", weight)):
-        if tensor is not None:
-            saved[field] = tensor
-    saved.update(result1=mean_t, result2=invstd_t)
-    if needs_grad(*inputs):
-        record("NativeBatchNormBackward0", out, inputs, backward, saved)
+    record("NativeBatchNormBackward0", out, (input, weight, bias),
+           save={"input": input, "running_mean": running_mean, "running_var": running_var, "weight": weight,
+                 "result1": mean_t, "result2": invstd_t},
+           values={"eps": eps, "training": training})
     return out
 
 
@@ -259,22 +245,9 @@ def layer_norm(input: Tensor, normalized_shape: Sequence[int], weight: Tensor | 
     out_np, mean, rstd = norm.layer_norm_forward(input._numpy_view(), shape, _np(weight), _np(bias), eps)
     out = _new(out_np, input)
     mean_t, rstd_t = _new(mean, input), _new(rstd, input)
-    has_w, has_b = weight is not None, bias is not None
-
-    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, ...]:
-        gx, gw, gb = norm.layer_norm_backward(g, s["input"], shape, s["result1"], s["result2"], s.get("weight"))
-        return tuple([gx] + ([gw] if has_w else []) + ([gb] if has_b else []))
-
-    inputs = tuple(t for t in (input, weight, bias) if t is not None)
-    saved: dict[str, Tensor] = {}
-    if bias is not None:
-        saved["bias"] = bias
-    saved["input"] = input
-    if weight is not None:
-        saved["weight"] = weight
-    saved.update(result1=mean_t, result2=rstd_t)
-    if needs_grad(*inputs):
-        record("NativeLayerNormBackward0", out, inputs, backward, saved)
+    record("NativeLayerNormBackward0", out, (input, weight, bias),
+           save={"bias": bias, "input": input, "weight": weight, "result1": mean_t, "result2": rstd_t},
+           values={"normalized_shape": shape})
     return out
 
 
@@ -294,17 +267,8 @@ def mse_loss(input: Tensor, target: Tensor, size_average: Any = None, reduce: An
             UserWarning, stacklevel=2)
     x, y = np.broadcast_arrays(input._numpy_view(), target._numpy_view())
     out = _new(loss.mse_loss_forward(x, y, reduction), input)
-    in_shape, t_shape = input._shape, target._shape
-
-    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, Any]:
-        sx, sy = np.broadcast_arrays(s["self"], s["target"])
-        gx, gy = loss.mse_loss_backward(g, sx, sy, reduction)
-        from engine.ops.core import unbroadcast
-
-        return (unbroadcast(gx, in_shape), unbroadcast(gy, t_shape))
-
-    if needs_grad(input, target):
-        record("MseLossBackward0", out, (input, target), backward, {"self": input, "target": target})
+    record("MseLossBackward0", out, (input, target), save={"self": input, "target": target},
+           values={"reduction": REDUCTION[reduction]})
     return out
 
 
@@ -324,17 +288,11 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_a
                                          ignore_index)
     out = _new(value, input)
     total_t = _new(total, input)
-
-    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, None]:
-        return (loss.nll_loss_backward(g, s["self"], s["target"], _np(weight), reduction, ignore_index,
-                                       s["total_weight"]), None)
-
     name = "NllLoss2DBackward0" if input.ndim >= 3 else "NllLossBackward0"  # torch's nll_loss2d kernel
-    node = record(name, out, (input, target), backward,
-                  {"self": input, "target": target, "total_weight": total_t})
-    if node is not None:  # non-tensor fields as torch exposes them (ignore_index as an unsigned int64)
-        node._saved_values.update(ignore_index=ignore_index % (1 << 64),
-                                  reduction={"none": 0, "mean": 1, "sum": 2}[reduction])
+    record(name, out, (input,),
+           save={"self": input, "target": target, "total_weight": total_t, "weight": weight},
+           values={"ignore_index": ignore_index % (1 << 64), "reduction": REDUCTION[reduction],
+                   "_ignore_index": ignore_index})
     return out
 
 
@@ -362,10 +320,10 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, s
 
 
 def _scalar_mul(t: Tensor, scalar: float) -> Tensor:
-    """A C++-side `scalar * tensor`: MulBackward1 (the Scalar overload), saving nothing."""
-    out = Tensor._wrap(np.asarray(t._numpy_view() * t.dtype.np.type(scalar), dtype=t.dtype.np), t.dtype)
-    record("MulBackward1", out, (t,), lambda g, s: (g * scalar,))
-    return out
+    """A C++-side `scalar * tensor`: MulBackward1 (the Scalar overload)."""
+    from engine.ops.backward_ops import mul_scalar
+
+    return mul_scalar(t, scalar)
 
 
 def _smoothed(logp: Tensor, nll: Tensor, target: Tensor, class_dim: int, ignore_index: int, reduction: str,
@@ -389,12 +347,8 @@ def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = 
     input, target = amp.float32_inputs(input, target)  # noqa: A001
     value = loss.binary_cross_entropy_forward(input._numpy_view(), target._numpy_view(), _np(weight), reduction)
     out = _new(value, input)
-
-    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, Any]:
-        return loss.binary_cross_entropy_backward(g, s["self"], s["target"], _np(weight), reduction)
-
-    if needs_grad(input, target):
-        record("BinaryCrossEntropyBackward0", out, (input, target), backward, {"self": input, "target": target})
+    record("BinaryCrossEntropyBackward0", out, (input, target),
+           save={"self": input, "target": target, "weight": weight}, values={"reduction": REDUCTION[reduction]})
     return out
 
 
@@ -408,9 +362,10 @@ def pad(input: Tensor, pad: Sequence[int], mode: str = "constant", value: float 
     widths = [(0, 0)] * input.ndim
     for i in range(len(pad) // 2):
         widths[input.ndim - 1 - i] = (pad[2 * i], pad[2 * i + 1])
-    out = _new(np.pad(input._numpy_view(), widths, constant_values=value), input)
-    region = tuple(slice(lo, lo + n) for (lo, _), n in zip(widths, input._shape))
-    record("ConstantPadNdBackward0", out, (input,), lambda g, s: (g[region],))
+    cropped = input._numpy_view()[tuple(slice(max(-lo, 0), n - max(-hi, 0)) for (lo, hi), n in zip(widths, input._shape))]
+    grown = [(max(lo, 0), max(hi, 0)) for lo, hi in widths]  # negative padding crops, as torch's does
+    out = _new(np.pad(cropped, grown, constant_values=value), input)
+    record("ConstantPadNdBackward0", out, (input,), values={"pad": tuple(pad)})
     return out
 
 

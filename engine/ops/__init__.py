@@ -39,4 +39,7 @@ for _module in MODULES:
     FUNCTIONS.update({name: placed(fn) if callable(fn) and not isinstance(fn, type) else fn
                       for name, fn in getattr(_module, "FUNCTIONS", {}).items()})
 
+from engine.autograd.derivatives import _install_all  # noqa: E402  (the table needs the ops above)
 from engine.ops import operators  # noqa: E402,F401  (defines Tensor.__add__ and friends)
+
+_install_all()

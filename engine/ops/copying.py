@@ -17,7 +17,6 @@ from engine.ops.core import (
     check_inplace_allowed,
     check_writable,
     record,
-    unbroadcast,
 )
 from engine.tensor import Tensor
 
@@ -33,7 +32,7 @@ def clone(self: Tensor, *, memory_format: Any = None, contiguous: bool = False) 
     np.copyto(out._numpy_view(), self._numpy_view())
     if self._storage.inference and not out._storage.inference:
         out._bump_version()  # an inference tensor skips autograd: clone's inner copy_ counts on the new tensor
-    record("CloneBackward0", out, (self,), lambda g, s: (g,))
+    record("CloneBackward0", out, (self,))
     return out
 
 
@@ -50,9 +49,8 @@ def _copy_to(self: Tensor, dtype: dtypes.dtype, target: device, copy: bool = Fal
     with on(target):
         out = Tensor._empty_strided(self._shape, geometry.like_strides(self._shape, self._stride), dtype)
     np.copyto(out._numpy_view(), _cast_source(self._numpy_view(), dtype), casting="unsafe")
-    source_dtype = self.dtype.np
     if dtype.is_differentiable:
-        record("ToCopyBackward0", out, (self,), lambda g, s: (_real_for(g, source_dtype).astype(source_dtype),))
+        record("ToCopyBackward0", out, (self,), values={"_dtype": self.dtype, "_device": self.device})
     return out
 
 
@@ -111,7 +109,6 @@ def copy_(self: Tensor, src: Tensor | float, non_blocking: bool = False) -> Tens
     if not same:
         check_writable(self, None, (src._shape,))
     source_array = _cast_source(src._numpy_view(), self.dtype) if not same else src._numpy_view()
-    src_shape, src_dtype = src._shape, src.dtype.np
 
     def write(target: np.ndarray) -> None:
         if same:
@@ -119,10 +116,8 @@ def copy_(self: Tensor, src: Tensor | float, non_blocking: bool = False) -> Tens
         with np.errstate(invalid="ignore", over="ignore"):  # NaN into an integer: as C++ casts it
             np.copyto(target, source_array, casting="unsafe")
 
-    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, Any]:
-        return (np.zeros_like(g), _real_for(unbroadcast(g, src_shape), src_dtype).astype(src_dtype))
-
-    return apply_inplace(self, write, "CopyBackwards", (src,), backward, check_autograd=False)
+    return apply_inplace(self, write, "CopyBackwards", (src,), check_autograd=False,
+                         values={"_dtype": src.dtype, "_device": src.device})
 
 
 def fill_(self: Tensor, value: Tensor | float) -> Tensor:
@@ -136,22 +131,17 @@ def fill_(self: Tensor, value: Tensor | float) -> Tensor:
                                f"{value.ndim} dimensions.")
         scalar = value._numpy_view()[()]
 
-        def backward3(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, Any]:
-            return (np.zeros_like(g), np.asarray(g.sum()))
-
         # torch copies from a clone of a value that aliases self, so no overlap can be refused
-        return apply_inplace(self, lambda t: t.fill(scalar), "FillBackward3", (value,), backward3,
-                             check_autograd=False, check_overlap=value._storage is not self._storage)
+        return apply_inplace(self, lambda t: t.fill(scalar), "FillBackward3", (value,), check_autograd=False,
+                             check_overlap=value._storage is not self._storage)
     scalar = dtypes.checked_scalar(value, self.dtype)
-    return apply_inplace(self, lambda t: t.fill(scalar), "FillBackward2", (),
-                         lambda g, s: (np.zeros_like(g),), check_autograd=False)
+    return apply_inplace(self, lambda t: t.fill(scalar), "FillBackward2", (), check_autograd=False)
 
 
 def zero_(self: Tensor) -> Tensor:
     check_inplace_allowed(self)
     check_writable(self, internal_overlap=False)
-    return apply_inplace(self, lambda t: t.fill(0), "ZeroBackward0", (), lambda g, s: (np.zeros_like(g),),
-                         check_autograd=False)
+    return apply_inplace(self, lambda t: t.fill(0), "ZeroBackward0", (), check_autograd=False)
 
 
 METHODS = {

@@ -1,9 +1,11 @@
 """What every op shares: type promotion, recording into the graph, and the in-place protocol.
 
-An op module writes its forward with numpy and its backward as a closure right beside it, then calls
-`record` (out-of-place) or `apply_inplace` (in-place). The in-place protocol is where PyTorch's rules
-live: the leaf / view-of-leaf / multi-output / no_grad-view checks, the overlap, cast and broadcast
-checks, the version bump, and rebasing the graph with CopySlices when the target is a view.
+An op module writes its forward with numpy, then calls `record` (out-of-place) or `apply_inplace`
+(in-place) naming its node, what the node saves and its other fields; how the node differentiates is
+the derivative table's business (engine.autograd.derivatives). The in-place protocol is where
+PyTorch's rules live: the leaf / view-of-leaf / multi-output / no_grad-view checks, the overlap, cast
+and broadcast checks, the version bump, and rebasing the graph with CopySlices when the target is a
+view.
 """
 
 from __future__ import annotations
@@ -16,8 +18,8 @@ import numpy as np
 
 from engine import dtypes, errors, geometry
 from engine.autograd import grad_mode
-from engine.autograd.engine import written_in_place
-from engine.autograd.node import Node, SavedTensor, node_type
+from engine.autograd.copy_slices import CopySlices
+from engine.autograd.node import Node, SavedTensor, make_saved, node_type
 from engine.tensor import DEFAULT, INFERENCE_MODE, MULTI_OUTPUT, NO_GRAD_MODE, Tensor, ViewInfo
 
 Backward = Callable[..., Sequence[np.ndarray | None]]
@@ -115,21 +117,68 @@ def edges_of(inputs: Sequence[Any]) -> tuple[tuple[Node | None, int], ...]:
     return tuple(edges)
 
 
-def record(name: str, outputs: Tensor | Sequence[Tensor], inputs: Sequence[Any], backward: Backward,
-           save: dict[str, Tensor] | None = None, save_outputs: dict[str, Tensor] | None = None) -> Node | None:
+def _needed_saves(cls: type[Node], inputs: Sequence[Any], save: dict[str, Any]) -> dict[str, Any]:
+    """Keep only the tensors a formula of an input that requires grad will read (the derivative
+    table says which input reads which field, as PyTorch's generated code decides what to save)."""
+    rule = cls.formula
+    if rule is None or not rule.save_when:
+        return save
+    save_when = rule.save_when
+    kept = {}
+    for field, value in save.items():
+        readers = save_when.get(field)
+        if readers is None:
+            kept[field] = value
+            continue
+        for i in readers:  # a plain loop: this runs for every recorded op
+            t = inputs[i]
+            if isinstance(t, Tensor) and t.requires_grad:
+                kept[field] = value
+                break
+    return kept
+
+
+def record(name: str, outputs: Tensor | Sequence[Tensor], inputs: Sequence[Any], backward: Backward | None = None,
+           save: dict[str, Any] | None = None, save_outputs: dict[str, Tensor] | None = None,
+           values: dict[str, Any] | None = None) -> Node | None:
     """Attach a node named `name` to `outputs` when grad mode is on and an input requires grad.
 
-    `backward(grad, saved)` returns one gradient per input (None where there is none); `saved` maps
-    field names to the numpy values of the saved tensors, version-checked when backward unpacks them.
+    `inputs` are the node's differentiable inputs (its next_functions, in order; a Python number
+    stands for a wrapped scalar operand and gets no edge). The node's formulas come from the
+    derivative table (engine.autograd.derivatives); `save` / `save_outputs` are the input / output
+    tensors it keeps (version-checked when backward unpacks them), `values` its other saved fields.
+    `backward(grad, saved)`, a numpy closure, is the older way for ops not yet in the table.
     """
     if not needs_grad(*inputs):
         return None
     outs = (outputs,) if isinstance(outputs, Tensor) else tuple(outputs)
-    node = node_type(name)(backward, edges_of(inputs), tuple((o._shape, o.dtype.np) for o in outs))
+    cls = node_type(name)
+    node = cls(backward, edges_of(inputs), tuple([_META_OF_NONE if o is None else (o._shape, o.dtype, o._storage.device)
+                                                  for o in outs]))
     for i, out in enumerate(outs):
-        out._set_grad_fn(node, i)
-    node.save(save or {}, save_outputs or {})
+        if out is not None:  # a backward op's output it did not compute (output_mask)
+            out._set_grad_fn(node, i)
+    if save or save_outputs or values:
+        saved_inputs = _needed_saves(cls, inputs, save) if save else {}
+        outputs_saved = {}
+        for field, t in (save_outputs or {}).items():
+            nr = _index_of(outs, t)
+            if nr is None:  # a non-differentiable output (indices): saved like a tensor without history
+                saved_inputs[field] = t
+            else:
+                outputs_saved[field] = (t, nr)
+        node.save(saved_inputs, outputs_saved, values)
     return node
+
+
+_META_OF_NONE = ((), None, None)
+
+
+def _index_of(outs: tuple[Tensor, ...], t: Tensor) -> int | None:
+    for i, o in enumerate(outs):
+        if o is t:
+            return i
+    return None
 
 
 # --------------------------------------------------------------------------- in-place protocol
@@ -220,28 +269,34 @@ def bump_written(t: Tensor) -> None:
 
 
 def apply_inplace(self: Tensor, write: Callable[[np.ndarray], None], name: str, inputs: Sequence[Any] = (),
-                  backward: Backward | None = None, save: dict[str, Tensor] | None = None,
+                  backward: Backward | None = None, save: dict[str, Any] | None = None,
                   save_self_copy: str | None = None, save_result: str | None = None,
-                  check_autograd: bool = True, layout_op: bool = False, check_overlap: bool = True) -> Tensor:
+                  check_autograd: bool = True, values: dict[str, Any] | None = None, layout_op: bool = False,
+                  check_overlap: bool = True) -> Tensor:
     """Write into self's memory, bump its version once, and rewrite the graph as PyTorch does.
 
-    `inputs` are the op's operands after self; `save_self_copy` names the field under which a copy of
-    self *before* the write is saved (mul_, div_, clamp_...); `save_result` saves self after it
-    (relu_, sigmoid_, exp_...), which is why a later in-place change of self breaks their backward.
-    An in-place view op (`layout_op`: t_, transpose_, squeeze_, ...) changes no memory: even on a view,
-    its node simply becomes self's grad_fn, fed by self's former history (no CopySlices).
+    `inputs` are the op's differentiable operands after self; `save_self_copy` names the field under
+    which a clone of self *before* the write is saved (mul_, div_, clamp_...); `save_result` saves
+    self after it (relu_, sigmoid_, exp_...), which is why a later in-place change of self breaks
+    their backward. `values` are the node's non-tensor fields. An in-place view op (`layout_op`: t_,
+    transpose_, squeeze_, ...) changes no memory: even on a view, its node simply becomes self's
+    grad_fn, fed by self's former history (no CopySlices).
     """
     if check_autograd:
         check_inplace_allowed(self, *inputs)
     if check_overlap:  # ops with an overlap rule of their own check it themselves (index_put_)
         for other in inputs:
             check_no_partial_overlap(self, other)
-    tracked = backward is not None and needs_grad(self, *inputs)
+    tracked = needs_grad(self, *inputs)
     if tracked:
-        saved_inputs = dict(save or {})
-        if save_self_copy is not None:
-            saved_inputs[save_self_copy] = Tensor._wrap(self._numpy_view().copy(), self.dtype)
-        saved_before = [(field, SavedTensor(t, False)) for field, t in saved_inputs.items()]  # versions now
+        cls = node_type(name)
+        operands = (self, *inputs)
+        saved_inputs = _needed_saves(cls, operands, dict(save)) if save else {}
+        if save_self_copy is not None and _needed_saves(cls, operands, {save_self_copy: self}):
+            from engine.ops.copying import clone
+
+            saved_inputs[save_self_copy] = clone(self)  # the value before the write, with its history
+        saved_before = make_saved(saved_inputs, {})  # versions (and pack hooks) now
         self_edge = edges_of([self])[0]
         input_edges = edges_of(inputs)  # before the write: a view of self is not rebased yet
         base_edge = edges_of([self._view.base])[0] if self._view is not None else None
@@ -250,49 +305,36 @@ def apply_inplace(self: Tensor, write: Callable[[np.ndarray], None], name: str, 
     bump_written(self)
     if not tracked:
         return self
-    node = node_type(name)(backward, (self_edge, *input_edges), ((self._shape, self.dtype.np),))
-    saved_result = SavedTensor(self, True) if save_result else None
-    node._saved = tuple(saved_before + ([(save_result, saved_result)] if saved_result else []))
+    node = cls(backward, (self_edge, *input_edges), ((self._shape, self.dtype, self._storage.device),))
+    node._saved = tuple(saved_before)
+    if values:
+        node._values = values
+    view_fn = None
     if self._view is None:
         self._set_grad_fn(node, 0)
     elif layout_op:
         self._set_grad_fn(node, 0)
         self._view.attr_version = self._vc.value
     else:
-        _rebase_view(self, node, base_edge)
+        rebase_view(self, node, base_edge)
         view_fn = self.grad_fn  # torch rebuilds the view's history at once (AsStridedBackward0)
-        if saved_result is not None:
-            saved_result.view_grad_fn = view_fn
+    if save_result:
+        saved_result = SavedTensor(self, True)
+        saved_result.view_grad_fn = view_fn  # a version error names the view's node after the rebase
+        node._saved = (*node._saved, (save_result, saved_result))
     return self
 
 
-def _rebase_view(view: Tensor, fn: Node, base_edge: tuple[Node | None, int]) -> None:
+def rebase_view(view: Tensor, fn: Node, base_edge: tuple[Node | None, int]) -> None:
     """In-place on a view: the base's history becomes CopySlices(fn), the view's AsStrided of it."""
     base = view._view.base
-    base_layout = base._layout_key()
-    as_parts = base.dtype.is_complex and not view.dtype.is_complex  # a real view of complex memory
-    if as_parts:  # the base's numbers as (real, imag) pairs, in the view's element units
-        shape, stride, offset = base_layout
-        base_layout = ((*shape, 2), (*(2 * st for st in stride), 1), 2 * offset)
-    geometry_pair = (base_layout, view._layout_key())
-
-    def backward(grad: np.ndarray, saved: dict[str, np.ndarray]) -> list[np.ndarray | None]:
-        result = np.array(grad, copy=True, order="C")
-        positions = geometry.positions_within(*geometry_pair)
-        flat = result.view(result.real.dtype).reshape(-1) if as_parts else result.reshape(-1)
-        fn_grads = fn.apply([flat[positions]])
-        flat[positions] = fn_grads[0] if fn_grads[0] is not None else 0
-        return [written_in_place(result, 2), *fn_grads[1:]]  # torch: empty_strided().copy_(), then a slice copy_
-
-    copy_slices = node_type("CopySlices")(backward, (base_edge, *fn.next_functions[1:]),
-                                          ((base._shape, base.dtype.np),))
-    copy_slices._saved = fn._saved  # released together, so a second backward is caught here too
-    base._set_grad_fn(copy_slices, 0)
+    base._set_grad_fn(CopySlices(base, view, fn, base_edge), 0)
 
 
 # --------------------------------------------------------------------------- views
 def make_view(source: Tensor, shape: Sequence[int], stride: Sequence[int], offset: int, name: str,
-              backward: Backward, dtype: dtypes.dtype | None = None, bits: int | None = None) -> Tensor:
+              backward: Backward | None = None, values: dict[str, Any] | None = None,
+              dtype: dtypes.dtype | None = None, bits: int | None = None) -> Tensor:
     """A tensor over source's memory sharing its version counter, recorded as view op `name`; it
     keeps source's conj/neg bits unless given others, and source's dtype unless given another
     (view_as_real, real, imag)."""
@@ -302,26 +344,28 @@ def make_view(source: Tensor, shape: Sequence[int], stride: Sequence[int], offse
     if out._view is not None and out.dtype is not out._view.base.dtype:
         out._view.replay_layout = out._layout_key()
     if not source._storage.inference:  # a view of an inference tensor is a plain inference tensor
-        record(name, out, (source,), backward)  # in no_grad mode it requires grad if its root base does
+        record(name, out, (source,), backward, values=values)  # in no_grad mode it requires grad if its root base does
     return out
 
 
 def make_multi_views(source: Tensor, layouts: Sequence[tuple[tuple[int, ...], tuple[int, ...], int]],
-                     name: str, backward: Backward) -> tuple[Tensor, ...]:
+                     name: str, backward: Backward | None = None,
+                     values: dict[str, Any] | None = None) -> tuple[Tensor, ...]:
     """split/chunk/unbind: views PyTorch forbids modifying in place while they require grad."""
     outs = tuple(Tensor._make(source._storage, off, tuple(shape), tuple(stride), source.dtype, source._vc)
                  for shape, stride, off in layouts)
-    for out in outs:
+    op_name = name[: name.index("Backward")]
+    for i, out in enumerate(outs):
         out._bits = source._bits
-        _mark_view(out, source, MULTI_OUTPUT)
-    record(name, outs, (source,), backward)
+        _mark_view(out, source, MULTI_OUTPUT, op_name, i)
+    record(name, outs, (source,), backward, values=values)
     return outs
 
 
-def _mark_view(out: Tensor, source: Tensor, meta: str) -> None:
+def _mark_view(out: Tensor, source: Tensor, meta: str, op_name: str = "", output_nr: int = 0) -> None:
     """Record out as a view of source's root base, with PyTorch's creation meta: made in no_grad
-    mode, by a multi-output op, or the default way; a view of a view inherits a non-default meta
-    unless it is itself made in no_grad mode (propagate_creation_meta)."""
+    mode, by a multi-output op (`op_name`'s output `output_nr`), or the default way; a view of a view
+    inherits a non-default meta unless it is itself made in no_grad mode (propagate_creation_meta)."""
     if source._storage.inference:  # inference tensors keep no autograd metadata: their views are not views
         return
     parent = source._view
@@ -331,5 +375,5 @@ def _mark_view(out: Tensor, source: Tensor, meta: str) -> None:
     elif not grad_mode.state.enabled:
         meta = NO_GRAD_MODE
     if parent is not None and (meta == DEFAULT or parent.creation_meta == INFERENCE_MODE):
-        meta = parent.creation_meta
-    out._view = ViewInfo(root, meta, source._vc.value)
+        meta, op_name, output_nr = parent.creation_meta, parent.op_name, parent.output_nr
+    out._view = ViewInfo(root, meta, source._vc.value, op_name, output_nr)

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from engine import dtypes, geometry
+from engine.autograd.node import node_type
 from engine.ops.core import (
     apply_inplace,
     array_of,
@@ -43,6 +44,13 @@ class Spec:
     floating: bool = False  # an integer computation promotes to the default float dtype
     saves_result: bool = False
     cast_check: bool = True  # in place, the computation dtype must cast to self's
+    values: dict[str, Any] | None = None  # the node's non-tensor fields, where the derivative table has it
+
+
+def _in_table(spec: Spec) -> bool:
+    """Whether the derivative table differentiates this node (then it gets the node's fields, not the
+    spec's numpy backward)."""
+    return node_type(spec.node).formula is not None
 
 
 def _dtype(spec: Spec, operands: tuple[Operand, ...]) -> dtypes.dtype:
@@ -58,8 +66,12 @@ def _apply(spec: Spec, operands: tuple[Operand, ...], out: Tensor | None) -> Ten
     wanted = tuple(isinstance(x, Tensor) and needs_grad(x) for x in operands)
     saved = {f: x for f, x in zip(spec.fields, operands) if f in spec.saves(wanted)} if any(wanted) else None
     shapes = tuple(_shape_of(x) for x in operands)
-    return _finish(spec.node, spec.op, result, dt, operands, _backward(spec, shapes), saved,
-                   save_result="result" if spec.saves_result and any(wanted) else None, out=out)
+    if _in_table(spec):
+        tensors = {f: x for f, x in zip(spec.fields, operands) if isinstance(x, Tensor)}
+        return _finish(spec.node, spec.op, result, dt, operands, tensors, out=out, values=spec.values)
+    return _finish(spec.node, spec.op, result, dt, operands, saved,
+                   save_result="result" if spec.saves_result and any(wanted) else None, out=out,
+                   backward=_backward(spec, shapes))
 
 
 def _backward(spec: Spec, shapes: tuple[tuple[int, ...], ...]) -> Callable[..., Grads]:
@@ -87,6 +99,10 @@ def _apply_(spec: Spec, self: Tensor, operands: tuple[Operand, ...]) -> Tensor:
     def write(target: np.ndarray) -> None:
         np.copyto(target, values, casting="unsafe")
 
+    if _in_table(spec):
+        return apply_inplace(self, write, spec.node, tensors, save={f: x for f, x in zip(spec.fields[1:], operands)
+                                                                    if isinstance(x, Tensor)},
+                             check_autograd=False, values=spec.values)
     shapes = tuple(_shape_of(x) for x in everything)
     full = _backward(spec, shapes)
 
@@ -101,7 +117,9 @@ def _apply_(spec: Spec, self: Tensor, operands: tuple[Operand, ...]) -> Tensor:
 
 def _atan2_grads(g: np.ndarray, s: dict[str, np.ndarray]) -> Grads:
     x, y = s["self"], s["other"]
-    reciprocal = 1 / (x * x + y * y)
+    with np.errstate(divide="ignore"):
+        reciprocal = 1 / (x * x + y * y)
+    reciprocal = np.where(np.isinf(reciprocal), 0, reciprocal)  # torch's atan2_backward: no gradient at (0, 0)
     return (g * y * reciprocal, g * -x * reciprocal)
 
 
@@ -127,13 +145,14 @@ def _addcdiv_grads(value: Any) -> Callable[..., Grads]:
 def _addcmul(value: Any) -> Spec:
     return Spec("addcmul", "AddcmulBackward0", lambda a, t1, t2: a + value * t1 * t2, _addcmul_grads(value),
                 ("self", "tensor1", "tensor2"),
-                lambda w: ({"tensor2"} if w[1] else set()) | ({"tensor1"} if w[2] else set()))
+                lambda w: ({"tensor2"} if w[1] else set()) | ({"tensor1"} if w[2] else set()), values={"value": value})
 
 
 def _addcdiv(value: Any) -> Spec:
     return Spec("addcdiv", "AddcdivBackward0", lambda a, t1, t2: a + value * (t1 / t2), _addcdiv_grads(value),
                 ("self", "tensor1", "tensor2"),
-                lambda w: ({"tensor2"} if w[1] or w[2] else set()) | ({"tensor1"} if w[2] else set()), floating=True)
+                lambda w: ({"tensor2"} if w[1] or w[2] else set()) | ({"tensor1"} if w[2] else set()), floating=True,
+                values={"value": value})
 
 
 def _lerp_values(a: np.ndarray, b: np.ndarray, w: Any) -> np.ndarray:
@@ -149,7 +168,7 @@ def _lerp(weight: Operand) -> Spec:
                                   g * (s["end"] - s["self"]) if "end" in s else None),
                     ("self", "end", "weight"), lambda w: {"weight"} | ({"self", "end"} if w[2] else set()))
     return Spec("lerp", "LerpBackward0", lambda a, b: _lerp_values(a, b, weight),
-                lambda g, s: (g * (1 - weight), g * weight), ("self", "end"), lambda w: set())
+                lambda g, s: (g * (1 - weight), g * weight), ("self", "end"), lambda w: set(), values={"weight": weight})
 
 
 # --------------------------------------------------------------------------- the public ops

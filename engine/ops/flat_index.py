@@ -6,18 +6,14 @@ itself, and may share no memory with the index or the values it reads.
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
 from engine import dtypes
-from engine.autograd.engine import written_in_place
 from engine.ops.core import (
     apply_inplace,
     check_inplace_allowed,
     check_no_overlap,
     check_writable,
-    needs_grad,
 )
 from engine.ops.indexing import _check_gather_out, _out_of_place
 from engine.ops.pointwise import _finish
@@ -37,17 +33,10 @@ def _flat_positions(self: Tensor, index: Tensor) -> np.ndarray:
 def take(self: Tensor, index: Tensor, *, out: Tensor | None = None) -> Tensor:
     positions = _flat_positions(self, index)
     flat = np.ascontiguousarray(self._numpy_view()).reshape(-1)
-    shape = self._shape
-
-    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, None]:
-        grad = np.zeros(int(np.prod(shape)), dtype=g.dtype)
-        np.add.at(grad, positions, g.reshape(-1))
-        return (written_in_place(grad.reshape(shape)), None)  # torch: zeros().put_(accumulate=True)
-
     if out is not None:
         _check_gather_out(out, self, index)
-    return _finish("TakeBackward0", "take", flat[positions].reshape(index._shape), self.dtype, (self, index),
-                   backward, {"index": index} if needs_grad(self) else None, out=out, after_resize=lambda: None, layout=None)
+    return _finish("TakeBackward0", "take", flat[positions].reshape(index._shape), self.dtype, (self,),
+                   {"index": index, "self": self}, out=out, after_resize=lambda: None, layout=None)
 
 
 def put_(self: Tensor, index: Tensor, source: Tensor, accumulate: bool = False) -> Tensor:
@@ -68,14 +57,8 @@ def put_(self: Tensor, index: Tensor, source: Tensor, accumulate: bool = False) 
         else:
             target[where] = values
 
-    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, ...]:
-        grad_self = g.copy()
-        if not accumulate:
-            grad_self.reshape(-1)[positions] = 0
-        return (grad_self, None, g.reshape(-1)[positions].reshape(source._shape))
-
-    return apply_inplace(self, write, "PutBackward0", (index, source), backward, {"index": index},
-                         check_autograd=False)
+    return apply_inplace(self, write, "PutBackward0", (source,), save={"index": index, "source": source},
+                         check_autograd=False, values={"accumulate": accumulate, "_source_info": source._shape})
 
 
 def masked_scatter_(self: Tensor, mask: Tensor, source: Tensor) -> Tensor:
@@ -91,22 +74,28 @@ def masked_scatter_(self: Tensor, mask: Tensor, source: Tensor) -> Tensor:
         raise RuntimeError("masked_scatter: expected source to have at least as many elements as ones in mask"
                            f" ({count}), but got {source.numel()}")
     values = source._numpy_view().reshape(-1)[:count]
-    source_shape = source._shape
-
     def write(target: np.ndarray) -> None:
         target[hit] = values
 
-    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, ...]:
-        picked = np.zeros(int(np.prod(source_shape)), dtype=g.dtype)
-        picked[:count] = g[hit]
-        return (np.where(hit, 0, g).astype(g.dtype), picked.reshape(source_shape))
-
-    return apply_inplace(self, write, "MaskedScatterBackward0", (source,), backward, {"mask": mask},
-                         check_autograd=False)
+    return apply_inplace(self, write, "MaskedScatterBackward0", (source,), save={"mask": mask}, check_autograd=False,
+                         values={"source_sym_sizes": source._shape})
 
 
 def put(self: Tensor, index: Tensor, source: Tensor, accumulate: bool = False) -> Tensor:
-    return _out_of_place(self, lambda t: put_(t, index, source, accumulate))
+    """Out of place put_: a copy of self with source at the flat positions `index`, recorded as one
+    PutBackward0 of self and source, as torch records it."""
+    if index.numel() != source.numel():
+        raise RuntimeError(f"put_(): Expected source and index to have the same number of elements, but got "
+                           f"source.numel() = {source.numel()}, index.numel() = {index.numel()}")
+    positions = _flat_positions(self, index)
+    result = np.array(self._numpy_view())
+    where = np.unravel_index(positions, result.shape)
+    if accumulate:
+        np.add.at(result, where, source._numpy_view().reshape(-1))
+    else:
+        result[where] = source._numpy_view().reshape(-1)
+    return _finish("PutBackward0", "put", result, self.dtype, (self, source), {"index": index, "source": source},
+                   values={"accumulate": accumulate, "_source_info": source._shape}, layout="preserve")
 
 
 def masked_scatter(self: Tensor, mask: Tensor, source: Tensor) -> Tensor:

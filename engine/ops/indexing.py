@@ -15,7 +15,6 @@ from typing import Any
 import numpy as np
 
 from engine import dtypes, errors, geometry
-from engine.autograd.engine import written_in_place
 from engine.autograd.node import node_type
 from engine.ops import views
 from engine.ops.copying import copy_, fill_
@@ -28,7 +27,6 @@ from engine.ops.core import (
     check_writable,
     needs_grad,
     record,
-    unbroadcast,
 )
 from engine.ops.pointwise import _finish, wrap_strided, write_out
 from engine.tensor import Tensor
@@ -172,16 +170,9 @@ def getitem(self: Tensor, index: Any) -> Tensor:
     _check_bounds(view, advanced)
     np_index = _numpy_index(view, advanced)
     result = view._numpy_view()[np_index]
-    in_shape = view._shape
-    saved = {f"indices{k}": _index_tensor(item) for k, (_, item) in enumerate(advanced)}
-
-    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[np.ndarray]:
-        grad = np.zeros(in_shape, dtype=g.dtype)
-        np.add.at(grad, np_index, g)
-        return (written_in_place(grad),)  # torch: zeros().index_put_(..., accumulate=True)
-
     out = wrap_strided(np.asarray(result), view.dtype, _index_strides(view, advanced, result.shape))
-    record("IndexBackward0", out, (view,), backward, saved)
+    record("IndexBackward0", out, (view,), save={"indices": padded_indices(advanced)},
+           values={"self_sym_sizes": view._shape})
     return out
 
 
@@ -220,6 +211,31 @@ def _index_strides(view: Tensor, advanced: list[tuple[int, Any]], shape: tuple[i
         full_shape = (1,) * len(before) + tuple(index_shape) + (1,) * len(after)
         operands.append((full_shape, (0,) * len(before) + tuple(expanded) + (0,) * len(after)))
     return geometry.iterator_strides(shape, operands)
+
+
+def padded_indices(advanced: list[tuple[int, Any]]) -> list[Tensor | None]:
+    """torch's `indices` list: one entry per indexed dim, None where a dim is not indexed."""
+    padded: list[Tensor | None] = []
+    cursor = 0
+    for dim, item in advanced:
+        padded.extend([None] * (dim - cursor))
+        tensor = _index_tensor(item)
+        padded.append(tensor)
+        cursor = dim + _consumed_dims(tensor)
+    return padded
+
+
+def positions_of(indices: Sequence[Tensor | None]) -> list[tuple[int, Tensor]]:
+    """The (dim, index tensor) pairs of a None-padded indices list."""
+    positions = []
+    dim = 0
+    for item in indices:
+        if item is None:
+            dim += 1
+            continue
+        positions.append((dim, item))
+        dim += _consumed_dims(item)
+    return positions
 
 
 # --------------------------------------------------------------------------- x[index] = value
@@ -266,8 +282,22 @@ def _copy_to(dst: Tensor, src: Tensor) -> None:
 
 def index_put_(self: Tensor, indices: Sequence[Any], values: Any, accumulate: bool = False,
                _positions: list[tuple[int, Any]] | None = None) -> Tensor:
-    check_inplace_allowed(self, values)
     positions = _positions if _positions is not None else list(zip(range(len(indices)), indices))
+    return _index_put(self, positions, values, accumulate, "IndexPutBackward0")
+
+
+def index_put_impl_(self: Tensor, indices: Sequence[Tensor | None], values: Any, accumulate: bool) -> Tensor:
+    """at::_index_put_impl_ (what index's derivative calls): index_put_ recorded as IndexPutImplBackward0."""
+    return _index_put(self, positions_of(indices), values, accumulate, "IndexPutImplBackward0")
+
+
+def index_put(self: Tensor, indices: Sequence[Tensor | None], values: Any, accumulate: bool = False) -> Tensor:
+    return _out_of_place(self, lambda t: _index_put(t, positions_of(indices), values, accumulate,
+                                                    "IndexPutBackward0"))
+
+
+def _index_put(self: Tensor, positions: list[tuple[int, Any]], values: Any, accumulate: bool, name: str) -> Tensor:
+    check_inplace_allowed(self, values)
     np_index = _numpy_index(self, positions)
     selected_shape = self._numpy_view()[np_index].shape
     if not isinstance(values, Tensor):
@@ -286,8 +316,6 @@ def index_put_(self: Tensor, indices: Sequence[Any], values: Any, accumulate: bo
         raise RuntimeError(f"shape mismatch: value tensor of shape {errors.shape_text(values._shape)} cannot be "
                            f"broadcast to indexing result of shape {errors.shape_text(selected_shape)}")
     operand: Any = values._numpy_view()
-    index_tensors = {f"indices{k}": _index_tensor(item) for k, (_, item) in enumerate(positions)}
-    value_shape = values._shape
 
     def write(target: np.ndarray) -> None:
         if accumulate:
@@ -295,14 +323,10 @@ def index_put_(self: Tensor, indices: Sequence[Any], values: Any, accumulate: bo
         else:
             target[np_index] = operand
 
-    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, ...]:
-        grad_self = g.copy()
-        if not accumulate:
-            grad_self[np_index] = 0
-        return (grad_self, unbroadcast(np.broadcast_to(g[np_index], selected_shape), value_shape))
-
-    return apply_inplace(self, write, "IndexPutBackward0", (values,), backward, index_tensors, check_autograd=False,
-                         check_overlap=False)
+    return apply_inplace(self, write, name, (values,), save={"indices": padded_indices(positions)},
+                         check_autograd=False, check_overlap=False,
+                         values={"accumulate": accumulate, "_values_shape": values._shape,
+                                 "_values_dtype": values.dtype})
 
 
 def _expandable(shape: tuple[int, ...], target: tuple[int, ...]) -> bool:
@@ -331,17 +355,10 @@ def index_select(self: Tensor, dim: int, index: Tensor, *, out: Tensor | None = 
     if idx.size and (idx.max() >= self._shape[d] or idx.min() < 0):
         raise IndexError("index out of range in self")
     result = np.take(self._numpy_view(), idx, axis=d)
-    in_shape = self._shape
-
-    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, None]:
-        grad = np.zeros(in_shape, dtype=g.dtype)
-        np.add.at(grad, (slice(None),) * d + (s["index"].reshape(-1),), g)
-        return (written_in_place(grad), None)  # torch: zeros().index_add_()
-
     if out is not None:
         _check_gather_out(out, self, index)
-    return _finish("IndexSelectBackward0", "index_select", result, self.dtype, (self, index), backward,
-                   {"index": index} if needs_grad(self) else None, out=out, after_resize=lambda: None, layout=None)
+    return _finish("IndexSelectBackward0", "index_select", result, self.dtype, (self,), {"index": index}, out=out,
+                   values={"dim": dim, "self_sym_sizes": self._shape}, after_resize=lambda: None, layout=None)
 
 
 def _check_gather_out(out: Tensor, source: Tensor, index: Tensor, partial_index: bool = False) -> None:
@@ -358,18 +375,12 @@ def masked_select(self: Tensor, mask: Tensor, *, out: Tensor | None = None) -> T
     shape = geometry.broadcast_shapes(self._shape, mask._shape)
     x = np.broadcast_to(self._numpy_view(), shape)
     m = np.broadcast_to(mask._numpy_view(), shape)
-    in_shape = self._shape
-
-    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, None]:
-        grad = np.zeros(shape, dtype=g.dtype)
-        grad[np.broadcast_to(s["mask"], shape)] = g
-        return (unbroadcast(grad, in_shape), None)
-
-    grad = needs_grad(self)
     if out is not None:
         _check_gather_out(out, self, mask)
-    return _finish("MaskedSelectBackward0", "masked_select", x[m], self.dtype, (self, mask), backward,
-                   {"mask": mask, "self": self} if grad else None, out=out, after_resize=lambda: None, layout=None)
+    return _finish("MaskedSelectBackward0", "masked_select", x[m], self.dtype, (self,), {"mask": mask, "self": self},
+                   out=out, after_resize=lambda: None, layout=None)
+
+
 
 
 def gather(self: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False, out: Tensor | None = None) -> Tensor:
@@ -387,18 +398,8 @@ def gather(self: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False, 
         corner = tuple(slice(None) if axis == d else slice(0, n) for axis, n in enumerate(idx.shape))
         source = self._numpy_view()[corner] if self.ndim else self._numpy_view()
         result = np.take_along_axis(source, idx.astype(np.int64), axis=d) if self.ndim else source[()] + 0 * idx
-    in_shape = self._shape
-
-    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, None]:
-        grad = np.zeros(in_shape, dtype=g.dtype)
-        if flat:
-            np.add.at(grad.reshape(-1), s["index"].astype(np.int64), g)
-        else:
-            _scatter_add(grad, d, s["index"], g)
-        return (written_in_place(grad), None)  # torch: zeros().scatter_add_()
-
-    return _finish("GatherBackward0", "gather", result, self.dtype, (self, index), backward,
-                   {"index": index, "self": self} if needs_grad(self) else None, out=out,
+    return _finish("GatherBackward0", "gather", result, self.dtype, (self,), {"index": index, "self": self}, out=out,
+                   values={"dim": dim, "sparse_grad": sparse_grad},
                    after_resize=lambda: _check_gather_out(out, self, index, partial_index=True), layout=None)
 
 
@@ -426,15 +427,15 @@ def _along(array: np.ndarray, d: int, index: np.ndarray) -> tuple[np.ndarray, ..
     return tuple(grids)
 
 
-def _scatter_add(target: np.ndarray, d: int, index: np.ndarray, src: np.ndarray) -> None:
-    np.add.at(target, _along(target, d, index), src[tuple(slice(0, n) for n in index.shape)])
-
-
 # --------------------------------------------------------------------------- scatters
 def _scatter_write(d: int, idx: np.ndarray, src: Any, reduce: str | None) -> Any:
     def write(target: np.ndarray) -> None:
-        where = _along(target, d, idx)
-        values = src[tuple(slice(0, n) for n in idx.shape)] if isinstance(src, np.ndarray) else src
+        if target.ndim != idx.ndim or target.ndim == 0:  # 0-dim and 1-dim tensors scatter as one another
+            target, where = target.reshape(-1), (idx.reshape(-1),)
+            values = src.reshape(-1)[:idx.size] if isinstance(src, np.ndarray) else src
+        else:
+            where = _along(target, d, idx)
+            values = src[tuple(slice(0, n) for n in idx.shape)] if isinstance(src, np.ndarray) else src
         if reduce in ("add", "sum"):
             np.add.at(target, where, values)
         elif reduce == "multiply":
@@ -455,20 +456,10 @@ def scatter_(self: Tensor, dim: int, index: Tensor, src: Any = None, *, value: A
     idx = index._numpy_view()
     tensor_src = isinstance(source, Tensor)
     operand = source._numpy_view() if tensor_src else source
-
-    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, ...]:
-        grad_self = g.copy()
-        grad_self[_along(g, d, s["index"])] = 0
-        if not tensor_src:
-            return (grad_self,)
-        grad_src = np.zeros(source._shape, dtype=g.dtype)
-        grad_src[tuple(slice(0, n) for n in idx.shape)] = np.take_along_axis(g, s["index"], axis=d)
-        return (grad_self, None, grad_src)
-
-    inputs = (index, source) if tensor_src else ()
+    inputs = (source,) if tensor_src else ()
     name = "ScatterBackward0" if tensor_src else "ScatterBackward1"
-    return apply_inplace(self, _scatter_write(d, idx, operand, reduce), name, inputs, backward,
-                         {"index": index}, check_autograd=False)
+    return apply_inplace(self, _scatter_write(d, idx, operand, reduce), name, inputs, save={"index": index},
+                         check_autograd=False, values={"dim": dim})
 
 
 def scatter(self: Tensor, dim: int, index: Tensor, src: Any = None, *, value: Any = None,
@@ -483,14 +474,9 @@ def scatter_add_(self: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
     check_no_overlap(self, index)
     check_no_overlap(self, src)
     d = geometry.wrap_dim(dim, max(self.ndim, 1))
-
-    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, ...]:
-        grad_src = np.zeros(src._shape, dtype=g.dtype)
-        grad_src[tuple(slice(0, n) for n in s["index"].shape)] = np.take_along_axis(g, s["index"], axis=d)
-        return (g, None, grad_src)
-
     return apply_inplace(self, _scatter_write(d, index._numpy_view(), src._numpy_view(), "add"),
-                         "ScatterAddBackward0", (index, src), backward, {"index": index}, check_autograd=False)
+                         "ScatterAddBackward0", (src,), save={"index": index}, check_autograd=False,
+                         values={"dim": dim})
 
 
 def _check_index_func(self: Tensor, d: int, index: Tensor, source: Tensor, func: str) -> np.ndarray:
@@ -538,12 +524,8 @@ def index_add_(self: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha: 
     def write(target: np.ndarray) -> None:
         np.add.at(target, (slice(None),) * d + (idx,), values)
 
-    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, ...]:
-        picked = np.take(g, s["index"].reshape(-1), axis=d)
-        return (g, None, (picked * alpha).reshape(source._shape) if source.ndim else picked.sum())
-
-    saved = {"index": index, "source": source} if needs_grad(self, source) else {"index": index}
-    return apply_inplace(self, write, "IndexAddBackward0", (index, source), backward, saved, check_autograd=False)
+    return apply_inplace(self, write, "IndexAddBackward0", (source,), save={"index": index, "source": source},
+                         check_autograd=False, values={"alpha": alpha, "dim": dim, "source_dim": source.ndim})
 
 
 def index_add(self: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha: float = 1,
@@ -570,14 +552,9 @@ def masked_fill_(self: Tensor, mask: Tensor, value: Any) -> Tensor:
     def write(target: np.ndarray) -> None:
         np.copyto(target, fill, where=np.broadcast_to(m, target.shape), casting="unsafe")
 
-    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, ...]:
-        hit = np.broadcast_to(s["mask"], g.shape)
-        grad_self = np.where(hit, 0, g).astype(g.dtype)
-        return (grad_self, np.asarray(g[hit].sum())) if tensor_value else (grad_self,)
-
     inputs = (value,) if tensor_value else ()
     name = "MaskedFillBackward1" if tensor_value else "MaskedFillBackward0"
-    return apply_inplace(self, write, name, inputs, backward, {"mask": mask}, check_autograd=False)
+    return apply_inplace(self, write, name, inputs, save={"mask": mask}, check_autograd=False)
 
 
 def index_fill_(self: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
@@ -596,12 +573,11 @@ def index_fill_(self: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
     def write(target: np.ndarray) -> None:
         target[(slice(None),) * d + (idx,)] = fill
 
-    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, ...]:
-        grad = g.copy()
-        grad[(slice(None),) * d + (s["index"].reshape(-1),)] = 0
-        return (grad,)
-
-    return apply_inplace(self, write, "IndexFillBackward0", (), backward, {"index": index}, check_autograd=False)
+    if isinstance(value, Tensor):
+        return apply_inplace(self, write, "IndexFillBackward1", (value,), save={"index": index},
+                             check_autograd=False, values={"dim": dim})
+    return apply_inplace(self, write, "IndexFillBackward0", (), save={"index": index}, check_autograd=False,
+                         values={"dim": dim})
 
 
 def index_copy_(self: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor:
@@ -616,14 +592,8 @@ def index_copy_(self: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor
     def write(target: np.ndarray) -> None:
         target[(slice(None),) * d + (idx,)] = values
 
-    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, ...]:
-        where = (slice(None),) * d + (s["index"].reshape(-1),)
-        grad = g.copy()
-        grad[where] = 0
-        return (grad, None, g[where].reshape(source._shape))
-
-    return apply_inplace(self, write, "IndexCopyBackward0", (index, source), backward, {"index": index},
-                         check_autograd=False)
+    return apply_inplace(self, write, "IndexCopyBackward0", (source,), save={"index": index, "source": source},
+                         check_autograd=False, values={"dim": dim, "source_dim": source.ndim})
 
 
 def index_fill(self: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
@@ -685,22 +655,10 @@ def cat(tensors: Sequence[Tensor], dim: int = 0, *, out: Tensor | None = None) -
     for t in joined[1:]:
         dt = dtypes.promote_types(dt, t.dtype)
     result = np.concatenate([t._numpy_view().astype(dt.np, copy=False) for t in joined], axis=d)
-    sizes = [0 if skip else t._shape[d] for t, skip in zip(tensors, skipped)]
-    shapes = [t._shape for t in tensors]
-
-    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[np.ndarray, ...]:
-        parts, start = [], 0
-        for size, shape in zip(sizes, shapes):
-            if shape == (0,) and size == 0:
-                parts.append(np.zeros(shape, g.dtype))
-                continue
-            parts.append(g[(slice(None),) * d + (slice(start, start + size),)])  # views, as torch narrows
-            start += size
-        return tuple(parts)
-
     if out is not None:
         _check_cat_out(out, dt, tensors)
-    return _finish("CatBackward0", "cat", result, dt, tuple(tensors), backward, out=out, layout="contiguous",
+    return _finish("CatBackward0", "cat", result, dt, tuple(tensors), out=out, layout="contiguous",
+                   values={"dim": dim, "_sizes": [t._shape for t in tensors], "_d": d},
                    after_resize=None if out is None else lambda: _check_cat_overlap(out, tensors))
 
 
@@ -731,13 +689,10 @@ def stack(tensors: Sequence[Tensor], dim: int = 0, *, out: Tensor | None = None)
     for t in tensors[1:]:
         dt = dtypes.promote_types(dt, t.dtype)
     result = np.stack([t._numpy_view().astype(dt.np, copy=False) for t in tensors], axis=d)
-
-    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[np.ndarray, ...]:
-        return tuple(g[(slice(None),) * d + (k,)] for k in range(len(tensors)))  # views, as torch unbinds
-
     if out is not None:
         _check_cat_out(out, dt, tensors, "stack")
-    return _finish("StackBackward0", "stack", result, dt, tuple(tensors), backward, out=out, layout="contiguous",
+    return _finish("StackBackward0", "stack", result, dt, tuple(tensors), out=out, layout="contiguous",
+                   values={"dim": dim, "_count": len(tensors)},
                    after_resize=None if out is None else lambda: _check_cat_overlap(out, tensors))
 
 
@@ -756,34 +711,32 @@ def repeat(self: Tensor, *sizes: Any) -> Tensor:
     lead = len(reps) - self.ndim
     source = self._numpy_view().reshape((1,) * lead + self._shape)
     result = np.tile(source, reps)
-    in_shape = self._shape
-    expanded = source.shape
-
-    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[np.ndarray]:
-        split = []
-        for r, n in zip(reps, expanded):
-            split.extend([r, n])
-        return (g.reshape(split).sum(axis=tuple(range(0, len(split), 2))).reshape(in_shape),)
-
-    return _finish("RepeatBackward0", "repeat", result, self.dtype, (self,), backward, layout="contiguous")
+    return _finish("RepeatBackward0", "repeat", result, self.dtype, (self,), layout="contiguous",
+                   values={"repeats": tuple(reps), "self_sym_sizes": self._shape})
 
 
 def flip(self: Tensor, dims: Sequence[int]) -> Tensor:
     axes = tuple(geometry.wrap_dim(d, self.ndim) for d in (dims if isinstance(dims, (list, tuple)) else [dims]))
     return _finish("FlipBackward0", "flip", np.flip(self._numpy_view(), axes).copy(), self.dtype, (self,),
-                   lambda g, s: (np.flip(g, axes),), layout="preserve")
+                   values={"dims": tuple(dims) if isinstance(dims, (list, tuple)) else (dims,)}, layout="preserve")
 
 
 def roll(self: Tensor, shifts: Any, dims: Any = None) -> Tensor:
     result = np.roll(self._numpy_view(), shifts, dims)
-    neg = tuple(-v for v in shifts) if isinstance(shifts, (tuple, list)) else -shifts
-    return _finish("RollBackward0", "roll", result, self.dtype, (self,), lambda g, s: (np.roll(g, neg, dims),), layout="preserve")
+    return _finish("RollBackward0", "roll", result, self.dtype, (self,), layout="preserve",
+                   values={"dims": _as_tuple(dims), "shifts": _as_tuple(shifts)})
+
+
+def _as_tuple(value: Any) -> tuple[Any, ...]:
+    if value is None:
+        return ()
+    return tuple(value) if isinstance(value, (tuple, list)) else (value,)
 
 
 def _triangle(keep: Any, name: str) -> Any:
     def op(self: Tensor, diagonal: int = 0) -> Tensor:
         return _finish(name, name, keep(self._numpy_view(), diagonal), self.dtype, (self,),
-                       lambda g, s: (keep(g, diagonal),), layout=None)
+                       values={"diagonal": diagonal}, layout=None)
     return op
 
 
@@ -795,7 +748,7 @@ def _finish_diag(vector: Tensor, diagonal: int) -> Tensor:
     """torch.diag of a 1-D tensor: a square matrix with it on the chosen diagonal (DiagEmbed-like)."""
     result = np.diag(vector._numpy_view(), diagonal)
     return _finish("DiagEmbedBackward0", "diag", result, vector.dtype, (vector,),
-                   lambda g, s: (np.diagonal(g, diagonal).copy(),), layout=None)
+                   values={"dim1": (1 << 64) - 2, "dim2": (1 << 64) - 1, "offset": diagonal}, layout=None)
 
 
 def nonzero(self: Tensor, *, as_tuple: bool = False) -> Any:
@@ -813,6 +766,7 @@ METHODS = {
     "index_add_": index_add_, "index_put_": index_put_, "index_fill_": index_fill_, "index_copy_": index_copy_,
     "index_fill": index_fill, "index_copy": index_copy, "masked_fill": masked_fill, "masked_fill_": masked_fill_,
     "repeat": repeat, "flip": flip, "roll": roll, "tril": tril, "triu": triu, "nonzero": nonzero,
+    "index_put": index_put,
 }
 FUNCTIONS = {
     "cat": cat, "concat": cat, "concatenate": cat, "stack": stack, "hstack": hstack, "vstack": vstack,

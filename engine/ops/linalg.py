@@ -20,11 +20,9 @@ import numpy as np
 from engine import dtypes, errors, geometry
 from engine.ops import views
 from engine.ops.copying import contiguous
-from engine.ops.core import check_internal_overlap, needs_grad, record, unbroadcast
+from engine.ops.core import check_internal_overlap, needs_grad, record
 from engine.ops.pointwise import mul, resize_out, write_out
 from engine.tensor import Tensor
-
-Grads = tuple[np.ndarray | None, ...]
 
 
 # --------------------------------------------------------------------------- shared helpers
@@ -44,7 +42,7 @@ def _no_bool(kernel: str, dt: dtypes.dtype) -> None:
 
 
 def _finish(name: str, op: str, result: np.ndarray, dt: dtypes.dtype, inputs: tuple[Tensor, ...],
-            backward: Callable[..., Grads], save: dict[str, Tensor], out: Tensor | None) -> Tensor:
+            save: dict[str, Tensor], out: Tensor | None, values: dict[str, Any] | None = None) -> Tensor:
     """Wrap a product as a new tensor and record it, or honour `out=`."""
     result = np.asarray(result, dtype=dt.np, order="C")
     if out is not None:
@@ -55,26 +53,21 @@ def _finish(name: str, op: str, result: np.ndarray, dt: dtypes.dtype, inputs: tu
             raise RuntimeError(f"Expected out tensor to have dtype {dt.cpp}, but got {out.dtype.cpp} instead")
         return write_out(out, result, op, inputs, after_resize=lambda: check_internal_overlap(out))
     tensor = Tensor._wrap(result, dt)
-    record(name, tensor, inputs, backward, save)
+    record(name, tensor, inputs, None, save, None, values)
     return tensor
 
 
-def _saves(first: tuple[str, Tensor, Tensor], second: tuple[str, Tensor, Tensor]) -> dict[str, Tensor]:
-    """Each (field, tensor, partner) keeps tensor only when partner's gradient needs it, in torch's
-    pack order."""
-    return {field: t for field, t, partner in (first, second) if partner.requires_grad}
+def _layouts(**tensors: Tensor) -> dict[str, tuple[int, ...]]:
+    """The `<name>_sym_sizes` / `<name>_sym_strides` fields mm-like nodes keep."""
+    values = {}
+    for name, t in tensors.items():
+        values[f"{name}_sym_sizes"] = t._shape
+        values[f"{name}_sym_strides"] = t._stride
+    return values
 
 
 def _mm_shapes(a: tuple[int, ...], b: tuple[int, ...]) -> RuntimeError:
     return RuntimeError(errors.MM_SHAPES.format(a0=a[0], a1=a[1], b0=b[0], b1=b[1]))
-
-
-def _in_layout_of(grad: np.ndarray, stride: tuple[int, ...]) -> np.ndarray:
-    """torch's mm backward computes a matrix's gradient transposed when the matrix itself is
-    (a transposed view, e.g. a Linear weight's .t()), so the gradient lands in its layout."""
-    if len(stride) == 2 and stride[0] == 1 and stride[1] != 1:
-        return np.asfortranarray(grad)
-    return grad
 
 
 # --------------------------------------------------------------------------- the products
@@ -88,15 +81,8 @@ def mm(self: Tensor, mat2: Tensor, *, out: Tensor | None = None) -> Tensor:
         raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {self.dtype.cpp} "
                            f"!= {mat2.dtype.cpp}")
     _no_bool("addmm_impl_cpu_", self.dtype)
-
-    layouts = (self._stride, mat2._stride)
-
-    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> Grads:
-        return (_in_layout_of(_product(g, s["mat2"].T), layouts[0]) if "mat2" in s else None,
-                _in_layout_of(_product(s["self"].T, g), layouts[1]) if "self" in s else None)
-
     return _finish("MmBackward0", "mm", _product(self._numpy_view(), mat2._numpy_view()), self.dtype,
-                   (self, mat2), backward, _saves(("mat2", mat2, self), ("self", self, mat2)), out)
+                   (self, mat2), {"mat2": mat2, "self": self}, out, _layouts(mat2=mat2, self=self))
 
 
 def bmm(self: Tensor, mat2: Tensor, *, out: Tensor | None = None) -> Tensor:
@@ -110,13 +96,8 @@ def bmm(self: Tensor, mat2: Tensor, *, out: Tensor | None = None) -> Tensor:
     if self.dtype is not mat2.dtype:
         raise RuntimeError(f"expected scalar type {self.dtype.short} but found {mat2.dtype.short}")
     _no_bool("bmm", self.dtype)
-
-    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> Grads:
-        return (_product(g, s["mat2"].transpose(0, 2, 1)) if "mat2" in s else None,
-                _product(s["self"].transpose(0, 2, 1), g) if "self" in s else None)
-
     return _finish("BmmBackward0", "bmm", _product(self._numpy_view(), mat2._numpy_view()), self.dtype,
-                   (self, mat2), backward, _saves(("mat2", mat2, self), ("self", self, mat2)), out)
+                   (self, mat2), {"mat2": mat2, "self": self}, out)
 
 
 def dot(self: Tensor, tensor: Tensor, *, out: Tensor | None = None) -> Tensor:
@@ -128,12 +109,8 @@ def dot(self: Tensor, tensor: Tensor, *, out: Tensor | None = None) -> Tensor:
     if self._shape != tensor._shape:
         raise RuntimeError(errors.DOT_SIZES.format(n=self._shape[0], m=tensor._shape[0]))
     _no_bool("dot", self.dtype)
-
-    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> Grads:
-        return (g * s["tensor"] if "tensor" in s else None, g * s["self"] if "self" in s else None)
-
     return _finish("DotBackward0", "dot", _product(self._numpy_view(), tensor._numpy_view()), self.dtype,
-                   (self, tensor), backward, _saves(("self", self, tensor), ("tensor", tensor, self)), out)
+                   (self, tensor), {"self": self, "tensor": tensor}, out)
 
 
 def mv(self: Tensor, vec: Tensor, *, out: Tensor | None = None) -> Tensor:
@@ -146,12 +123,8 @@ def mv(self: Tensor, vec: Tensor, *, out: Tensor | None = None) -> Tensor:
         raise RuntimeError("addmv input tensors must have the same dtype, but got "
                            f"{vec.dtype.short}, {self.dtype.short}, and {vec.dtype.short}")
     _no_bool("addmv_impl_cpu", self.dtype)
-
-    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> Grads:
-        return (np.outer(g, s["vec"]) if "vec" in s else None, _product(s["self"].T, g) if "self" in s else None)
-
     return _finish("MvBackward0", "mv", _product(self._numpy_view(), vec._numpy_view()), self.dtype,
-                   (self, vec), backward, _saves(("self", self, vec), ("vec", vec, self)), out)
+                   (self, vec), {"self": self, "vec": vec}, out)
 
 
 def outer(self: Tensor, vec2: Tensor, *, out: Tensor | None = None) -> Tensor:
@@ -185,17 +158,8 @@ def addmm(self: Tensor, mat1: Tensor, mat2: Tensor, *, beta: float = 1, alpha: f
         result = result * alpha
     if beta != 0:
         result = result + (bias * beta if beta != 1 else bias)
-    self_shape = self._shape
-    layouts = (mat1._stride, mat2._stride)
-
-    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> Grads:
-        scaled = g * alpha if alpha != 1 else g
-        return (unbroadcast(g * beta if beta != 1 else g, self_shape),
-                _in_layout_of(_product(scaled, s["mat2"].T), layouts[0]) if "mat2" in s else None,
-                _in_layout_of(_product(s["mat1"].T, scaled), layouts[1]) if "mat1" in s else None)
-
-    return _finish("AddmmBackward0", "addmm", result, self.dtype, (self, mat1, mat2), backward,
-                   _saves(("mat1", mat1, mat2), ("mat2", mat2, mat1)), out)
+    return _finish("AddmmBackward0", "addmm", result, self.dtype, (self, mat1, mat2), {"mat1": mat1, "mat2": mat2},
+                   out, {"alpha": alpha, "beta": beta, **_layouts(mat1=mat1, mat2=mat2)})
 
 
 # --------------------------------------------------------------------------- matmul
@@ -203,8 +167,7 @@ def _unsafe_view(source: Tensor, shape: Sequence[int]) -> Tensor:
     """at::_unsafe_view: reshape a fresh contiguous result without marking it a view of it."""
     shape = tuple(shape)
     out = Tensor._make(source._storage, source._offset, shape, geometry.contiguous_strides(shape), source.dtype)
-    in_shape = source._shape
-    record("UnsafeViewBackward0", out, (source,), lambda g, s: (g.reshape(in_shape),))
+    record("UnsafeViewBackward0", out, (source,), values={"self_sym_sizes": source._shape})
     return out
 
 

@@ -1,9 +1,10 @@
 """Elementwise ops: arithmetic, activations, comparisons, and their in-place and out= forms.
 
-Every op is its forward (numpy) and its backward closure side by side. What each op saves for
-backward follows PyTorch exactly (see the reference), because that decides which later in-place
-change breaks backward: mul saves its operands, exp/sigmoid/tanh/relu save their output, add saves
-nothing.
+Every op is its forward (numpy) and the node it records: PyTorch's name, its differentiable inputs,
+what it saves and its other fields. Their derivatives are in engine/autograd/derivatives/pointwise.py.
+What each op saves follows PyTorch exactly (see the reference), because that decides which later
+in-place change breaks backward: mul saves its operands, exp/sigmoid/tanh/relu save their output, add
+saves nothing.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import numpy as np
 
 from engine import allocator as allocation
 from engine import dtypes, errors, geometry
-from engine.autograd.engine import written_in_place
+from engine.autograd.node import node_type
 from engine.ops.core import (
     apply_inplace,
     array_of,
@@ -29,7 +30,6 @@ from engine.ops.core import (
     needs_grad,
     record,
     result_type,
-    unbroadcast,
 )
 from engine.tensor import Tensor
 
@@ -121,12 +121,13 @@ def iterated(result: np.ndarray, dtype: dtypes.dtype, inputs: tuple[Any, ...]) -
     return wrap_strided(result, dtype, output_strides(result.shape, inputs, "iterator"))
 
 
-def _finish(name: str, op: str, result: Any, dtype: dtypes.dtype, inputs: tuple[Any, ...], backward: Any,
-            save: dict[str, Tensor] | None = None, save_result: str | None = None,
-            out: Tensor | None = None, after_resize: Callable[[], None] | None = None,
-            layout: str = "iterator") -> Tensor:
+def _finish(name: str, op: str, result: Any, dtype: dtypes.dtype, inputs: tuple[Any, ...],
+            save: dict[str, Any] | None = None, save_result: str | None = None, out: Tensor | None = None,
+            values: dict[str, Any] | None = None, after_resize: Callable[[], None] | None = None,
+            layout: str = "iterator", backward: Any = None) -> Tensor:
     """Wrap a numpy result as a new tensor, laid out as torch lays it out (`layout`, see
-    output_strides), and record it; or honour `out=`."""
+    output_strides), and record it (`backward`: a numpy closure, for a node the derivative table
+    does not have yet); or honour `out=`."""
     result = np.asarray(result)
     if result.dtype != dtype.np:
         result = result.astype(dtype.np, copy=False)
@@ -135,7 +136,7 @@ def _finish(name: str, op: str, result: Any, dtype: dtypes.dtype, inputs: tuple[
         return write_out(out, result, op, inputs, after_resize=after_resize, strides=strides,
                          iterator=layout == "iterator")
     tensor = wrap_strided(result, dtype, strides)
-    record(name, tensor, inputs, backward, save, {save_result: tensor} if save_result else None)
+    record(name, tensor, inputs, backward, save, {save_result: tensor} if save_result else None, values)
     return tensor
 
 
@@ -152,9 +153,9 @@ def add(self: Operand, other: Operand, *, alpha: float = 1, out: Tensor | None =
     sa, sb = _shape_of(self), _shape_of(other)
     _reserve(geometry.broadcast_shapes(sa, sb), dt)
     a, b = array_of(self, dt), array_of(other, dt)
-    result = a + (b * dt.np.type(alpha) if alpha != 1 else b)
-    return _finish("AddBackward0", "add", result, dt, (self, other),
-                   lambda g, s: (unbroadcast(g, sa), unbroadcast(g * alpha if alpha != 1 else g, sb)), out=out)
+    with np.errstate(invalid="ignore", over="ignore"):  # inf + -inf is nan, silently, as in torch
+        result = a + (b * dt.np.type(alpha) if alpha != 1 else b)
+    return _finish("AddBackward0", "add", result, dt, (self, other), out=out, values={"alpha": alpha})
 
 
 def sub(self: Operand, other: Operand, *, alpha: float = 1, out: Tensor | None = None) -> Tensor:
@@ -164,49 +165,32 @@ def sub(self: Operand, other: Operand, *, alpha: float = 1, out: Tensor | None =
                            "Use the `^` or `logical_xor()` operator instead.")
     _reserve(_broadcast(self, other), dt)
     a, b = array_of(self, dt), array_of(other, dt)
-    result = a - (b * dt.np.type(alpha) if alpha != 1 else b)
-    sa, sb = _shape_of(self), _shape_of(other)
-    return _finish("SubBackward0", "sub", result, dt, (self, other),
-                   lambda g, s: (unbroadcast(g, sa), unbroadcast(-g * alpha, sb)), out=out)
+    with np.errstate(invalid="ignore", over="ignore"):
+        result = a - (b * dt.np.type(alpha) if alpha != 1 else b)
+    return _finish("SubBackward0", "sub", result, dt, (self, other), out=out, values={"alpha": alpha})
 
 
 def rsub(self: Tensor, other: Operand, alpha: float = 1) -> Tensor:
     """`2 - x` (RsubBackward1 for a scalar, RsubBackward0 for a tensor)."""
     dt = result_type(self, other)
     a, b = array_of(self, dt), array_of(other, dt)
-    result = b - a * alpha
-    sa, sb = _shape_of(self), _shape_of(other)
-    name = "RsubBackward0" if isinstance(other, Tensor) else "RsubBackward1"
-    return _finish(name, "rsub", result, dt, (self, other),
-                   lambda g, s: (unbroadcast(-g * alpha, sa), unbroadcast(g, sb)))
-
-
-def _mul_saves(self: Operand, other: Operand) -> dict[str, Tensor]:
-    """mul saves each operand only if the *other* one needs its gradient (PyTorch's rule)."""
-    saved = {}
-    if isinstance(other, Tensor) and isinstance(self, Tensor) and self.requires_grad:
-        saved["other"] = other
-    if isinstance(self, Tensor) and isinstance(other, Tensor) and other.requires_grad:
-        saved["self"] = self
-    return saved
+    with np.errstate(invalid="ignore", over="ignore"):
+        result = b - a * alpha
+    if isinstance(other, Tensor):
+        return _finish("RsubBackward0", "rsub", result, dt, (self, other), values={"alpha": alpha})
+    return _finish("RsubBackward1", "rsub", result, dt, (self,), values={"alpha": alpha})
 
 
 def mul(self: Operand, other: Operand, *, out: Tensor | None = None) -> Tensor:
+    """A Python number operand is a wrapped scalar: an edge-less input that mul still saves."""
     if not isinstance(self, Tensor):
         self, other = other, self
     dt = result_type(self, other)
-    sa, sb = _shape_of(self), _shape_of(other)
-    _reserve(geometry.broadcast_shapes(sa, sb), dt)
+    _reserve(geometry.broadcast_shapes(_shape_of(self), _shape_of(other)), dt)
     a, b = array_of(self, dt), array_of(other, dt)
-    scalar = None if isinstance(other, Tensor) else other
-
-    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, Any]:
-        if scalar is not None:
-            return (g * dt.np.type(scalar), None)
-        return (unbroadcast(g * s["other"], sa) if "other" in s else None,
-                unbroadcast(g * s["self"], sb) if "self" in s else None)
-
-    return _finish("MulBackward0", "mul", a * b, dt, (self, other), backward, _mul_saves(self, other), out=out)
+    with np.errstate(invalid="ignore", over="ignore"):  # inf * 0 is nan, silently, as in torch
+        result = a * b
+    return _finish("MulBackward0", "mul", result, dt, (self, other), {"other": other, "self": self}, out=out)
 
 
 def _true_div_dtype(self: Operand, other: Operand) -> dtypes.dtype:
@@ -214,41 +198,33 @@ def _true_div_dtype(self: Operand, other: Operand) -> dtypes.dtype:
     return dt if dt.is_floating_point else dtypes.get_default_dtype()
 
 
-def div(self: Operand, other: Operand, *, rounding_mode: str | None = None, out: Tensor | None = None) -> Tensor:
-    if rounding_mode is not None:
+_NO_MODE: Any = object()  # rounding_mode not given at all: torch's div.Tensor (DivBackward0)
+
+
+def div(self: Operand, other: Operand, *, rounding_mode: str | None = _NO_MODE, out: Tensor | None = None) -> Tensor:
+    """`rounding_mode=None` given explicitly is torch's div.Tensor_mode: a true division recorded as
+    DivBackward2 (which shows `_saved_rounding_mode`)."""
+    if rounding_mode is not _NO_MODE:
         return _rounded_div(self, other, rounding_mode, out)
     dt = _true_div_dtype(self, other)
     _reserve(_broadcast(self, other), dt)
     a, b = array_of(self, dt), array_of(other, dt)
-    sa, sb = _shape_of(self), _shape_of(other)
-    saved = {}
-    if isinstance(other, Tensor) and needs_grad(self, other):
-        saved["other"] = other
-    if isinstance(other, Tensor) and other.requires_grad and isinstance(self, Tensor):
-        saved["self"] = self
-    scalar = None if isinstance(other, Tensor) else other
-
-    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, Any]:
-        if scalar is not None:
-            return (g / dt.np.type(scalar), None)
-        o = s["other"]
-        ga = unbroadcast(g / o, sa)
-        gb = unbroadcast(-g * s["self"] / (o * o), sb) if "self" in s else None
-        return (ga, gb)
-
     with np.errstate(divide="ignore", invalid="ignore"):
         result = a / b
-    return _finish("DivBackward0", "div", result, dt, (self, other), backward, saved, out=out)
+    return _finish("DivBackward0", "div", result, dt, (self, other), {"other": other, "self": self}, out=out)
 
 
-def _rounded_div(self: Operand, other: Operand, mode: str, out: Tensor | None) -> Tensor:
-    dt = result_type(self, other)
+def _rounded_div(self: Operand, other: Operand, mode: str | None, out: Tensor | None) -> Tensor:
+    dt = result_type(self, other) if mode is not None else _true_div_dtype(self, other)
+    _reserve(_broadcast(self, other), dt)
     a, b = array_of(self, dt), array_of(other, dt)
     with np.errstate(divide="ignore", invalid="ignore"):
-        result = np.floor_divide(a, b) if mode == "floor" else np.trunc(a / b).astype(dt.np)
-    sa = _shape_of(self)
-    return _finish("DivBackward1" if mode else "DivBackward0", "div", result, dt, (self, other),
-                   lambda g, s: (np.zeros(sa, g.dtype), None), out=out)
+        if mode is None:
+            result = a / b
+        else:
+            result = np.floor_divide(a, b) if mode == "floor" else np.trunc(a / b).astype(dt.np)
+    return _finish("DivBackward2", "div", result, dt, (self, other), {"other": other, "self": self}, out=out,
+                   values={"rounding_mode": mode})
 
 
 def rdiv(self: Tensor, other: Operand) -> Tensor:
@@ -264,66 +240,33 @@ def pow(self: Operand, exponent: Operand, *, out: Tensor | None = None) -> Tenso
     a = array_of(self, dt)
     if not isinstance(exponent, Tensor):
         e = exponent
-
-        def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any]:
-            if e == 0:
-                return (np.zeros_like(g),)
-            return (g * (e * np.power(s["self"], e - 1)).astype(g.dtype),)
-
         if not dt.is_floating_point and isinstance(e, int) and e < 0:
             raise RuntimeError("Integers to negative integer powers are not allowed.")
         with np.errstate(divide="ignore", invalid="ignore"):
             result = np.power(a, dt.np.type(e)) if dt.is_floating_point else np.power(a, int(e))
-        # the exponent is a parameter of the op, not an operand: one edge, and no say in the layout
-        return _finish("PowBackward0", "pow", result, dt, (self,), backward,
-                       {"self": self} if needs_grad(self) else None, out=out)
+        return _finish("PowBackward0", "pow", result, dt, (self,), {"self": self}, out=out, values={"exponent": e})
     b = array_of(exponent, dt)
-    sa, sb = self._shape, exponent._shape
-
-    def backward1(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, Any]:
-        x, y, r = s["self"], s["exponent"], s["result"]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            ga = unbroadcast(g * y * np.power(x, y - 1), sa)
-            gb = unbroadcast(g * r * np.where(x == 0, 0, np.log(np.where(x == 0, 1, x))), sb)
-        return (ga, gb)
-
     with np.errstate(divide="ignore", invalid="ignore"):
         result = np.power(a, b)
-    return _finish("PowBackward1", "pow", result, dt, (self, exponent), backward1,
-                   {"exponent": exponent, "self": self} if needs_grad(self, exponent) else None,
-                   save_result="result" if needs_grad(self, exponent) else None, out=out)
+    return _finish("PowBackward1", "pow", result, dt, (self, exponent), {"exponent": exponent, "self": self},
+                   save_result="result", out=out)
 
 
 def _scalar_pow(base: Operand, exponent: Tensor) -> Tensor:
     """`2 ** x`: PowBackward2, saving the exponent and the result."""
     dt = result_type(base, exponent)
     b = array_of(exponent, dt)
-    result = np.power(dt.np.type(base), b)
-    log_base = math.log(base) if base > 0 else float("nan")
-
-    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, Any]:
-        return (None, (g * s["result"] * log_base).astype(g.dtype))
-
-    grad = needs_grad(exponent)
-    return _finish("PowBackward2", "pow", result, dt, (base, exponent), backward,
-                   {"exponent": exponent} if grad else None, save_result="result" if grad else None)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):  # 0 ** -1 is inf, silently
+        result = np.power(dt.np.type(base), b)
+    return _finish("PowBackward2", "pow", result, dt, (exponent,), {"exponent": exponent}, save_result="result",
+                   values={"self": base})
 
 
 def _minmax_binary(self: Tensor, other: Tensor, pick: Callable[..., np.ndarray], name: str,
                    out: Tensor | None = None) -> Tensor:
     dt = result_type(self, other)
     a, b = array_of(self, dt), array_of(other, dt)
-    sa, sb = self._shape, other._shape
-
-    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, Any]:
-        x, y = s["self"], s["other"]
-        chosen_a = pick(x, y) == x
-        tie = x == y
-        wa = np.where(tie, 0.5, chosen_a.astype(g.dtype))  # torch builds these with masked_fill_
-        return (written_in_place(unbroadcast(g * wa, sa)), written_in_place(unbroadcast(g * (1 - wa), sb)))
-
-    return _finish(name, name.lower()[:7], pick(a, b), dt, (self, other), backward,
-                   {"self": self, "other": other} if needs_grad(self, other) else None, out=out)
+    return _finish(name, name.lower()[:7], pick(a, b), dt, (self, other), {"other": other, "self": self}, out=out)
 
 
 def maximum(self: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
@@ -339,22 +282,20 @@ def remainder(self: Operand, other: Operand, *, out: Tensor | None = None) -> Te
     a, b = array_of(self, dt), array_of(other, dt)
     with np.errstate(divide="ignore", invalid="ignore"):
         result = np.mod(a, b)
-    if not isinstance(other, Tensor):
-        return _finish("RemainderBackward0", "remainder", result, dt, (self, other), lambda g, s: (g, None), out=out)
-    sa, sb = _shape_of(self), other._shape
-
-    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, Any]:
-        if "self" not in s:
-            return (unbroadcast(g, sa), None)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            return (unbroadcast(g, sa), unbroadcast(-g * np.floor_divide(s["self"], s["other"]), sb))
-
-    return _finish("RemainderBackward1", "remainder", result, dt, (self, other), backward,
-                   {"other": other, "self": self} if needs_grad(other) else None, out=out)
+    if isinstance(other, Tensor):
+        return _finish("RemainderBackward1", "remainder", result, dt, (self, other), {"other": other, "self": self},
+                       out=out)
+    return _finish("RemainderBackward0", "remainder", result, dt, (self,), out=out)
 
 
 def floor_divide(self: Operand, other: Operand) -> Tensor:
-    return _rounded_div(self, other, "floor", None)
+    """floor_divide has no derivative: its node is NotImplemented, whose backward raises."""
+    dt = result_type(self, other)
+    a, b = array_of(self, dt), array_of(other, dt)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        result = np.floor_divide(a, b)
+    return _finish("NotImplemented", "floor_divide", result, dt, tuple(x for x in (self, other) if isinstance(x, Tensor)),
+                   values={"_op": "floor_divide"})
 
 
 def floor_divide_(self: Tensor, other: Operand) -> Tensor:
@@ -368,7 +309,9 @@ def remainder_(self: Tensor, other: Operand) -> Tensor:
         with np.errstate(divide="ignore", invalid="ignore"):
             np.mod(t, o, out=t, casting="unsafe")
 
-    return _binary_inplace(self, other, "RemainderBackward0", dt, write, lambda g, s: (g, None))
+    if isinstance(other, Tensor):
+        return _binary_inplace(self, other, "RemainderBackward1", dt, write, {"other": other}, save_self_copy="self")
+    return _binary_inplace(self, other, "RemainderBackward0", dt, write)
 
 
 # --------------------------------------------------------------------------- unary ops
@@ -445,6 +388,7 @@ UNARY: dict[str, tuple[str, Callable[..., np.ndarray], Callable[..., np.ndarray]
     "reciprocal": ("ReciprocalBackward0", _reciprocal, lambda x, y: -y * y, "result"),
     "square": ("PowBackward0", np.square, lambda x, y: 2 * x, "self"),
     "sign": ("SignBackward0", np.sign, None, "none"),
+    "sgn": ("SgnBackward0", np.sign, None, "self, result"),
     "floor": ("FloorBackward0", np.floor, None, "none"),
     "ceil": ("CeilBackward0", np.ceil, None, "none"),
     "round": ("RoundBackward0", np.round, None, "none"),
@@ -467,7 +411,12 @@ _FLOAT_ONLY = {"exp", "log", "log2", "log10", "log1p", "expm1", "sqrt", "rsqrt",
                "atanh", "exp2"}
 
 
-def _unary_backward(derivative: Callable[..., np.ndarray] | None, saves: str) -> Any:
+def _table_or_closure(name: str, derivative: Callable[..., np.ndarray] | None, saves: str) -> Any:
+    """None where the derivative table has the node; else a numpy backward from `derivative`
+    (first order only), for the unary ops the table does not cover yet."""
+    if node_type(name).formula is not None:
+        return None
+
     def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[np.ndarray]:
         if derivative is None:
             return (np.zeros_like(g),)
@@ -535,11 +484,11 @@ def unary(op: str, self: Tensor, out: Tensor | None = None) -> Tensor:
         raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. If you are trying to "
                            "invert a mask, use the `~` or `logical_not()` operator instead.")
     _reserve(self._shape, dt)
-    result = _forward(op, array_of(self, dt))
-    grad = needs_grad(self)
-    return _finish(name, op, result, dt, (self,), _unary_backward(derivative, saves),
-                   {"self": self} if grad and saves == "self" else None,
-                   save_result="result" if grad and saves == "result" else None, out=out)
+    result = _forward(op, array_of(self, self.dtype if self.dtype.is_complex else dt))  # |z| of complex z is real
+    values = {"exponent": 2} if op == "square" else None
+    return _finish(name, op, result, dt, (self,), {"self": self} if "self" in saves else None,
+                   save_result="result" if "result" in saves else None, out=out, values=values,
+                   backward=_table_or_closure(name, derivative, saves))
 
 
 def unary_(op: str, self: Tensor) -> Tensor:
@@ -554,9 +503,10 @@ def unary_(op: str, self: Tensor) -> Tensor:
     def write(target: np.ndarray) -> None:
         _forward(op, target, out=target)
 
-    return apply_inplace(self, write, name, (), _unary_backward(derivative, saves), check_autograd=False,
-                         save_self_copy="self" if saves == "self" else None,
-                         save_result="result" if saves == "result" else None)
+    return apply_inplace(self, write, name, (), _table_or_closure(name, derivative, saves), check_autograd=False,
+                         save_self_copy="self" if "self" in saves else None,
+                         save_result="result" if "result" in saves else None,
+                         values={"exponent": 2} if op == "square" else None)
 
 
 def _make_unary(op: str) -> tuple[Callable[..., Tensor], Callable[..., Tensor]]:
@@ -576,12 +526,8 @@ def leaky_relu(self: Tensor, negative_slope: float = 0.01, inplace: bool = False
         return leaky_relu_(self, negative_slope)
     x = self._numpy_view()
     result = np.where(x > 0, x, x * self.dtype.np.type(negative_slope))
-
-    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[np.ndarray]:
-        return (np.where(s["self"] > 0, g, g * negative_slope).astype(g.dtype),)
-
-    return _finish("LeakyReluBackward0", "leaky_relu", result, self.dtype, (self,), backward,
-                   {"self": self} if needs_grad(self) else None)
+    return _finish("LeakyReluBackward0", "leaky_relu", result, self.dtype, (self,), {"self": self},
+                   values={"negative_slope": negative_slope})
 
 
 def leaky_relu_(self: Tensor, negative_slope: float = 0.01) -> Tensor:
@@ -591,17 +537,8 @@ def leaky_relu_(self: Tensor, negative_slope: float = 0.01) -> Tensor:
     def write(t: np.ndarray) -> None:  # torch: x > 0 ? x : x * slope (so 0 * -0.5 is -0.)
         np.multiply(t, self.dtype.np.type(negative_slope), out=t, where=~(t > 0))
 
-    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[np.ndarray]:
-        if negative_slope < 0:  # the sign of the saved result no longer says which branch ran
-            raise RuntimeError(
-                "In-place leakyReLu backward calculation is triggered with a negative slope which is not supported. "
-                "This is caused by calling in-place forward function with a negative slope, please call out-of-place "
-                "version instead. File an issue at https://github.com/pytorch/pytorch if you do require supporting "
-                "in-place leakRelu backward calculation with negative slope")
-        return (np.where(s["result"] > 0, g, g * negative_slope).astype(g.dtype),)
-
-    return apply_inplace(self, write, "LeakyReluBackward1", (), backward, save_result="result",
-                         check_autograd=False)
+    return apply_inplace(self, write, "LeakyReluBackward1", (), save_result="result", check_autograd=False,
+                         values={"negative_slope": negative_slope})
 
 
 def _hardtanh_backward(low: float, high: float, field: str) -> Any:
@@ -617,7 +554,7 @@ def hardtanh(self: Tensor, min_val: float = -1.0, max_val: float = 1.0, inplace:
     x = self._numpy_view()
     result = np.clip(x, self.dtype.np.type(min_val), self.dtype.np.type(max_val))
     return _finish("HardtanhBackward0", "hardtanh", result, self.dtype, (self,),
-                   _hardtanh_backward(min_val, max_val, "self"), {"self": self} if needs_grad(self) else None)
+                   {"self": self} if needs_grad(self) else None, backward=_hardtanh_backward(min_val, max_val, "self"))
 
 
 def hardtanh_(self: Tensor, min_val: float = -1.0, max_val: float = 1.0) -> Tensor:
@@ -629,20 +566,14 @@ def hardtanh_(self: Tensor, min_val: float = -1.0, max_val: float = 1.0) -> Tens
                          _hardtanh_backward(min_val, max_val, "result"), save_result="result", check_autograd=False)
 
 
-def _threshold_backward(threshold: float, field: str) -> Any:
-    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[np.ndarray]:
-        return (np.where(s[field] <= threshold, 0, g).astype(g.dtype),)  # NaN lets the gradient through
-    return backward
-
-
 def threshold(self: Tensor, threshold: float, value: float, inplace: bool = False) -> Tensor:
     """x > threshold ? x : value (NaN stays NaN)."""
     if inplace:
         return threshold_(self, threshold, value)
     x = self._numpy_view()
     result = np.where(x <= threshold, self.dtype.np.type(value), x)
-    return _finish("ThresholdBackward0", "threshold", result, self.dtype, (self,),
-                   _threshold_backward(threshold, "self"), {"self": self} if needs_grad(self) else None)
+    return _finish("ThresholdBackward0", "threshold", result, self.dtype, (self,), {"self": self},
+                   values={"threshold": threshold})
 
 
 def threshold_(self: Tensor, threshold: float, value: float) -> Tensor:
@@ -651,7 +582,7 @@ def threshold_(self: Tensor, threshold: float, value: float) -> Tensor:
     check_writable(self)
     fill = self.dtype.np.type(value)
     return apply_inplace(self, lambda t: np.copyto(t, fill, where=t <= threshold), "ThresholdBackward1", (),
-                         _threshold_backward(threshold, "self"), save_self_copy="self", check_autograd=False)
+                         save_self_copy="self", check_autograd=False, values={"threshold": threshold})
 
 
 def signbit(self: Tensor, *, out: Tensor | None = None) -> Tensor:
@@ -670,11 +601,8 @@ def isin(elements: Operand, test_elements: Operand, *, assume_unique: bool = Fal
 def gelu(self: Tensor, approximate: str = "none", *, out: Tensor | None = None) -> Tensor:
     from engine.kernels import activation
 
-    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[np.ndarray]:
-        return (activation.gelu_backward(g, s["self"], approximate),)
-
     return _finish("GeluBackward0", "gelu", activation.gelu(self._numpy_view(), approximate), self.dtype, (self,),
-                   backward, {"self": self} if needs_grad(self) else None, out=out)
+                   {"self": self}, out=out, values={"approximate": approximate})
 
 
 def _clip(x: np.ndarray, low: Any, high: Any, out: np.ndarray | None = None) -> np.ndarray:
@@ -699,116 +627,88 @@ def clamp(self: Tensor, min: float | None = None, max: float | None = None, *,  
         check_out_dtype(out, dt, "clamp", (self,))
     x = array_of(self, dt)
     result = _clip(x, min, max).astype(dt.np, copy=False)
-    return _finish("ClampBackward1", "clamp", result, dt, (self,), _clamp_backward(min, max),
-                   {"self": self} if needs_grad(self) else None, out=out)
-
-
-def _clamp_backward(low: float | None, high: float | None) -> Any:
-    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[np.ndarray]:
-        x = s["self"]
-        inside = np.ones(x.shape, dtype=bool)
-        if low is not None:
-            inside &= x >= low
-        if high is not None:
-            inside &= x <= high
-        return (g * inside,)
-    return backward
+    return _finish("ClampBackward1", "clamp", result, dt, (self,), {"self": self}, out=out,
+                   values={"max": max, "min": min})
 
 
 def clamp_(self: Tensor, min: float | None = None, max: float | None = None) -> Tensor:  # noqa: A002
-    check_inplace_allowed(self, min, max)
-    dt = result_type(self, *(v for v in (min, max) if v is not None))
+    return _clamp_inplace(self, min, max, "ClampBackward1", {"max": max, "min": min})
+
+
+def _clamp_inplace(self: Tensor, low: Any, high: Any, name: str, values: dict[str, Any]) -> Tensor:
+    check_inplace_allowed(self, low, high)
+    dt = result_type(self, *(v for v in (low, high) if v is not None))
     if not dtypes.can_cast(dt, self.dtype):  # clamp_ names the target the C++ way
         raise RuntimeError(errors.CAST.format(src=dt.short, dst=self.dtype.cpp))
     check_writable(self)
-    bounds = [v._numpy_view() if isinstance(v, Tensor) else v for v in (min, max)]
+    bounds = [v._numpy_view() if isinstance(v, Tensor) else v for v in (low, high)]
 
     def write(t: np.ndarray) -> None:
         _clip(t, bounds[0], bounds[1], out=t)
 
-    return apply_inplace(self, write, "ClampBackward1", (), _clamp_backward(min, max), save_self_copy="self",
-                         check_autograd=False)
+    return apply_inplace(self, write, name, (), save_self_copy="self", check_autograd=False, values=values)
 
 
 def clamp_min_(self: Tensor, min: float) -> Tensor:  # noqa: A002
-    return clamp_(self, min=min)
+    return _clamp_inplace(self, min, None, "ClampMinBackward0", {"min": min})
 
 
 def clamp_max_(self: Tensor, max: float) -> Tensor:  # noqa: A002
-    return clamp_(self, max=max)
+    return _clamp_inplace(self, None, max, "ClampMaxBackward0", {"max": max})
 
 
 def clamp_min(self: Tensor, min: float) -> Tensor:  # noqa: A002
-    return clamp(self, min=min)
+    dt = result_type(self, min)
+    result = np.maximum(array_of(self, dt), dt.np.type(min))
+    return _finish("ClampMinBackward0", "clamp_min", result, dt, (self,), {"self": self}, values={"min": min})
 
 
 def clamp_max(self: Tensor, max: float) -> Tensor:  # noqa: A002
-    return clamp(self, max=max)
+    dt = result_type(self, max)
+    result = np.minimum(array_of(self, dt), dt.np.type(max))
+    return _finish("ClampMaxBackward0", "clamp_max", result, dt, (self,), {"self": self}, values={"max": max})
 
 
 # --------------------------------------------------------------------------- in-place arithmetic
 def _binary_inplace(self: Tensor, other: Operand, name: str, dt: dtypes.dtype,
-                    write: Callable[[np.ndarray, Any], None], backward: Any, save: dict[str, Tensor] | None = None,
-                    save_self_copy: str | None = None) -> Tensor:
+                    write: Callable[[np.ndarray, Any], None], save: dict[str, Any] | None = None,
+                    save_self_copy: str | None = None, values: dict[str, Any] | None = None) -> Tensor:
     check_inplace_allowed(self, other)
     check_writable(self, dt, (_shape_of(other),))
     operand = array_of(other, dt) if isinstance(other, Tensor) else other
-    return apply_inplace(self, lambda t: write(t, operand), name, (other,), backward, save,
-                         save_self_copy=save_self_copy, check_autograd=False)
+    return apply_inplace(self, lambda t: write(t, operand), name, (other,), save=save, save_self_copy=save_self_copy,
+                         check_autograd=False, values=values)
 
 
 def add_(self: Tensor, other: Operand, *, alpha: float = 1) -> Tensor:
     dt = result_type(self, other)
-    sb = _shape_of(other)
 
     def write(t: np.ndarray, o: Any) -> None:
         np.add(t, o * alpha if alpha != 1 else o, out=t, casting="unsafe")
 
-    return _binary_inplace(self, other, "AddBackward0", dt, write,
-                           lambda g, s: (g, unbroadcast(g * alpha if alpha != 1 else g, sb)))
+    return _binary_inplace(self, other, "AddBackward0", dt, write, values={"alpha": alpha})
 
 
 def sub_(self: Tensor, other: Operand, *, alpha: float = 1) -> Tensor:
     dt = result_type(self, other)
-    sb = _shape_of(other)
 
     def write(t: np.ndarray, o: Any) -> None:
         np.subtract(t, o * alpha if alpha != 1 else o, out=t, casting="unsafe")
 
-    return _binary_inplace(self, other, "SubBackward0", dt, write, lambda g, s: (g, unbroadcast(-g * alpha, sb)))
+    return _binary_inplace(self, other, "SubBackward0", dt, write, values={"alpha": alpha})
 
 
 def mul_(self: Tensor, other: Operand) -> Tensor:
     dt = result_type(self, other)
-    sb = _shape_of(other)
-    tensor_other = isinstance(other, Tensor)
-    save = {"other": other} if tensor_other and self.requires_grad and needs_grad(self) else {}
-    copy_self = "self" if tensor_other and other.requires_grad and needs_grad(other) else None
-
-    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, Any]:
-        if not tensor_other:
-            return (g * dt.np.type(other), None)
-        return (g * s["other"] if "other" in s else None,
-                unbroadcast(g * s["self"], sb) if "self" in s else None)
 
     def write(t: np.ndarray, o: Any) -> None:
         np.multiply(t, o, out=t, casting="unsafe")
 
-    return _binary_inplace(self, other, "MulBackward0", dt, write, backward, save, copy_self)
+    return _binary_inplace(self, other, "MulBackward0", dt, write, {"other": other}, save_self_copy="self")
 
 
 def div_(self: Tensor, other: Operand, *, rounding_mode: str | None = None) -> Tensor:
     dt = _true_div_dtype(self, other) if rounding_mode is None else result_type(self, other)
-    sb = _shape_of(other)
-    tensor_other = isinstance(other, Tensor)
-    save = {"other": other} if tensor_other and needs_grad(self, other) else {}
-    copy_self = "self" if tensor_other and other.requires_grad and needs_grad(other) else None
-
-    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, Any]:
-        if not tensor_other:
-            return (g / dt.np.type(other), None)
-        o = s["other"]
-        return (g / o, unbroadcast(-g * s["self"] / (o * o), sb) if "self" in s else None)
 
     def write(t: np.ndarray, o: Any) -> None:
         with np.errstate(divide="ignore", invalid="ignore"):
@@ -819,39 +719,33 @@ def div_(self: Tensor, other: Operand, *, rounding_mode: str | None = None) -> T
             else:
                 np.divide(t, o, out=t, casting="unsafe")
 
-    return _binary_inplace(self, other, "DivBackward0", dt, write, backward, save, copy_self)
+    if rounding_mode is not None:
+        return _binary_inplace(self, other, "DivBackward2", dt, write, {"other": other}, save_self_copy="self",
+                               values={"rounding_mode": rounding_mode})
+    return _binary_inplace(self, other, "DivBackward0", dt, write, {"other": other}, save_self_copy="self")
 
 
 def pow_(self: Tensor, exponent: Operand) -> Tensor:
     dt = result_type(self, exponent)
     if isinstance(exponent, Tensor):
-        sb = exponent._shape
-
-        def backward1(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, Any]:
-            x, y = s["self"], s["exponent"]
+        def write1(t: np.ndarray) -> None:
             with np.errstate(divide="ignore", invalid="ignore"):
-                return (g * y * np.power(x, y - 1), unbroadcast(g * np.power(x, y) * np.log(x), sb))
-
-        def write1(t: np.ndarray, o: Any) -> None:
-            with np.errstate(divide="ignore", invalid="ignore"):
-                np.power(t, o, out=t, casting="unsafe")
+                np.power(t, operand, out=t, casting="unsafe")
 
         check_inplace_allowed(self, exponent)
         check_writable(self, dt, (exponent._shape,))
         operand = array_of(exponent, dt)
-        return apply_inplace(self, lambda t: write1(t, operand), "PowBackward1", (exponent,), backward1,
-                             {"exponent": exponent}, save_self_copy="self", save_result="result",
-                             check_autograd=False)
-    e = exponent
-
-    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, Any]:
-        return (g * e * np.power(s["self"], e - 1) if e != 0 else np.zeros_like(g), None)
+        return apply_inplace(self, write1, "PowBackward1", (exponent,), save={"exponent": exponent},
+                             save_self_copy="self", save_result="result", check_autograd=False)
 
     def write(t: np.ndarray, o: Any) -> None:
         with np.errstate(divide="ignore", invalid="ignore"):
             np.power(t, o, out=t, casting="unsafe")
 
-    return _binary_inplace(self, e, "PowBackward0", dt, write, backward, save_self_copy="self")
+    check_inplace_allowed(self)
+    check_writable(self, dt)
+    return apply_inplace(self, lambda t: write(t, exponent), "PowBackward0", (), save_self_copy="self",
+                         check_autograd=False, values={"exponent": exponent})
 
 
 # --------------------------------------------------------------------------- comparisons and logic
@@ -924,15 +818,7 @@ def where(condition: Tensor, input: Operand, other: Operand, *, out: Tensor | No
     geometry.broadcast_shapes(condition._shape, _shape_of(input), _shape_of(other))
     cond = condition._numpy_view().astype(bool, copy=False)
     result = np.where(cond, array_of(input, dt), array_of(other, dt))
-    si, so = _shape_of(input), _shape_of(other)
-
-    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, Any, Any]:
-        c = s["condition"]
-        return (None, unbroadcast(np.where(c, g, 0).astype(g.dtype), si),
-                unbroadcast(np.where(c, 0, g).astype(g.dtype), so))
-
-    return _finish("WhereBackward0", "where", result, dt, (condition, input, other), backward,
-                   {"condition": condition} if needs_grad(input, other) else None, out=out)
+    return _finish("WhereBackward0", "where", result, dt, (input, other), {"condition": condition}, out=out)
 
 
 _UNARY_FNS = {op: _make_unary(op) for op in UNARY}
@@ -995,8 +881,7 @@ def round(self: Tensor, *, decimals: int = 0, out: Tensor | None = None) -> Tens
         raise NotImplementedError(f"\"round_cpu\" not implemented for '{self.dtype.short}'")
     with np.errstate(over="ignore", invalid="ignore"):
         result = _round_decimals(self._numpy_view(), decimals)
-    return _finish("RoundBackward1", "round", result, self.dtype, (self,),
-                   lambda g, s: (np.zeros_like(g),), out=out)
+    return _finish("RoundBackward1", "round", result, self.dtype, (self,), out=out)
 
 
 def round_(self: Tensor, *, decimals: int = 0) -> Tensor:
@@ -1009,7 +894,7 @@ def round_(self: Tensor, *, decimals: int = 0) -> Tensor:
         with np.errstate(over="ignore", invalid="ignore"):
             target[...] = _round_decimals(target, decimals)
 
-    return apply_inplace(self, write, "RoundBackward1", (), lambda g, s: (np.zeros_like(g),), check_autograd=False)
+    return apply_inplace(self, write, "RoundBackward1", (), check_autograd=False)
 
 
 METHODS.update(round=round, round_=round_)

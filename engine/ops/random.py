@@ -56,7 +56,8 @@ from engine.tensor import Tensor
 DEFAULT_SEED = 67280421310721  # c10::detail::default_rng_seed_val: the seed of a new torch.Generator()
 _MT_WORDS = 624
 _BULK_WORDS = 1 << 16
-_CHUNK = 1 << 16  # elements per pass of the element-wise arithmetic: the temporaries stay in cache
+_CHUNK = 1 << 13  # elements per pass of the element-wise arithmetic: the temporaries stay in cache (and below
+# malloc's mmap threshold, so they cost no page faults)
 
 # CPUGeneratorImplState as torch.get_rng_state() returns it: THGeneratorState (the mt19937 words widened
 # to uint64, `left`/`next` of the engine, the cached double normal) plus the cached float normal.
@@ -290,15 +291,15 @@ def _uniform(gen: Generator, n: int, dtype: dtypes.dtype, low: float, high: floa
     (Half too, from 24-bit uniforms, then rounded); a value that rounds to `to` becomes `from`.
     The arithmetic runs in cache-sized chunks: its float64 temporaries would be twice the tensor."""
     double = dtype is dtypes.float64
-    x = _uniform_doubles(gen, n) if double else _uniform_floats(gen, n)
     low32, high32 = _F32(low), _F32(high)
     top, bottom = dtype.np.type(high), dtype.np.type(low)
     out = np.empty(n, dtype.np)
-    for start in range(0, n, _CHUNK):
-        part = x[start:start + _CHUNK]
+    for start in range(0, n, _CHUNK):  # the words too are drawn chunk by chunk, in order
+        count = min(_CHUNK, n - start)
+        part = _uniform_doubles(gen, count) if double else _uniform_floats(gen, count)
         values = _fma64(part, high - low, low) if double else _cast(_fma32(part, high32 - low32, low32), dtype)
         values[values == top] = bottom
-        out[start:start + _CHUNK] = values
+        out[start:start + count] = values
     return out
 
 
@@ -320,124 +321,174 @@ _LOG_Q1, _LOG_Q2 = _F32(-2.12194440e-4), _F32(0.693359375)
 _FOUR_OVER_PI = _F32(1.27323954473516)
 _DP1, _DP2, _DP3 = _F32(-0.78515625), _F32(-2.4187564849853515625e-4), _single(-3.77489497744594108e-8)
 _TWO_PI = _F32(2.0 * math.pi)  # _mm256_set1_ps(2.0f * c10::pi<double>)
-_BLOCKS_PER_CHUNK = 1024  # 16 Ki values: the temporaries stay in cache
+_BLOCKS_PER_CHUNK = 2048  # 16 Ki values per half: the buffers (made once per fill) stay in cache
 
 
-def _fused_horner(x64: np.ndarray, coefficients: tuple[Any, ...], out: np.ndarray,
-                  scratch: np.ndarray) -> np.ndarray:
-    """y = c0; y = fma(y, x, c) for the rest, each step rounded once to float32 (into `out`).
+class _BoxMuller:
+    """normal_fill_16_AVX2 on rows of 16 words, with ATen's float32 arithmetic replayed exactly
+    (avx_mathfun.h's Cephes log and sincos as GCC compiles them, fused multiply-adds included).
 
-    x64 holds float32 values, so y * x is exact in float64 and only the sum is rounded. Going to
-    float32 through float64 can round twice, but only for a sum that is inexact in float64 *and*
-    lands on a float32 midpoint (about one step in 10**10 here), so this hot loop skips _fma32's fix.
-    """
-    np.multiply(x64, coefficients[0], out=scratch)
-    scratch += coefficients[1]
-    for c in coefficients[2:]:
+    A fused multiply-add in float32 is `y * x + c` with the exact product (floats have 24 bits,
+    so a product of two fits float64) and the sum rounded in float64, then to float32. That can
+    round twice only for a sum that is inexact in float64 *and* lands on a float32 midpoint (about
+    one step in 10**10 here), so the polynomial steps skip _fma32's fix. Every step writes into
+    buffers made once per fill (no allocation per chunk), each ufunc on one dtype (numpy's mixed
+    and masked loops cost several times more than an explicit widening)."""
+
+    def __init__(self, rows: int) -> None:
+        n = rows * 8
+        self.ints = [np.empty(n, np.int32) for _ in range(3)]
+        self.floats = [np.empty(n, _F32) for _ in range(11)]  # 6 for the radius, 5 for cos and sin
+        self.doubles = [np.empty(n, _F64) for _ in range(4)]
+        self.pair = np.empty((2, n), _F32)
+        self.pair64 = np.empty((2, n), _F64)
+        self.mask = np.empty(n, bool)
+
+    def fill(self, words: np.ndarray, out: np.ndarray, mean: float, std: float) -> None:
+        """out[r, :8] = radius * cos(theta) and out[r, 8:] = radius * sin(theta), each through
+        fmadd(n, std, mean), for u1 = 1 - u[:8] and u2 = u[8:] of each row of words; radius =
+        sqrt(-2 log u1), theta = 2 pi u2."""
+        rows = words.shape[0]
+        n = rows * 8
+        radius = self._radius(words[:, :8], n)
+        cosine, sine = self._cos_sin(words[:, 8:], n)
+        cosine *= radius
+        sine *= radius
+        for half, values in ((out[:, :8], cosine), (out[:, 8:], sine)):
+            if _F32(std) == 1:  # x * 1 is exact: the fused result is the plain sum (-0 + 0 is +0 in both)
+                np.add(values.reshape(rows, 8), _F32(mean), out=half)
+            else:
+                half[...] = _fma32(values, std, mean).reshape(rows, 8)
+
+    def _radius(self, low_words: np.ndarray, n: int) -> np.ndarray:
+        """sqrt(-2 log u1) by log256_ps: frexp by bit masks, then Cephes' polynomial."""
+        k, e_int, mantissa = (buffer[:n] for buffer in self.ints)
+        u, e, x, z, y, t = (buffer[:n] for buffer in self.floats[:6])
+        x64, s64, z64, t64 = (buffer[:n] for buffer in self.doubles)
+        below = self.mask[:n]
+        np.bitwise_and(low_words, 0xFFFFFF, out=k.reshape(-1, 8), casting="unsafe")
+        np.subtract(1 << 24, k, out=k)  # u1 = 1 - k 2**-24 = (2**24 - k) 2**-24, exactly
+        u[...] = k
+        u *= _F32(2.0**-24)
+        bits = u.view(np.int32)
+        np.right_shift(bits, 23, out=e_int)
+        e_int -= 126
+        np.bitwise_and(bits, 0x007FFFFF, out=mantissa)
+        mantissa |= 0x3F000000
+        m = mantissa.view(_F32)  # in [0.5, 1)
+        np.less(m, _SQRTHF, out=below)
+        t[...] = below
+        e[...] = e_int
+        e -= t
+        np.subtract(m, _F32(1), out=x)
+        t *= m
+        x += t  # 2m - 1 below sqrt(1/2), exactly
+        np.multiply(x, x, out=z)
+        x64[...] = x
+        self._horner(x64, _LOG_POLY, y, s64)
+        y *= x
+        s64[...] = y
+        z64[...] = z
+        s64 *= z64
+        np.multiply(e, _LOG_Q1, out=t)
+        t64[...] = t
+        s64 += t64
+        y[...] = s64  # fma(y, z, e * q1)
+        np.multiply(z, _F32(0.5), out=t)
+        y -= t
+        x += y
+        np.multiply(e, _LOG_Q2, out=t)
+        x += t  # e * q2 is exact, so the fma is a plain sum
+        x *= _F32(-2)
+        np.sqrt(x, out=x)
+        return x
+
+    def _cos_sin(self, high_words: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+        """cos and sin of theta = 2 pi u2 by sincos256_ps: octant, three-part reduction by pi/4, the
+        cosine and sine polynomials side by side, then the selection and signs done on the bits."""
+        k, j, work = (buffer[:n] for buffer in self.ints)
+        theta, octant, x, z, t = (buffer[:n] for buffer in self.floats[6:])
+        x64, z64, t64, _ = (buffer[:n] for buffer in self.doubles)
+        polys, polys64 = self.pair[:, :n], self.pair64[:, :n]
+        np.bitwise_and(high_words, 0xFFFFFF, out=k.reshape(-1, 8), casting="unsafe")
+        theta[...] = k
+        theta *= _F32(2.0**-24)
+        theta *= _TWO_PI
+        np.multiply(theta, _FOUR_OVER_PI, out=t)
+        j[...] = t  # truncated, as the AVX conversion does
+        j += 1
+        j &= ~1
+        octant[...] = j
+        np.multiply(octant, _DP1, out=t)  # octant * DP1 and octant * DP2 are exact
+        np.add(theta, t, out=x)
+        np.multiply(octant, _DP2, out=t)
+        x += t
+        x64[...] = octant
+        x64 *= _DP3
+        t64[...] = x
+        x64 += t64
+        x[...] = x64  # fma(octant, DP3, x)
+        x64[...] = x
+        np.multiply(x, x, out=z)
+        z64[...] = z
+        self._horner(z64, _SINCOS_POLY, polys, polys64)
+        polys *= z
+        polys64[...] = polys
+        polys64[0] *= z64
+        np.multiply(z, _F32(0.5), out=t)
+        t64[...] = t
+        polys64[0] -= t64  # cosine: fmsub(y, z, z * 0.5), then + 1
+        polys64[1] *= x64
+        polys64[1] += x64  # sine: fma(y, x, x)
+        polys[...] = polys64
+        polys[0] += _F32(1)
+        bits = polys.view(np.int32)
+        np.bitwise_and(j, 2, out=work)
+        work >>= 1
+        work -= 1  # all ones where the sine polynomial gives the sine
+        np.bitwise_xor(bits[0], bits[1], out=k)
+        k &= work  # the bits where the two polynomials differ, where they swap
+        bits[0] ^= k
+        bits[1] ^= k  # now bits[0] is the sine, bits[1] the cosine
+        np.bitwise_and(j, 4, out=work)
+        work <<= 29
+        bits[0] ^= work
+        np.subtract(j, 2, out=work)
+        np.invert(work, out=work)
+        work &= 4
+        work <<= 29
+        bits[1] ^= work
+        return polys[1], polys[0]
+
+    @staticmethod
+    def _horner(x64: np.ndarray, coefficients: tuple[Any, ...], out: np.ndarray, scratch: np.ndarray) -> None:
+        """y = c0; y = fma(y, x, c) for the rest, each step rounded once to float32 (into `out`)."""
+        np.multiply(x64, coefficients[0], out=scratch)
+        scratch += coefficients[1]
+        for c in coefficients[2:]:
+            out[...] = scratch
+            scratch[...] = out
+            scratch *= x64
+            scratch += c
         out[...] = scratch
-        scratch[...] = out
-        scratch *= x64
-        scratch += c
-    out[...] = scratch
-    return out
-
-
-def _cephes_log(u: np.ndarray) -> np.ndarray:
-    """log256_ps for u in (0, 1]: frexp by bit masks, then Cephes' polynomial with GCC's fusions."""
-    bits = u.view(np.int32)
-    e = ((bits >> 23) - 126).astype(_F32)
-    m = ((bits & 0x007FFFFF) | 0x3F000000).view(_F32)  # mantissa in [0.5, 1)
-    below = m < _SQRTHF
-    e -= below
-    x = m - _F32(1)
-    x += m * below  # 2m - 1 below sqrt(1/2), exactly
-    z = x * x
-    x64 = x.astype(_F64)
-    scratch = np.empty_like(x64)
-    y = _fused_horner(x64, _LOG_POLY, np.empty_like(x), scratch)
-    y *= x
-    scratch[...] = y
-    scratch *= z
-    scratch += e * _LOG_Q1
-    y[...] = scratch  # fma(y, z, e * q1)
-    y -= z * _F32(0.5)
-    x += y
-    x += e * _LOG_Q2  # e * q2 is exact, so the fma is a plain sum
-    return x
-
-
-def _cephes_sincos(theta: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """sincos256_ps for theta >= 0: octant, three-part reduction by pi/4, the cosine and sine
-    polynomials, and the selection and signs done on the bits as the AVX code does."""
-    j = (theta * _FOUR_OVER_PI).astype(np.int32)
-    j += 1
-    j &= ~1
-    octant = j.astype(_F32)
-    x = theta + octant * _DP1  # octant * DP1 and octant * DP2 are exact
-    x += octant * _DP2
-    x64 = octant.astype(_F64)
-    x64 *= _DP3
-    x64 += x
-    x[...] = x64
-    x64[...] = x
-    z = x * x
-    z64 = z.astype(_F64)
-    scratch = np.empty((2, *z.shape))
-    polys = _fused_horner(z64, _SINCOS_POLY, np.empty(scratch.shape, _F32), scratch)
-    polys *= z
-    scratch[...] = polys
-    scratch[0] *= z64
-    scratch[0] -= z * _F32(0.5)  # cosine polynomial: fmsub(y, z, z * 0.5), then + 1
-    scratch[1] *= x64
-    scratch[1] += x64  # sine polynomial: fma(y, x, x)
-    polys[...] = scratch
-    polys[0] += _F32(1)
-    bits = polys.view(np.int32)
-    use_sin_poly = ((j & 2) >> 1) - 1  # all ones where the sine polynomial gives the sine
-    differ = bits[0] ^ bits[1]
-    differ &= use_sin_poly
-    sine = bits[0] ^ differ
-    cosine = bits[1] ^ differ
-    sine ^= (j & 4) << 29
-    cosine ^= (~(j - 2) & 4) << 29
-    return sine.view(_F32), cosine.view(_F32)
-
-
-def _box_muller_16(words: np.ndarray, out: np.ndarray, mean: float, std: float) -> None:
-    """normal_fill_16_AVX2 on rows of 16 words: u1 = 1 - u[:8], u2 = u[8:]; radius = sqrt(-2 log u1),
-    theta = 2 pi u2; the row becomes radius * cos(theta), then radius * sin(theta), each through
-    fmadd(n, std, mean)."""
-    u1 = (words[:, :8] & np.uint32(0xFFFFFF)).astype(_F32).reshape(-1)
-    u1 *= _F32(2.0**-24)
-    np.subtract(_F32(1), u1, out=u1)
-    radius = _cephes_log(u1)
-    radius *= _F32(-2)
-    np.sqrt(radius, out=radius)
-    theta = (words[:, 8:] & np.uint32(0xFFFFFF)).astype(_F32).reshape(-1)
-    theta *= _F32(2.0**-24)
-    theta *= _TWO_PI
-    sine, cosine = _cephes_sincos(theta)
-    sine *= radius
-    cosine *= radius
-    out[:, :8] = _fma32(cosine, std, mean).reshape(-1, 8)
-    out[:, 8:] = _fma32(sine, std, mean).reshape(-1, 8)
 
 
 def _normal_fill_float32(gen: Generator, n: int, mean: float, std: float, fill_words: int) -> np.ndarray:
     """normal_fill_AVX2: uniforms for the blocks, Box-Muller per block of 16, and when 16 does not
     divide n the last 16 drawn again and recomputed. float32 first draws one uniform for every
-    element (`fill_words` = n), Half only for the whole blocks; the redraw follows either way."""
+    element (`fill_words` = n), Half only for the whole blocks; the redraw follows either way.
+    The words are drawn chunk by chunk, in the same order, so no array of n words is ever made."""
     tail = n % 16
-    words = gen.words(fill_words + (16 if tail else 0))
     out = np.empty(n, _F32)
     blocks = n // 16
-    word_blocks = words[:blocks * 16].reshape(blocks, 16)
     out_blocks = out[:blocks * 16].reshape(blocks, 16)
+    box_muller = _BoxMuller(max(min(blocks, _BLOCKS_PER_CHUNK), 1))
     for start in range(0, blocks, _BLOCKS_PER_CHUNK):
-        stop = start + _BLOCKS_PER_CHUNK
-        _box_muller_16(word_blocks[start:stop], out_blocks[start:stop], mean, std)
+        stop = min(start + _BLOCKS_PER_CHUNK, blocks)
+        box_muller.fill(gen.words((stop - start) * 16).reshape(-1, 16), out_blocks[start:stop], mean, std)
+    gen.words(fill_words - blocks * 16)  # the uniforms of the partial block, drawn and not used
     if tail:
-        _box_muller_16(words[fill_words:].reshape(1, 16), out[n - 16:].reshape(1, 16), mean, std)
+        box_muller.fill(gen.words(16).reshape(1, 16), out[n - 16:].reshape(1, 16), mean, std)
     return out
 
 
@@ -623,7 +674,7 @@ def _random_inplace(self: Tensor, name: str, draw: Callable[[int, bool], np.ndar
             view = _iteration_view(target)
             view[...] = draw(target.size, self.is_contiguous()).reshape(view.shape)
 
-    return apply_inplace(self, write, name, (), lambda g, s: (np.zeros_like(g),), check_autograd=False)
+    return apply_inplace(self, write, name, (), check_autograd=False)
 
 
 def _check_float(dtype: dtypes.dtype, kernel: str) -> None:
@@ -696,7 +747,7 @@ def bernoulli_(self: Tensor, p: Any = 0.5, *, generator: Generator | None = None
         if not 0 <= p <= 1:
             raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={_fmt(p)}")
 
-    return _random_inplace(self, "BernoulliBackward1",
+    return _random_inplace(self, "BernoulliBackward2",  # bernoulli_.float
                            lambda n, _: _bernoulli_scalar(_gen(generator), n, float(p), self.dtype), check)
 
 
@@ -705,14 +756,16 @@ def random_(self: Tensor, *args: Any, generator: Generator | None = None, **kwar
     bounds = dict(zip(("from", "to"), (0, *args) if len(args) == 1 else args, strict=False))
     bounds.update(kwargs)
     if not bounds:
-        return _random_inplace(self, "RandomBackward0", lambda n, _: _random_full(_gen(generator), n, self.dtype))
+        return _random_inplace(self, "RandomBackward2", lambda n, _: _random_full(_gen(generator), n, self.dtype))
+    # torch's overloads: random_.from(from, to) records RandomBackward0, random_.to(to) RandomBackward1
+    name = "RandomBackward1" if len(args) == 1 or (not args and "from" not in kwargs) else "RandomBackward0"
     low, high = int(bounds.get("from", 0)), bounds.get("to")
     plan = _random_plan(self.dtype, low, None if high is None else int(high))
     if plan is None:
-        return _random_inplace(self, "RandomBackward1",
+        return _random_inplace(self, name,
                                lambda n, _: _cast(_gen(generator).words64(n).view(np.int64), self.dtype))
     span, base = plan
-    return _random_inplace(self, "RandomBackward1",
+    return _random_inplace(self, name,
                            lambda n, _: _random_from_to(_gen(generator), n, span, base, self.dtype))
 
 

@@ -1,9 +1,9 @@
 """Reductions: sums, means, extrema, statistics, norms, scans and softmax.
 
-Each op is its numpy forward and its backward closure side by side. What a node saves follows
-PyTorch (see the reference), because that decides which later in-place change breaks backward: sum
-and mean save nothing, max() and amax save their input and result, max(dim) only its indices, var
-its input, std its input and result, softmax its result.
+Each op is its numpy forward and the node it records (derivatives: engine/autograd/derivatives/
+reduction.py). What a node saves follows PyTorch (see the reference), because that decides which
+later in-place change breaks backward: sum and mean save nothing, max() and amax save their input
+and result, max(dim) only its indices, var its input, std its input and result, softmax its result.
 
 Whether a dim was passed at all matters too: `x.sum()` records SumBackward0 while `x.sum(dim=None)`
 records SumBackward1, so a sentinel stands for "not given".
@@ -34,6 +34,15 @@ _ABSENT: Any = object()
 
 
 # --------------------------------------------------------------------------- shared helpers
+def _listed(dim: Any) -> tuple[int, ...]:
+    """A dim argument as the tuple torch keeps (`1` and `[1]` both become `(1,)`)."""
+    if dim is None:
+        return ()
+    if isinstance(dim, (tuple, list)):
+        return tuple(int(d) for d in dim)
+    return (int(dim),)
+
+
 def _dims(dim: Dim, ndim: int) -> tuple[int, ...]:
     """Reduced dims, wrapped and checked; None or () mean every dim (none for a 0-d tensor)."""
     listed = (dim,) if dim is not None and not isinstance(dim, (tuple, list)) else tuple(dim or ())
@@ -46,18 +55,6 @@ def _dims(dim: Dim, ndim: int) -> tuple[int, ...]:
             raise RuntimeError(f"dim {w} appears multiple times in the list of dims")
         wrapped.append(w)
     return tuple(wrapped) if ndim else ()
-
-
-def _unsqueeze(g: np.ndarray, dims: tuple[int, ...], keepdim: bool) -> np.ndarray:
-    """A reduced array with its reduced dims back as size 1, ready to broadcast against the input."""
-    return np.expand_dims(g, tuple(sorted(dims))) if dims and not keepdim else g
-
-
-def _spread(g: np.ndarray, shape: tuple[int, ...], dims: tuple[int, ...], keepdim: bool,
-            dt: np.dtype) -> np.ndarray:
-    """A reduced gradient broadcast back over the reduced dims, in the input's dtype: an expanded view
-    like torch's `grad.expand(shape)`, which is why a leaf must copy it (its .grad starts at version 1)."""
-    return np.broadcast_to(_unsqueeze(g.astype(dt, copy=False), dims, keepdim), shape)
 
 
 def _accumulate_in(dt: dtypes.dtype) -> np.dtype:
@@ -90,17 +87,27 @@ def _NO_CHECK() -> None:  # noqa: N802 - a constant-like no-op
     return None
 
 
-def _emit(result: Any, dt: dtypes.dtype, name: str, op: str, inputs: tuple[Any, ...], backward: Any,
+def _emit(result: Any, dt: dtypes.dtype, name: str, op: str, inputs: tuple[Any, ...],
           save: dict[str, Tensor] | None = None, save_result: str | None = None,
-          out: Tensor | None = None) -> Tensor:
-    """Wrap a reduction result as a new contiguous tensor and record it, or honour `out=`."""
+          out: Tensor | None = None, values: dict[str, Any] | None = None, backward: Any = None) -> Tensor:
+    """Wrap a reduction result as a new contiguous tensor and record it (unless `name` is empty), or
+    honour `out=`; `backward` is a numpy closure for a node not in the derivative table yet."""
     result = _dense(result, dt.np)
     if out is not None:  # reductions do not check their out for overlap
         return write_out(out, result, op, inputs, after_resize=_NO_CHECK)
     tensor = Tensor._wrap(result, dt)
-    if backward is not None:
-        record(name, tensor, inputs, backward, save, {save_result: tensor} if save_result else None)
+    if name:
+        record(name, tensor, inputs, backward, save, {save_result: tensor} if save_result else None, values)
     return tensor
+
+
+def saved_dims(dims: Any) -> Any:
+    """A dim list as torch shows it in `grad_fn._saved_dim`: negative dims read as unsigned int64."""
+    if dims is None:
+        return None
+    if isinstance(dims, (tuple, list)):
+        return tuple(int(d) % (1 << 64) for d in dims)
+    return int(dims) % (1 << 64)
 
 
 def _keepdim_without_dim(op: str) -> TypeError:
@@ -160,9 +167,10 @@ def sum(self: Tensor, dim: Any = _ABSENT, keepdim: bool = False, *, dtype: Any =
     dt = dtypes.to_dtype(dtype) if dtype is not None else (out.dtype if out is not None
                                                            else _sum_dtype(self.dtype))
     result = _sum(self, dims, keepdim, _accumulate_in(dt))
-    shape, in_dt = self._shape, self.dtype.np
-    return _emit(result, dt, "SumBackward0" if dim is _ABSENT else "SumBackward1", "sum", (self,),
-                 lambda g, s: (_spread(g, shape, dims, keepdim, in_dt),), out=out)
+    if dim is _ABSENT:
+        return _emit(result, dt, "SumBackward0", "sum", (self,), out=out, values={"self_sym_sizes": self._shape})
+    return _emit(result, dt, "SumBackward1", "sum", (self,), out=out,
+                 values={"dim": saved_dims(_listed(dim)), "keepdim": keepdim, "self_sym_sizes": self._shape})
 
 
 def mean(self: Tensor, dim: Any = _ABSENT, keepdim: bool = False, *, dtype: Any = None,
@@ -183,24 +191,11 @@ def mean(self: Tensor, dim: Any = _ABSENT, keepdim: bool = False, *, dtype: Any 
     count = _counted(self._shape, dims)
     with np.errstate(divide="ignore", invalid="ignore"):
         result = _sum(self, dims, keepdim, _accumulate_in(dt)).astype(dt.np) / dt.np.type(count)
-    shape, in_dt = self._shape, self.dtype.np
-
-    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> Grads:
-        with np.errstate(divide="ignore", invalid="ignore"):
-            return (np.divide(_spread(g, shape, dims, keepdim, in_dt), count, dtype=in_dt),)  # fresh, like torch
-
-    return _emit(result, dt, "MeanBackward0" if dim is _ABSENT else "MeanBackward1", "mean", (self,),
-                 backward, out=out)
-
-
-def _others_product(x: np.ndarray, axis: int) -> np.ndarray:
-    """For each element, the product of the rest of its slice: exclusive prefix times exclusive
-    suffix products, so zeros need no division (torch's prod_safe_zeros_backward)."""
-    ones = np.ones_like(np.take(x, [0], axis=axis))
-    before = np.concatenate([ones, np.cumprod(np.delete(x, -1, axis=axis), axis=axis)], axis=axis)
-    reversed_x = np.flip(np.delete(x, 0, axis=axis), axis=axis)
-    after = np.concatenate([np.flip(np.cumprod(reversed_x, axis=axis), axis=axis), ones], axis=axis)
-    return before * after
+    values = {"self_sym_numel": self.numel(), "self_sym_sizes": self._shape}
+    if dim is _ABSENT:
+        return _emit(result, dt, "MeanBackward0", "mean", (self,), out=out, values=values)
+    return _emit(result, dt, "MeanBackward1", "mean", (self,), out=out,
+                 values={"dim": saved_dims(_listed(dim)), "keepdim": keepdim, **values})
 
 
 def prod(self: Tensor, dim: Any = _ABSENT, keepdim: bool = False, *, dtype: Any = None,
@@ -215,21 +210,10 @@ def prod(self: Tensor, dim: Any = _ABSENT, keepdim: bool = False, *, dtype: Any 
     dt = dtypes.to_dtype(dtype) if dtype is not None else (out.dtype if out is not None
                                                            else _sum_dtype(self.dtype))
     result = np.prod(self._numpy_view(), axis=dims, dtype=_accumulate_in(dt), keepdims=keepdim)
-    ndim, whole = self.ndim, dim is _ABSENT
-
-    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> Grads:
-        x = s["self"]
-        if ndim == 0:
-            return (g.astype(x.dtype),)
-        r, gg = _unsqueeze(s["result"], dims, keepdim), _unsqueeze(g, dims, keepdim)
-        if not (x == 0).any():
-            return ((gg * (r / x)).astype(x.dtype),)
-        if whole:
-            return ((gg * _others_product(x.reshape(-1), 0).reshape(x.shape)).astype(x.dtype),)
-        return ((gg * _others_product(x, dims[0])).astype(x.dtype),)
-
-    return _emit(result, dt, "ProdBackward0" if whole else "ProdBackward1", "prod", (self,), backward,
-                 {"self": self}, save_result="result", out=out)
+    if dim is _ABSENT:
+        return _emit(result, dt, "ProdBackward0", "prod", (self,), {"self": self}, save_result="result", out=out)
+    return _emit(result, dt, "ProdBackward1", "prod", (self,), {"self": self}, save_result="result", out=out,
+                 values={"dim": saved_dims(dim), "keepdim": keepdim})
 
 
 # --------------------------------------------------------------------------- extrema
@@ -280,14 +264,8 @@ def _extreme(self: Tensor, dim: Any, keepdim: bool, out: Any, op: str) -> Any:
         if keepdim:
             raise _keepdim_without_dim(op)
         _check_nonempty(self, op, (), False)
-
-        def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> Grads:
-            inp, r = s["self"], s["result"]
-            mask = np.isnan(inp) if np.isnan(r) else inp == r
-            return (written_in_place(np.where(mask, g / mask.sum(), 0).astype(inp.dtype)),)
-
-        return _emit(pick(x), self.dtype, f"{title}Backward1", op, (self,), backward, {"self": self},
-                     save_result="result", out=out)
+        return _emit(pick(x), self.dtype, f"{title}Backward1", op, (self,), {"self": self}, save_result="result",
+                     out=out)
     if not isinstance(dim, int):
         raise TypeError(f"{op}(): argument 'dim' must be int, not {type(dim).__name__}")
     dims = _dims(dim, self.ndim)
@@ -297,24 +275,21 @@ def _extreme(self: Tensor, dim: Any, keepdim: bool, out: Any, op: str) -> Any:
         indices = arg(x, axis=dims[0], keepdims=keepdim)
     else:
         values, indices = x.copy(), np.zeros((), np.int64)
-    shape = self._shape
-
-    def backward_dim(g: np.ndarray, s: dict[str, np.ndarray]) -> Grads:
-        if not dims:
-            return (g,)
-        result = np.zeros(shape, g.dtype)
-        np.put_along_axis(result, _unsqueeze(s["indices"], dims, keepdim), _unsqueeze(g, dims, keepdim),
-                          axis=dims[0])
-        return (written_in_place(result, 2),)
 
     if out is not None:
         write_out(out[0], _dense(values), op, (self,), after_resize=_NO_CHECK)
         write_out(out[1], _dense(indices, np.int64), op, (self,), after_resize=_NO_CHECK)
         return getattr(return_types, op + "_out")(out[0], out[1])
     index_tensor = Tensor._wrap(_dense(indices, np.int64), dtypes.int64)
-    value_tensor = _emit(values, self.dtype, f"{title}Backward0", op, (self,), backward_dim,
-                         {"indices": index_tensor})
+    value_tensor = Tensor._wrap(_dense(values, self.dtype.np), self.dtype)
+    record(f"{title}Backward0", value_tensor, (self,), None, None, {"indices": index_tensor},
+           {"dim": saved_dims(dim), "keepdim": keepdim, "self_sym_sizes": self._shape})
     return getattr(return_types, op)(value_tensor, index_tensor)
+
+
+def _unsqueeze(g: np.ndarray, dims: tuple[int, ...], keepdim: bool) -> np.ndarray:
+    """A reduced array with its reduced dims back as size 1, ready to broadcast against the input."""
+    return np.expand_dims(g, tuple(sorted(dims))) if dims and not keepdim else g
 
 
 def _median(self: Tensor, dim: Any, keepdim: bool, ignore_nan: bool) -> Any:
@@ -348,7 +323,7 @@ def _median(self: Tensor, dim: Any, keepdim: bool, ignore_nan: bool) -> Any:
             mask = np.isnan(inp) if np.isnan(r) else inp == r
             return (written_in_place(np.where(mask, g / builtins.max(mask.sum(), 1), 0).astype(inp.dtype)),)
 
-        return _emit(value, self.dtype, f"{title}Backward0", op, (self,), backward, {"self": self},
+        return _emit(value, self.dtype, f"{title}Backward0", op, (self,), {"self": self}, backward=backward,
                      save_result="result")
     d = geometry.wrap_dim(dim, builtins.max(self.ndim, 1))
     if self.ndim == 0:
@@ -367,7 +342,8 @@ def _median(self: Tensor, dim: Any, keepdim: bool, ignore_nan: bool) -> Any:
         return (written_in_place(result, 2),)
 
     index_tensor = Tensor._wrap(_dense(indices, np.int64), dtypes.int64)
-    value_tensor = _emit(values, self.dtype, f"{title}Backward1", op, (self,), backward_dim, {"indices": index_tensor})
+    value_tensor = _emit(values, self.dtype, f"{title}Backward1", op, (self,), {"indices": index_tensor},
+                         backward=backward_dim)
     return return_type(op, value_tensor, index_tensor)
 
 
@@ -407,15 +383,9 @@ def _amax_amin(self: Tensor, dim: Dim, keepdim: bool, out: Tensor | None, op: st
     _check_nonempty(self, op, dims, dim not in (None, (), []))
     pick = np.max if op == "amax" else np.min
     result = pick(self._numpy_view(), axis=dims, keepdims=keepdim)
-
-    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> Grads:
-        x = s["self"]
-        mask = x == _unsqueeze(s["result"], dims, keepdim)
-        share = _unsqueeze(g, dims, keepdim) / mask.sum(axis=dims, keepdims=True)
-        return ((share * mask).astype(x.dtype),)
-
     return _emit(result, self.dtype, "AmaxBackward0" if op == "amax" else "AminBackward0", op, (self,),
-                 backward, {"self": self}, save_result="result", out=out)
+                 {"self": self}, save_result="result", out=out,
+                 values={"dim": saved_dims(_listed(dim) or ()), "keepdim": keepdim})
 
 
 def amax(self: Tensor, dim: Dim = (), keepdim: bool = False, *, out: Tensor | None = None) -> Tensor:
@@ -438,7 +408,7 @@ def _arg_extreme(self: Tensor, dim: int | None, keepdim: bool, out: Tensor | Non
         result = np.full((1,) * self.ndim if keepdim else (), pick(x), dtype=np.int64)
     else:
         result = pick(x, axis=dims[0], keepdims=keepdim) if dims else np.zeros((), np.int64)
-    return _emit(result, dtypes.int64, "", op, (), None, out=out)
+    return _emit(result, dtypes.int64, "", op, (), out=out)
 
 
 def argmax(self: Tensor, dim: int | None = None, keepdim: bool = False, *, out: Tensor | None = None) -> Tensor:
@@ -482,41 +452,30 @@ def _moments(self: Tensor, dim: Any, unbiased: Any, keepdim: bool, correction: f
     return var, mu if keepdim else np.squeeze(mu, axis=dims), dims, c, dim is None
 
 
-def _var_backward(g: np.ndarray, x: np.ndarray, dims: tuple[int, ...], c: float, keepdim: bool,
-                  whole: bool) -> np.ndarray:
-    """torch's var_backward: 2 / (N - c) * g * (x - mean), with its own rule when N - c <= 0 over
-    the whole tensor (NaN where x equals the mean, inf elsewhere)."""
-    count = _counted(x.shape, dims)
-    centered = x - np.sum(x, axis=dims, keepdims=True, dtype=np.float64) / count
-    with np.errstate(divide="ignore", invalid="ignore"):
-        if (whole or x.ndim == 0) and count - c <= 0:
-            return (g * np.where(centered == 0, np.nan, np.inf)).astype(x.dtype)
-        factor = np.float64(2.0) / np.float64(count - c)
-        return (factor * _unsqueeze(g, dims, keepdim) * centered).astype(x.dtype)
-
-
-def _std_to_var_grad(g: np.ndarray, std: np.ndarray) -> np.ndarray:
-    """d std = d var / (2 std), with a zero subgradient where std is 0."""
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(std == 0, 0, g / (std * 2))
+def _moment_values(dim: Any, unbiased: Any, correction: Any, keepdim: bool) -> dict[str, Any]:
+    """VarBackward0's fields as torch keeps them: correction None only for the whole-tensor default."""
+    if isinstance(dim, bool):
+        dim, unbiased = None, dim
+    if correction is None and unbiased is not None:
+        correction = 1 if unbiased else 0
+    if correction is None and dim is not None:
+        correction = 1
+    return {"correction": correction, "dim": saved_dims(_listed(dim)) if dim is not None else None,
+            "keepdim": keepdim}
 
 
 def var(self: Tensor, dim: Any = None, unbiased: bool | None = None, keepdim: bool = False, *,
         correction: float | None = None, out: Tensor | None = None) -> Tensor:
     v, _, dims, c, whole = _moments(self, dim, unbiased, keepdim, correction, "var")
-    return _emit(v, self.dtype, "VarBackward0", "var", (self,),
-                 lambda g, s: (_var_backward(g, s["self"], dims, c, keepdim, whole),), {"self": self}, out=out)
+    return _emit(v, self.dtype, "VarBackward0", "var", (self,), {"self": self}, out=out,
+                 values=_moment_values(dim, unbiased, correction, keepdim))
 
 
 def std(self: Tensor, dim: Any = None, unbiased: bool | None = None, keepdim: bool = False, *,
         correction: float | None = None, out: Tensor | None = None) -> Tensor:
     v, _, dims, c, whole = _moments(self, dim, unbiased, keepdim, correction, "std")
-
-    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> Grads:
-        return (_var_backward(_std_to_var_grad(g, s["result"]), s["self"], dims, c, keepdim, whole),)
-
-    return _emit(np.sqrt(v), self.dtype, "StdBackward0", "std", (self,), backward, {"self": self},
-                 save_result="result", out=out)
+    return _emit(np.sqrt(v), self.dtype, "StdBackward0", "std", (self,), {"self": self}, save_result="result",
+                 out=out, values=_moment_values(dim, unbiased, correction, keepdim))
 
 
 def _two_moments(self: Tensor, dim: Any, unbiased: Any, keepdim: bool, correction: float | None,
@@ -526,17 +485,9 @@ def _two_moments(self: Tensor, dim: Any, unbiased: Any, keepdim: bool, correctio
     v, mu, dims, c, whole = _moments(self, dim, unbiased, keepdim, correction, op)
     first = Tensor._wrap(_dense(np.sqrt(v) if take_root else v, self.dtype.np), self.dtype)
     second = Tensor._wrap(_dense(mu, self.dtype.np), self.dtype)
-    shape, count = self._shape, _counted(self._shape, dims)
-
-    def backward(grads: list[np.ndarray], s: dict[str, np.ndarray]) -> Grads:
-        g_first, g_mean = grads
-        if take_root:
-            g_first = _std_to_var_grad(g_first, s["result0"])
-        grad = _var_backward(g_first, s["self"], dims, c, keepdim, whole)
-        return (grad + _spread(g_mean / count, shape, dims, keepdim, grad.dtype),)
-
-    record("StdMeanBackward0" if take_root else "VarMeanBackward0", (first, second), (self,), backward,
-           {"self": self}, {"result0": first} if take_root else None)
+    record("StdMeanBackward0" if take_root else "VarMeanBackward0", (first, second), (self,), None,
+           {"self": self}, {"result0": first} if take_root else None,
+           _moment_values(dim, unbiased, correction, keepdim))
     return first, second
 
 
@@ -567,28 +518,6 @@ def _vector_norm(x: np.ndarray, p: float, dims: tuple[int, ...], keepdim: bool) 
         return np.power(np.sum(np.power(a, p), axis=dims, keepdims=keepdim), 1.0 / p)
 
 
-def _norm_backward(g: np.ndarray, x: np.ndarray, norm: np.ndarray, p: float,
-                   dims: tuple[int, ...]) -> np.ndarray | None:
-    """torch's norm_backward, case by case (g and norm already have the reduced dims restored)."""
-    sign = np.sign(x)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        if p == 0:
-            return None
-        if p == 1:
-            return sign * g
-        if p == 2:
-            return g * np.where(norm == 0, 0, x / norm)
-        if math.isinf(p):
-            a = np.abs(x)
-            mask = (a == norm) | np.isnan(a)
-            return sign * ((g / mask.sum(axis=dims, keepdims=True)) * mask)
-        if p < 1:
-            scaled = sign * np.where(x == 0, 0, np.power(np.abs(x), p - 1))
-            return scaled * g * np.power(norm, 1 - p)
-        scaled = sign * np.power(np.abs(x), p - 1) if p < 2 else x * np.power(np.abs(x), p - 2)
-        return scaled * np.where(norm == 0, 0, g / np.power(norm, p - 1))
-
-
 def norm(self: Tensor, p: float | str | None = "fro", dim: Dim = None, keepdim: bool = False,
          dtype: Any = None, *, out: Tensor | None = None) -> Tensor:
     """torch.norm for vector orders, which torch 2 routes to linalg.vector_norm."""
@@ -609,15 +538,10 @@ def norm(self: Tensor, p: float | str | None = "fro", dim: Dim = None, keepdim: 
                            "empty tensor because the operation does not have an identity")
     dt = dtypes.to_dtype(dtype) if dtype is not None else self.dtype
     result = _vector_norm(self._numpy_view().astype(np.float64), float(p), dims, keepdim)
-
-    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> Grads:
-        x = s["self"]
-        grad = _norm_backward(_unsqueeze(g, dims, keepdim), x, _unsqueeze(s["result"], dims, keepdim), float(p),
-                              dims)
-        return (None if grad is None else grad.astype(x.dtype),)
-
-    return _emit(result, dt, "LinalgVectorNormBackward0", "linalg_vector_norm", (self,), backward,
-                 {"self": self}, save_result="result", out=out)
+    return _emit(result, dt, "LinalgVectorNormBackward0", "linalg_vector_norm", (self,), {"self": self},
+                 save_result="result", out=out,
+                 values={"dim": saved_dims(_listed(dim)) if dim is not None else None, "keepdim": keepdim,
+                         "ord": p})
 
 
 def logsumexp(self: Tensor, dim: Dim, keepdim: bool = False, *, out: Tensor | None = None) -> Tensor:
@@ -632,15 +556,8 @@ def logsumexp(self: Tensor, dim: Dim, keepdim: bool = False, *, out: Tensor | No
         shift = np.where(np.isinf(shift), 0, shift)
         total = np.log(np.sum(np.exp(x - shift), axis=dims, keepdims=True)) + shift
     result = total if keepdim else np.squeeze(total, axis=dims)
-
-    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> Grads:
-        inp = s["self"]
-        with np.errstate(over="ignore", invalid="ignore"):
-            weight = np.exp(inp - _unsqueeze(s["result"], dims, keepdim))
-        return ((_unsqueeze(g, dims, keepdim) * weight).astype(inp.dtype),)
-
-    return _emit(result, dt, "LogsumexpBackward0", "logsumexp", (self,), backward, {"self": self},
-                 save_result="result", out=out)
+    return _emit(result, dt, "LogsumexpBackward0", "logsumexp", (self,), {"self": self}, save_result="result",
+                 out=out, values={"dim": saved_dims(_listed(dim)), "keepdim": keepdim})
 
 
 # --------------------------------------------------------------------------- logical reductions
@@ -649,7 +566,7 @@ def _logical(self: Tensor, dim: Dim, keepdim: bool, out: Tensor | None, op: str)
     dims = _dims(dim, self.ndim)
     reduce = np.all if op == "all" else np.any
     dt = dtypes.uint8 if self.dtype is dtypes.uint8 else dtypes.bool_
-    return _emit(reduce(self._numpy_view(), axis=dims, keepdims=keepdim), dt, "", op, (), None, out=out)
+    return _emit(reduce(self._numpy_view(), axis=dims, keepdims=keepdim), dt, "", op, (), out=out)
 
 
 def all(self: Tensor, dim: Dim = None, keepdim: bool = False, *, out: Tensor | None = None) -> Tensor:  # noqa: A001
@@ -662,7 +579,7 @@ def any(self: Tensor, dim: Dim = None, keepdim: bool = False, *, out: Tensor | N
 
 def count_nonzero(self: Tensor, dim: Dim = None) -> Tensor:
     dims = _dims(dim, self.ndim)
-    return _emit(np.count_nonzero(self._numpy_view(), axis=dims), dtypes.int64, "", "count_nonzero", (), None)
+    return _emit(np.count_nonzero(self._numpy_view(), axis=dims), dtypes.int64, "", "count_nonzero", ())
 
 
 # --------------------------------------------------------------------------- scans and softmax
@@ -672,15 +589,8 @@ def cumsum(self: Tensor, dim: int, *, dtype: Any = None, out: Tensor | None = No
                                                            else _sum_dtype(self.dtype))
     x = self._numpy_view()
     result = np.cumsum(x, axis=d, dtype=_accumulate_in(dt)) if self.ndim else x.astype(dt.np)
-    in_dt = self.dtype.np
-
-    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> Grads:
-        g = g.astype(in_dt)
-        if g.ndim == 0:
-            return (g,)
-        return (np.flip(np.cumsum(np.flip(g, d), axis=d), d),)
-
-    return _emit(result, dt, "CumsumBackward0", "cumsum", (self,), backward, out=out)
+    return _emit(result, dt, "CumsumBackward0", "cumsum", (self,), out=out,
+                 values={"dim": saved_dims(dim), "_self_dtype": self.dtype})
 
 
 def _cumprod_backward(g: np.ndarray, x: np.ndarray, result: np.ndarray, d: int) -> np.ndarray:
@@ -712,9 +622,8 @@ def cumprod(self: Tensor, dim: int, *, dtype: Any = None, out: Tensor | None = N
                                                            else _sum_dtype(self.dtype))
     x = self._numpy_view()
     result = np.cumprod(x, axis=d, dtype=_accumulate_in(dt)) if self.ndim else x.astype(dt.np)
-    return _emit(result, dt, "CumprodBackward0", "cumprod", (self,),
-                 lambda g, s: (_cumprod_backward(g, s["self"], s["result"], d),), {"self": self},
-                 save_result="result", out=out)
+    return _emit(result, dt, "CumprodBackward0", "cumprod", (self,), {"self": self}, save_result="result", out=out,
+                 values={"dim": saved_dims(dim), "_self_dtype": self.dtype})
 
 
 def _softmax_family(self: Tensor, dim: int, dtype: Any, out: Tensor | None, op: str) -> Tensor:
@@ -726,20 +635,15 @@ def _softmax_family(self: Tensor, dim: int, dtype: Any, out: Tensor | None, op: 
     if not source.dtype.is_floating_point:
         kernel = "lastdim_kernel_impl" if d == builtins.max(self.ndim - 1, 0) else "kernel_impl"
         raise NotImplementedError(f"\"{op}_{kernel}\" not implemented for '{source.dtype.short}'")
-    forward, backward_kernel = ((activation.softmax, activation.softmax_backward) if op == "softmax"
-                                else (activation.log_softmax, activation.log_softmax_backward))
+    forward = activation.softmax if op == "softmax" else activation.log_softmax
     x = source._numpy_view()
     result = forward(x.astype(_accumulate_in(source.dtype)), d).astype(source.dtype.np)
     if out is not None and needs_grad(source):
         target = write_out(out, _dense(result), op, ())
-
-        def unimplemented(g: np.ndarray, s: dict[str, np.ndarray]) -> Grads:
-            raise RuntimeError(f"derivative for aten::{op} is not implemented")
-
-        record("NotImplemented", target, (source,), unimplemented)
+        record("NotImplemented", target, (source,), values={"_op": op})
         return target
     return _emit(result, source.dtype, "SoftmaxBackward0" if op == "softmax" else "LogSoftmaxBackward0", op,
-                 (source,), lambda g, s: (backward_kernel(g, s["result"], d),), save_result="result", out=out)
+                 (source,), save_result="result", out=out, values={"dim": saved_dims(dim), "_d": d})
 
 
 def softmax(self: Tensor, dim: int, dtype: Any = None, *, out: Tensor | None = None) -> Tensor:

@@ -13,7 +13,6 @@ from typing import Any
 import numpy as np
 
 from engine import dtypes, geometry
-from engine.autograd.engine import written_in_place
 from engine.ops.core import record
 from engine.ops.reduction import _return_type, return_types
 from engine.tensor import Tensor
@@ -40,15 +39,9 @@ def _order(x: np.ndarray, axis: int, descending: bool) -> np.ndarray:
     return np.argsort(_descending_key(x) if descending else x, axis=axis, kind="stable")
 
 
-def _scatter_back(shape: tuple[int, ...], dim: int) -> Any:
-    """The backward of sort / topk: the gradient put back where each value came from."""
-    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[np.ndarray]:
-        if not shape:
-            return (g.copy(),)
-        grad = np.zeros(shape, dtype=g.dtype)
-        np.put_along_axis(grad, s["indices"], g, axis=dim)
-        return (written_in_place(grad, 2),)  # torch: zeros().scatter_(dim, indices, grad)
-    return backward
+def _unsigned(dim: Any) -> int:
+    """The dim as torch shows it on the node (`_saved_dim`): an int64 read back as unsigned."""
+    return operator.index(dim) % (1 << 64)
 
 
 def _dim(dim: Any, ndim: int) -> int:
@@ -63,7 +56,8 @@ def sort(self: Tensor, dim: int = -1, descending: bool = False, stable: bool | N
     values = np.take_along_axis(x, order, axis=d) if x.ndim else x.copy()
     indices = Tensor._wrap(np.ascontiguousarray(order, dtype=np.int64), dtypes.int64)
     result = Tensor._wrap(np.ascontiguousarray(values), self.dtype)
-    record("SortBackward0", result, (self,), _scatter_back(self._shape, d), {"indices": indices})
+    record("SortBackward0", result, (self,), save_outputs={"indices": indices},
+           values={"dim": _unsigned(dim), "self_sym_sizes": self._shape})
     return return_types.sort(result, indices)
 
 
@@ -89,12 +83,9 @@ def topk(self: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool
     values = np.take_along_axis(x, order, axis=d) if x.ndim else x.copy()
     indices = Tensor._wrap(np.ascontiguousarray(order, dtype=np.int64), dtypes.int64)
     result = Tensor._wrap(np.ascontiguousarray(values), self.dtype)
-    record("TopkBackward0", result, (self,), _scatter_back(self._shape, d), {"indices": indices})
+    record("TopkBackward0", result, (self,), save_outputs={"indices": indices},
+           values={"dim": _unsigned(dim), "self_sym_sizes": self._shape})
     return return_types.topk(result, indices)
-
-
-def _unique_not_differentiable(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[None]:
-    raise RuntimeError("derivative for aten::_unique2 is not implemented")
 
 
 def unique(self: Tensor, sorted: bool = True, return_inverse: bool = False,  # noqa: A002
@@ -111,7 +102,7 @@ def unique(self: Tensor, sorted: bool = True, return_inverse: bool = False,  # n
         inverse = inverse.reshape(-1)
         name = "UniqueDimBackward0"
     result = Tensor._wrap(np.ascontiguousarray(values), self.dtype)
-    record(name, result, (self,), _unique_not_differentiable)
+    record(name, result, (self,))
     extras = []
     if return_inverse:
         extras.append(Tensor._wrap(np.ascontiguousarray(inverse, dtype=np.int64), dtypes.int64))

@@ -10,7 +10,7 @@ from typing import Any
 from engine import errors, geometry
 from engine.autograd import grad_mode
 from engine.autograd.node import node_type
-from engine.ops.core import _rebase_view, check_inplace_allowed, edges_of, needs_grad
+from engine.ops.core import check_inplace_allowed, edges_of, needs_grad, rebase_view
 from engine.ops.views import sizes_arg
 from engine.storage import Storage, UntypedStorage
 from engine.tensor import Tensor
@@ -64,15 +64,17 @@ def set_(self: Tensor, source: Tensor | UntypedStorage | None = None, storage_of
     tracked = needs_grad(self, source) if isinstance(source, Tensor) else needs_grad(self)
     edges = edges_of([self, source]) if tracked else ()
     base_edge = edges_of([self._view.base])[0] if tracked and self._view is not None else None
+    if tuple(shape) != self._shape:
+        self._accumulator = None  # a leaf of a new shape takes gradients through a new AccumulateGrad
     self._storage = storage
     self._set_layout(shape, strides, offset)
     self._bump_version()
     if tracked:
-        node = node_type("NotImplemented")(_not_implemented, edges, ((self._shape, self.dtype.np),))
+        node = node_type("NotImplemented")(_not_implemented, edges, ((self._shape, self.dtype, self.device),))
         if self._view is None:
             self._set_grad_fn(node, 0)
         else:  # like any in-place op on a view: the base's history becomes CopySlices
-            _rebase_view(self, node, base_edge)
+            rebase_view(self, node, base_edge)
     return self
 
 

@@ -40,6 +40,7 @@ def _copy_variant(name: str, view_op: Callable[..., Any], node_name: str | None 
         if node is not None and needs_grad(self):
             copied = node_type(node_name or f"{node.name()}_copy")(node._backward, node.next_functions,
                                                                   node.output_meta)
+            copied._rule, copied._values, copied._saved = node._rule, node._values, node._saved  # the view's derivative
             for i, c in enumerate(copies):
                 c._set_grad_fn(copied, i)
         return copies[0] if isinstance(result, Tensor) else copies
@@ -60,7 +61,7 @@ def detach_copy(self: Tensor, *, out: Tensor | None = None) -> Tensor:
     copy = _dense_copy(self)
     if needs_grad(self):
         node = node_type("NotImplemented")(_not_implemented("detach_copy"), edges_of([self]),
-                                           ((copy._shape, copy.dtype.np),))
+                                           ((copy._shape, copy.dtype, copy.device),))
         copy._set_grad_fn(node, 0)
     return copy
 

@@ -1,7 +1,8 @@
 """View ops: new shape/stride/offset over the same storage and version counter, never a copy.
 
-Each op computes its layout, then its backward right beside it. The backward of a view maps the
-gradient of the view back onto the layout of its input.
+Each op computes its layout and records its node with the fields its derivative needs (the
+derivatives are in engine/autograd/derivatives/views.py): the gradient of a view is mapped back onto
+the layout of its input.
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ from typing import Any
 import numpy as np
 
 from engine import dtypes, errors, geometry
-from engine.autograd.engine import written_in_place
 from engine.ops.core import (
     apply_inplace,
     check_inplace_allowed,
@@ -34,30 +34,11 @@ def sizes_arg(args: Sequence[Any]) -> tuple[int, ...]:
     return tuple(int(a) for a in args)
 
 
-def as_strided_backward(input_layout: Layout, view_layout: Layout, written: bool = True) -> Any:
-    """torch's as_strided_backward: scatter the view's gradient onto the storage positions it covers,
-    divide by how many input elements share each position (an expanded input), then read it back in
-    the input's geometry; positions the input does not cover are dropped. `written` marks the result
-    as built in place (as_strided's own backward is; diagonal's and unfold's are not)."""
-    def backward(grad: np.ndarray, saved: dict) -> tuple[np.ndarray]:
-        inputs = geometry.storage_indices(*input_layout).reshape(-1)
-        outputs = geometry.storage_indices(*view_layout).reshape(-1)
-        if inputs.size == 0:
-            return (np.zeros(input_layout[0], dtype=grad.dtype),)
-        low = int(min(inputs.min(), outputs.min(initial=inputs.min())))
-        high = int(max(inputs.max(), outputs.max(initial=inputs.max())))
-        storage = np.zeros(high - low + 1, dtype=grad.dtype)
-        np.add.at(storage, outputs - low, grad.reshape(-1))
-        count = np.bincount(inputs - low, minlength=storage.size)
-        if count.max(initial=0) > 1:
-            np.divide(storage, count, out=storage, where=count > 0)
-        result = storage[inputs - low].reshape(input_layout[0])
-        return (written_in_place(result) if written else result,)
-    return backward
+INT64_MAX = (1 << 63) - 1
 
 
-def _reshape_backward(shape: tuple[int, ...]) -> Any:
-    return lambda grad, saved: (grad.reshape(shape),)
+def _sizes(t: Tensor) -> dict[str, Any]:
+    return {"self_sym_sizes": t._shape}
 
 
 # --------------------------------------------------------------------------- reshaping
@@ -68,7 +49,7 @@ def view(self: Tensor, *shape: Any, dtype: dtypes.dtype | None = None) -> Tensor
     stride = geometry.view_strides(self._shape, self._stride, new_shape)
     if stride is None:
         raise RuntimeError(errors.VIEW_STRIDE)
-    return make_view(self, new_shape, stride, self._offset, "ViewBackward0", _reshape_backward(self._shape))
+    return make_view(self, new_shape, stride, self._offset, "ViewBackward0", values=_sizes(self))
 
 
 def view_dtype(self: Tensor, dtype: dtypes.dtype) -> Tensor:
@@ -120,12 +101,12 @@ def reshape(self: Tensor, *shape: Any) -> Tensor:
     stride = geometry.view_strides(self._shape, self._stride, new_shape)
     if stride is not None:
         name = "ViewBackward0" if self.is_contiguous() else "ReshapeAliasBackward0"
-        return make_view(self, new_shape, stride, self._offset, name, _reshape_backward(self._shape))
+        return make_view(self, new_shape, stride, self._offset, name, values=_sizes(self))
     from engine.ops.copying import clone
 
     copied = clone(self, contiguous=True)
     out = Tensor._make(copied._storage, 0, new_shape, geometry.contiguous_strides(new_shape), self.dtype)
-    record("UnsafeViewBackward0", out, (copied,), _reshape_backward(copied._shape))
+    record("UnsafeViewBackward0", out, (copied,), values=_sizes(copied))
     return out
 
 
@@ -171,22 +152,21 @@ def transpose(self: Tensor, dim0: int, dim1: int) -> Tensor:
     if self.ndim == 0:
         d0 = geometry.wrap_dim(dim0, 1)
         geometry.wrap_dim(dim1, 1)
-        return make_view(self, (), (), self._offset, "TransposeBackward0", lambda g, s: (g,)) if d0 == 0 else self
+        return make_view(self, (), (), self._offset, "TransposeBackward0",
+                         values={"dim0": dim0, "dim1": dim1}) if d0 == 0 else self
     d0, d1 = geometry.wrap_dim(dim0, self.ndim), geometry.wrap_dim(dim1, self.ndim)
     shape, stride = list(self._shape), list(self._stride)
     shape[d0], shape[d1] = shape[d1], shape[d0]
     stride[d0], stride[d1] = stride[d1], stride[d0]
-    return make_view(self, shape, stride, self._offset, "TransposeBackward0",
-                     lambda grad, saved: (grad.swapaxes(d0, d1),))
+    return make_view(self, shape, stride, self._offset, "TransposeBackward0", values={"dim0": dim0, "dim1": dim1})
 
 
 def t(self: Tensor) -> Tensor:
     if self.ndim > 2:
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {self.ndim}D")
     if self.ndim < 2:
-        return make_view(self, self._shape, self._stride, self._offset, "TBackward0", lambda g, s: (g,))
-    return make_view(self, self._shape[::-1], self._stride[::-1], self._offset, "TBackward0",
-                     lambda grad, saved: (grad.T,))
+        return make_view(self, self._shape, self._stride, self._offset, "TBackward0")
+    return make_view(self, self._shape[::-1], self._stride[::-1], self._offset, "TBackward0")
 
 
 def permute(self: Tensor, *dims: Any) -> Tensor:
@@ -195,9 +175,8 @@ def permute(self: Tensor, *dims: Any) -> Tensor:
         raise RuntimeError("permute(sparse_coo): number of dimensions in the tensor input does not match "
                            "the length of the desired ordering of dimensions i.e. input.dim() = "
                            f"{self.ndim} is not equal to len(dims) = {len(order)}")
-    inverse = tuple(int(i) for i in np.argsort(order))
     return make_view(self, [self._shape[d] for d in order], [self._stride[d] for d in order], self._offset,
-                     "PermuteBackward0", lambda grad, saved: (grad.transpose(inverse),))
+                     "PermuteBackward0", values={"dims": tuple(int(d) for d in sizes_arg(dims))})
 
 
 def movedim(self: Tensor, source: int | Sequence[int], destination: int | Sequence[int]) -> Tensor:
@@ -286,6 +265,7 @@ def H(self: Tensor) -> Tensor:  # noqa: N802
 
 # --------------------------------------------------------------------------- size-1 dims and expansion
 def squeeze(self: Tensor, dim: int | Sequence[int] | None = None) -> Tensor:
+    values: dict[str, Any] = _sizes(self)
     if dim is None:
         keep = [d for d in range(self.ndim) if self._shape[d] != 1]
         name = "SqueezeBackward0"
@@ -293,8 +273,9 @@ def squeeze(self: Tensor, dim: int | Sequence[int] | None = None) -> Tensor:
         dims = {geometry.wrap_dim(d, self.ndim) for d in (dim if isinstance(dim, (tuple, list)) else [dim])}
         keep = [d for d in range(self.ndim) if not (d in dims and self._shape[d] == 1)]
         name = "SqueezeBackward2" if isinstance(dim, (tuple, list)) else "SqueezeBackward1"
+        values["dim"] = tuple(dim) if isinstance(dim, (tuple, list)) else dim
     return make_view(self, [self._shape[d] for d in keep], [self._stride[d] for d in keep], self._offset, name,
-                     _reshape_backward(self._shape))
+                     values=values)
 
 
 def _unsqueezed(self: Tensor, dim: int) -> tuple[list[int], list[int]]:
@@ -308,7 +289,7 @@ def _unsqueezed(self: Tensor, dim: int) -> tuple[list[int], list[int]]:
 
 def unsqueeze(self: Tensor, dim: int) -> Tensor:
     shape, stride = _unsqueezed(self, dim)
-    return make_view(self, shape, stride, self._offset, "UnsqueezeBackward0", _reshape_backward(self._shape))
+    return make_view(self, shape, stride, self._offset, "UnsqueezeBackward0", values={"dim": dim})
 
 
 def expand(self: Tensor, *sizes: Any) -> Tensor:
@@ -342,14 +323,7 @@ def expand(self: Tensor, *sizes: Any) -> Tensor:
         shape[i], stride[i] = want, st
     if geometry.numel_overflows(shape):  # a negative size, as torch's view metadata refuses it
         raise RuntimeError("numel: integer multiplication overflow")
-    in_shape = self._shape
-
-    def backward(grad: np.ndarray, saved: dict) -> tuple[np.ndarray]:
-        from engine.ops.core import unbroadcast
-
-        return (unbroadcast(grad, in_shape),)
-
-    return make_view(self, shape, stride, self._offset, "ExpandBackward0", backward)
+    return make_view(self, shape, stride, self._offset, "ExpandBackward0", values=_sizes(self))
 
 
 def expand_as(self: Tensor, other: Tensor) -> Tensor:
@@ -430,16 +404,10 @@ def select(self: Tensor, dim: int, index: int) -> Tensor:
     if not -size <= index < size:
         raise IndexError(f"select(): index {index} out of range for tensor of size "
                          f"{errors.shape_text(self._shape)} at dimension {d}")
+    values = {"dim": dim, "index": index, **_sizes(self)}
     index %= size
-    in_shape = self._shape
-
-    def backward(grad: np.ndarray, saved: dict) -> tuple[np.ndarray]:
-        result = np.zeros(in_shape, dtype=grad.dtype)
-        result[(slice(None),) * d + (index,)] = grad
-        return (result,)
-
     return make_view(self, self._shape[:d] + self._shape[d + 1:], self._stride[:d] + self._stride[d + 1:],
-                     self._offset + index * self._stride[d], "SelectBackward0", backward)
+                     self._offset + index * self._stride[d], "SelectBackward0", values=values)
 
 
 def slice_dim(self: Tensor, dim: int, start: int | None, stop: int | None, step: int = 1) -> Tensor:
@@ -452,15 +420,9 @@ def slice_dim(self: Tensor, dim: int, start: int | None, stop: int | None, step:
     shape = self._shape[:d] + (length,) + self._shape[d + 1:]
     stride = self._stride[:d] + (self._stride[d] * step,) + self._stride[d + 1:]
     offset = self._offset + begin * self._stride[d]
-    in_shape = self._shape
-    region = (slice(None),) * d + (slice(begin, begin + length * step, step),)
-
-    def backward(grad: np.ndarray, saved: dict) -> tuple[np.ndarray]:
-        result = np.zeros(in_shape, dtype=grad.dtype)
-        result[region] = grad
-        return (result,)
-
-    return make_view(self, shape, stride, offset, "SliceBackward0", backward)
+    values = {"dim": dim, "end": INT64_MAX if stop is None else stop, "start": 0 if start is None else start,
+              "step": step, **_sizes(self)}
+    return make_view(self, shape, stride, offset, "SliceBackward0", values=values)
 
 
 def narrow(self: Tensor, dim: int, start: int | Tensor, length: int) -> Tensor:
@@ -485,7 +447,7 @@ def narrow(self: Tensor, dim: int, start: int | Tensor, length: int) -> Tensor:
 
 
 def alias(self: Tensor) -> Tensor:
-    return make_view(self, self._shape, self._stride, self._offset, "AliasBackward0", lambda g, s: (g,))
+    return make_view(self, self._shape, self._stride, self._offset, "AliasBackward0")
 
 
 def diagonal(self: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
@@ -503,7 +465,7 @@ def diagonal(self: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Ten
     stride = [self._stride[d] for d in rest] + [self._stride[d1] + self._stride[d2]]
     new_offset = self._offset + (start if length else 0)
     return make_view(self, shape, stride, new_offset, "DiagonalBackward0",
-                     as_strided_backward(self._layout_key(), (tuple(shape), tuple(stride), new_offset), written=False))
+                     values={"dim1": dim1, "dim2": dim2, "offset": offset, **_sizes(self)})
 
 
 def as_strided(self: Tensor, size: Sequence[int], stride: Sequence[int], storage_offset: int | None = None) -> Tensor:
@@ -511,7 +473,8 @@ def as_strided(self: Tensor, size: Sequence[int], stride: Sequence[int], storage
     layout = (tuple(int(s) for s in size), tuple(int(s) for s in stride), offset)
     geometry.check_strided_layout(*layout, self.dtype.itemsize, self._storage.nbytes)
     return make_view(self, layout[0], layout[1], offset, "AsStridedBackward0",
-                     as_strided_backward(self._layout_key(), layout))
+                     values={"size": layout[0], "storage_offset": storage_offset, "stride": layout[1],
+                             "_geometry": self._layout_key()})
 
 
 def unfold(self: Tensor, dimension: int, size: int, step: int) -> Tensor:
@@ -530,9 +493,8 @@ def unfold(self: Tensor, dimension: int, size: int, step: int) -> Tensor:
         stride[d] = base_stride * step
     else:
         shape, stride = [size], [1]
-    layout = (tuple(shape), tuple(stride), self._offset)
     return make_view(self, shape, stride, self._offset, "UnfoldBackward0",
-                     as_strided_backward(self._layout_key(), layout, written=False))
+                     values={"dimension": dimension, "size": size, "step": step, **_sizes(self)})
 
 
 # --------------------------------------------------------------------------- multi-output views
@@ -543,14 +505,6 @@ def _split_layouts(self: Tensor, d: int, sizes: Sequence[int]) -> list[Layout]:
         layouts.append((shape, self._stride, self._offset + start * self._stride[d]))
         start += n
     return layouts
-
-
-def _concat_backward(in_shape: tuple[int, ...], d: int, sizes: Sequence[int]) -> Any:
-    def backward(grads: list[np.ndarray] | np.ndarray, saved: dict) -> tuple[np.ndarray]:
-        if isinstance(grads, np.ndarray):  # a node with one output gets its gradient alone
-            grads = [grads]
-        return (np.concatenate(grads, axis=d) if grads else np.zeros(in_shape),)
-    return backward
 
 
 def _split_sizes(self: Tensor, split_size: int, d: int) -> list[int]:
@@ -588,14 +542,14 @@ def split(self: Tensor, split_size_or_sections: int | Sequence[int], dim: int = 
     d = _split_dim(self, dim)
     sizes = _split_sizes(self, split_size_or_sections, d)
     return make_multi_views(self, _split_layouts(self, d, sizes), "SplitBackward0",
-                            _concat_backward(self._shape, d, sizes))
+                            values={"dim": dim, "split_size": split_size_or_sections, **_sizes(self)})
 
 
 def split_with_sizes(self: Tensor, split_sizes: Sequence[int], dim: int = 0) -> tuple[Tensor, ...]:
     d = _split_dim(self, dim)
     sizes = _checked_sizes(self, split_sizes, d)
     return make_multi_views(self, _split_layouts(self, d, sizes), "SplitWithSizesBackward0",
-                            _concat_backward(self._shape, d, sizes))
+                            values={"dim": dim, "split_sizes": tuple(sizes), **_sizes(self)})
 
 
 def chunk(self: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
@@ -611,23 +565,25 @@ def chunk(self: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
     return split(self, step, d)
 
 
-def _unsafe_parts(self: Tensor, d: int, sizes: list[int], name: str) -> tuple[Tensor, ...]:
+def _unsafe_parts(self: Tensor, d: int, sizes: list[int], name: str, values: dict[str, Any]) -> tuple[Tensor, ...]:
     """unsafe_split*: the same memory as split's pieces, but not views to autograd (no _base, a
     version counter of their own), so in-place ops on them are allowed."""
     outs = tuple(Tensor._make(self._storage, off, shape, stride, self.dtype)
                  for shape, stride, off in _split_layouts(self, d, sizes))
-    record(name, outs, (self,), _concat_backward(self._shape, d, sizes))
+    record(name, outs, (self,), values={**values, **_sizes(self)})
     return outs
 
 
 def unsafe_split(self: Tensor, split_size: int, dim: int = 0) -> tuple[Tensor, ...]:
     d = _split_dim(self, dim)
-    return _unsafe_parts(self, d, _split_sizes(self, split_size, d), "UnsafeSplitBackward0")
+    return _unsafe_parts(self, d, _split_sizes(self, split_size, d), "UnsafeSplitBackward0",
+                         {"dim": dim, "split_size": split_size})
 
 
 def unsafe_split_with_sizes(self: Tensor, split_sizes: Sequence[int], dim: int = 0) -> tuple[Tensor, ...]:
     d = _split_dim(self, dim)
-    return _unsafe_parts(self, d, _checked_sizes(self, split_sizes, d), "UnsafeSplitWithSizesBackward0")
+    sizes = _checked_sizes(self, split_sizes, d)
+    return _unsafe_parts(self, d, sizes, "UnsafeSplitWithSizesBackward0", {"dim": dim, "split_sizes": tuple(sizes)})
 
 
 def unsafe_chunk(self: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
@@ -718,29 +674,24 @@ def unbind(self: Tensor, dim: int = 0) -> tuple[Tensor, ...]:
     shape = self._shape[:d] + self._shape[d + 1:]
     stride = self._stride[:d] + self._stride[d + 1:]
     layouts = [(shape, stride, self._offset + i * self._stride[d]) for i in range(self._shape[d])]
-
-    def backward(grads: list[np.ndarray] | np.ndarray, saved: dict) -> tuple[np.ndarray]:
-        if isinstance(grads, np.ndarray):  # a node with one output gets its gradient alone
-            grads = [grads]
-        return (np.stack(grads, axis=d),)
-
-    return make_multi_views(self, layouts, "UnbindBackward0", backward)
+    return make_multi_views(self, layouts, "UnbindBackward0", values={"dim": dim})
 
 
 # --------------------------------------------------------------------------- in-place view ops
-def _inplace_layout(self: Tensor, name: str, layout: Layout, backward: Any) -> Tensor:
-    """t_/transpose_/squeeze_/unsqueeze_/as_strided_: change self's own layout, bump its version."""
+def _inplace_layout(self: Tensor, name: str, layout: Layout, values: dict[str, Any] | None = None,
+                    backward: Any = None) -> Tensor:
+    """t_/transpose_/squeeze_/unsqueeze_/as_strided_: change self's own layout, bump its version.
+    (`backward` is a numpy closure for the dialects' nodes outside the derivative table.)"""
     def write(_: np.ndarray) -> None:
         self._set_layout(*layout)
-    return apply_inplace(self, write, name, (), backward, layout_op=True)
+    return apply_inplace(self, write, name, (), backward, values=values, layout_op=True)
 
 
 def t_(self: Tensor) -> Tensor:
     check_inplace_allowed(self)  # autograd's check comes before the op's own
     if self.ndim > 2:
         raise RuntimeError(f"t_() expects a tensor with <= 2 dimensions, but self is {self.ndim}D")
-    return _inplace_layout(self, "TBackward1", (self._shape[::-1], self._stride[::-1], self._offset),
-                           lambda grad, saved: (grad.T,))
+    return _inplace_layout(self, "TBackward1", (self._shape[::-1], self._stride[::-1], self._offset))
 
 
 def transpose_(self: Tensor, dim0: int, dim1: int) -> Tensor:
@@ -748,17 +699,18 @@ def transpose_(self: Tensor, dim0: int, dim1: int) -> Tensor:
     if self.ndim == 0:  # a 0-dim tensor takes dims 0 and -1 and stays as it is
         geometry.wrap_dim(dim0, 1)
         geometry.wrap_dim(dim1, 1)
-        return _inplace_layout(self, "TransposeBackward1", self._layout_key(), lambda grad, saved: (grad,))
+        return _inplace_layout(self, "TransposeBackward1", self._layout_key(), backward=lambda grad, saved: (grad,))
     d0, d1 = geometry.wrap_dim(dim0, self.ndim), geometry.wrap_dim(dim1, self.ndim)
     shape, stride = list(self._shape), list(self._stride)
     shape[d0], shape[d1] = shape[d1], shape[d0]
     stride[d0], stride[d1] = stride[d1], stride[d0]
     return _inplace_layout(self, "TransposeBackward1", (tuple(shape), tuple(stride), self._offset),
-                           lambda grad, saved: (grad.swapaxes(d0, d1),))
+                           {"dim0": dim0, "dim1": dim1})
 
 
 def squeeze_(self: Tensor, dim: int | None = None) -> Tensor:
     check_inplace_allowed(self)  # autograd's check comes before the op's own
+    values: dict[str, Any] = _sizes(self)
     if dim is None:
         keep = [d for d in range(self.ndim) if self._shape[d] != 1]
         name = "SqueezeBackward3"
@@ -766,16 +718,15 @@ def squeeze_(self: Tensor, dim: int | None = None) -> Tensor:
         w = geometry.wrap_dim(dim, self.ndim)
         keep = [d for d in range(self.ndim) if not (d == w and self._shape[d] == 1)]
         name = "SqueezeBackward4"
-    old = self._shape
+        values["dim"] = dim
     layout = (tuple(self._shape[d] for d in keep), tuple(self._stride[d] for d in keep), self._offset)
-    return _inplace_layout(self, name, layout, _reshape_backward(old))
+    return _inplace_layout(self, name, layout, values)
 
 
 def unsqueeze_(self: Tensor, dim: int) -> Tensor:
     check_inplace_allowed(self)  # autograd's check comes before the op's own
     shape, stride = _unsqueezed(self, dim)
-    return _inplace_layout(self, "UnsqueezeBackward1", (tuple(shape), tuple(stride), self._offset),
-                           _reshape_backward(self._shape))
+    return _inplace_layout(self, "UnsqueezeBackward1", (tuple(shape), tuple(stride), self._offset), {"dim": dim})
 
 
 def as_strided_(self: Tensor, size: Sequence[int], stride: Sequence[int], storage_offset: int | None = None) -> Tensor:
@@ -783,7 +734,9 @@ def as_strided_(self: Tensor, size: Sequence[int], stride: Sequence[int], storag
     offset = self._offset if storage_offset is None else int(storage_offset)
     layout = (tuple(int(s) for s in size), tuple(int(s) for s in stride), offset)
     geometry.check_strided_layout_inplace(*layout, self.dtype.itemsize, self._storage.nbytes)
-    return _inplace_layout(self, "AsStridedBackward1", layout, as_strided_backward(self._layout_key(), layout))
+    return _inplace_layout(self, "AsStridedBackward1", layout,
+                           {"size": layout[0], "storage_offset": storage_offset, "stride": layout[1],
+                            "_geometry": self._layout_key()})
 
 
 METHODS = {

@@ -30,18 +30,19 @@ class PaddleNode(Node):
     """An engine node under a Paddle name, checking versions and clearing as Paddle does."""
 
     __slots__ = ()
+    _checks_shapes = False  # a leaf reshaped in place takes whatever shape the node computes (not summable to its edge)
 
     def name(self) -> str:
         return type(self).__name__
 
-    def apply(self, grads: list[Any]) -> Any:
+    def apply(self, grads: list[Any], grad_input_mask: Any = None) -> Any:
         if self in _cleared:
             raise SystemError(messages.BACKWARD_TWICE.format(node=self.name()))
         for _, saved in self._saved:
             tensor = saved.tensor
             if tensor is not None and tensor._version != saved.version:
                 raise RuntimeError(messages.INPLACE_MODIFIED.format(current=tensor._version, expected=saved.version))
-        return super().apply(grads)
+        return super().apply(grads, grad_input_mask)
 
     def release(self) -> None:
         super().release()

@@ -42,7 +42,7 @@ def _permute_in_place(t: EngineTensor, perm: list[int]) -> None:
     """transpose_ (any permutation) as one layout change of t itself, one version bump."""
     inverse = list(np.argsort(perm))
     layout = (tuple(t._shape[p] for p in perm), tuple(t._stride[p] for p in perm), t._offset)
-    _inplace_layout(t, "PermuteBackward0", layout, lambda grad, saved: (grad.transpose(inverse),))
+    _inplace_layout(t, "PermuteBackward0", layout, backward=lambda grad, saved: (grad.transpose(inverse),))
 
 
 def reshape_in_place(t: EngineTensor, shape: list[int]) -> None:
@@ -56,7 +56,8 @@ def reshape_in_place(t: EngineTensor, shape: list[int]) -> None:
         t._vc = counter
         stride = geometry.contiguous_strides(new)
     old = t._shape
-    _inplace_layout(t, "ReshapeBackward0", (tuple(new), tuple(stride), t._offset), lambda g, s: (g.reshape(old),))
+    _inplace_layout(t, "ReshapeBackward0", (tuple(new), tuple(stride), t._offset),
+                    backward=lambda g, s: (g.reshape(old),))
 
 
 def scale_(x: Tensor, scale: float = 1.0, bias: float = 0.0, bias_after_scale: bool = True,

@@ -16,10 +16,16 @@ import numpy as np
 
 import engine
 from engine.ops.core import apply_inplace, record
-from engine.ops.views import as_strided_backward
 from engine.paddle import dtypes, messages
 from engine.paddle.elementwise import result_tensor
-from engine.paddle.tensor import EngineTensor, Tensor, layout_op, shape_arg, wrap
+from engine.paddle.tensor import (
+    EngineTensor,
+    Tensor,
+    as_strided_backward,
+    layout_op,
+    shape_arg,
+    wrap,
+)
 
 
 def _view(x: Tensor, node: str, make: Any) -> Tensor:

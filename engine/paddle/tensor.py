@@ -29,7 +29,6 @@ import engine
 from engine import geometry
 from engine.autograd import grad_mode
 from engine.ops.core import record
-from engine.ops.views import as_strided_backward
 from engine.paddle import autograd, dtypes, items, messages, names, printing
 from engine.paddle.device import place_of
 from engine.tensor import Tensor as EngineTensor
@@ -758,6 +757,16 @@ def _link_former_leaf(t: EngineTensor, before: Any) -> None:
     node = t._grad_fn
     if before is None and node.next_functions and node.next_functions[0][0] is None:
         node.next_functions = ((autograd.accumulation_node(t), 0), *node.next_functions[1:])
+
+
+def as_strided_backward(input_layout: tuple[Any, ...], view_layout: tuple[Any, ...]) -> Callable[..., Any]:
+    """A view node's numpy backward: scatter-add the view's gradient onto its input by storage position."""
+    def backward(grad: np.ndarray, saved: dict) -> tuple[np.ndarray]:
+        positions = geometry.positions_within(input_layout, view_layout)
+        result = np.zeros(math.prod(input_layout[0]), dtype=grad.dtype)
+        np.add.at(result, positions.reshape(-1), grad.reshape(-1))
+        return (result.reshape(input_layout[0]),)
+    return backward
 
 
 # The math, shape and in-place methods are the module functions of ops.py and inplace.py, attached

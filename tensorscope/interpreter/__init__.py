@@ -75,8 +75,28 @@ operator tables), `core` (the Interpreter and the primitives every user value go
 `generators` (generator functions), `results` (what a run hands back).
 """
 
-from tensorscope.interpreter.core import Interpreter
-from tensorscope.interpreter.parsing import parse
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 from tensorscope.interpreter.results import ErrorInfo, Outcome, Statement, UserError
 
+if TYPE_CHECKING:
+    from tensorscope.interpreter.core import Interpreter
+    from tensorscope.interpreter.parsing import parse
+
 __all__ = ["ErrorInfo", "Interpreter", "Outcome", "Statement", "UserError", "parse"]
+
+
+def __getattr__(name: str) -> Any:
+    """The evaluator (and the sandbox and engine beneath it) loads when first asked for: a front
+    end that only reads results (statements, errors, snapshots) starts without them."""
+    if name == "Interpreter":
+        from tensorscope.interpreter.core import Interpreter
+
+        return Interpreter
+    if name == "parse":
+        from tensorscope.interpreter.parsing import parse
+
+        return parse
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

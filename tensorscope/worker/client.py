@@ -18,16 +18,15 @@ import contextlib
 import os
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
-from engine.cuda import DEFAULT_CAPACITY
 from tensorscope.interpreter import ErrorInfo, Statement, UserError
 from tensorscope.printable import shorten
-from tensorscope.session import Step, scenario_text, script_text
+from tensorscope.session import CUDA_CAPACITY_BYTES, Step, scenario_text, script_text
 from tensorscope.snapshot import Snapshot
-from tensorscope.worker import codec
+from tensorscope.worker import codec, process
 from tensorscope.worker.limits import Limits, size_text
 from tensorscope.worker.process import MAX_REPLY_BYTES, Stopped, WorkerProcess
 
@@ -42,7 +41,7 @@ class WorkerError(RuntimeError):
 class WorkerSession:
     """The Session interface (`tensorscope.session.SessionLike`) over a worker process."""
 
-    def __init__(self, *, cuda: bool = True, cuda_capacity_bytes: int = DEFAULT_CAPACITY,
+    def __init__(self, *, cuda: bool = True, cuda_capacity_bytes: int = CUDA_CAPACITY_BYTES,
                  time_limit: float | None = None, limits: Limits | None = None,
                  worker: WorkerProcess | None = None) -> None:
         """Starts the worker without waiting for it (the first request does); `time_limit`, when
@@ -84,7 +83,9 @@ class WorkerSession:
             return dict(self._worker.info or {})
 
     # ------------------------------------------------------------------ running
-    def run(self, source: str) -> list[Step]:
+    def run(self, source: str, on_step: Callable[[Step], None] | None = None) -> list[Step]:
+        """Run `source` in the worker (see SessionLike.run); `on_step` sees each step as it arrives,
+        while the worker goes on with the next statement."""
         with self._lock:
             self._drain_wake()
             self._ensure_open()
@@ -94,7 +95,10 @@ class WorkerSession:
             try:
                 reply = self._expect(worker.receive(started + self.limits.time_limit, self._wake_read))
             except Stopped as stop:
-                return [self._stopped(Statement(source, 1), stop, started)]
+                stopped = self._stopped(Statement(source, 1), stop, started)
+                if on_step is not None:
+                    on_step(stopped)
+                return [stopped]
             if "syntax" in reply:
                 raise UserError(ErrorInfo(*reply["syntax"]))
             statements = [codec.statement_from(record) for record in reply["statements"]]
@@ -105,10 +109,14 @@ class WorkerSession:
                     reply = self._expect(worker.receive(started + self.limits.time_limit, self._wake_read))
                 except Stopped as stop:
                     new.append(self._stopped(statement, stop, started))
+                    if on_step is not None:
+                        on_step(new[-1])
                     return new
                 step = Step(statement, worker.decoder.decode(reply["step"]))
                 self._steps.append(step)
                 new.append(step)
+                if on_step is not None:
+                    on_step(step)
             self._expect(self._receive_quietly(worker, self.limits.time_limit))
             return new
 
@@ -182,7 +190,7 @@ class WorkerSession:
 
     # ------------------------------------------------------------------ the worker's life
     def _spawn(self) -> WorkerProcess:
-        if not threading.main_thread().is_alive():  # the program is exiting: its workers are ending
+        if not threading.main_thread().is_alive() or process.ending():  # the program is exiting: its workers end
             raise WorkerError("tensorscope is exiting; no new worker is started")
         return WorkerProcess(self.limits)
 
@@ -287,16 +295,21 @@ class WorkerStarter:
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
         self._spare: WorkerProcess | None = None
+        self._lock = threading.Lock()  # sessions may be asked for from several threads
 
     def session(self, **options: Any) -> WorkerSession:
-        worker = self._spare or WorkerProcess(self.limits)
-        self._spare = WorkerProcess(self.limits)
+        with self._lock:
+            if process.ending():
+                raise WorkerError("tensorscope is exiting; no new worker is started")
+            worker = self._spare or WorkerProcess(self.limits)
+            self._spare = WorkerProcess(self.limits)
         return WorkerSession(limits=self.limits, worker=worker, **options)
 
     def close(self) -> None:
-        if self._spare is not None:
-            self._spare.close()
-            self._spare = None
+        with self._lock:
+            if self._spare is not None:
+                self._spare.close()
+                self._spare = None
 
     def __enter__(self) -> WorkerStarter:
         return self

@@ -5,15 +5,20 @@ and lone surrogates travel as `\\udXXX` escapes). Snapshots travel as plain list
 order of their dataclasses; both ends run the same code (the worker imports the parent's package),
 so the order is shared.
 
-An object record that equals the record of the same name in the previous snapshot sent on the
-channel is sent as the string "=" instead of its fields: most objects do not change from one step
-to the next. Encoder and decoder each remember the last snapshot that crossed, so they agree on
-what "=" refers to; a fresh worker starts both afresh.
+A snapshot is sent as what changed since the previous snapshot sent on the channel: a map
+(objects, storages, memory by storage) as the entries whose record differs, plus its keys in
+order only when they differ; the graph as the nodes that differ, by position; a part that did not
+change at all as "=". Encoder and decoder each remember the last snapshot that crossed, so they
+agree on what a delta applies to (a fresh worker starts both afresh), and the decoder hands back
+the previous snapshot's own records, maps and nodes for what did not change, so consecutive
+snapshots share them at the front end as they do in the worker: a step costs the channel and the
+front end what it changed, plus its scalars.
 """
 
 from __future__ import annotations
 
 import json
+import sys
 from dataclasses import astuple
 from typing import Any
 
@@ -80,42 +85,92 @@ def _node_from(r: list[Any]) -> NodeInfo:
                     r[4], tuple(r[5]))
 
 
+def _map_delta(new: dict[str, Any], old: dict[str, Any], record: Any) -> Any:
+    """`new` as changes to `old`: "=" when it is the same map, else {"set": {key: record}} for the
+    entries that differ, with "keys" (in order) when the keys or their order differ."""
+    if new is old:
+        return UNCHANGED
+    changed = {key: record(value) for key, value in new.items()
+               if key not in old or (old[key] is not value and old[key] != value)}
+    delta: dict[str, Any] = {"set": changed}
+    if len(new) != len(old) or any(a != b for a, b in zip(new, old, strict=False)):
+        delta["keys"] = list(new)
+    elif not changed:
+        return UNCHANGED
+    return delta
+
+
+def _map_from(delta: Any, old: dict[str, Any], build: Any) -> dict[str, Any]:
+    """The map `_map_delta` describes, sharing `old`'s values (and `old` itself when unchanged)."""
+    if delta == UNCHANGED:
+        return old
+    changed = delta["set"]
+    keys = map(sys.intern, delta["keys"]) if "keys" in delta else old  # one str per name, not one per step
+    return {key: build(changed[key]) if key in changed else old[key] for key in keys}
+
+
+def _storage_record(storage: StorageInfo) -> list[Any]:
+    return [storage.label, storage.nbytes, storage.dtype, storage.numel, storage.viewers]
+
+
+def _storage_from(r: list[Any]) -> StorageInfo:
+    return StorageInfo(r[0], r[1], r[2], r[3], tuple(r[4]))
+
+
+EMPTY = Snapshot(-1, "", None, None, (), {}, {}, (), MemoryInfo(0, 0, {}, None))  # what the first delta applies to
+
+
 class SnapshotEncoder:
-    """Snapshots to plain lists, unchanged object records as "=" (the worker's end)."""
+    """Snapshots to changes since the previous one sent (the worker's end)."""
 
     def __init__(self) -> None:
-        self._previous: dict[str, ObjectInfo] = {}
+        self._previous = EMPTY
 
     def encode(self, snap: Snapshot) -> dict[str, Any]:
-        objects: dict[str, Any] = {}
-        for name, info in snap.objects.items():
-            objects[name] = UNCHANGED if self._previous.get(name) == info else _object_record(info)
-        self._previous = snap.objects
-        memory = snap.memory
+        before = self._previous
+        self._previous = snap
+        memory, old_memory = snap.memory, before.memory
+        graph: Any = UNCHANGED
+        if snap.graph is not before.graph and snap.graph != before.graph:
+            graph = [len(snap.graph), [[index, _node_record(node)] for index, node in enumerate(snap.graph)
+                                       if index >= len(before.graph) or before.graph[index] != node]]
         return {
             "step": snap.step, "source": snap.source, "output": snap.output, "error": error_record(snap.error),
-            "warnings": snap.warnings, "objects": objects,
-            "storages": [[s.label, s.nbytes, s.dtype, s.numel, s.viewers] for s in snap.storages.values()],
-            "graph": [_node_record(node) for node in snap.graph],
-            "memory": [memory.allocated_bytes, memory.peak_bytes, memory.by_storage, memory.cuda,
-                       memory.device_by_storage],
+            "warnings": snap.warnings,
+            "objects": _map_delta(snap.objects, before.objects, _object_record),
+            "storages": _map_delta(snap.storages, before.storages, _storage_record),
+            "graph": graph,
+            "memory": UNCHANGED if memory is old_memory or memory == old_memory else
+            [memory.allocated_bytes, memory.peak_bytes, _map_delta(memory.by_storage, old_memory.by_storage, int),
+             memory.cuda, _map_delta(memory.device_by_storage, old_memory.device_by_storage, int)],
         }
 
 
 class SnapshotDecoder:
-    """Plain lists back to Snapshots (the front end's end); "=" reuses the previous record."""
+    """Changes back to Snapshots (the front end's end), sharing what did not change."""
 
     def __init__(self) -> None:
-        self._previous: dict[str, ObjectInfo] = {}
+        self._previous = EMPTY
 
     def decode(self, record: dict[str, Any]) -> Snapshot:
-        objects = {name: self._previous[name] if fields == UNCHANGED else _object_from(fields)
-                   for name, fields in record["objects"].items()}
-        self._previous = objects
-        allocated, peak, by_storage, cuda, device_by_storage = record["memory"]
-        return Snapshot(
+        before = self._previous
+        graph = before.graph
+        if record["graph"] != UNCHANGED:
+            length, changed = record["graph"]
+            nodes = list(graph[:length]) + [None] * max(0, length - len(graph))
+            for index, fields in changed:
+                nodes[index] = _node_from(fields)
+            graph = tuple(nodes)
+        memory = before.memory
+        if record["memory"] != UNCHANGED:
+            allocated, peak, by_storage, cuda, on_device = record["memory"]
+            memory = MemoryInfo(allocated, peak, _map_from(by_storage, memory.by_storage, int), cuda,
+                                _map_from(on_device, memory.device_by_storage, int))
+        snapshot = Snapshot(
             step=record["step"], source=record["source"], output=record["output"], error=error_from(record["error"]),
-            warnings=tuple(record["warnings"]), objects=objects,
-            storages={s[0]: StorageInfo(s[0], s[1], s[2], s[3], tuple(s[4])) for s in record["storages"]},
-            graph=tuple(_node_from(node) for node in record["graph"]),
-            memory=MemoryInfo(allocated, peak, by_storage, cuda, device_by_storage))
+            warnings=tuple(record["warnings"]),
+            objects=_map_from(record["objects"], before.objects, _object_from),
+            storages=_map_from(record["storages"], before.storages, _storage_from),
+            graph=graph, memory=memory)
+        self._previous = snapshot
+        return snapshot

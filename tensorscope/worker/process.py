@@ -1,8 +1,9 @@
 """One worker process as the front end sees it: the child, its pipes and its private folder.
 
-The child is `python -m tensorscope.worker` with the parent's interpreter, in a private empty
-temporary folder (removed when the worker is closed), with an environment scrubbed to what it
-needs. PYTHONPATH points at the folder that holds the parent's `tensorscope` package, so the
+The child is `python -m tensorscope.worker` with the parent's interpreter (on Linux, a fork of
+the front end's template process, which has imported it already: see template.py), in a private
+empty temporary folder (removed when the worker is closed), with an environment scrubbed to what
+it needs. PYTHONPATH points at the folder that holds the parent's `tensorscope` package, so the
 worker imports the same code whether it comes from a checkout, an editable install or a wheel.
 
 A front end killed outright (a closed terminal, SIGKILL) cannot remove its workers' folders; the
@@ -11,6 +12,7 @@ folders carry the front end's pid, and the next front end removes those whose pr
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import os
 import select
@@ -19,14 +21,16 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import weakref
 from pathlib import Path
 from typing import IO, Any
 
 import tensorscope
-from tensorscope.worker import codec
+from tensorscope.worker import codec, template
 from tensorscope.worker.limits import Limits
+from tensorscope.worker.template import ForkedWorker, Template
 
 THREAD_VARIABLES = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS", "NUMEXPR_NUM_THREADS",
                     "VECLIB_MAXIMUM_THREADS")
@@ -68,8 +72,20 @@ _swept = False
 _running: weakref.WeakSet[WorkerProcess] = weakref.WeakSet()
 
 
+_ending = False
+
+
+def ending() -> bool:
+    """Whether end_all was called: the program is on its way out, so no worker is started again."""
+    return _ending
+
+
 def end_all() -> None:
     """Kill every worker of this process and remove its folder (before an abrupt exit)."""
+    global _ending
+    _ending = True
+    if _template is not None:
+        _template.kill_now()  # its workers die with it
     for worker in list(_running):
         worker._finalizer()
 
@@ -100,7 +116,58 @@ def sweep_orphans(base: str | None = None) -> None:
                 shutil.rmtree(entry.path, ignore_errors=True)
 
 
-def _cleanup(process: subprocess.Popen[bytes], folder: str, stderr: IO[bytes]) -> None:
+_template: Template | None = None
+_template_lock = threading.Lock()
+_template_refused = False
+
+
+def _the_template() -> Template | None:
+    """This front end's template process (started on first use, again if it ended), or None where
+    workers are started on their own."""
+    global _template, _template_refused
+    if _template_refused or not template.available():
+        return None
+    with _template_lock:
+        if _template is not None and _template.gone and _template.ready is None:
+            _template_refused = True  # it could not start: it would not the next time either
+            return None
+        if _template is None or _template.gone:
+            if _template is not None:
+                _end_template(_template)
+            folder = tempfile.mkdtemp(prefix=f"{FOLDER_PREFIX}{os.getpid()}-")
+            _template = Template(environment(folder), folder)
+        return _template
+
+
+def _end_template(ended: Template | None = None) -> None:
+    """Close a template (this front end's current one when none is given) and remove its folder."""
+    ended = ended or _template
+    if ended is not None:
+        ended.close()
+        shutil.rmtree(ended.folder, ignore_errors=True)
+
+
+atexit.register(_end_template)  # after the workers' own finalizers, which were registered later
+
+
+def _spawn(limits: Limits, folder: str, stderr: IO[bytes], stdin: Any = subprocess.PIPE,
+           stdout: Any = subprocess.PIPE, module: str = "tensorscope.worker") -> subprocess.Popen[bytes]:
+    """A worker started on its own: a new interpreter that imports everything itself."""
+    command = [sys.executable, "-s", "-m", module, "--parent", str(os.getpid()), *limits.arguments()]
+    return subprocess.Popen(command, stdin=stdin, stdout=stdout, stderr=stderr, cwd=folder,
+                            env=environment(folder), start_new_session=True)
+
+
+def _start(limits: Limits, folder: str, stderr: IO[bytes]) -> subprocess.Popen[bytes] | ForkedWorker:
+    """A worker forked by the template where there is one, else spawned."""
+    found = _the_template()
+    if found is None:
+        return _spawn(limits, folder, stderr)
+    return ForkedWorker(found, limits, folder, stderr,
+                        lambda stdin, stdout: _spawn(limits, folder, stderr, stdin, stdout))
+
+
+def _cleanup(process: subprocess.Popen[bytes] | ForkedWorker, folder: str, stderr: IO[bytes]) -> None:
     if process.poll() is None:
         with contextlib.suppress(OSError):
             process.kill()
@@ -126,10 +193,8 @@ class WorkerProcess:
         self.limits = limits
         self.folder = tempfile.mkdtemp(prefix=f"{FOLDER_PREFIX}{os.getpid()}-")
         self.stderr = tempfile.TemporaryFile()  # noqa: SIM115 - closed with the worker (_cleanup)
-        command = [sys.executable, "-s", "-m", module, "--parent", str(os.getpid()),
-                   *limits.arguments()]
-        self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.stderr,
-                                        cwd=self.folder, env=environment(self.folder), start_new_session=True)
+        self.process = (_start(limits, self.folder, self.stderr) if module == "tensorscope.worker"
+                        else _spawn(limits, self.folder, self.stderr, module=module))
         self._finalizer = weakref.finalize(self, _cleanup, self.process, self.folder, self.stderr)
         _running.add(self)
         self._buffer = bytearray()
@@ -151,6 +216,8 @@ class WorkerProcess:
         """The next message, or Stopped when the deadline passes, `wake` becomes readable, or the
         worker ends."""
         assert self.process.stdout is not None
+        if isinstance(self.process, ForkedWorker):
+            self.process.start()
         fd = self.process.stdout.fileno()
         while True:
             end = self._buffer.find(b"\n", self._scanned)

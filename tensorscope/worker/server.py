@@ -37,7 +37,7 @@ class Server:
     def __init__(self, replies: IO[bytes], memory_limit: str = "") -> None:
         self.replies = replies
         self.memory_limit = memory_limit
-        self.session = Session()
+        self.session = Session(history=False)
         self.encoder = codec.SnapshotEncoder()
 
     def send_step(self, snapshot: Snapshot) -> None:
@@ -70,7 +70,7 @@ class Server:
         return True
 
     def do_open(self, request: dict[str, Any]) -> None:
-        self.session = Session(**request.get("options", {}))
+        self.session = Session(**request.get("options", {}), history=False)
         self.reply({"ok": True})
 
     def do_run(self, request: dict[str, Any]) -> None:
@@ -85,7 +85,7 @@ class Server:
         self.reply({"done": True})
 
     def do_replay(self, request: dict[str, Any]) -> None:
-        self.session = Session(**request.get("options", {}))
+        self.session = Session(**request.get("options", {}), history=False)
         for index, (statement, error) in enumerate(request["steps"]):
             stopped = codec.error_from(error)
             if stopped is None:
@@ -126,8 +126,35 @@ def serve(requests: IO[bytes], replies: IO[bytes], isolation: dict[str, bool] | 
     return 0
 
 
+def confine(memory_bytes: int, network_isolated: bool) -> tuple[int, dict[str, bool]]:
+    """The rest of the worker's confinement, once its limits are applied (`memory_bytes` is the
+    address-space limit): replies get a descriptor of their own and fd 1 points at stderr, so that
+    nothing printed by C code can corrupt the reply stream; the engine's budget; then Landlock.
+    Returns the replies' descriptor and the isolation the OS granted."""
+    from engine import allocator
+    from tensorscope.worker import limits
+    from tensorscope.worker.process import package_root
+
+    replies_fd = os.dup(1)
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    # The engine refuses tensors past what the address space leaves, with PyTorch's error,
+    # before numpy would fail; the rest is headroom for temporaries inside ops.
+    room = memory_bytes - limits.address_space_bytes()
+    allocator.set_budget(min(allocator.Allocator.budget_bytes, max(room - max(64 << 20, room // 8), 0)))
+    files_isolated = limits.confine_files(package_root())
+    return replies_fd, {"network_isolated": network_isolated, "files_isolated": files_isolated}
+
+
+def start(memory_bytes: int, network_isolated: bool) -> int:
+    """Serve a session on stdin, under limits applied already (a worker forked by the template)."""
+    from tensorscope.worker import limits
+
+    replies_fd, isolation = confine(memory_bytes, network_isolated)
+    return main(replies_fd, isolation, limits.size_text(memory_bytes))
+
+
 def main(replies_fd: int, isolation: dict[str, bool], memory_limit: str) -> int:
-    """Serve on stdin; replies go to `replies_fd` (fd 1 already points at stderr, so that nothing
-    printed by C code can corrupt the reply stream)."""
+    """Serve on stdin; replies go to `replies_fd` (fd 1 already points at stderr)."""
     replies = os.fdopen(replies_fd, "wb", buffering=1 << 16)
     return serve(sys.stdin.buffer, replies, isolation, memory_limit)

@@ -20,10 +20,7 @@ from tests.oracle import reconcile
 from tests.torch_trace import record
 
 # Programs that reach behaviour another part of the engine still has to model, with the reason.
-NOT_YET = {
-    "tutorial_extending_autograd": "ctx.mark_dirty (the version bump and torch.autograd.function node names of "
-                                   "custom Functions) comes with issue 11's custom Function work",
-}
+NOT_YET: dict[str, str] = {}
 
 
 def _params() -> list[object]:

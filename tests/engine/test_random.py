@@ -218,6 +218,18 @@ def test_uniform__matches(torch: Any, low: float, high: float, dtype: str) -> No
     compare(torch, lambda t: t.empty(2000, dtype=getattr(t, dtype)).uniform_(low, high), seeds=[0, 1, 2**40 + 3])
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float16"])
+def test_fills_drawn_chunk_by_chunk_match_across_the_chunk_edges(torch: Any, dtype: str) -> None:
+    """The block fill and the uniforms draw their words a chunk at a time (32 Ki normals, 8 Ki
+    uniforms): sizes around those edges, then a draw that continues the stream."""
+    def draws(t: Any) -> list[Any]:
+        kind = getattr(t, dtype)
+        return [t.randn(2 * 32768 + 16 + 5, dtype=kind), t.empty(32768 - 3, dtype=kind).normal_(0.3, 2.7),
+                t.rand(3 * 8192 + 7, dtype=kind), t.empty(8192 + 1, dtype=kind).uniform_(-2.5, 1.25),
+                t.randn(17, dtype=kind)]
+    compare(torch, draws)
+
+
 def test_float16_matches(torch: Any) -> None:
     """Half computes in float; its block fill skips the uniforms of a partial block."""
     compare(torch, lambda t: [t.rand(20, dtype=t.float16), t.randn(17, dtype=t.float16),

@@ -38,7 +38,6 @@ CUSTOM_FN = "custom torch.autograd.Function is not in the engine's scope yet"
 HOOKS = "torch.autograd.graph.saved_tensors_hooks is not in the engine's scope yet"
 OPTIM = "torch.optim is not in the engine's scope yet"
 TORCH_C = "torch._C private bindings are not part of the engine's API"
-HIGHER_ORDER = "higher-order gradients (create_graph=True) are not in the engine's scope"
 
 XFAIL = {
     "errors": {
@@ -61,7 +60,6 @@ XFAIL = {
     "printing": {},
     # snippets of test_differential.py (by test id), checked there against its snippet list
     "differential": {
-        "autograd: autograd.grad create_graph": HIGHER_ORDER,
     },
 }
 

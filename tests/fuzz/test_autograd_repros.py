@@ -1,35 +1,17 @@
-"""The fuzzer's minimal repros of the mismatches left to the autograd stream (tests/fuzz/known.py):
-each is the program the shrinker reduced a failing one to, compared in full with torch 2.13 (the
-ported-test harness), a strict xfail naming the cause. When the backward engine or the derivative
-table makes one agree, it fails here and moves out of known.py.
+"""The fuzzer's minimal repros of the mismatches the backward engine and the derivative table once
+had (gradients as the formula's own strided tensors, backward warnings, a leaf detached in place,
+backward twice, validate_outputs after a shape change, Tensor hooks): each is the program the
+shrinker reduced a failing one to, compared in full with torch 2.13 (the ported-test harness), kept
+as a regression test.
 """
 
 from __future__ import annotations
 
 import pytest
 
-from tests.fuzz import known
 from tests.upstream.harness import cases, compare
 
 pytest.importorskip("torch")
-
-XFAIL = {
-    "hook on a clone of an unfold": known.HOOKS,
-    "autograd.grad of an expanded sum": known.GRAD_LAYOUT,
-    "autograd.grad through unbind and reshape": known.GRAD_LAYOUT,
-    "autograd.grad through gather": known.GRAD_LAYOUT,
-    "backward through div_ by zero": known.BACKWARD_WARNINGS,
-    "autograd.grad through div_ of a cat": known.BACKWARD_WARNINGS,
-    "backward into a leaf detached in place": known.DETACHED_LEAF,
-    "backward with a grad into a leaf detached in place": known.DETACHED_LEAF,
-    "backward after squeeze_ of the leaf under no_grad": known.BACKWARD_CHECKS,
-    "backward after .data= changed the leaf's shape": known.BACKWARD_CHECKS,
-    "backward of a view after .data= on its base": known.BACKWARD_CHECKS,
-    "autograd.grad after .data= changed the output's shape": known.BACKWARD_CHECKS,
-    "backward of a diagonal given .data": known.BACKWARD_CHECKS,
-    "backward twice through a mul that saved a scalar": known.BACKWARD_CHECKS,
-    "autograd.grad after backward through cat": known.BACKWARD_CHECKS,
-}
 
 CASES = cases(
     ("hook on a clone of an unfold", """
@@ -128,7 +110,6 @@ CASES = cases(
         d.sum().backward()
         r = _err(lambda: torch.autograd.grad(d.sum(), [b], retain_graph=True, allow_unused=True))
         """),
-    xfail=XFAIL,
 )
 
 

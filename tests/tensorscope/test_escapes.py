@@ -536,7 +536,8 @@ def test_every_function_of_the_sandbox_that_raises_is_a_gateway():
     import tensorscope.sandbox
 
     allowed = {"tick", "check_memory", "count_output", "_invoke", "parse_module", "exec_Break", "exec_Continue",
-               "exec_Return", "_with_items", "exec_Try", "_try_body"}  # limits and control flow, or re-raises
+               "exec_Return", "_with_items", "exec_Try", "_try_body",  # limits and control flow, or re-raises
+               "__getattr__"}  # the interpreter package's lazy loading: a missing name, not a refusal
     offenders = []
     for package in (tensorscope.sandbox, tensorscope.interpreter):
         for path in Path(package.__file__).parent.glob("*.py"):

@@ -302,7 +302,7 @@ def test_a_file_torch_save_wrote_still_loads_with_its_sharing() -> None:
     ("class F(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, x):\n"
      "        ctx.__class__ = Plain\n        return x\nF.apply(t)", "AttributeError", "'__class__'"),
     ("class F(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, x):\n"
-     "        return type(ctx)(None, (), ())\nF.apply(t)", "TypeError", "FunctionCtx.__init__() takes 1 positional"),
+     "        return type(ctx)(None, (), ())\nF.apply(t)", "TypeError", "__init__() takes 1 positional"),
     ("class F(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, x):\n        return x * 2\n"
      "    @staticmethod\n    def backward(ctx, g):\n        return ctx._backward\nF.apply(t).sum().backward()",
      "AttributeError", "'_backward'"),

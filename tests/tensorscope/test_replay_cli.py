@@ -43,7 +43,7 @@ def test_json_trace_has_one_line_per_statement_in_the_contract_shape(script, cap
                  "values": [[0.731059] * 3] * 2, "grad": None}
     error = steps[4]["error"]
     assert error["type"] == "RuntimeError" and "output 0 of Sigmoid, is at version 1" in error["message"]
-    assert steps[4]["memory"] == {"allocated_bytes": 48, "peak_bytes": 52}
+    assert steps[4]["memory"] == {"allocated_bytes": 48, "peak_bytes": 56}  # the backward's ones_like(loss) too
 
 
 def test_transcript_shows_output_errors_changes_and_the_table(script, capsys):
@@ -162,3 +162,15 @@ def test_completion_offers_names_torch_functions_and_tensor_methods():
     assert "xs" in complete("x")
     assert "torch.zeros_like" in complete("torch.zeros")
     assert "xs.add_" in complete("xs.ad") and "xs._version" in complete("xs._v")
+
+
+def test_a_trace_piped_into_a_reader_that_stops_early_ends_quietly(tmp_path: Path) -> None:
+    long_script = tmp_path / "long.py"
+    long_script.write_text("import torch\n" + "".join(f"x{i} = torch.ones(2)\n" for i in range(400)), encoding="utf-8")
+    command = [sys.executable, "-m", "tensorscope", "replay", str(long_script), "--json"]
+    writer = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              cwd=Path(__file__).resolve().parents[2])
+    assert json.loads(writer.stdout.readline())["step"] == 0
+    writer.stdout.close()  # like `| head -1`
+    assert writer.wait(timeout=120) == 141 and writer.stderr.read() == b""
+    writer.stderr.close()

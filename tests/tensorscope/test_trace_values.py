@@ -10,7 +10,7 @@ import numpy as np
 import engine
 from tensorscope import trace
 from tensorscope.interpreter import ErrorInfo
-from tensorscope.snapshot import SnapshotTaker
+from tensorscope.snapshot_taker import SnapshotTaker
 
 
 class Opaque:

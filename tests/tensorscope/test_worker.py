@@ -117,13 +117,14 @@ def test_the_worker_has_no_network_where_the_kernel_allows_it(worker) -> None:
     assert os.readlink(f"/proc/{pid}/ns/net") != os.readlink("/proc/self/ns/net")
 
 
-def test_the_wire_is_json_and_unchanged_objects_are_references() -> None:
+def test_the_wire_is_json_and_carries_only_what_changed() -> None:
     here = Session()
     here.run(STORY)
     encoder, decoder = codec.SnapshotEncoder(), codec.SnapshotDecoder()
     sent = [codec.dumps({"step": encoder.encode(step.snapshot)}) for step in here.steps]
     records = [json.loads(line)["step"] for line in sent]
-    assert records[3]["objects"]["x"] == codec.UNCHANGED  # `v = y[0]` changes nothing of x
+    assert list(records[3]["objects"]["set"]) == ["v"]  # `v = y[0]` changes nothing of x and y
+    assert records[5]["objects"] == codec.UNCHANGED and records[5]["graph"] == codec.UNCHANGED  # print(v)
     assert [decoder.decode(record) for record in records] == [step.snapshot for step in here.steps]
     assert all(line.isascii() and line.endswith(b"\n") and line.count(b"\n") == 1 for line in sent)
 
@@ -156,3 +157,9 @@ def test_rewind_goes_back_to_any_step(worker) -> None:
     here = Session()
     here.run("import torch\nx = torch.ones(2)\nx.add_(1)")
     assert here.rewind(2).sources() == ["import torch", "x = torch.ones(2)"]
+
+
+def test_each_step_is_handed_over_as_it_arrives(worker) -> None:
+    seen = []
+    steps = worker.run("import torch\nx = torch.ones(2)\ny = x * 2", seen.append)
+    assert seen == steps and [s.statement.source for s in seen] == ["import torch", "x = torch.ones(2)", "y = x * 2"]

@@ -15,27 +15,9 @@ pytest.importorskip("torch")
 
 XFAIL: dict[str, str] = {
     "test_grad_to_node_set": "the autograd stream (issue 11 part 3: torch.autograd.grad's traversal of inputs the graph never reached)",
-    "test_grad_empty_inputs": "the autograd stream (issue 11 part 3: torch.autograd.grad's argument checks (inputs=[]))",
-    "test_retain_grad": "the autograd stream (issue 11 part 3: the versions of retained .grad tensors (gradient accumulation))",
-    "test_backward_with_inputs": "the autograd stream (issue 11 part 3: backward(inputs=...) accumulating only into the given tensors)",
-    "test_backward_with_nonleaf_inputs": "the autograd stream (issue 11 part 3: backward(inputs=...) with non-leaf inputs)",
-    "test_setitem: tensor values": "the autograd stream (issue 11 part 3: the versions of accumulated .grad tensors)",
-    "test_setitem_mask": "the autograd stream (issue 11 part 3: the versions of accumulated .grad tensors)",
     "test_grad_dtype: leaf only": "the autograd stream (issue 11 part 3: Tensor.grad_dtype)",
     "test_grad_dtype: assigning .grad": "the autograd stream (issue 11 part 3: Tensor.grad_dtype)",
-    "test_isolated_node": "the autograd stream (issue 11 part 3: the versions of accumulated .grad tensors)",
-    "test_increment_version": "the autograd stream (issue 11 part 3: torch.autograd.graph.increment_version)",
-    "test_pow_zero_tensor_gradient": "the autograd stream (issue 11 part 3: pow's derivative at zero (the derivative table))",
-    "test_power_function": "the autograd stream (issue 11 part 3: pow's derivative at zero (the derivative table))",
-    "test_atan2_zero_gradient": "the autograd stream (issue 11 part 3: atan2's derivative at (0, 0) (the derivative table))",
-    "test_grad_fn_attr_bindings: saved tensors and arguments": "the autograd stream (issue 11 part 3: a node's _saved_* attributes)",
-    "test_saved_variable_version_counter": "the autograd stream (issue 11 part 3: unpacking a node's saved tensors)",
     "test_saved_variable_saved_original_inplace_detach": "the autograd stream (issue 11 part 3: a saved tensor detached in place)",
-    "test_inplace_on_view_non_contig": "the autograd stream (issue 11 part 3: the versions of accumulated .grad tensors)",
-    "test_strided_leaf_grad_layout": "the autograd stream (issue 11 part 3: the versions of accumulated .grad tensors)",
-    "test_copy_r_to_c": "the autograd stream (issue 11 part 3: complex derivatives (the derivative table))",
-    "test_to_r_to_c": "the autograd stream (issue 11 part 3: complex derivatives (the derivative table))",
-    "test_complex_scalar_backward": "the autograd stream (issue 11 part 3: complex derivatives and backward's check that a complex output gets an explicit grad)",
     "test_dir": "dir(tensor) lists every method of torch.Tensor; the engine implements the subset the tool shows (out of scope for good)",
 }
 

@@ -1,0 +1,288 @@
+"""Derivatives of the nn.functional layers (engine/nn/functional.py, numpy kernels in engine/kernels).
+
+As in PyTorch, a layer's first derivative is its own op (convolution_backward, native_batch_norm_backward,
+max_pool2d_with_indices_backward, nll_loss_backward...; engine/ops/backward_ops.py), recorded so that
+create_graph can differentiate it again: a gradient penalty through a conv net differentiates
+ConvolutionBackwardBackward0. Those second derivatives are PyTorch's formulas where they are linear
+(convolution, pooling, losses); batch and layer norm's are taken as the vector-Jacobian product of
+their backward written in engine ops (values as torch's; a third derivative through them is not
+recorded).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from engine.autograd import grad_mode
+from engine.autograd.derivatives import rule
+from engine.autograd.derivatives.pointwise import zeros
+from engine.ops import backward_ops as B
+from engine.tensor import Tensor
+
+
+def _zeros_of(c: Any, grad: Any) -> Any:
+    t = Tensor._empty(c._self_shape, c._self_dtype)
+    t._storage.data.fill(0)
+    return t
+
+
+# --------------------------------------------------------------------------- convolution
+def convolution_double_backward(c: Any, grads: list[Any]) -> list[Any]:
+    """_convolution_double_backward: the gradients of convolution_backward's three outputs with respect
+    to its inputs (grad_output, input, weight), each again a convolution or its backward."""
+    from engine.nn.functional import conv2d
+
+    gg_input, gg_weight, gg_bias = grads
+    mask = c.grad_input_mask
+    args = (c.stride, c.padding, c.dilation, c.groups)
+    gg_out = gi = gw = None
+    if mask[0]:
+        if gg_input is not None:
+            gg_out = conv2d(gg_input, c.weight, None, *args)
+        if gg_weight is not None:
+            term = conv2d(c.input, gg_weight, None, *args)
+            gg_out = term if gg_out is None else gg_out + term
+        if gg_bias is not None:
+            shape = [1] * c.grad_output.ndim
+            shape[-3] = gg_bias._shape[0]
+            term = gg_bias.reshape(shape)
+            gg_out = term.expand(c.grad_output._shape) if gg_out is None else gg_out + term
+    if mask[1] and gg_weight is not None:
+        gi = B.convolution_backward(c.grad_output, c.input, gg_weight, None, *args, (True, False, False))[0]
+    if mask[2] and gg_input is not None:
+        gw = B.convolution_backward(c.grad_output, gg_input, c.weight, None, *args, (False, True, False))[1]
+    return [gg_out, gi, gw]
+
+
+def convolution_grads(c: Any, grad: Any) -> list[Any]:
+    return B.convolution_backward(grad, c.input, c.weight, c.bias_sym_sizes_opt, c.stride, c.padding, c.dilation,
+                                  c.groups, c.grad_input_mask)
+
+
+# --------------------------------------------------------------------------- pooling
+def max_pool_double_backward(grad: Any, indices: Any) -> Any:
+    if indices.numel() == 0:
+        return B.new_zeros(grad, indices._shape)
+    size = list(indices._shape[:-2]) + [-1]
+    return grad.contiguous().view(size).gather(-1, indices.view(size)).view(indices._shape)
+
+
+# --------------------------------------------------------------------------- normalisation
+def _vjp(backward_expr: Any, tensors: Sequence[Any], cotangents: Sequence[Any]) -> list[Any]:
+    """The vector-Jacobian product of an engine-op expression at `tensors` (detached stand-ins)."""
+    from engine.autograd.api import grad
+
+    stand_ins = [None if t is None else t.detach().requires_grad_() for t in tensors]
+    with grad_mode.enable_grad():
+        outputs = backward_expr(*stand_ins)
+    pairs = [(o, g) for o, g in zip(outputs, cotangents) if o is not None and g is not None and o.requires_grad]
+    wanted = [t for t in stand_ins if t is not None]
+    if not pairs:
+        return [None] * len(tensors)
+    found = iter(grad([o for o, _ in pairs], wanted, [g for _, g in pairs], allow_unused=True))
+    return [None if t is None else next(found) for t in stand_ins]
+
+
+def batch_norm_backward_expr(train: bool, eps: float, running_mean: Any, running_var: Any) -> Any:
+    def expr(grad_out: Any, x: Any, weight: Any) -> list[Any]:
+        axes = [0, *range(2, x.ndim)]
+        shape = [1, x._shape[1]] + [1] * (x.ndim - 2)
+        count = x.numel() // x._shape[1]
+        if train:
+            mean = x.mean(axes, keepdim=True)
+            invstd = (((x - mean) ** 2).mean(axes, keepdim=True) + eps).rsqrt()
+        else:
+            mean = running_mean.view(shape)
+            invstd = (running_var + eps).rsqrt().view(shape)
+        xhat = (x - mean) * invstd
+        scale = invstd if weight is None else invstd * weight.view(shape)
+        if train:
+            grad_sum = grad_out.sum(axes, keepdim=True)
+            dot = (grad_out * xhat).sum(axes, keepdim=True)
+            grad_input = (grad_out - grad_sum / count - xhat * dot / count) * scale
+        else:
+            grad_input = grad_out * scale
+        return [grad_input, (grad_out * xhat).sum(axes), grad_out.sum(axes)]
+    return expr
+
+
+def batchnorm_double_backward(c: Any, grads: list[Any]) -> list[Any]:
+    expr = batch_norm_backward_expr(c.train, c.eps, c.running_mean, c.running_var)
+    gg_out, g_input, g_weight = _vjp(lambda go, x, w: expr(go, x, w), (c.grad_out, c.input, c.weight), grads)
+    return [gg_out, g_input, g_weight, None, None]
+
+
+def layer_norm_backward_expr(normalized_shape: Sequence[int], rstd: Any) -> Any:
+    def expr(grad_out: Any, x: Any, weight: Any, bias: Any) -> list[Any]:
+        axes = list(range(x.ndim - len(normalized_shape), x.ndim))
+        lead = list(range(x.ndim - len(normalized_shape)))
+        mean = x.mean(axes, keepdim=True)
+        var = ((x - mean) ** 2).mean(axes, keepdim=True)
+        eps = rstd.detach() ** -2 - var.detach()  # the eps that gives the saved rstd
+        xhat = (x - mean) * (var + eps).rsqrt()
+        g = grad_out if weight is None else grad_out * weight
+        grad_input = (g - g.mean(axes, keepdim=True) - xhat * (g * xhat).mean(axes, keepdim=True)) \
+            * (var + eps).rsqrt()
+        grad_weight = (grad_out * xhat).sum(lead) if weight is not None else None
+        grad_bias = grad_out.sum(lead) if bias is not None else None
+        return [grad_input, grad_weight, grad_bias]
+    return expr
+
+
+def layer_norm_double_backward(c: Any, grads: list[Any]) -> list[Any]:
+    expr = layer_norm_backward_expr(c.normalized_shape, c.rstd)
+    bias_flag = Tensor._empty((), c.input.dtype) if grads[2] is not None else None
+    gg_out, g_input, g_weight = _vjp(lambda go, x, w: expr(go, x, w, bias_flag), (c.grad_out, c.input, c.weight),
+                                     grads)
+    return [gg_out, g_input, None, None, g_weight, None]
+
+
+def _norm_grads(c: Any, grad: Any) -> list[Any]:
+    return B.native_batch_norm_backward(grad, c.input, c.weight, c.running_mean, c.running_var, c.result1, c.result2,
+                                        c.training, c.eps, c.grad_input_mask)
+
+
+# --------------------------------------------------------------------------- losses
+def mse_loss_double_backward(grad: Any, inp: Any, reduction: int) -> Any:
+    result = B.mul_scalar(grad, 2)
+    if reduction == 1:
+        result.div_(inp.numel())
+    return result
+
+
+def bce_double_backward(grad_output: Any, grad: Any, inp: Any, target: Any, weight: Any, reduction: int) -> Any:
+    eps = 1e-12
+    gi = (inp * inp - B.mul_scalar(inp, 2) * target + target) / (
+        B.add_scalar(inp, eps).pow(2) * B.add_scalar(B.scalar_rsub(1, inp), eps).pow(2))
+    gi = gi * (grad * grad_output)
+    if weight is not None:
+        gi = gi * weight
+    return B.div_scalar(gi, inp.numel()) if reduction == 1 else gi
+
+
+def bce_double_backward_grad_output(grad: Any, inp: Any, target: Any, weight: Any, reduction: int) -> Any:
+    eps = 1e-12
+    ggo = (inp - target) / (B.add_scalar(inp, eps) * B.add_scalar(B.scalar_rsub(1, inp), eps))
+    if weight is not None:
+        ggo = ggo * weight
+    ggo = ggo * grad
+    if reduction == 1:
+        return B.div_scalar(ggo.sum(), inp.numel())
+    return ggo.sum() if reduction == 2 else ggo
+
+
+def bce_double_backward_target(grad: Any, grad_output: Any, inp: Any, target: Any, weight: Any,
+                               reduction: int) -> Any:
+    eps = 1e-12
+    gt = -grad * grad_output / (B.add_scalar(inp, eps) * B.add_scalar(B.scalar_rsub(1, inp), eps))
+    if weight is not None:
+        gt = gt * weight
+    return B.div_scalar(gt, inp.numel()) if reduction == 1 else gt
+
+
+def _bce(c: Any, grad: Any) -> Any:
+    return B.binary_cross_entropy_backward(grad, c.self, c.target, c.weight, c.reduction)
+
+
+def _pad_backward(c: Any, grad: Any) -> Any:
+    from engine.nn.functional import pad
+
+    return pad(grad, [-p for p in c.pad])
+
+
+DERIVATIVES = {
+    "ConvolutionBackward0": rule("input, weight, bias", convolution_grads, saves="input, weight",
+                                 keeps="bias_sym_sizes_opt, dilation, groups, output_padding, padding, stride, transposed"),
+    "ConvolutionBackwardBackward0": rule("grad_output, input, weight", convolution_double_backward,
+                                         saves="grad_output, input, weight",
+                                         keeps="dilation, groups, output_padding, padding, stride, transposed"),
+    "MaxPool2DWithIndicesBackward0": rule(
+        "self", saves="self, result1", keeps="ceil_mode, dilation, kernel_size, padding, stride",
+        self=lambda c, grad: B.max_pool2d_with_indices_backward(grad, c.self, c.kernel_size, c.stride, c.padding,
+                                                                c.dilation, c.ceil_mode, c.result1)),
+    "MaxPool2DWithIndicesBackwardBackward0": rule(
+        "grad_output, self", saves="indices",
+        grad_output=lambda c, grad: max_pool_double_backward(grad, c.indices), self=_zeros_of),
+    "AvgPool2DBackward0": rule(
+        "self", saves="self", keeps="ceil_mode, count_include_pad, divisor_override, kernel_size, padding, stride",
+        self=lambda c, grad: B.avg_pool2d_backward(grad, c.self, c.kernel_size, c.stride, c.padding, c.ceil_mode,
+                                                   c.count_include_pad, c.divisor_override)),
+    "AvgPool2DBackwardBackward0": rule(
+        "grad_output, self", keeps="ceil_mode, count_include_pad, divisor_override, kernel_size, padding, stride",
+        grad_output=lambda c, grad: _avg_pool(grad, c), self=_zeros_of),
+    "AdaptiveAvgPool2DBackward0": rule("self", saves="self",
+                                       self=lambda c, grad: B.adaptive_avg_pool2d_backward(grad, c.self)),
+    "AdaptiveAvgPool2DBackwardBackward0": rule(
+        "grad_output, self", keeps="grad_output_sym_argsize_minus_1, grad_output_sym_argsize_minus_2",
+        grad_output=lambda c, grad: _adaptive_pool(grad, c), self=_zeros_of),
+    "NativeBatchNormBackward0": rule("input, weight, bias", _norm_grads,
+                                     saves="input, running_mean, running_var, weight, result1, result2",
+                                     keeps="eps, training"),
+    "NativeBatchNormBackwardBackward0": rule(
+        "grad_out, input, weight, save_mean, save_invstd", batchnorm_double_backward,
+        saves="grad_out, input, running_mean, running_var, save_invstd, save_mean, weight", keeps="eps, train"),
+    "NativeLayerNormBackward0": rule(
+        "input, weight, bias",
+        lambda c, grad: B.native_layer_norm_backward(grad, c.input, c.normalized_shape, c.result1, c.result2,
+                                                     c.weight, c.bias, c.grad_input_mask),
+        saves="bias, input, weight, result1, result2", keeps="normalized_shape"),
+    "NativeLayerNormBackwardBackward0": rule(
+        "grad_out, input, mean, rstd, weight, bias", layer_norm_double_backward,
+        saves="grad_out, input, mean, rstd, weight", keeps="normalized_shape"),
+    "MseLossBackward0": rule("self, target", saves="self, target", keeps="reduction",
+                             self=lambda c, grad: B.mse_loss_backward(grad, c.self, c.target, c.reduction),
+                             target=lambda c, grad: B.mse_loss_backward(grad, c.target, c.self, c.reduction)),
+    "MseLossBackwardBackward0": rule(
+        "grad_output, self, target", saves={"grad_output": "self, target", "self": "grad_output, self",
+                                            "target": "grad_output, target"}, keeps="reduction",
+        grad_output=lambda c, grad: B.mse_loss_backward(grad, c.self, c.target, c.reduction),
+        self=lambda c, grad: mse_loss_double_backward(grad * c.grad_output, c.self, c.reduction),
+        target=lambda c, grad: -mse_loss_double_backward(grad * c.grad_output, c.target, c.reduction)),
+    "NllLossBackward0": rule(
+        "self", saves="self, target, total_weight, weight", keeps="ignore_index, reduction",
+        self=lambda c, grad: B.nll_loss_backward(grad, c.self, c.target, c.weight, c.reduction, c._ignore_index,
+                                                 c.total_weight)),
+    "NllLossBackwardBackward0": rule(
+        "grad_output, self", saves="target, weight", keeps="ignore_index, reduction",
+        grad_output=lambda c, grad: _nll_loss(grad, c), self=zeros),
+    # 2-D targets (N, C, H, W input): nll_loss2d, the same fields and formulas under its own names
+    "NllLoss2DBackward0": rule(
+        "self", saves="self, target, total_weight, weight", keeps="ignore_index, reduction",
+        self=lambda c, grad: B.nll_loss_backward(grad, c.self, c.target, c.weight, c.reduction, c._ignore_index,
+                                                 c.total_weight, "NllLoss2DBackwardBackward0")),
+    "NllLoss2DBackwardBackward0": rule(
+        "grad_output, self", saves="target, weight", keeps="ignore_index, reduction",
+        grad_output=lambda c, grad: _nll_loss(grad, c), self=zeros),
+    "BinaryCrossEntropyBackward0": rule(
+        "self, target", saves="self, target, weight", keeps="reduction", self=_bce,
+        target=lambda c, grad: B.binary_cross_entropy_target_backward(grad, c.self, c.target, c.weight,
+                                                                      c.reduction)),
+    "BinaryCrossEntropyBackwardBackward0": rule(
+        "grad_output, self, target", saves="grad_output, self, target, weight", keeps="reduction",
+        grad_output=lambda c, grad: bce_double_backward_grad_output(grad, c.self, c.target, c.weight, c.reduction),
+        self=lambda c, grad: bce_double_backward(c.grad_output, grad, c.self, c.target, c.weight, c.reduction),
+        target=lambda c, grad: bce_double_backward_target(grad, c.grad_output, c.self, c.target, c.weight,
+                                                          c.reduction)),
+    "ConstantPadNdBackward0": rule("self", keeps="pad", self=_pad_backward),
+}
+
+
+def _avg_pool(grad: Any, c: Any) -> Any:
+    from engine.nn.functional import avg_pool2d
+
+    return avg_pool2d(grad, c.kernel_size, c.stride or None, c.padding, c.ceil_mode, c.count_include_pad,
+                      c.divisor_override)
+
+
+def _adaptive_pool(grad: Any, c: Any) -> Any:
+    from engine.nn.functional import adaptive_avg_pool2d
+
+    return adaptive_avg_pool2d(grad, (c.grad_output_sym_argsize_minus_2, c.grad_output_sym_argsize_minus_1))
+
+
+def _nll_loss(grad: Any, c: Any) -> Any:
+    from engine.nn.functional import nll_loss
+
+    return nll_loss(grad, c.target, c.weight, None, c._ignore_index, None,
+                    {0: "none", 1: "mean", 2: "sum"}[c.reduction])

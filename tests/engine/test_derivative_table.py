@@ -1,0 +1,210 @@
+"""The derivative table, op by op, against torch 2.13: first and second derivatives.
+
+Every sample builds its inputs (float64, after manual_seed(0) on both sides, so the same numbers),
+runs one op, and takes `autograd.grad(out, inputs, go, create_graph=True)` with a grad_output `go`
+that itself requires grad, then the gradient of a random combination of those first gradients with
+respect to the inputs and `go` (Hessian-vector products, and the *BackwardBackward nodes' own
+derivatives). Compared with torch: the output's grad_fn name, version and values; each first
+gradient's whole graph (graph_desc: node names and edges), version, strides and values; the second
+derivatives' values. A last test checks that the samples reach every node class in the table, so a
+rule added without a sample fails here.
+
+This is the fixed slice CI runs (seed 0); DERIVATIVE_SWEEP_SEEDS=0,1,2,... sweeps more inputs.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+
+import pytest
+
+torch = pytest.importorskip("torch")
+import torch.nn.functional as TF  # noqa: E402
+
+import engine  # noqa: E402
+import engine.nn.functional as EF  # noqa: E402
+from engine.autograd.derivatives import copying, indexing, linalg, nn, pointwise, reduction, views  # noqa: E402
+
+SEEDS = [int(s) for s in os.environ.get("DERIVATIVE_SWEEP_SEEDS", "0").split(",")]
+
+# (expression over inputs a, b, c; their kinds: p = rand + 0.5 (positive), r = randn; then the shape)
+SAMPLES = [
+    # pointwise
+    ("a.abs()", "r3"), ("a + b", "r3 r3"), ("a + 2", "r3"), ("torch.addcdiv(a, b, c, value=0.5)", "r3 r3 p3"),
+    ("torch.addcmul(a, b, c, value=0.5)", "r3 r3 r3"), ("a.ceil()", "r3"), ("a.clamp(-0.5, 0.5)", "r4"),
+    ("a.clamp(max=0.2)", "r4"), ("a.clamp(min=0.2)", "r4"), ("a.cos()", "r3"), ("a / b", "r3 p3"), ("a / 2", "r3"),
+    ("torch.div(a, b, rounding_mode='trunc')", "r3 p3"), ("a.erf()", "r3"), ("a.exp()", "r3"), ("a.expm1()", "r3"),
+    ("a.floor()", "r3"), ("F.gelu(a)", "r4"), ("F.gelu(a, approximate='tanh')", "r4"), ("F.leaky_relu(a, 0.1)", "r4"),
+    ("F.leaky_relu(a.clone(), 0.1, inplace=True)", "r4"), ("torch.lerp(a, b, 0.3)", "r3 r3"), ("a.log10()", "p3"),
+    ("a.log1p()", "p3"), ("a.log2()", "p3"), ("a.log()", "p3"), ("torch.maximum(a, b)", "r4 r4"),
+    ("torch.minimum(a, b)", "r4 r4"), ("a * b", "r3 r3"), ("a * 2", "r3"), ("-a", "r3"), ("a ** 3", "r3"),
+    ("a ** b", "p3 r3"), ("2 ** a", "r3"), ("a.reciprocal()", "p3"), ("F.relu(a)", "r4"), ("torch.remainder(a, 0.7)", "p3"),
+    ("torch.remainder(a, b)", "p3 p3"), ("a.round()", "r3"), ("a.rsqrt()", "p3"), ("torch.rsub(a, b)", "r3 r3"),
+    ("2 - a", "r3"), ("a.sgn()", "r3"), ("a.sigmoid()", "r3"), ("a.sign()", "r3"), ("a.sin()", "r3"), ("a.sqrt()", "p3"),
+    ("a - b", "r3 r3"), ("a - 2", "r3"), ("a.tan()", "r3"), ("a.tanh()", "r3"), ("F.threshold(a, 0.1, 0.0)", "r4"),
+    ("F.threshold(a.clone(), 0.1, 0.0, inplace=True)", "r4"),
+    ("a.trunc()", "r3"), ("torch.clamp_max(a, 0.2)", "r4"), ("torch.clamp_min(a, 0.2)", "r4"), ("a // b", "r3 p3"), ("torch.where(a > 0, a, b)", "r4 r4"), ("a.square()", "r3"), ("a.clone().relu_()", "r4"),
+    # reductions
+    ("a.amax(1)", "r2x3"), ("a.amin(1)", "r2x3"), ("a.cumsum(1)", "r2x3"), ("torch.linalg.vector_norm(a)", "r2x3"),
+    ("a.norm(p=1, dim=1)", "r2x3"), ("F.log_softmax(a, dim=1)", "r2x3"), ("a.logsumexp(1)", "r2x3"), ("a.max()", "r2x3"),
+    ("a.max(1)[0]", "r2x3"), ("a.mean()", "r2x3"), ("a.mean(1)", "r2x3"), ("a.min()", "r2x3"), ("a.min(1)[0]", "r2x3"),
+    ("a.prod()", "p2x3"), ("a.prod(1)", "p2x3"), ("F.softmax(a, dim=1)", "r2x3"), ("a.std()", "r2x3"),
+    ("torch.std_mean(a, dim=1)[0] + torch.std_mean(a, dim=1)[1]", "r2x3"), ("a.sum()", "r2x3"), ("a.sum(1)", "r2x3"),
+    ("a.var(1)", "r2x3"), ("sum(torch.var_mean(a, 1))", "r2x3"),
+    # views
+    ("a.as_strided((2, 2), (1, 2), 1)", "r2x3"), ("a.clone().as_strided_((2, 2), (1, 2), 1)", "r2x3"),
+    ("a.diagonal()", "r3x3"), ("a.expand(2, 3)", "r1x3"), ("a.permute(1, 0)", "r2x3"), ("a[0]", "r2x3"),
+    ("a[:, 1:]", "r2x3"), ("a.split(1)[1]", "r2x3"), ("a.split([1, 2], 1)[1]", "r2x3"), ("a.squeeze()", "r1x3"),
+    ("a.squeeze(0)", "r1x3"), ("a.clone().squeeze_()", "r1x3"), ("a.clone().squeeze_(0)", "r1x3"),
+    ("a.squeeze((0, 2))", "r1x3x1"), ("a.t()", "r2x3"), ("a.clone().t_()", "r2x3"), ("a.transpose(0, 1)", "r2x3"),
+    ("a.clone().transpose_(0, 1)", "r2x3"), ("a.unbind(1)[2]", "r2x3"), ("a.unbind(0)[0]", "r1x3"), ("a.split(1)[0]", "r1x3"), ("a.unfold(1, 2, 1)", "r2x3"),
+    ("a.t().reshape(-1)", "r2x3"), ("a[:, :2].reshape(2, 1, 2)", "r2x3"), ("a.unsqueeze(1)", "r2x3"), ("a.clone().unsqueeze_(1)", "r2x3"), ("a.view(3, 2)", "r2x3"),
+    ("a.clone().view_as(a)", "r2x3"), ("a[...]", "r2x3"), ("torch.unsafe_split(a, 1)[1]", "r2x3"),
+    ("torch.unsafe_split_with_sizes(a, [1, 2], 1)[1]", "r2x3"),
+    # indexing
+    ("torch.cat([a, b], 1)", "r2x3 r2x2"), ("torch.diag(a)", "r3"), ("torch.diag(a, 1)", "r3"), ("a.flip(1)", "r2x3"),
+    ("a.gather(1, torch.tensor([[0, 2], [1, 1]]))", "r2x3"), ("a.index_add(1, torch.tensor([0, 2]), b)", "r2x3 r2x2"),
+    ("a[torch.tensor([1, 0, 1])]", "r2x3"), ("a.index_copy(1, torch.tensor([2, 0]), b)", "r2x3 r2x2"),
+    ("a.index_fill(1, torch.tensor([1]), 0.5)", "r2x3"), ("a.index_fill(1, torch.tensor([1]), b)", "r2x3 r0"),
+    ("a.index_put((torch.tensor([1, 0]),), b)", "r2x3 r2x3"), ("a.index_select(1, torch.tensor([2, 0, 2]))", "r2x3"),
+    ("a.masked_fill(a > 0, 0.5)", "r2x3"), ("a.masked_fill(a > 0, b)", "r2x3 r0"),
+    ("a.masked_scatter(a > 0, b)", "r2x3 r2x3"), ("a.masked_select(a > 0)", "r2x3"),
+    ("a.clone().put_(torch.tensor([1, 4]), b)", "r2x3 r2"), ("a.put(torch.tensor([1, 4]), b)", "r2x3 r2"), ("a.clone().put_(torch.tensor([1, 1]), b, accumulate=True)", "r2x3 r2"), ("a.repeat(2, 1)", "r2x3"), ("a.roll(1, 1)", "r2x3"),
+    ("a.clone().scatter_add_(1, torch.tensor([[0, 2], [1, 1]]), b)", "r2x3 r2x2"),
+    ("a.scatter(1, torch.tensor([[0, 2], [1, 0]]), b)", "r2x3 r2x2"), ("a.scatter(1, torch.tensor([[0, 2], [1, 0]]), 0.5)", "r2x3"),
+    ("a.sort(1)[0]", "r2x3"), ("a.cumprod(1)", "r2x3"), ("a.round(decimals=1)", "r2x3"), ("a.unique()", "r4"),
+    ("a.unique(dim=0)", "r2x3"), ("a.clone().round_(decimals=1)", "r2x3"), ("torch.stack([a, b])", "r2x3 r2x3"), ("a.take(torch.tensor([0, 5, 2]))", "r2x3"),
+    ("a.topk(2, 1)[0]", "r2x3"), ("a.tril()", "r3x3"), ("a.triu(1)", "r3x3"), ("idx_put(a, b)", "r2x3 r3"),
+    # copying
+    ("a.clone()", "r2x3"), ("a.clone().copy_(b)", "r2x3 r3"), ("a.to(torch.float32)", "r2x3"), ("a.clone().fill_(0.5)", "r2x3"),
+    ("a.clone().fill_(b)", "r2x3 r0"), ("a.clone().zero_()", "r2x3"), ("a.clone().uniform_()", "r2x3"),
+    ("a.clone().normal_()", "r2x3"), ("a.clone().bernoulli_(0.5)", "r2x3"), ("a.clone().exponential_()", "r2x3"),
+    ("a.clone().random_(0, 5)", "r2x3"), ("a.clone().random_(5)", "r2x3"), ("a.clone().random_()", "r2x3"),
+    ("a.clone().bernoulli_(b.sigmoid().detach())", "r2x3 r2x3"),
+    # linalg
+    ("torch.addmm(a, b, c)", "r2x2 r2x3 r3x2"), ("torch.bmm(a, b)", "r2x2x3 r2x3x2"), ("torch.dot(a, b)", "r3 r3"),
+    ("a @ b", "r2x3 r3x2"), ("torch.mv(a, b)", "r2x3 r3"),
+    # nn
+    ("F.adaptive_avg_pool2d(a, 2)", "r1x2x4x4"), ("F.avg_pool2d(a, 2)", "r1x2x4x4"),
+    ("F.binary_cross_entropy(a.sigmoid(), b.sigmoid())", "r2x3 r2x3"), ("F.pad(a, (1, 2))", "r2x3"),
+    ("F.conv2d(a, b, c, padding=1)", "r1x2x4x4 r3x2x3x3 r3"), ("F.max_pool2d(a, 2)", "r1x2x4x4"),
+    ("F.mse_loss(a, b)", "r2x3 r2x3"), ("F.batch_norm(a, None, None, b, c, training=True)", "r4x3 r3 r3"),
+    ("F.layer_norm(a, (3,), b, c)", "r2x3 r3 r3"), ("F.nll_loss(F.log_softmax(a, 1), torch.tensor([0, 2]))", "r2x3"),
+    ("F.nll_loss(F.log_softmax(a, 1), torch.tensor([[[0, 2], [1, 1]]]))", "r1x3x2x2"),
+]
+
+XFAIL = {
+    "F.binary_cross_entropy(a.sigmoid(), b.sigmoid())": "the engine has no logit op yet: the target gradient's graph "
+    "spells it log(x / (1 - x)) where torch has LogitBackward0 (values agree)",
+}
+
+# nodes no sample reaches yet, and why
+UNREACHED = {"UniqueConsecutiveBackward0": "unique_consecutive is not in the engine yet"}
+
+
+def _parse(kind: str) -> tuple[str, tuple[int, ...]]:
+    shape = kind[1:]
+    return kind[0], (() if shape == "0" else tuple(int(s) for s in shape.split("x")))
+
+
+def _values(t) -> list[float]:
+    t = t.detach()
+    if getattr(t, "_is_zerotensor", lambda: False)():  # torch's efficient zero tensors are plain zeros here
+        return [0.0] * t.numel()
+    return [round(v, 6) for v in t.double().flatten().tolist()]
+
+
+def _desc(fn) -> str:
+    if fn is None:
+        return "None"
+    return type(fn).__name__ + "(" + ", ".join(_desc(n) for n, _ in fn.next_functions) + ")"
+
+
+def _names(fn, seen: dict) -> None:
+    if fn is None or id(fn) in seen:
+        return
+    seen[id(fn)] = type(fn).__name__
+    for n, _ in fn.next_functions:
+        _names(n, seen)
+
+
+def run(T, F, expr: str, kinds: str, seed: int) -> tuple[dict, set[str]]:
+    """What one sample does in T (torch or the engine), as plain data, and the node names it met."""
+    T.manual_seed(seed)
+    inputs = []
+    for kind in kinds.split():
+        k, shape = _parse(kind)
+        t = T.rand(shape, dtype=T.float64) + 0.5 if k == "p" else T.randn(shape, dtype=T.float64)
+        inputs.append(t.requires_grad_())
+
+    def idx_put(a, b):
+        c = a.clone()
+        c[T.tensor([1, 0, 1]), T.tensor([2, 0, 2])] = b
+        return c
+
+    ns = dict(zip("abc", inputs), torch=T, F=F, idx_put=idx_put)
+    rec: dict = {}
+    names: dict = {}
+    try:
+        out = eval(expr, ns)  # noqa: S307 - our own sample expressions
+    except Exception as e:  # noqa: BLE001 - the error is part of what is compared
+        return {"forward error": f"{type(e).__name__}: {e}"}, set()
+    rec["out"] = (out.grad_fn.name() if out.grad_fn else None, out._version, _values(out))
+    _names(out.grad_fn, names)
+    go = T.randn(out.shape, dtype=out.dtype).requires_grad_(out.dtype.is_floating_point)
+    try:
+        first = T.autograd.grad(out, inputs, go, create_graph=True, allow_unused=True)
+    except Exception as e:  # noqa: BLE001
+        rec["first error"] = f"{type(e).__name__}: {e}"
+        return rec, set(names.values())
+    rec["first"] = [None if g is None else (_desc(g.grad_fn), g._version, list(g.stride()), _values(g))
+                    for g in first]
+    for g in first:
+        if g is not None:
+            _names(g.grad_fn, names)
+    differentiable = [g for g in first if g is not None and g.requires_grad]
+    if differentiable:
+        weights = [T.randn(g.shape, dtype=g.dtype) for g in differentiable]
+        total = sum((g * w).sum() for g, w in zip(differentiable, weights))
+        try:
+            second = T.autograd.grad(total, inputs + ([go] if go.requires_grad else []), allow_unused=True)
+            rec["second"] = [None if g is None else _values(g) for g in second]
+        except Exception as e:  # noqa: BLE001
+            rec["second error"] = f"{type(e).__name__}: {e}"
+    return rec, set(names.values())
+
+
+def _close(x, y) -> bool:
+    if isinstance(x, float) and isinstance(y, float):
+        return math.isclose(x, y, rel_tol=1e-6, abs_tol=1e-9) or (math.isnan(x) and math.isnan(y))
+    if isinstance(x, (list, tuple)) and isinstance(y, (list, tuple)):
+        return len(x) == len(y) and all(_close(p, q) for p, q in zip(x, y))
+    if isinstance(x, dict) and isinstance(y, dict):
+        return x.keys() == y.keys() and all(_close(x[k], y[k]) for k in x)
+    return x == y
+
+
+def _params():
+    for expr, kinds in SAMPLES:
+        marks = [pytest.mark.xfail(strict=True, reason=XFAIL[expr])] if expr in XFAIL else []
+        for seed in SEEDS:
+            yield pytest.param(expr, kinds, seed, id=f"{expr} [seed {seed}]", marks=marks)
+
+
+@pytest.mark.parametrize(("expr", "kinds", "seed"), list(_params()))
+def test_first_and_second_derivatives_as_torch(expr, kinds, seed):
+    expected, _ = run(torch, TF, expr, kinds, seed)
+    got, _ = run(engine, EF, expr, kinds, seed)
+    if not _close(expected, got):
+        assert got == expected
+
+
+def test_every_node_of_the_table_is_exercised():
+    table = set()
+    for family in (pointwise, reduction, views, indexing, copying, linalg, nn):
+        table |= set(family.DERIVATIVES)
+    met: set[str] = set()
+    for expr, kinds in SAMPLES:
+        met |= run(engine, EF, expr, kinds, 0)[1]
+    assert sorted(table - met - set(UNREACHED)) == []

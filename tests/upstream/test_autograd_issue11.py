@@ -1,0 +1,70 @@
+"""Issue 11's autograd-engine bugs (category 1), each checked against real torch 2.13 in full: the
+engine used to give `.grad` 3.0 / 7.0 after retain_grad and in-place ops, let a second backward
+through nodes that saved only a Python scalar succeed, and accept invalid `.grad` assignments."""
+
+import pytest
+
+from tests.upstream.autograd_harness import outcomes
+from tests.upstream.harness import cases
+
+pytest.importorskip("torch")
+
+CASES = cases(
+    ("retain_grad then in-place ops: the grad of the latest value", """
+    a = torch.tensor([1.0], requires_grad=True).clone()
+    a.retain_grad()
+    a.mul_(3)
+    a.sum().backward()
+    b = torch.tensor([1.0], requires_grad=True).clone()
+    b.retain_grad()
+    b.mul_(7)
+    b.add_(1)
+    (b * 1).sum().backward()
+    c = torch.ones(2, requires_grad=True).clone()
+    c.retain_grad()
+    c[0] = 5
+    c.sum().backward()
+    """),
+    ("backward twice through nodes that saved only a scalar", """
+    x = torch.ones(3, requires_grad=True)
+    y = (x * 3).sum()
+    y.backward()
+    r1 = _err(lambda: y.backward())
+    z = (x / 2).sum()
+    z.backward()
+    r2 = _err(lambda: z.backward())
+    w = (x + 2).sum()
+    w.backward()
+    w.backward()
+    v = (x ** 2).sum()
+    v.backward()
+    r3 = _err(lambda: v.backward())
+    """),
+    ("invalid .grad assignments", """
+    x = torch.ones(2, 3, requires_grad=True)
+    def assign(value):
+        x.grad = value
+    r1 = _err(lambda: assign(x))
+    r2 = _err(lambda: assign(0))
+    r3 = _err(lambda: assign(torch.ones(3, 2)))
+    r4 = _err(lambda: assign(torch.ones(2, 3, dtype=torch.int64)))
+    r5 = _err(lambda: assign(torch.ones(2, 3, dtype=torch.float64)))
+    r6 = _err(lambda: assign(torch.ones(2, 3)))
+    y = x * 2
+    r7 = _err(lambda: setattr(y, "grad", torch.ones(2, 3)))
+    """),
+    ("del x.grad", """
+    x = torch.ones(2, requires_grad=True)
+    (x * 2).sum().backward()
+    before = x.grad.clone()
+    del x.grad
+    after = x.grad
+    (x * 3).sum().backward()
+    """),
+)
+
+
+@pytest.mark.parametrize(("code", "flag"), CASES)
+def test_same_as_torch(code, flag):
+    expected, got = outcomes(code, flag)
+    assert got == expected
