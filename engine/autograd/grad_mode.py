@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import inspect
 import sys
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -32,11 +33,14 @@ def is_grad_enabled() -> bool:
 def _decorate(factory: Callable[[], Any], fn: Callable[..., Any]) -> Callable[..., Any]:
     """torch's context_decorator: run fn under a fresh context; a generator function gets the mode
     at every resume and its caller's mode back at every yield (torch's _wrap_generator)."""
-    if inspect.isclass(fn):
-        raise RuntimeError("Cannot decorate classes; it is ambiguous whether or not only the constructor or all "
-                           "methods should have the context manager applied; additionally, decorating a class at "
-                           "definition-site will prevent use of the identifier as a conventional type.  To "
-                           "specify which methods to decorate, decorate each of them individually.")
+    if inspect.isclass(fn):  # torch 2.13 still decorates a class (its construction), with a warning
+        warnings.warn("Decorating classes is deprecated and will be disabled in future versions. You should only "
+                      "decorate functions or methods. To preserve the current behavior of class decoration, you can "
+                      "directly decorate the `__init__` method and nothing else.", FutureWarning, stacklevel=3)
+        cls = fn
+
+        def fn(*args: Any, **kwargs: Any) -> Any:
+            return cls(*args, **kwargs)
     if inspect.isgeneratorfunction(fn):
         @functools.wraps(fn)
         def generator_context(*args: Any, **kwargs: Any) -> Any:
