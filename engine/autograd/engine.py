@@ -167,7 +167,7 @@ def run_backward(tensors: Sequence[Any], grads: Sequence[Any], keep_graph: bool,
                 if not tensor.requires_grad:
                     raise RuntimeError(errors.INPUT_NO_GRAD)
                 edge = tensor._gradient_edge()
-            if edge[0] not in dependencies:  # unreachable: its gradient stays undefined
+            if edge is None or edge[0] not in dependencies:  # unreachable: its gradient stays undefined
                 continue
             outputs.add(edge[0])
             if not accumulate:
