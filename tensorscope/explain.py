@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from tensorscope.framework_gaps import explain_gap
 from tensorscope.snapshot import Snapshot
 
 _MISMATCH = re.compile(r"\[(?P<type>\S+) \[(?P<shape>[^\]]*)\]\](?:, which is output \d+ of (?P<producer>[^,]+),)? "
@@ -158,7 +159,7 @@ def explain(history: Sequence[Snapshot]) -> str | None:
     if message == errors.PARTIAL_OVERLAP:
         return ("The input and the tensor being written share part of their memory, so the write would read "
                 "values it has already overwritten. Use a `.clone()` of the input.")
-    return None
+    return explain_gap(snap.error.type, message, [s.source for s in history])
 
 
 def stale_warning(snap: Snapshot) -> list[str]:

@@ -4,14 +4,19 @@ textual-serve starts one process per browser tab, running the command it was giv
 terminal in the page; here that command is the explorer itself (`tensorscope --browser-tab`),
 so every tab gets its own explorer and so its own worker process, under the limits `serve` was
 given. A tab keeps no saved session (tabs would offer each other's work) and the server listens
-on the loopback address unless told otherwise.
+on the loopback address unless told otherwise. The page asks for nothing beyond the server: its
+template is textual-serve's own without the web font it links from a font CDN (the terminal
+falls back to the local monospace font), so it works offline and tells no third party it ran.
 """
 
 from __future__ import annotations
 
 import ipaddress
+import re
 import shlex
 import sys
+import tempfile
+from pathlib import Path
 
 from tensorscope.worker.limits import Limits
 
@@ -34,6 +39,20 @@ def is_loopback(host: str) -> bool:
         return False
 
 
+THIRD_PARTY_STYLESHEET = re.compile(r"<link\b[^>]*\bhref=\"https?://[^\"]*\"[^>]*>\s*", re.IGNORECASE)
+
+
+def offline_templates(folder: str) -> str:
+    """Write textual-serve's page template, minus stylesheets linked from other hosts, into
+    `folder`; return the folder (textual-serve's `templates_path`)."""
+    import textual_serve
+
+    original = Path(textual_serve.__file__).parent / "templates" / "app_index.html"
+    page = THIRD_PARTY_STYLESHEET.sub("", original.read_text(encoding="utf-8"))
+    (Path(folder) / "app_index.html").write_text(page, encoding="utf-8")
+    return folder
+
+
 def serve(host: str, port: int, limits: Limits, cuda: bool) -> int:
     """Serve until interrupted (ctrl+c); the exit status for the command."""
     try:
@@ -44,5 +63,7 @@ def serve(host: str, port: int, limits: Limits, cuda: bool) -> int:
     if not is_loopback(host):
         print(f"tensorscope: listening on {host}: anyone who reaches it can run statements in a worker",
               file=sys.stderr)
-    Server(tab_command(limits, cuda), host=host, port=port, title="tensorscope").serve()
+    with tempfile.TemporaryDirectory(prefix="tensorscope-serve-") as folder:
+        Server(tab_command(limits, cuda), host=host, port=port, title="tensorscope",
+               templates_path=offline_templates(folder)).serve()
     return 0

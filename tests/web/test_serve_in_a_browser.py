@@ -91,6 +91,8 @@ def test_a_statement_typed_in_the_browser_shows_its_row_and_each_tab_is_its_own_
         try:
             page = browser.new_page(viewport={"width": 1400, "height": 900})
             page.add_init_script(RECORD_MESSAGES)
+            requested: list[str] = []
+            page.on("request", lambda request: requested.append(request.url))
             page.goto(server)
 
             def screen() -> str:
@@ -122,6 +124,9 @@ def test_a_statement_typed_in_the_browser_shows_its_row_and_each_tab_is_its_own_
             other.keyboard.press("Enter")
             wait_until(lambda: "print(dir())" in other_screen() and "[0] >>>" in other_screen(), 90, "the second tab's step")
             assert "webrow" not in other_screen()  # the first tab's names are not here
+            origin = server.rstrip("/")
+            elsewhere = [url for url in requested if not url.startswith((origin, origin.replace("http", "ws", 1)))]
+            assert requested and elsewhere == []  # the page asks nothing of other hosts (no web font)
         finally:
             browser.close()
     assert (ARTIFACTS / "explorer-in-a-browser.png").stat().st_size > 10_000
