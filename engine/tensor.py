@@ -138,7 +138,10 @@ class Tensor:
             array = np.array(array, dtype=dtype.np)
         if array.flags.c_contiguous:
             shape = array.shape
-            return cls._make(Storage.wrap(array.reshape(-1)), 0, shape, geometry.contiguous_strides(shape), dtype)
+            flat = array.reshape(-1)
+            t = cls._make(Storage.wrap(flat), 0, shape, geometry.contiguous_strides(shape), dtype)
+            t._np_cache = (flat, array)  # the array is already this tensor's numpy view
+            return t
         order = sorted(range(array.ndim), key=lambda d: -array.strides[d])
         dense = array.transpose(order)
         if not dense.flags.c_contiguous:  # not a permuted dense block: lay it out row-major

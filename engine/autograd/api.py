@@ -8,6 +8,7 @@ from typing import Any
 
 from engine import errors, runtime
 from engine.autograd.engine import run_backward
+from engine.autograd.graph import GradientEdge
 from engine.devices import on
 
 
@@ -25,7 +26,6 @@ warned: Warned = runtime.slot(__name__, "warned", Warned)
 
 
 def _as_tuple(value: Any) -> tuple[Any, ...]:
-    from engine.autograd.graph import GradientEdge
     from engine.tensor import Tensor
 
     if isinstance(value, (Tensor, GradientEdge)):
@@ -35,8 +35,6 @@ def _as_tuple(value: Any) -> tuple[Any, ...]:
 
 def _output_meta(out: Any) -> tuple[tuple[int, ...], Any, Any]:
     """(shape, dtype, device) of an output: a tensor, or a GradientEdge (its node's input metadata)."""
-    from engine.autograd.graph import GradientEdge
-
     if isinstance(out, GradientEdge):
         return out.node.output_meta[out.output_nr]
     return out._shape, out.dtype, out.device
@@ -54,7 +52,6 @@ def _grads_tuple(grads: Any, length: int) -> tuple[Any, ...]:
 
 def _make_grads(outputs: tuple[Any, ...], grads: tuple[Any, ...], batched: bool = False) -> list[Any]:
     """torch.autograd's _make_grads: check given gradients, make ones for scalar outputs."""
-    from engine.autograd.graph import GradientEdge
     from engine.ops.factories import ones, ones_like
     from engine.tensor import Size, Tensor
 
@@ -76,8 +73,15 @@ def _make_grads(outputs: tuple[Any, ...], grads: tuple[Any, ...], batched: bool 
                     raise RuntimeError(errors.NON_SCALAR_BACKWARD)
                 if not dtype.is_floating_point:
                     raise RuntimeError(f"grad can be implicitly created only for real scalar outputs but got {dtype}")
-                with on(device):  # the root gradient lives where its output does
+                if device.type == "cpu" and not shape:  # the usual loss: a 0-dim ones, laid out as ones_like would
+                    root = Tensor._empty((), dtype)
+                    root._storage.data.fill(1)
+                    made.append(root)
+                elif device.type == "cpu":
                     made.append(ones(shape, dtype=dtype) if edge else ones_like(out))
+                else:
+                    with on(device):  # the root gradient lives where its output does
+                        made.append(ones(shape, dtype=dtype) if edge else ones_like(out))
             else:
                 made.append(None)
         else:
@@ -87,8 +91,6 @@ def _make_grads(outputs: tuple[Any, ...], grads: tuple[Any, ...], batched: bool 
 
 def _root_grads(outputs: tuple[Any, ...], grads: list[Any]) -> list[Any]:
     """validate_outputs on the roots: a root without history fails, a gradient is cast to its output."""
-    from engine.autograd.graph import GradientEdge
-
     for i, (out, grad) in enumerate(zip(outputs, grads)):
         if isinstance(out, GradientEdge):
             dtype = out.node.output_meta[out.output_nr][1]
@@ -128,7 +130,6 @@ def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, retain_graph: bool
          create_graph: bool = False, only_inputs: bool = True, allow_unused: bool | None = None,
          is_grads_batched: bool = False, materialize_grads: bool = False) -> tuple[Any, ...]:
     """Gradients of `outputs` with respect to `inputs`, returned rather than accumulated."""
-
     if materialize_grads and allow_unused is False:
         raise ValueError("Expected allow_unused to be True or not passed when materialize_grads=True, but got: "
                          "allow_unused=False.")
@@ -158,8 +159,6 @@ def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, retain_graph: bool
         result = tuple(run_backward(outputs, grads, keep_graph=bool(retain_graph), create_graph=bool(create_graph),
                                     inputs=inputs, allow_unused=bool(allow_unused), accumulate=False))
     if materialize_grads:
-        from engine.autograd.graph import GradientEdge
-
         if any(r is None and isinstance(i, GradientEdge) for r, i in zip(result, inputs)):
             raise RuntimeError("materialize_grads cannot be used when the given input is a GradientEdge")
         result = tuple(r if r is not None else _zeros_on_device(i, bool(create_graph)) for r, i in zip(result, inputs))

@@ -17,8 +17,9 @@ from typing import Any
 
 import numpy as np
 
-from engine import errors
+from engine import errors, geometry
 from engine.autograd import grad_mode
+from engine.autograd.graph import GradientEdge
 from engine.autograd.hooks import check_tensor_result, check_tuple_result
 from engine.autograd.node import AccumulateGrad, Node
 from engine.devices import on
@@ -63,7 +64,7 @@ class _Buffers:
             return
         # held by the slot and by `old`: nothing else may hold it for the sum to go in place
         if not grad_mode.state.enabled and not _held_elsewhere(old, 2) and old._view is None and _dense(old):
-            old.add_(grad)  # torch: old_var.add_(var)
+            _add_into(old, grad)  # torch: old_var.add_(var)
             return
         slots[nr] = old + grad
 
@@ -78,9 +79,25 @@ def _held_elsewhere(tensor: Any, engine_refs: int) -> bool:
 
 
 def _dense(t: Any) -> bool:
-    from engine import geometry
+    """torch's is_non_overlapping_and_dense (a row-major tensor, the usual gradient, answers first; an
+    empty tensor is contiguous, so dense)."""
+    return t._stride == geometry.contiguous_strides(t._shape) or 0 in t._shape or \
+        geometry.dense_permutation(t._shape, t._stride) is not None
 
-    return geometry.dense_permutation(t._shape, t._stride) is not None
+
+def _add_into(target: Any, grad: Any) -> None:
+    """`target.add_(grad)` with grad mode off, as the engine sums gradients: the common case (two host
+    tensors of one shape and dtype in separate memory) straight in numpy, the version bumped as add_
+    bumps it; anything else through add_ itself, with its checks."""
+    storage = target._storage
+    if (grad._shape == target._shape and grad.dtype is target.dtype and grad._storage is not storage
+            and storage.device.type == "cpu" and grad._storage.device.type == "cpu" and not storage.inference
+            and target._view is None and _dense(target)):
+        view = target._numpy_view()
+        np.add(view, grad._numpy_view(), out=view)
+        target._bump_version()
+    else:
+        target.add_(grad)
 
 
 def _discover(roots: list[Node]) -> dict[Node, int]:
@@ -130,10 +147,6 @@ def _priority(node: Node) -> tuple[int, int]:
     return (1, -node.sequence_nr)
 
 
-def _device(node: Node) -> Any:
-    return node.output_meta[0][2] if node.output_meta else None
-
-
 def run_backward(tensors: Sequence[Any], grads: Sequence[Any], keep_graph: bool, create_graph: bool,
                  inputs: Sequence[Any] | None = None, allow_unused: bool = False,
                  accumulate: bool = True) -> list[Any]:
@@ -141,8 +154,6 @@ def run_backward(tensors: Sequence[Any], grads: Sequence[Any], keep_graph: bool,
 
     With `accumulate` (backward), gradients go into `.grad`, of only `inputs` when given; without it
     (autograd.grad), the gradients of `inputs` are captured and returned instead."""
-    from engine.autograd.graph import GradientEdge
-
     roots = []
     for i, tensor in enumerate(tensors):
         edge = (tensor.node, tensor.output_nr) if isinstance(tensor, GradientEdge) else tensor._gradient_edge()
@@ -183,8 +194,7 @@ def run_backward(tensors: Sequence[Any], grads: Sequence[Any], keep_graph: bool,
     callbacks: list[Any] = []
     _graph_tasks.append(callbacks)
     try:
-        with np.errstate(all="ignore"):  # torch's formulas never warn about the inf/nan they produce
-            _run(ready, buffers, dependencies, needed, captures, captured, receives, keep_graph, create_graph)
+        _run(ready, buffers, dependencies, needed, captures, captured, receives, keep_graph, create_graph)
         while callbacks:  # queue_callback's final callbacks, in order; one may queue another
             callbacks.pop(0)()
     finally:
@@ -211,42 +221,62 @@ def _run(ready: list[Any], buffers: _Buffers, dependencies: dict[Node, int], nee
          captures: dict[Node, list[tuple[int, int]]], captured: list[Any], receives: set[Node] | None,
          keep_graph: bool, create_graph: bool) -> None:
     """The ready queue: each node once all the gradients it waits for have arrived."""
-    with grad_mode.set_grad_enabled(create_graph):
-        while ready:
-            _, _, node = heapq.heappop(ready)
-            incoming = buffers.take(node)
-            runs = needed is None or node in needed
-            if needed is not None and (runs or node in captures):
-                seen = incoming if runs else _tensor_pre_hooks(node, incoming)
-                for nr, index in captures.get(node, ()):
-                    captured[index] = seen[nr]
-            outgoing: Sequence[Any] = ()
-            if runs:
-                device = _device(node)
-                if device is not None and device.type != "cpu":
-                    with on(device):
-                        outgoing = _evaluate(node, incoming, keep_graph, receives)
-                else:
+    mode = grad_mode.state
+    previous, mode.enabled = mode.enabled, create_graph
+    try:
+        with np.errstate(all="ignore"):  # torch's kernels never warn of inf or nan (0 * inf in log's backward)
+            _drain(ready, buffers, dependencies, needed, captures, captured, receives, keep_graph)
+    finally:
+        mode.enabled = previous
+
+
+def _drain(ready: list[Any], buffers: _Buffers, dependencies: dict[Node, int], needed: set[Node] | None,
+           captures: dict[Node, list[tuple[int, int]]], captured: list[Any], receives: set[Node] | None,
+           keep_graph: bool) -> None:
+    """Run each node once all the gradients it waits for have arrived (a plain loop: it runs per node)."""
+    pop, push, take, add = heapq.heappop, heapq.heappush, buffers.take, buffers.add
+    while ready:
+        node = pop(ready)[2]
+        incoming = take(node)
+        runs = needed is None or node in needed
+        if needed is not None and (runs or node in captures):
+            seen = incoming if runs else _tensor_pre_hooks(node, incoming)
+            for nr, index in captures.get(node, ()):
+                captured[index] = seen[nr]
+            seen = None
+        edges = node.next_functions
+        outgoing: Sequence[Any] = ()
+        if runs:
+            meta = node.output_meta
+            device = meta[0][2] if meta else None
+            if device is not None and device.type != "cpu":
+                with on(device):
                     outgoing = _evaluate(node, incoming, keep_graph, receives)
-            incoming = seen = None
-            outgoing = list(outgoing) if outgoing else [None] * len(node.next_functions)
-            for i, (child, nr) in enumerate(node.next_functions):
-                if child is None:
-                    continue
-                grad, outgoing[i] = outgoing[i], None  # moved into the buffer, as torch std::moves it
-                if grad is not None and (receives is None or child in receives):
-                    buffers.add(child, nr, grad)
-                grad = None
-                dependencies[child] -= 1
-                if dependencies[child] == 0:
-                    heapq.heappush(ready, (_priority(child), id(child), child))
+            else:
+                outgoing = _evaluate(node, incoming, keep_graph, receives)
+        incoming = None
+        if not edges:
+            continue
+        outgoing = list(outgoing) if outgoing else [None] * len(edges)
+        for i, (child, nr) in enumerate(edges):
+            if child is None:
+                continue
+            grad, outgoing[i] = outgoing[i], None  # moved into the buffer, as torch std::moves it
+            if grad is not None and (receives is None or child in receives):
+                add(child, nr, grad)
+            grad = None
+            left = dependencies[child] - 1
+            dependencies[child] = left
+            if left == 0:
+                push(ready, (_priority(child), id(child), child))
 
 
 def _evaluate(node: Node, incoming: list[Any], keep_graph: bool, receives: set[Node] | None) -> Sequence[Any]:
     """PyTorch's call_function: tensor pre-hooks (and retain_grad), node pre-hooks, the node itself,
     the check of what it returned, post-hooks; then its saved tensors are freed unless retained."""
     hooks = node._hooks
-    if hooks is not None or isinstance(node, AccumulateGrad):
+    accumulates = isinstance(node, AccumulateGrad)
+    if hooks is not None or accumulates:
         incoming = _tensor_pre_hooks(node, incoming)
     if hooks is not None:
         for hook in list(hooks.pre.values()):
@@ -254,14 +284,17 @@ def _evaluate(node: Node, incoming: list[Any], keep_graph: bool, receives: set[N
             if result is not None:
                 incoming[:] = check_tuple_result(incoming, result, hook)
         result = None  # what a hook returned is held by `incoming` alone (the steal below counts holders)
-    if isinstance(node, AccumulateGrad):
+    if accumulates:
         _accumulate(node, incoming[0])
         outgoing: list[Any] = []
-    elif not node._runs_without_grads and all(g is None for g in incoming):
+    elif not node._runs_without_grads and (incoming[0] is None if len(incoming) == 1
+                                           else all(g is None for g in incoming)):
         outgoing = [None] * len(node.next_functions)
     else:
-        mask = tuple(child is not None and (receives is None or child in receives)
-                     for child, _ in node.next_functions)
+        if receives is None:
+            mask = tuple([child is not None for child, _ in node.next_functions])
+        else:
+            mask = tuple([child is not None and child in receives for child, _ in node.next_functions])
         outgoing = _validate(node, list(node.apply(incoming, mask)))
     if not keep_graph:
         node.release()
@@ -341,19 +374,12 @@ def _accumulate(node: AccumulateGrad, grad: Any) -> None:
     variable = node.variable
     if grad is None or not variable.requires_grad:  # requires_grad_(False) since the graph was built
         return
-    with on(variable.device):
-        current = variable._grad
-        if current is None:
-            # held by the incoming list and by `grad`: anything more, and torch copies it
-            if (not grad_mode.state.enabled and not _held_elsewhere(grad, 2)
-                    and _obeys_layout_contract(grad, variable)):
-                variable._grad = grad.detach()
-            else:
-                variable._grad = _clone_obey_contract(grad, variable)
-        elif not grad_mode.state.enabled:
-            current.add_(grad)
-        else:
-            variable._grad = current + grad
+    device = variable._storage.device
+    if device.type == "cpu":
+        _accumulate_into(variable, grad)
+    else:
+        with on(device):
+            _accumulate_into(variable, grad)
     hook = variable._post_accumulate_grad_hooks
     if hook:
         for fn in list(hook.values()):
@@ -361,17 +387,23 @@ def _accumulate(node: AccumulateGrad, grad: Any) -> None:
                 raise RuntimeError("Tensor post accumulate grad hooks should return None.")
 
 
-def _non_overlapping_and_dense(t: Any) -> bool:
-    """torch's is_non_overlapping_and_dense: contiguous (an empty tensor always is), or a permutation
-    of a contiguous layout."""
-    from engine import geometry
-
-    return t.is_contiguous() or geometry.dense_permutation(t._shape, t._stride) is not None
+def _accumulate_into(variable: Any, grad: Any) -> None:
+    current = variable._grad
+    if current is None:
+        # held by the incoming list, the caller's `grad` and ours: anything more, and torch copies it
+        if (not grad_mode.state.enabled and not _held_elsewhere(grad, 3)
+                and _obeys_layout_contract(grad, variable)):
+            variable._grad = grad.detach()
+        else:
+            variable._grad = _clone_obey_contract(grad, variable)
+    elif not grad_mode.state.enabled:
+        _add_into(current, grad)
+    else:
+        variable._grad = current + grad
 
 
 def _obeys_layout_contract(grad: Any, variable: Any) -> bool:
-
-    if _non_overlapping_and_dense(variable):
+    if _dense(variable):
         for size, g_stride, v_stride in zip(grad._shape, grad._stride, variable._stride):
             if size != 1 and g_stride != v_stride:
                 return False
@@ -385,6 +417,6 @@ def _clone_obey_contract(grad: Any, variable: Any) -> Any:
     """The variable's strides when it is dense (new_empty_strided + copy_), else a contiguous clone."""
     from engine.ops.backward_ops import new_empty_strided
 
-    if _non_overlapping_and_dense(variable):
+    if _dense(variable):
         return new_empty_strided(grad, variable._shape, variable._stride).copy_(grad)
     return grad.clone(memory_format="contiguous_format")

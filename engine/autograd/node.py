@@ -392,14 +392,15 @@ class Node:
             return self._apply_closure(grads)
         ctx = Context(grad_input_mask)
         attrs = ctx.__dict__
-        for field in rule.saves:
-            attrs[field] = [] if field in rule.lists else None
+        attrs.update(rule.unsaved)  # a field the op did not keep reads as None (a list field as [])
+        lists = rule.lists
+        for field in lists:
+            attrs[field] = []
         for field, saved in self._saved:
-            value = saved.unpack(self)
-            if field in rule.lists:
-                attrs[field].append(value)
+            if lists and field in lists:
+                attrs[field].append(saved.unpack(self))
             else:
-                attrs[field] = value
+                attrs[field] = saved.unpack(self)
         if self._values:
             attrs.update(self._values)
         return rule.apply(ctx, grads if len(self.output_meta) > 1 or rule.grads_list else grads[0])

@@ -1,6 +1,7 @@
 """Issue 11's autograd-engine bugs (category 1), each checked against real torch 2.13 in full: the
 engine used to give `.grad` 3.0 / 7.0 after retain_grad and in-place ops, let a second backward
-through nodes that saved only a Python scalar succeed, and accept invalid `.grad` assignments."""
+through nodes that saved only a Python scalar succeed, accept invalid `.grad` assignments, and pass on
+numpy's warnings from inside a backward (0 * inf) where torch's kernels say nothing."""
 
 import pytest
 
@@ -60,6 +61,11 @@ CASES = cases(
     del x.grad
     after = x.grad
     (x * 3).sum().backward()
+    """),
+    ("a backward through infinities warns of nothing", """
+    x = torch.tensor([float("inf"), 1.0], requires_grad=True)
+    g, = torch.autograd.grad(x * x, x, torch.tensor([0.0, 1.0]))
+    (x * x).backward(torch.tensor([0.0, 1.0]))
     """),
 )
 

@@ -60,7 +60,8 @@ Formula = Callable[[Any, Any], Any]
 class Rule:
     """One node class's entry: its inputs, saved fields and gradient formulas."""
 
-    __slots__ = ("formulas", "grads_list", "inputs", "joint", "lists", "order", "save_when", "saves", "values")
+    __slots__ = ("formulas", "grads_list", "inputs", "joint", "lists", "order", "save_when", "saves", "unsaved",
+                 "values")
 
     def __init__(self, inputs: tuple[str, ...], joint: Formula | None, formulas: dict[str, Formula | None],
                  saves: dict[str, tuple[str, ...]], values: tuple[str, ...], lists: tuple[str, ...],
@@ -78,6 +79,7 @@ class Rule:
         self.save_when = {field: tuple(inputs.index(r) for r in readers) for field, readers in saves.items() if readers}
         self.values = values
         self.lists = lists
+        self.unsaved = {field: None for field in self.saves if field not in lists}
         self.grads_list = grads_list  # the formulas take the list of output gradients, even of one output
 
     def apply(self, ctx: Any, grad: Any) -> Sequence[Any]:
