@@ -14,8 +14,9 @@ from typing import Any
 from engine import placement
 from engine.placement import placed
 
-FAMILIES = ("pointwise", "views", "copying", "factories", "random", "reduction", "linalg", "indexing",
-            "storage_ops", "selection", "contraction", "special", "nn_ops", "inplace_forms", "composites", "reductions_more", "searching", "gamma")
+FAMILIES = ("pointwise", "elementwise", "views", "view_copies", "copying", "complex_ops", "factories", "random",
+            "reduction", "linalg", "indexing", "flat_index", "storage_ops", "selection", "contraction", "special",
+            "nn_ops", "inplace_forms", "composites", "reductions_more", "searching", "gamma")
 
 
 def _available_modules() -> list[Any]:
