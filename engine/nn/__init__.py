@@ -16,6 +16,7 @@ from engine.nn.activation_layers import (
     Hardshrink,
     Hardsigmoid,
     Hardswish,
+    Hardtanh,
     LogSigmoid,
     Mish,
     PairwiseDistance,
@@ -26,6 +27,7 @@ from engine.nn.activation_layers import (
     Softshrink,
     Softsign,
     Tanhshrink,
+    Threshold,
 )
 from engine.nn.attention import (
     MultiheadAttention,

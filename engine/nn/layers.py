@@ -201,8 +201,12 @@ class ReLU(_Activation):
 
 
 class ReLU6(_Activation):
+    """torch's ReLU6 is a Hardtanh from 0 to 6 (HardtanhBackward0), printed without its bounds."""
+
+    min_val, max_val = 0.0, 6.0
+
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
-        return input.clamp_(0, 6) if self.inplace else input.clamp(0, 6)
+        return F.hardtanh(input, 0.0, 6.0, self.inplace)
 
 
 class LeakyReLU(Module):

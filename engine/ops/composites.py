@@ -51,7 +51,7 @@ def diff(input: Tensor, n: int = 1, dim: int = -1, prepend: Tensor | None = None
     while n > 0 and length >= 0:
         earlier = views.narrow(result, d, 0, length)  # ATen's operands evaluate right to left
         later = views.narrow(result, d, 1, length)
-        result = pointwise.logical_xor(later, earlier) if boolean else pointwise.sub(later, earlier)
+        result = later.logical_xor(earlier) if boolean else pointwise.sub(later, earlier)
         n -= 1
         length -= 1
     return result

@@ -82,6 +82,13 @@ SNIPPETS = {
         "print(nn.Hardshrink(), nn.Softshrink(0.3)); v = nn.Softshrink(0.1)(x)"),
     "softshrink with a negative lambda": "F.softshrink(torch.ones(2), -1.)",
     "hardshrink of integers": "F.hardshrink(torch.ones(2, dtype=torch.long))",
+    "hardtanh, relu6 and threshold modules": (
+        "x = torch.tensor([-3., -0.5, 0.5, 7.], requires_grad=True); a = nn.Hardtanh()(x); b = nn.Hardtanh(-2, 2)(x); "
+        "c = nn.ReLU6()(x); t = nn.Threshold(0.1, 20.)(x); y = x * 1; nn.ReLU6(inplace=True)(y); "
+        "(a + b + c + t + y).sum().backward(); "
+        "print(nn.Hardtanh(), nn.Hardtanh(-2, 2, True), nn.ReLU6(), nn.ReLU6(True), nn.Threshold(0.1, 20), "
+        "nn.Threshold(0.1, 20., True))"),
+    "hardtanh bounds the wrong way": "nn.Hardtanh(2, 1)",
     # ------------------------------------------------------------------ losses
     "bce with logits": ("torch.manual_seed(0); x = torch.randn(3, 4, requires_grad=True); t = torch.rand(3, 4, "
                         "requires_grad=True); l = F.binary_cross_entropy_with_logits(x, t); l.backward()"),
