@@ -22,7 +22,7 @@ from engine.autograd import grad_mode
 from engine.autograd.graph import GradientEdge
 from engine.autograd.hooks import check_tensor_result, check_tuple_result
 from engine.autograd.node import AccumulateGrad, Node
-from engine.devices import on
+from engine.devices import CPU, on
 
 _WRITTEN: dict[int, tuple[Any, int]] = {}
 
@@ -232,23 +232,27 @@ def _run(ready: list[Any], buffers: _Buffers, dependencies: dict[Node, int], nee
 def _drain(ready: list[Any], buffers: _Buffers, dependencies: dict[Node, int], needed: set[Node] | None,
            captures: dict[Node, list[tuple[int, int]]], captured: list[Any], receives: set[Node] | None,
            keep_graph: bool) -> None:
-    """Run each node once all the gradients it waits for have arrived (a plain loop: it runs per node)."""
-    pop, push, take, add = heapq.heappop, heapq.heappush, buffers.take, buffers.add
+    """Run each node once all the gradients it waits for have arrived (a plain loop: it runs per node;
+    the buffer's first gradient and the ready queue's priority are inlined, as they run per edge)."""
+    pop, push, add, slots = heapq.heappop, heapq.heappush, buffers.add, buffers.slots
     while ready:
         node = pop(ready)[2]
-        incoming = take(node)
-        runs = needed is None or node in needed
-        if needed is not None and (runs or node in captures):
-            seen = incoming if runs else _tensor_pre_hooks(node, incoming)
-            for nr, index in captures.get(node, ()):
-                captured[index] = seen[nr]
-            seen = None
+        incoming = slots.pop(node, None) or [None] * len(node.output_meta)
+        if needed is None:
+            runs = True
+        else:
+            runs = node in needed
+            if runs or node in captures:
+                seen = incoming if runs else _tensor_pre_hooks(node, incoming)
+                for nr, index in captures.get(node, ()):
+                    captured[index] = seen[nr]
+                seen = None
         edges = node.next_functions
         outgoing: Sequence[Any] = ()
         if runs:
             meta = node.output_meta
             device = meta[0][2] if meta else None
-            if device is not None and device.type != "cpu":
+            if device is not None and device is not CPU and device.type != "cpu":
                 with on(device):
                     outgoing = _evaluate(node, incoming, keep_graph, receives)
             else:
@@ -257,17 +261,24 @@ def _drain(ready: list[Any], buffers: _Buffers, dependencies: dict[Node, int], n
         if not edges:
             continue
         outgoing = list(outgoing) if outgoing else [None] * len(edges)
-        for i, (child, nr) in enumerate(edges):
+        i = -1
+        for child, nr in edges:
+            i += 1
             if child is None:
                 continue
             grad, outgoing[i] = outgoing[i], None  # moved into the buffer, as torch std::moves it
             if grad is not None and (receives is None or child in receives):
-                add(child, nr, grad)
+                waiting = slots.get(child)
+                if waiting is None and nr == 0 and len(child.output_meta) == 1:
+                    slots[child] = [grad]
+                else:
+                    add(child, nr, grad)
             grad = None
             left = dependencies[child] - 1
             dependencies[child] = left
-            if left == 0:
-                push(ready, (_priority(child), id(child), child))
+            if left == 0:  # the ready queue's order: leaves' AccumulateGrad first (oldest first), then the newest
+                push(ready, ((0, child.order) if isinstance(child, AccumulateGrad) else (1, -child.sequence_nr),
+                             id(child), child))
 
 
 def _evaluate(node: Node, incoming: list[Any], keep_graph: bool, receives: set[Node] | None) -> Sequence[Any]:
