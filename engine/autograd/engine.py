@@ -413,6 +413,9 @@ def _accumulate_into(variable: Any, grad: Any) -> None:
 
 
 def _obeys_layout_contract(grad: Any, variable: Any) -> bool:
+    stride = variable._stride
+    if grad._stride == stride and stride == geometry.row_major_strides(variable._shape):
+        return True  # the usual pair: both row-major (dense, and no size-1 dim has stride 0)
     if geometry.dense_permutation(variable._shape, variable._stride) is not None:
         for size, g_stride, v_stride in zip(grad._shape, grad._stride, variable._stride):
             if size != 1 and g_stride != v_stride:

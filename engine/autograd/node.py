@@ -226,10 +226,12 @@ def make_saved(inputs: dict[str, Any], outputs: dict[str, Any]) -> tuple[tuple[s
     tensor) and for outputs (given as tensor or (tensor, output_nr)), in that order."""
     saved: list[tuple[str, SavedTensor | SavedScalar]] = []
     for field, t in inputs.items():
-        if isinstance(t, (list, tuple)):  # a list field keeps its None entries (index's untouched dims)
-            saved.extend((field, SavedTensor(e, False) if e is not None else SavedScalar(None)) for e in t)
-        elif t is None:
+        if t is None:
             continue
+        if hasattr(t, "_vc"):  # a tensor, the usual entry: decided before the other kinds
+            saved.append((field, SavedTensor(t, False)))
+        elif isinstance(t, (list, tuple)):  # a list field keeps its None entries (index's untouched dims)
+            saved.extend((field, SavedTensor(e, False) if e is not None else SavedScalar(None)) for e in t)
         elif isinstance(t, _NUMBERS):
             saved.append((field, SavedScalar(t)))
         else:

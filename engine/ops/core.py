@@ -105,9 +105,9 @@ def edges_of(inputs: Sequence[Any]) -> tuple[tuple[Node | None, int], ...]:
     edges = []
     for t in inputs:
         if isinstance(t, Tensor):
-            fn = t._grad_fn
-            if fn is not None and t._view is None:  # a non-view with history: _gradient_edge's answer, inlined
-                edges.append((fn, t._output_nr))
+            fn, view = t._grad_fn, t._view
+            if fn is not None and (view is None or view.attr_version == t._vc.value):
+                edges.append((fn, t._output_nr))  # a current history: _gradient_edge's answer, inlined
                 continue
             edge = t._gradient_edge()
             edges.append(edge if edge is not None else _NO_EDGE)
@@ -161,9 +161,11 @@ def attach_node(name: str, outputs: Tensor | Sequence[Tensor], inputs: Sequence[
     if isinstance(outputs, Tensor):  # one output, most ops: no per-output loop
         outs: tuple[Tensor, ...] = (outputs,)
         node = cls(backward, edges_of(inputs), ((outputs._shape, outputs.dtype, outputs._storage.device),))
-        if outputs._grad_fn is None and outputs._view is None:  # a fresh result: nothing of _set_grad_fn's to do
+        if outputs._grad_fn is None:  # a fresh result: _set_grad_fn without the hooks an old history had
             outputs._grad_fn = node
             outputs._output_nr = 0
+            if outputs._view is not None:
+                outputs._view.attr_version = outputs._vc.value
         else:
             outputs._set_grad_fn(node, 0)
     else:
