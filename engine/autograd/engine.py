@@ -286,7 +286,7 @@ def _evaluate(node: Node, incoming: list[Any], keep_graph: bool, receives: set[N
     the check of what it returned, post-hooks; then its saved tensors are freed unless retained."""
     hooks = node._hooks
     accumulates = isinstance(node, AccumulateGrad)
-    if hooks is not None or accumulates:
+    if hooks is not None or (accumulates and node.variable._backward_hooks):  # else the pre-hooks have nothing to do
         incoming = _tensor_pre_hooks(node, incoming)
     if hooks is not None:
         for hook in list(hooks.pre.values()):
@@ -301,10 +301,15 @@ def _evaluate(node: Node, incoming: list[Any], keep_graph: bool, receives: set[N
                                            else all(g is None for g in incoming)):
         outgoing = [None] * len(node.next_functions)
     else:
-        if receives is None:
-            mask = tuple([child is not None for child, _ in node.next_functions])
+        edges = node.next_functions
+        if len(edges) == 1:  # most nodes: the mask without a comprehension
+            child = edges[0][0]
+            mask: tuple[bool, ...] = (child is not None and (receives is None or child in receives),)
+            child = None
+        elif receives is None:
+            mask = tuple([child is not None for child, _ in edges])
         else:
-            mask = tuple([child is not None and child in receives for child, _ in node.next_functions])
+            mask = tuple([child is not None and child in receives for child, _ in edges])
         outgoing = _validate(node, list(node.apply(incoming, mask)))
     if not keep_graph:
         node.release()
