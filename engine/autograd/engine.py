@@ -68,9 +68,6 @@ class _Buffers:
             return
         slots[nr] = old + grad
 
-    def take(self, node: Node) -> list[Any]:
-        return self.slots.pop(node, None) or [None] * len(node.output_meta)
-
 
 def _held_elsewhere(tensor: Any, engine_refs: int) -> bool:
     """Whether anything but the caller's `engine_refs` references holds `tensor` (torch's
@@ -79,8 +76,9 @@ def _held_elsewhere(tensor: Any, engine_refs: int) -> bool:
 
 
 def _dense(t: Any) -> bool:
-    """torch's is_non_overlapping_and_dense (a row-major tensor, the usual gradient, answers first)."""
-    return t._stride == geometry.contiguous_strides(t._shape) or \
+    """torch's is_non_overlapping_and_dense (a row-major tensor, the usual gradient, answers first; an
+    empty tensor is contiguous, so dense)."""
+    return t._stride == geometry.contiguous_strides(t._shape) or 0 in t._shape or \
         geometry.dense_permutation(t._shape, t._stride) is not None
 
 
@@ -177,7 +175,7 @@ def run_backward(tensors: Sequence[Any], grads: Sequence[Any], keep_graph: bool,
                 if not tensor.requires_grad:
                     raise RuntimeError(errors.INPUT_NO_GRAD)
                 edge = tensor._gradient_edge()
-            if edge[0] not in dependencies:  # unreachable: its gradient stays undefined
+            if edge is None or edge[0] not in dependencies:  # unreachable: its gradient stays undefined
                 continue
             outputs.add(edge[0])
             if not accumulate:
@@ -237,7 +235,7 @@ def _drain(ready: list[Any], buffers: _Buffers, dependencies: dict[Node, int], n
     pop, push, add, slots = heapq.heappop, heapq.heappush, buffers.add, buffers.slots
     while ready:
         node = pop(ready)[2]
-        incoming = slots.pop(node, None) or [None] * len(node.output_meta)
+        incoming = slots.pop(node, None) or [None] * len(node.output_meta)  # its gradients, taken
         if needed is None:
             runs = True
         else:
@@ -421,7 +419,7 @@ def _obeys_layout_contract(grad: Any, variable: Any) -> bool:
     stride = variable._stride
     if grad._stride == stride and stride == geometry.row_major_strides(variable._shape):
         return True  # the usual pair: both row-major (dense, and no size-1 dim has stride 0)
-    if geometry.dense_permutation(variable._shape, variable._stride) is not None:
+    if _dense(variable):
         for size, g_stride, v_stride in zip(grad._shape, grad._stride, variable._stride):
             if size != 1 and g_stride != v_stride:
                 return False
@@ -435,6 +433,6 @@ def _clone_obey_contract(grad: Any, variable: Any) -> Any:
     """The variable's strides when it is dense (new_empty_strided + copy_), else a contiguous clone."""
     from engine.ops.backward_ops import new_empty_strided
 
-    if geometry.dense_permutation(variable._shape, variable._stride) is not None:
+    if _dense(variable):
         return new_empty_strided(grad, variable._shape, variable._stride).copy_(grad)
     return grad.clone(memory_format="contiguous_format")
