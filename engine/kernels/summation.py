@@ -73,10 +73,48 @@ def _row_sum(rows: np.ndarray) -> np.ndarray:
     return first
 
 
+def _in_turn(items: np.ndarray) -> np.ndarray:
+    """items[0] + items[1] + ... left to right along axis 0 (np.add.accumulate adds in order)."""
+    return np.add.accumulate(items, axis=0)[-1]
+
+
+def _short_interleaved(items: np.ndarray) -> np.ndarray:
+    """_row_sum of one row of `items` (m, *lane) too short for the cascade's chunks (m < 64): the
+    four accumulators sum their items in turn from zero (the cascade's empty levels then add only
+    zeros, which change nothing: an accumulator that starts at +0. is never -0.), then the first
+    adds the leftover items and the other three accumulators."""
+    whole = items.shape[0] // _ILP
+    zero = np.zeros((1, _ILP, *items.shape[1:]), dtype=items.dtype)
+    body = items[:whole * _ILP].reshape(whole, _ILP, *items.shape[1:])
+    accumulators = _in_turn(np.concatenate((zero, body)))
+    return _in_turn(np.concatenate((accumulators[:1], items[whole * _ILP:], accumulators[1:])))
+
+
+def short_row_sum(row: np.ndarray) -> np.ndarray:
+    """row_sums of one contiguous row of fewer than 64 vectors, in a few vector operations instead
+    of the cascade's reshapes (x.sum() of a small tensor, the common case): the same order."""
+    width = lanes(row.itemsize)
+    n = row.shape[0]
+    if n < width:
+        return _short_interleaved(row).reshape(1)
+    vectors = n // width
+    lane_sums = _short_interleaved(row[:vectors * width].reshape(vectors, width))
+    zero = np.zeros(1, dtype=row.dtype)
+    return _in_turn(np.concatenate((zero, row[vectors * width:], lane_sums))).reshape(1)
+
+
+def is_short(n: int, itemsize: int) -> bool:
+    """Whether a contiguous row of n elements sums without the cascade's chunks (fewer than 64
+    vectors), which short_row_sum does in a few vector operations."""
+    return n < 64 * lanes(itemsize)
+
+
 def row_sums(rows: np.ndarray, contiguous: bool = True) -> np.ndarray:
     """Each row of `rows` (batch, n), already in the accumulation dtype, summed as ATen sums it."""
     n = rows.shape[1]
     width = lanes(rows.itemsize)
+    if contiguous and rows.shape[0] == 1 and is_short(n, rows.itemsize):
+        return short_row_sum(rows[0])
     if not contiguous or n < width:
         return _row_sum(rows)
     vectors = n // width

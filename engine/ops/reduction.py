@@ -176,9 +176,15 @@ def sum(self: Tensor, dim: Any = _ABSENT, keepdim: bool = False, *, dtype: Any =
 
 def _sum_all(self: Tensor) -> Tensor:
     """`x.sum()` of a floating-point tensor, the common case, without sum()'s argument handling
-    (summed in ATen's order all the same)."""
+    (summed in ATen's order all the same; a small row-major one by the kernel's short path)."""
     dt = self.dtype
-    result = _dense(_sum(self, tuple(range(len(self._shape))), False, _accumulate_in(dt)), dt.np)
+    accumulate = _accumulate_in(dt)
+    x = self._numpy_view()
+    if accumulate is dt.np and x.flags.c_contiguous and x.size > 0 and summation.is_short(x.size, x.itemsize):
+        with np.errstate(all="ignore"):  # torch never warns about nan/inf sums
+            result = summation.short_row_sum(x.reshape(-1)).reshape(())
+    else:
+        result = _dense(_sum(self, tuple(range(len(self._shape))), False, accumulate), dt.np)
     return wrap_result("SumBackward0", result, dt, (self,), values={"self_sym_sizes": self._shape})
 
 
