@@ -336,6 +336,16 @@ class _Loss(Module):
         self.reduction = reduction
 
 
+class _WeightedLoss(_Loss):
+    """A loss with a per-class `weight`, kept as a buffer as torch keeps it (so it follows .to() and
+    appears in the state dict)."""
+
+    def __init__(self, weight: Tensor | None = None, size_average: Any = None, reduce: Any = None,
+                 reduction: str = "mean") -> None:
+        super().__init__(size_average, reduce, reduction)
+        self.register_buffer("weight", weight)
+
+
 class MSELoss(_Loss):
     def forward(self, input: Tensor, target: Tensor) -> Tensor:  # noqa: A002
         return F.mse_loss(input, target, reduction=self.reduction)
@@ -346,11 +356,11 @@ class L1Loss(_Loss):
         return F.l1_loss(input, target, reduction=self.reduction)
 
 
-class CrossEntropyLoss(_Loss):
+class CrossEntropyLoss(_WeightedLoss):
     def __init__(self, weight: Tensor | None = None, size_average: Any = None, ignore_index: int = -100,
                  reduce: Any = None, reduction: str = "mean", label_smoothing: float = 0.0) -> None:
-        super().__init__(reduction=reduction)
-        self.weight, self.ignore_index, self.label_smoothing = weight, ignore_index, label_smoothing
+        super().__init__(weight, size_average, reduce, reduction)
+        self.ignore_index, self.label_smoothing = ignore_index, label_smoothing
 
     def forward(self, input: Tensor, target: Tensor) -> Tensor:  # noqa: A002
         return F.cross_entropy(input, target, self.weight, ignore_index=self.ignore_index,
@@ -362,9 +372,9 @@ class NLLLoss(CrossEntropyLoss):
         return F.nll_loss(input, target, self.weight, ignore_index=self.ignore_index, reduction=self.reduction)
 
 
-class BCELoss(_Loss):
+class BCELoss(_WeightedLoss):
     def forward(self, input: Tensor, target: Tensor) -> Tensor:  # noqa: A002
-        return F.binary_cross_entropy(input, target, reduction=self.reduction)
+        return F.binary_cross_entropy(input, target, weight=self.weight, reduction=self.reduction)
 
 
 class Sequential(Module):

@@ -24,6 +24,14 @@ def _activation(call: str) -> str:
 
 
 SNIPPETS = {
+    # ------------------------------------------------------------------ weighted loss modules
+    "weighted loss modules keep weight as a buffer and use it": (
+        "w = torch.tensor([1.0, 2.0, 0.5])\np = torch.tensor([0.2, 0.7, 0.9], requires_grad=True)\n"
+        "t = torch.tensor([0.0, 1.0, 1.0])\nm = torch.nn.BCELoss(weight=w)\nsd = list(m.state_dict())\n"
+        "loss = m(p, t)\nloss.backward()\ns = torch.nn.BCELoss(w, reduction='sum')(p, t)\n"
+        "c = torch.nn.CrossEntropyLoss(weight=w)\ncb = len(list(c.buffers()))\n"
+        "ce = c(torch.tensor([[1.0, 2.0, 0.5], [0.1, 0.2, 3.0]]), torch.tensor([1, 2]))\n"
+        "n = list(torch.nn.NLLLoss(weight=w).state_dict())"),
     # ------------------------------------------------------------------ activations
     "silu": _activation("F.silu({})"),
     "mish": _activation("F.mish({})"),
