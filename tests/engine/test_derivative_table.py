@@ -83,6 +83,14 @@ SAMPLES = [
     # linalg
     ("torch.addmm(a, b, c)", "r2x2 r2x3 r3x2"), ("torch.bmm(a, b)", "r2x2x3 r2x3x2"), ("torch.dot(a, b)", "r3 r3"),
     ("a @ b", "r2x3 r3x2"), ("torch.mv(a, b)", "r2x3 r3"),
+    ("torch.dist(a, b)", "r2x3 r3"), ("torch.dist(a, b, 1)", "r2x3 r2x3"), ("torch.linalg.inv(spd(a))", "r3x3"),
+    ("torch.linalg.det(a)", "r3x3"), ("torch.linalg.slogdet(spd(a))[1]", "r3x3"),
+    ("torch.linalg.solve(spd(a), b)", "r3x3 r3x2"), ("torch.linalg.solve(spd(a), b)", "r3x3 r3"),
+    ("torch.linalg.cholesky(spd(a))", "r3x3"), ("torch.linalg.cholesky(spd(a), upper=True)", "r3x3"),
+    ("sum(torch.linalg.qr(a))", "r3x3"), ("torch.linalg.qr(a)[1]", "r4x3"),
+    ("sum(torch.linalg.eigh(spd(a)))", "r3x3"), ("torch.linalg.eigvalsh(spd(a))", "r3x3"),
+    ("torch.linalg.svdvals(a)", "r3x4"), ("sum(torch.linalg.svd(a, full_matrices=False))", "r3x3"),
+    ("torch.linalg.svd(a, full_matrices=False)[2]", "r3x4"), ("torch.linalg.svd(a, full_matrices=False)[2]", "r4x3"), ("torch.linalg.svd(a, full_matrices=False)[0]", "r3x4"),
     # nn
     ("F.adaptive_avg_pool2d(a, 2)", "r1x2x4x4"), ("F.avg_pool2d(a, 2)", "r1x2x4x4"),
     ("F.binary_cross_entropy(a.sigmoid(), b.sigmoid())", "r2x3 r2x3"), ("F.pad(a, (1, 2))", "r2x3"),
@@ -93,10 +101,18 @@ SAMPLES = [
 ]
 
 XFAIL = {
+    "torch.linalg.svd(a, full_matrices=False)[2]": "forward: the engine's reduced SVD of a tall matrix picks other "
+    "singular-vector signs than torch's LAPACK call, so every value downstream differs",
     "F.threshold(a, 0.1, 0.0)": "F.threshold is not in the engine yet",
     "F.binary_cross_entropy(a.sigmoid(), b.sigmoid())": "the engine has no logit op yet: the target gradient's graph "
     "spells it log(x / (1 - x)) where torch has LogitBackward0 (values agree)",
 }
+
+# torch differentiates these with LU factors, triangular solves and diag_embed: the engine's formulas
+# compute the same derivatives with inv/solve and products, so only values (first and second) are compared
+_LINALG = "torch's backward is spelled with LU solves; the engine's with inv/solve and products (values compared)"
+GRAPH_SPELLED_DIFFERENTLY = {expr: _LINALG for expr, _ in SAMPLES if expr.startswith("torch.linalg")
+                             or expr.startswith("sum(torch.linalg")}
 
 # nodes no sample reaches yet, and why
 UNREACHED = {"UniqueConsecutiveBackward0": "unique_consecutive is not in the engine yet"}
@@ -128,7 +144,7 @@ def _names(fn, seen: dict) -> None:
         _names(n, seen)
 
 
-def run(T, F, expr: str, kinds: str, seed: int) -> tuple[dict, set[str]]:
+def run(T, F, expr: str, kinds: str, seed: int, graphs: bool = True) -> tuple[dict, set[str]]:
     """What one sample does in T (torch or the engine), as plain data, and the node names it met."""
     T.manual_seed(seed)
     inputs = []
@@ -142,7 +158,10 @@ def run(T, F, expr: str, kinds: str, seed: int) -> tuple[dict, set[str]]:
         c[T.tensor([1, 0, 1]), T.tensor([2, 0, 2])] = b
         return c
 
-    ns = dict(zip("abc", inputs), torch=T, F=F, idx_put=idx_put)
+    def spd(a):  # a well-conditioned symmetric positive-definite matrix made from a
+        return a @ a.mT + T.eye(a.shape[-1], dtype=a.dtype) * 3
+
+    ns = dict(zip("abc", inputs), torch=T, F=F, idx_put=idx_put, spd=spd)
     rec: dict = {}
     names: dict = {}
     try:
@@ -157,7 +176,8 @@ def run(T, F, expr: str, kinds: str, seed: int) -> tuple[dict, set[str]]:
     except Exception as e:  # noqa: BLE001
         rec["first error"] = f"{type(e).__name__}: {e}"
         return rec, set(names.values())
-    rec["first"] = [None if g is None else (_desc(g.grad_fn), g._version, list(g.stride()), _values(g))
+    rec["first"] = [None if g is None else (_desc(g.grad_fn) if graphs else g.requires_grad, g._version,
+                                            list(g.stride()), _values(g))
                     for g in first]
     for g in first:
         if g is not None:
@@ -193,8 +213,9 @@ def _params():
 
 @pytest.mark.parametrize(("expr", "kinds", "seed"), list(_params()))
 def test_first_and_second_derivatives_as_torch(expr, kinds, seed):
-    expected, _ = run(torch, TF, expr, kinds, seed)
-    got, _ = run(engine, EF, expr, kinds, seed)
+    graphs = expr not in GRAPH_SPELLED_DIFFERENTLY
+    expected, _ = run(torch, TF, expr, kinds, seed, graphs)
+    got, _ = run(engine, EF, expr, kinds, seed, graphs)
     if not _close(expected, got):
         assert got == expected
 
