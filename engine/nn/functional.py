@@ -375,25 +375,9 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None,  # 
             table[used] = (table[used] * scale[:, None]).astype(table.dtype)
             weight._bump_version()
     out = Tensor._wrap(np.ascontiguousarray(weight._numpy_view()[indices]), weight.dtype)
-    shape = weight._shape
-
-    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, None]:
-        idx = s["indices"].reshape(-1)
-        flat = g.reshape(-1, shape[1])
-        if padding_idx is not None:
-            flat = flat[idx != padding_idx]
-            idx = idx[idx != padding_idx]
-        if scale_grad_by_freq:
-            counts = np.bincount(idx, minlength=shape[0])
-            flat = flat / counts[idx][:, None]
-        grad = np.zeros(shape, dtype=g.dtype)
-        np.add.at(grad, idx, flat)
-        return (None, grad)
-
-    node = record("EmbeddingBackward0", out, (input, weight), backward, {"indices": input})
-    if node is not None:
-        node._saved_values.update(padding_idx=-1 if padding_idx is None else padding_idx,
-                                  scale_grad_by_freq=scale_grad_by_freq, sparse=sparse)
+    record("EmbeddingBackward0", out, (input, weight), save={"indices": input},
+           values={"padding_idx": -1 if padding_idx is None else padding_idx, "scale_grad_by_freq": scale_grad_by_freq,
+                   "sparse": sparse, "weight_sym_argsize_0": weight._shape[0]})
     return out
 
 
@@ -422,10 +406,7 @@ def adaptive_max_pool2d(input: Tensor, output_size: Any, return_indices: bool = 
     values, indices = pool.adaptive_max_pool2d_forward(input._numpy_view(), output_size)
     out = _new(values, input)
     index_tensor = Tensor._wrap(indices, dtypes.int64)
-    shape = input._shape
-    record("AdaptiveMaxPool2DBackward0", out, (input,),
-           lambda g, s: (pool.adaptive_max_pool2d_backward(g, s["result1"], shape),),
-           {"self": input, "result1": index_tensor})
+    record("AdaptiveMaxPool2DBackward0", out, (input,), save={"self": input}, save_outputs={"result1": index_tensor})
     return (out, index_tensor) if return_indices else out
 
 

@@ -391,3 +391,30 @@ def masked_scatter_backward(grad_output: Tensor, mask: Tensor, sizes: Sequence[i
 
 _REDUCTIONS = {0: "none", 1: "mean", 2: "sum"}
 REDUCTION = {"none": 0, "mean": 1, "sum": 2}
+
+
+def embedding_dense_backward(grad_output: Tensor, indices: Tensor, num_weights: int, padding_idx: int,
+                             scale_grad_by_freq: bool) -> Tensor:
+    """The weight's gradient of an embedding: grad_output's rows summed into the rows they were read from."""
+    idx = indices._numpy_view().reshape(-1)
+    flat = grad_output._numpy_view().reshape(-1, grad_output._shape[-1])
+    if padding_idx >= 0:
+        flat, idx = flat[idx != padding_idx], idx[idx != padding_idx]
+    if scale_grad_by_freq:
+        flat = flat / np.bincount(idx, minlength=num_weights)[idx][:, None]
+    grad = np.zeros((num_weights, grad_output._shape[-1]), dtype=grad_output.dtype.np)
+    np.add.at(grad, idx, flat)
+    out = _new(grad, grad_output.dtype)
+    record("EmbeddingDenseBackwardBackward0", out, (grad_output,), save={"indices": indices},
+           values={"padding_idx": padding_idx})
+    return out
+
+
+def adaptive_max_pool2d_backward(grad_output: Tensor, self: Tensor, indices: Tensor) -> Tensor:
+    from engine.kernels import pool
+
+    out = _new(pool.adaptive_max_pool2d_backward(grad_output._numpy_view(), indices._numpy_view(), self._shape),
+               grad_output.dtype)
+    record("AdaptiveMaxPool2DBackwardBackward0", out, (grad_output, self), save={"indices": indices},
+           values={"_self_shape": self._shape, "_self_dtype": self.dtype})
+    return out

@@ -83,7 +83,8 @@ SAMPLES = [
     # linalg
     ("torch.addmm(a, b, c)", "r2x2 r2x3 r3x2"), ("torch.bmm(a, b)", "r2x2x3 r2x3x2"), ("torch.dot(a, b)", "r3 r3"),
     ("a @ b", "r2x3 r3x2"), ("torch.mv(a, b)", "r2x3 r3"),
-    ("torch.dist(a, b)", "r2x3 r3"), ("torch.dist(a, b, 1)", "r2x3 r2x3"), ("torch.linalg.inv(spd(a))", "r3x3"),
+    ("torch.baddbmm(a, b, c, beta=0.5, alpha=2)", "r2x2x2 r2x2x3 r2x3x2"), ("torch.baddbmm(a, b, c)", "r2 r2x2x3 r2x3x2"),
+    ("a.trace()", "r3x4"), ("torch.dist(a, b)", "r2x3 r3"), ("torch.dist(a, b, 1)", "r2x3 r2x3"), ("torch.linalg.inv(spd(a))", "r3x3"),
     ("torch.linalg.det(a)", "r3x3"), ("torch.linalg.slogdet(spd(a))[1]", "r3x3"),
     ("torch.linalg.solve(spd(a), b)", "r3x3 r3x2"), ("torch.linalg.solve(spd(a), b)", "r3x3 r3"),
     ("torch.linalg.cholesky(spd(a))", "r3x3"), ("torch.linalg.cholesky(spd(a), upper=True)", "r3x3"),
@@ -98,6 +99,9 @@ SAMPLES = [
     ("F.mse_loss(a, b)", "r2x3 r2x3"), ("F.batch_norm(a, None, None, b, c, training=True)", "r4x3 r3 r3"),
     ("F.layer_norm(a, (3,), b, c)", "r2x3 r3 r3"), ("F.nll_loss(F.log_softmax(a, 1), torch.tensor([0, 2]))", "r2x3"),
     ("F.nll_loss(F.log_softmax(a, 1), torch.tensor([[[0, 2], [1, 1]]]))", "r1x3x2x2"),
+    ("F.embedding(torch.tensor([[1, 3], [1, 0]]), a)", "r4x3"),
+    ("F.embedding(torch.tensor([1, 3, 1, 0]), a, padding_idx=1, scale_grad_by_freq=True)", "r4x3"),
+    ("F.adaptive_max_pool2d(a, 2)", "r1x2x4x4"), ("F.adaptive_max_pool2d(a, (2, 3))", "r2x5x5"),
 ]
 
 XFAIL = {

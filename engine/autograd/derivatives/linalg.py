@@ -200,3 +200,24 @@ DERIVATIVES.update({
     "LinalgSvdBackward0": rule("A", saves="S, U, Vh", keeps="full_matrices", grads_list=True,
                                A=lambda c, grads: svd_backward(grads, c.U, c.S, c.Vh)),
 })
+
+
+def trace_backward(grad: Any, sizes: tuple[int, ...]) -> Any:
+    """torch's trace_backward: zeros, the diagonal's positions filled with grad, viewed as the matrix."""
+    import engine
+
+    flat = engine.zeros(sizes[0] * sizes[1], dtype=grad.dtype)
+    positions = engine.arange(0, flat.numel(), sizes[1] + 1)
+    flat.index_fill_(0, positions, grad)
+    flat._bump_version()  # measured: torch's gradient is at version 2 (its C++ index_fill_ redispatches and bumps twice)
+    return flat.view(sizes)
+
+
+DERIVATIVES.update({
+    "BaddbmmBackward0": rule("self, batch1, batch2", saves={"batch1": "batch2", "batch2": "batch1"},
+                             keeps="alpha, beta",
+                             self=lambda c, grad: maybe_multiply(grad, c.beta),
+                             batch1=lambda c, grad: maybe_multiply(grad.bmm(c.batch2.transpose(1, 2)), c.alpha),
+                             batch2=lambda c, grad: maybe_multiply(c.batch1.transpose(1, 2).bmm(grad), c.alpha)),
+    "TraceBackward0": rule("self", keeps="self_sym_sizes", self=lambda c, grad: trace_backward(grad, c.self_sym_sizes)),
+})

@@ -265,7 +265,27 @@ DERIVATIVES = {
         target=lambda c, grad: bce_double_backward_target(grad, c.grad_output, c.self, c.target, c.weight,
                                                           c.reduction)),
     "ConstantPadNdBackward0": rule("self", keeps="pad", self=_pad_backward),
+    "EmbeddingBackward0": rule(
+        "indices, weight", saves="indices", keeps="padding_idx, scale_grad_by_freq, sparse, weight_sym_argsize_0",
+        weight=lambda c, grad: B.embedding_dense_backward(grad, c.indices, c.weight_sym_argsize_0, c.padding_idx,
+                                                          c.scale_grad_by_freq)),
+    "EmbeddingDenseBackwardBackward0": rule("grad_output", saves="indices", keeps="padding_idx",
+                                            grad_output=lambda c, grad: _embedding_double_backward(grad, c)),
+    "AdaptiveMaxPool2DBackward0": rule(
+        "self", saves="self, result1",
+        self=lambda c, grad: B.adaptive_max_pool2d_backward(grad, c.self, c.result1)),
+    "AdaptiveMaxPool2DBackwardBackward0": rule(
+        "grad_output, self", saves="indices",
+        grad_output=lambda c, grad: max_pool_double_backward(grad, c.indices), self=_zeros_of),
 }
+
+
+def _embedding_double_backward(grad: Any, c: Any) -> Any:
+    """embedding_dense_double_backward: the rows of grad the indices read, padding rows zeroed."""
+    rows = grad.index_select(0, c.indices.reshape(-1))
+    if c.padding_idx >= 0:
+        rows = rows.masked_fill((c.indices == c.padding_idx).reshape(-1, 1), 0)
+    return rows.view(list(c.indices._shape) + [-1])
 
 
 def _avg_pool(grad: Any, c: Any) -> Any:
