@@ -219,7 +219,6 @@ _NUMBERS = (bool, int, float, complex, np.generic)
 # torch nodes the engine still differentiates with a numpy closure, whose double backward torch records:
 # create_graph through them raises instead of returning a gradient without a graph
 WITHOUT_DOUBLE_BACKWARD = frozenset({
-    "ConvolutionBackward0",  # conv_transpose2d (conv2d's node is in the table)
     "NativeGroupNormBackward0", "ScaledDotProductFlashAttentionForCpuBackward0", "MkldnnRnnLayerBackward0",
     "PackPaddedSequenceBackward0", "BackwardHookFunctionBackward",
 })

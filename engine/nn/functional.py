@@ -424,16 +424,10 @@ def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, 
                            f"{input._shape[-3]} channels instead")
     out = _new(conv.conv_transpose2d_forward(input._numpy_view(), weight._numpy_view(), _np(bias), stride, padding,
                                              output_padding, groups, dilation), input)
-    has_bias = bias is not None
-
-    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, ...]:
-        gx, gw, gb = conv.conv_transpose2d_backward(g, s["input"], s["weight"], stride, padding, groups, dilation,
-                                                    (True, True, has_bias))
-        return (gx, gw, gb) if has_bias else (gx, gw)
-
-    inputs = (input, weight, bias) if has_bias else (input, weight)
-    if needs_grad(*inputs):
-        record("ConvolutionBackward0", out, inputs, backward, {"input": input, "weight": weight})
+    record("ConvolutionBackward0", out, (input, weight, bias), save={"input": input, "weight": weight},
+           values={"bias_sym_sizes_opt": None if bias is None else bias._shape, "dilation": _pair(dilation),
+                   "groups": groups, "output_padding": _pair(output_padding), "padding": _pair(padding),
+                   "stride": _pair(stride), "transposed": True})
     return out
 
 

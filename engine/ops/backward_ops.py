@@ -234,16 +234,21 @@ def _outputs(arrays: Sequence[Any], dtype: dtypes.dtype) -> list[Tensor | None]:
 
 def convolution_backward(grad_output: Tensor, input: Tensor, weight: Tensor, bias_sizes: Any,  # noqa: A002
                          stride: Any, padding: Any, dilation: Any, groups: int,
-                         output_mask: Sequence[bool]) -> list[Tensor | None]:
+                         output_mask: Sequence[bool], transposed: bool = False,
+                         output_padding: Any = (0, 0)) -> list[Tensor | None]:
     from engine.kernels import conv
 
     need = (output_mask[0], output_mask[1], output_mask[2] and bias_sizes is not None)
-    outs = _outputs(conv.conv2d_backward(grad_output._numpy_view(), input._numpy_view(), weight._numpy_view(),
-                                         stride, padding, dilation, groups, need), grad_output.dtype)
+    arrays = grad_output._numpy_view(), input._numpy_view(), weight._numpy_view()
+    if transposed:
+        grads = conv.conv_transpose2d_backward(*arrays, stride, padding, groups, dilation, need)
+    else:
+        grads = conv.conv2d_backward(*arrays, stride, padding, dilation, groups, need)
+    outs = _outputs(grads, grad_output.dtype)
     record("ConvolutionBackwardBackward0", outs, (grad_output, input, weight),
            save={"grad_output": grad_output, "input": input, "weight": weight},
-           values={"dilation": dilation, "groups": groups, "output_padding": (0, 0), "padding": padding,
-                   "stride": stride, "transposed": False})
+           values={"dilation": dilation, "groups": groups, "output_padding": tuple(output_padding),
+                   "padding": padding, "stride": stride, "transposed": transposed})
     return outs
 
 

@@ -28,20 +28,32 @@ def _zeros_of(c: Any, grad: Any) -> Any:
 
 
 # --------------------------------------------------------------------------- convolution
+def _convolve(c: Any, x: Any, weight: Any) -> Any:
+    """The node's own convolution (plain or transposed) of x by weight, without bias."""
+    from engine.nn.functional import conv2d, conv_transpose2d
+
+    if c.transposed:
+        return conv_transpose2d(x, weight, None, c.stride, c.padding, c.output_padding, c.groups, c.dilation)
+    return conv2d(x, weight, None, c.stride, c.padding, c.dilation, c.groups)
+
+
+def _convolution_backward(c: Any, grad_output: Any, x: Any, weight: Any, mask: tuple[bool, bool, bool]) -> list[Any]:
+    return B.convolution_backward(grad_output, x, weight, None, c.stride, c.padding, c.dilation, c.groups, mask,
+                                  c.transposed, c.output_padding)
+
+
 def convolution_double_backward(c: Any, grads: list[Any]) -> list[Any]:
     """_convolution_double_backward: the gradients of convolution_backward's three outputs with respect
-    to its inputs (grad_output, input, weight), each again a convolution or its backward."""
-    from engine.nn.functional import conv2d
-
+    to its inputs (grad_output, input, weight), each again a convolution or its backward (a
+    convolution is bilinear in input and weight, transposed or not)."""
     gg_input, gg_weight, gg_bias = grads
     mask = c.grad_input_mask
-    args = (c.stride, c.padding, c.dilation, c.groups)
     gg_out = gi = gw = None
     if mask[0]:
         if gg_input is not None:
-            gg_out = conv2d(gg_input, c.weight, None, *args)
+            gg_out = _convolve(c, gg_input, c.weight)
         if gg_weight is not None:
-            term = conv2d(c.input, gg_weight, None, *args)
+            term = _convolve(c, c.input, gg_weight)
             gg_out = term if gg_out is None else gg_out + term
         if gg_bias is not None:
             shape = [1] * c.grad_output.ndim
@@ -49,15 +61,15 @@ def convolution_double_backward(c: Any, grads: list[Any]) -> list[Any]:
             term = gg_bias.reshape(shape)
             gg_out = term.expand(c.grad_output._shape) if gg_out is None else gg_out + term
     if mask[1] and gg_weight is not None:
-        gi = B.convolution_backward(c.grad_output, c.input, gg_weight, None, *args, (True, False, False))[0]
+        gi = _convolution_backward(c, c.grad_output, c.input, gg_weight, (True, False, False))[0]
     if mask[2] and gg_input is not None:
-        gw = B.convolution_backward(c.grad_output, gg_input, c.weight, None, *args, (False, True, False))[1]
+        gw = _convolution_backward(c, c.grad_output, gg_input, c.weight, (False, True, False))[1]
     return [gg_out, gi, gw]
 
 
 def convolution_grads(c: Any, grad: Any) -> list[Any]:
     return B.convolution_backward(grad, c.input, c.weight, c.bias_sym_sizes_opt, c.stride, c.padding, c.dilation,
-                                  c.groups, c.grad_input_mask)
+                                  c.groups, c.grad_input_mask, c.transposed, c.output_padding)
 
 
 # --------------------------------------------------------------------------- pooling
