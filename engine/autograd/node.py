@@ -219,7 +219,7 @@ _NUMBERS = (bool, int, float, complex, np.generic)
 # torch nodes the engine still differentiates with a numpy closure, whose double backward torch records:
 # create_graph through them raises instead of returning a gradient without a graph
 WITHOUT_DOUBLE_BACKWARD = frozenset({
-    "NativeGroupNormBackward0", "ScaledDotProductFlashAttentionForCpuBackward0", "MkldnnRnnLayerBackward0",
+    "ScaledDotProductFlashAttentionForCpuBackward0", "MkldnnRnnLayerBackward0",
     "PackPaddedSequenceBackward0", "BackwardHookFunctionBackward",
 })
 

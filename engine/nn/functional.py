@@ -389,16 +389,10 @@ def group_norm(input: Tensor, num_groups: int, weight: Tensor | None = None, bia
     y, mean, rstd = norm.group_norm_forward(input._numpy_view(), num_groups, _np(weight), _np(bias), eps)
     out = _new(y, input)
     mean_t, rstd_t = _new(mean, input), _new(rstd, input)
-    has_w, has_b = weight is not None, bias is not None
-
-    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, ...]:
-        gx, gw, gb = norm.group_norm_backward(g, s["input"], num_groups, s["result1"], s["result2"], s.get("weight"))
-        return tuple([gx] + ([gw] if has_w else []) + ([gb] if has_b else []))
-
-    inputs = tuple(t for t in (input, weight, bias) if t is not None)
-    saved = {"input": input, **({"weight": weight} if has_w else {}), "result1": mean_t, "result2": rstd_t}
-    if needs_grad(*inputs):
-        record("NativeGroupNormBackward0", out, inputs, backward, saved)
+    n, c = input._shape[:2]
+    record("NativeGroupNormBackward0", out, (input, weight, bias),
+           save={"input": input, "weight": weight}, save_outputs={"result1": mean_t, "result2": rstd_t},
+           values={"C": c, "HxW": input.numel() // max(n * c, 1), "N": n, "eps": eps, "group": num_groups})
     return out
 
 

@@ -104,7 +104,8 @@ SAMPLES = [
     ("F.conv_transpose2d(a, b)", "r1x2x4x4 r2x3x3x3"),
     ("F.conv_transpose2d(a, b, c, stride=2, padding=1, output_padding=1)", "r1x2x3x3 r2x3x3x3 r3"),
     ("F.conv_transpose2d(a, b, groups=2, dilation=2)", "r1x2x4x4 r2x2x2x2"),
-    ("F.adaptive_max_pool2d(a, 2)", "r1x2x4x4"), ("F.adaptive_max_pool2d(a, (2, 3))", "r2x5x5"),
+    ("F.group_norm(a, 1, b, c)", "r2x2x2x2 r2 r2"), ("F.group_norm(a, 2)", "r1x4x3"),
+    ("F.group_norm(a, 2, b)", "r2x4x2x2 r4"), ("F.adaptive_max_pool2d(a, 2)", "r1x2x4x4"), ("F.adaptive_max_pool2d(a, (2, 3))", "r2x5x5"),
 ]
 
 XFAIL = {
@@ -120,6 +121,9 @@ XFAIL = {
 _LINALG = "torch's backward is spelled with LU solves; the engine's with inv/solve and products (values compared)"
 GRAPH_SPELLED_DIFFERENTLY = {expr: _LINALG for expr, _ in SAMPLES if expr.startswith("torch.linalg")
                              or expr.startswith("sum(torch.linalg")}
+GRAPH_SPELLED_DIFFERENTLY |= {expr: "torch's infinitely differentiable group norm backward is its own composite; the "
+                              "engine's formula takes other steps to the same values" for expr, _ in SAMPLES
+                              if expr.startswith("F.group_norm")}
 
 # nodes no sample reaches yet, and why
 UNREACHED = {"UniqueConsecutiveBackward0": "unique_consecutive is not in the engine yet",
@@ -254,7 +258,6 @@ def test_a_gru_cell_gradient_penalty_differentiates_its_unsafe_chunks_as_torch()
 
 # nodes still differentiated outside the table: create_graph through them fails loudly, never graph-less
 STILL_OUTSIDE_THE_TABLE = {
-    "F.group_norm(a, 1, b)": "r1x2x4x4 r2",
     "F.scaled_dot_product_attention(a, b, c)": "r1x2x3x4 r1x2x3x4 r1x2x3x4",
 }
 

@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+
 from engine.autograd import grad_mode
 from engine.autograd.derivatives import rule
 from engine.autograd.derivatives.pointwise import zeros
@@ -155,6 +157,41 @@ def _norm_grads(c: Any, grad: Any) -> list[Any]:
                                         c.training, c.eps, c.grad_input_mask)
 
 
+def group_norm_backward_expr(c: Any, grad: Any) -> list[Any]:
+    """infinitely_differentiable_native_group_norm_backward: the group norm's gradients written in
+    engine ops (statistics recomputed from the input), which torch uses when grad mode is on."""
+    x, mask = c.input, c.grad_input_mask
+    n, channels = x._shape[:2]
+    grouped = x.reshape(n, c.group, -1)
+    mean = grouped.mean(-1, keepdim=True)
+    rstd = (((grouped - mean) ** 2).mean(-1, keepdim=True) + c.eps).rsqrt()
+    xhat = (grouped - mean) * rstd
+    channel_shape = [1, channels] + [1] * (x.ndim - 2)
+    lead = [0, *range(2, x.ndim)]
+    gx = gw = gb = None
+    if mask[0]:
+        g = (grad if c.weight is None else grad * c.weight.view(channel_shape)).reshape(n, c.group, -1)
+        gx = ((g - g.mean(-1, keepdim=True) - xhat * (g * xhat).mean(-1, keepdim=True)) * rstd).reshape(x._shape)
+    if len(mask) > 1 and mask[1]:
+        gw = (grad * xhat.reshape(x._shape)).sum(lead)
+    if len(mask) > 2 and mask[2]:
+        gb = grad.sum(lead)
+    return [gx, gw, gb]
+
+
+def group_norm_grads(c: Any, grad: Any) -> list[Any]:
+    """native_group_norm_backward's numpy kernel when no graph is recorded, else the engine-op formula."""
+    if grad_mode.state.enabled:
+        return group_norm_backward_expr(c, grad)
+    from engine.kernels import norm
+
+    weight = None if c.weight is None else c.weight._numpy_view()
+    grads = norm.group_norm_backward(grad._numpy_view(), c.input._numpy_view(), c.group, c.result1._numpy_view(),
+                                     c.result2._numpy_view(), weight)
+    return [Tensor._wrap(np.ascontiguousarray(g, dtype=grad.dtype.np), grad.dtype) if wanted else None
+            for g, wanted in zip(grads, c.grad_input_mask)]
+
+
 # --------------------------------------------------------------------------- losses
 def mse_loss_double_backward(grad: Any, inp: Any, reduction: int) -> Any:
     result = B.mul_scalar(grad, 2)
@@ -277,6 +314,8 @@ DERIVATIVES = {
         target=lambda c, grad: bce_double_backward_target(grad, c.grad_output, c.self, c.target, c.weight,
                                                           c.reduction)),
     "ConstantPadNdBackward0": rule("self", keeps="pad", self=_pad_backward),
+    "NativeGroupNormBackward0": rule("input, weight, bias", group_norm_grads, saves="input, weight, result1, result2",
+                                     keeps="C, HxW, N, eps, group"),
     "EmbeddingBackward0": rule(
         "indices, weight", saves="indices", keeps="padding_idx, scale_grad_by_freq, sparse, weight_sym_argsize_0",
         weight=lambda c, grad: B.embedding_dense_backward(grad, c.indices, c.weight_sym_argsize_0, c.padding_idx,
