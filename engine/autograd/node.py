@@ -219,8 +219,7 @@ _NUMBERS = (bool, int, float, complex, np.generic)
 # torch nodes the engine still differentiates with a numpy closure, whose double backward torch records:
 # create_graph through them raises instead of returning a gradient without a graph
 WITHOUT_DOUBLE_BACKWARD = frozenset({
-    "ScaledDotProductFlashAttentionForCpuBackward0", "MkldnnRnnLayerBackward0",
-    "PackPaddedSequenceBackward0", "BackwardHookFunctionBackward",
+    "MkldnnRnnLayerBackward0", "BackwardHookFunctionBackward",
 })
 
 
@@ -474,15 +473,10 @@ class Node:
 
 
 def _closure_result(result: Any) -> Any:
-    from engine.autograd.engine import take_written_mark
     from engine.tensor import Tensor
 
     array = np.asarray(result)
-    version = take_written_mark(result)
-    tensor = Tensor._wrap(np.array(array, copy=True) if array.base is not None or not array.flags.writeable
-                          else array)
-    tensor._vc.value = version
-    return tensor
+    return Tensor._wrap(np.array(array, copy=True) if array.base is not None or not array.flags.writeable else array)
 
 
 _ACCUMULATE_SEQUENCE_NR = 2**64 - 1  # UINT64_MAX

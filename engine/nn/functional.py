@@ -17,7 +17,7 @@ from engine.kernels import activation, conv, loss, norm, pool
 from engine.ops import pointwise as pw
 from engine.ops import views
 from engine.ops.backward_ops import REDUCTION
-from engine.ops.core import needs_grad, record
+from engine.ops.core import record
 from engine.ops.reduction import saved_dims
 from engine.tensor import Tensor
 
@@ -448,18 +448,9 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn
     lse_t = Tensor._wrap(np.ascontiguousarray(lse, dtype=np.float32))
     inputs = (query, key, value)
 
-    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, ...]:
-        from engine.autograd.engine import written_in_place
-
-        grads = attention.sdpa_backward(g, s["query"], s["key"], s["value"], mask, is_causal, scale_value)
-        return tuple(written_in_place(grad, 1) for grad in grads)  # the kernel fills preallocated buffers
-
-    saved = {"query": query, "key": key, "value": value, "output": out, "logsumexp": lse_t}
-    if attn_mask is not None:
-        saved["attn_mask"] = attn_mask
-    if needs_grad(*inputs):
-        record("ScaledDotProductFlashAttentionForCpuBackward0", out, inputs, backward,
-               {k: v for k, v in saved.items() if k != "output"}, {"output": out})
+    saved = {"query": query, "key": key, "value": value, "logsumexp": lse_t, "attn_mask": attn_mask}
+    record("ScaledDotProductFlashAttentionForCpuBackward0", out, inputs, save=saved, save_outputs={"output": out},
+           values={"dropout_p": dropout_p, "is_causal": is_causal, "scale": scale, "_scale": scale_value})
     return out
 
 

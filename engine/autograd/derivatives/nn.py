@@ -192,6 +192,41 @@ def group_norm_grads(c: Any, grad: Any) -> list[Any]:
             for g, wanted in zip(grads, c.grad_input_mask)]
 
 
+# --------------------------------------------------------------------------- attention
+def flash_attention_grads(c: Any, grad: Any) -> list[Any]:
+    """_scaled_dot_product_flash_attention_for_cpu_backward: torch has no derivative for it, so with
+    create_graph its gradients hang off a NotImplemented node that fails if differentiated again."""
+    from engine.kernels import attention
+    from engine.ops.core import record
+
+    mask = None if c.attn_mask is None else c.attn_mask._numpy_view()
+    arrays = attention.sdpa_backward(grad._numpy_view(), c.query._numpy_view(), c.key._numpy_view(),
+                                     c.value._numpy_view(), mask, c.is_causal, c._scale)
+    grads = [Tensor._wrap(np.ascontiguousarray(g, dtype=grad.dtype.np), grad.dtype) for g in arrays]
+    for g in grads:
+        g._vc.value = 1  # torch's kernel fills buffers it allocated (measured through backward())
+    record("NotImplemented", grads, (grad, c.query, c.key, c.value, c.output),
+           values={"_op": "_scaled_dot_product_flash_attention_for_cpu_backward"})
+    return grads
+
+
+# --------------------------------------------------------------------------- recurrent
+def pack_padded_sequence_backward(grad: Any, input_sizes: Sequence[int], batch_sizes: Any, batch_first: bool) -> Any:
+    """_pack_padded_sequence_backward: zeros in the time-major shape, each step's rows copied in."""
+    import engine
+
+    sizes = list(input_sizes)
+    if batch_first:
+        sizes[0], sizes[1] = sizes[1], sizes[0]
+    grad_input = engine.zeros(sizes, dtype=grad.dtype)
+    grad_input._bump_version()  # at::zeros in a C++ formula is empty().zero_(): version 1, as measured
+    offset = 0
+    for step, size in enumerate(batch_sizes._numpy_view().tolist()):
+        grad_input[step][:size].copy_(grad[offset:offset + size])
+        offset += size
+    return grad_input.transpose(0, 1) if batch_first else grad_input
+
+
 # --------------------------------------------------------------------------- losses
 def mse_loss_double_backward(grad: Any, inp: Any, reduction: int) -> Any:
     result = B.mul_scalar(grad, 2)
@@ -314,6 +349,12 @@ DERIVATIVES = {
         target=lambda c, grad: bce_double_backward_target(grad, c.grad_output, c.self, c.target, c.weight,
                                                           c.reduction)),
     "ConstantPadNdBackward0": rule("self", keeps="pad", self=_pad_backward),
+    "ScaledDotProductFlashAttentionForCpuBackward0": rule(
+        "query, key, value", flash_attention_grads, saves="attn_mask, key, logsumexp, output, query, value",
+        keeps="dropout_p, is_causal, scale"),
+    "PackPaddedSequenceBackward0": rule(
+        "input", saves="result1", keeps="batch_first, input_sym_sizes",
+        input=lambda c, grad: pack_padded_sequence_backward(grad, c.input_sym_sizes, c.result1, c.batch_first)),
     "NativeGroupNormBackward0": rule("input, weight, bias", group_norm_grads, saves="input, weight, result1, result2",
                                      keeps="C, HxW, N, eps, group"),
     "EmbeddingBackward0": rule(
