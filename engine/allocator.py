@@ -81,8 +81,9 @@ class Allocator:
         self.live_count += 1
         if self.live_bytes > self.peak_bytes:
             self.peak_bytes = self.live_bytes
-        for listener in self.listeners:
-            listener("alloc", storage_id, nbytes)
+        if self.listeners:
+            for listener in self.listeners:
+                listener("alloc", storage_id, nbytes)
         return storage_id
 
     def resize(self, storage_id: int, old_nbytes: int, new_nbytes: int) -> None:
@@ -94,8 +95,9 @@ class Allocator:
     def free(self, storage_id: int, nbytes: int) -> None:
         self.live_bytes -= nbytes
         self.live_count -= 1
-        for listener in self.listeners:
-            listener("free", storage_id, nbytes)
+        if self.listeners:
+            for listener in self.listeners:
+                listener("free", storage_id, nbytes)
 
     def reset_peak(self) -> None:
         self.peak_bytes = self.live_bytes

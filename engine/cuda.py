@@ -62,7 +62,11 @@ def take_block(nbytes: int) -> Block:
     owner = _device.allocator
     handle = owner.malloc(nbytes, _device.tag)
     allocation.allocator.device_bytes += nbytes
-    devices.state.cuda_in_use = True
+    if not devices.state.cuda_in_use:
+        from engine import placement
+
+        devices.state.cuda_in_use = True
+        placement.engage()
     return _device, owner, handle
 
 

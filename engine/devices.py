@@ -8,8 +8,6 @@ what a real GPU would.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 from engine import runtime
@@ -87,11 +85,22 @@ def resolve(spec: Any) -> device:
 
 
 
-@contextmanager
-def on(dev: device) -> Iterator[None]:
-    previous = state.current
-    state.current = dev
-    try:
-        yield
-    finally:
-        state.current = previous
+class _On:
+    """The block runs with `dev` as the current device (a class: cheaper than a generator-based
+    context manager, and backward enters one per leaf)."""
+
+    __slots__ = ("dev", "previous")
+
+    def __init__(self, dev: device) -> None:
+        self.dev = dev
+
+    def __enter__(self) -> None:
+        self.previous = state.current
+        state.current = self.dev
+
+    def __exit__(self, *exc: object) -> None:
+        state.current = self.previous
+
+
+def on(dev: device) -> _On:
+    return _On(dev)

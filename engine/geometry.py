@@ -28,6 +28,10 @@ def contiguous_strides(shape: Sequence[int]) -> Shape:
     return _contiguous_strides(tuple(shape))
 
 
+row_major_strides = _contiguous_strides
+"""contiguous_strides of a shape already a tuple (an op's result), without the conversion."""
+
+
 def is_contiguous(shape: Sequence[int], stride: Sequence[int]) -> bool:
     """torch's rule: strides of size-1 dims do not matter; empty tensors are contiguous."""
     if 0 in shape:
@@ -69,7 +73,7 @@ def preserved_strides(shape: Sequence[int], stride: Sequence[int]) -> Shape:
 
 def has_internal_overlap(shape: Sequence[int], stride: Sequence[int]) -> bool:
     """The case torch refuses to write to: a dimension of size > 1 with stride 0 (expand)."""
-    if 0 in shape:
+    if 0 not in stride or 0 in shape:
         return False
     return any(st == 0 and size > 1 for size, st in zip(shape, stride))
 

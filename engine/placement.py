@@ -9,6 +9,7 @@ what a real GPU would. Mixing devices in one op fails as PyTorch fails.
 from __future__ import annotations
 
 import functools
+import inspect
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -54,3 +55,42 @@ def placed(fn: Callable[..., Any]) -> Callable[..., Any]:
         with on(dev):
             return fn(*args, **kwargs)
     return op
+
+
+# Tensor methods that take no `device=` run unwrapped while no device storage exists anywhere in
+# the process (placed() would call them straight through then): the wrapper's extra call is a good
+# part of a small op's cost. The first device storage puts the wrappers in (placement.engage).
+# A method taken off Tensor before that (`f = torch.Tensor.relu`, `f = x.relu`) stays unwrapped,
+# so called later on device tensors it neither checks devices nor places its result on theirs.
+_deferred: list[tuple[str, Callable[..., Any], bool]] = []
+_engaged = False
+
+
+def _takes_device(fn: Callable[..., Any]) -> bool:
+    try:
+        parameters = inspect.signature(fn).parameters.values()
+    except (TypeError, ValueError):
+        return True
+    return any(p.name == "device" or p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters)
+
+
+def install(name: str, fn: Callable[..., Any], as_property: bool = False) -> None:
+    """Attach op `fn` to Tensor as method (or property) `name`, placed on its arguments' device."""
+    if _engaged or _takes_device(fn):
+        wrapped = placed(fn)
+        setattr(Tensor, name, property(wrapped) if as_property else wrapped)
+        return
+    _deferred.append((name, fn, as_property))
+    setattr(Tensor, name, property(fn) if as_property else fn)
+
+
+def engage() -> None:
+    """A device storage now exists: from here on every Tensor method goes through placed()."""
+    global _engaged
+    if _engaged:
+        return
+    _engaged = True
+    for name, fn, as_property in _deferred:
+        wrapped = placed(fn)
+        setattr(Tensor, name, property(wrapped) if as_property else wrapped)
+    _deferred.clear()

@@ -54,7 +54,21 @@ class Storage:
             from engine import cuda
 
             return cls(flat, owner.next_id(), target, cuda.take_block(flat.nbytes), owner)
-        return cls(flat, owner.register(flat.nbytes), owner=owner)
+        return cls._host(flat, owner)
+
+    @classmethod
+    def _host(cls, flat: np.ndarray, owner: allocation.Allocator) -> Storage:
+        """A host storage accounted by `owner`: __init__'s work without its argument handling,
+        since every op's result goes through here."""
+        storage = object.__new__(cls)
+        storage.data = flat
+        storage.nbytes = nbytes = flat.nbytes
+        storage.id = owner.register(nbytes)
+        storage.device = devices.CPU
+        storage.block = None
+        storage.owner = owner
+        storage.inference = grad_mode.state.inference
+        return storage
 
     @property
     def data_ptr(self) -> int:

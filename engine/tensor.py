@@ -15,10 +15,11 @@ from typing import Any
 
 import numpy as np
 
-from engine import dtypes, errors, geometry
+from engine import allocator as allocation
+from engine import devices, dtypes, errors, geometry
 from engine.autograd import grad_mode
 from engine.autograd.node import AccumulateGrad, Node, node_type
-from engine.devices import device
+from engine.devices import CPU, device
 from engine.storage import Storage, UntypedStorage
 
 DEFAULT = "default"
@@ -127,20 +128,48 @@ class Tensor:
         a fresh dense array (keeping numpy's layout, which follows its inputs as torch's does)."""
         if dtype is None:
             dtype = dtypes.from_numpy_dtype(np.asarray(array).dtype)
+        elif type(array) is np.ndarray and array.base is None and array.dtype == dtype.np and \
+                array.flags.c_contiguous:
+            return cls._adopt(array, dtype)
         if not isinstance(array, np.ndarray) or array.dtype != dtype.np or array.base is not None:
             array = np.array(array, dtype=dtype.np)
         if array.flags.c_contiguous:
-            shape = array.shape
-            flat = array.reshape(-1)
-            t = cls._make(Storage.wrap(flat), 0, shape, geometry.contiguous_strides(shape), dtype)
-            t._np_cache = (flat, array)  # the array is already this tensor's numpy view
-            return t
+            return cls._adopt(array, dtype)
         order = sorted(range(array.ndim), key=lambda d: -array.strides[d])
         dense = array.transpose(order)
         if not dense.flags.c_contiguous:  # not a permuted dense block: lay it out row-major
             return cls._wrap(np.ascontiguousarray(array), dtype)
         stride = tuple(s // array.itemsize for s in array.strides)
         return cls._make(Storage.wrap(dense.reshape(-1)), 0, array.shape, stride, dtype)
+
+    @classmethod
+    def _adopt(cls, array: np.ndarray, dtype: dtypes.dtype) -> Tensor:
+        """A new tensor owning `array`, a fresh C-contiguous numpy result of dtype's type: what most
+        ops return, so it is built without the general checks. A view of the array becomes the
+        cached numpy view, so the next op reading this tensor does not rebuild one (a view, not the
+        array: code that copies arrays with a base must not mistake it for a fresh result)."""
+        shape = array.shape
+        flat = array.ravel()
+        if devices.state.current is CPU:
+            storage = Storage._host(flat, allocation.allocator)
+        else:
+            storage = Storage.wrap(flat)
+        t = object.__new__(cls)  # _make's fields, set here without its call: every op's result comes here
+        t._storage = storage
+        t._offset = 0
+        t._shape = shape
+        t._stride = geometry.row_major_strides(shape)
+        t.dtype = dtype
+        t._vc = VersionCounter()
+        t._requires_grad = False
+        t._grad_fn = None
+        t._output_nr = 0
+        t._grad = None
+        t._retains_grad = False
+        t._view = None
+        t._accumulator = None
+        t._np_cache = (flat, array.view())
+        return t
 
     # ----------------------------------------------------------------- layout
     def _numpy_view(self) -> np.ndarray:

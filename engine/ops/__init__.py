@@ -11,8 +11,8 @@ import importlib
 from collections.abc import Callable
 from typing import Any
 
+from engine import placement
 from engine.placement import placed
-from engine.tensor import Tensor
 
 FAMILIES = ("pointwise", "views", "copying", "factories", "random", "reduction", "linalg", "indexing",
             "storage_ops", "selection", "contraction")
@@ -33,9 +33,9 @@ MODULES = _available_modules()
 FUNCTIONS: dict[str, Callable[..., Any]] = {}
 for _module in MODULES:
     for _name, _fn in getattr(_module, "METHODS", {}).items():
-        setattr(Tensor, _name, placed(_fn))
+        placement.install(_name, _fn)
     for _name, _fn in getattr(_module, "PROPERTIES", {}).items():
-        setattr(Tensor, _name, property(placed(_fn)))
+        placement.install(_name, _fn, as_property=True)
     FUNCTIONS.update({name: placed(fn) if callable(fn) and not isinstance(fn, type) else fn
                       for name, fn in getattr(_module, "FUNCTIONS", {}).items()})
 

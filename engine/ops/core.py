@@ -33,10 +33,14 @@ def is_tensor(x: object) -> bool:
 def result_type(*operands: Any) -> dtypes.dtype:
     """torch.result_type: dimensioned tensors outrank 0-dim tensors, which outrank Python scalars;
     a lower rank only matters when it brings a higher category (bool < int < float)."""
-    if len(operands) == 2:
+    if len(operands) == 2:  # the common cases, decided without the general walk
         a, b = operands
-        if isinstance(a, Tensor) and isinstance(b, Tensor) and a.dtype is b.dtype:
-            return a.dtype  # the common case, decided without the general walk
+        if isinstance(a, Tensor):
+            if isinstance(b, Tensor):
+                if a.dtype is b.dtype:
+                    return a.dtype
+            elif (type(b) is int or type(b) is float) and a.dtype.is_floating_point:
+                return a.dtype  # a Python number never lifts a floating-point tensor's dtype
     ranks: list[dtypes.dtype | None] = [None, None, None]
     for x in operands:
         if isinstance(x, Tensor):
@@ -136,14 +140,29 @@ def record(name: str, outputs: Tensor | Sequence[Tensor], inputs: Sequence[Any],
     """
     if not needs_grad(*inputs):
         return None
-    outs = (outputs,) if isinstance(outputs, Tensor) else tuple(outputs)
+    return attach_node(name, outputs, inputs, backward, save, save_outputs, values)
+
+
+def attach_node(name: str, outputs: Tensor | Sequence[Tensor], inputs: Sequence[Any], backward: Backward | None = None,
+                save: dict[str, Any] | None = None, save_outputs: dict[str, Tensor] | None = None,
+                values: dict[str, Any] | None = None) -> Node:
+    """record() once the caller knows an input requires grad in grad mode."""
     cls = node_type(name)
-    node = cls(backward, edges_of(inputs), tuple([_META_OF_NONE if o is None else (o._shape, o.dtype, o._storage.device)
-                                                  for o in outs]))
-    for i, out in enumerate(outs):
-        if out is not None:  # a backward op's output it did not compute (output_mask)
-            out._set_grad_fn(node, i)
-    if save or save_outputs or values:
+    if isinstance(outputs, Tensor):  # one output, most ops: no per-output loop
+        outs: tuple[Tensor, ...] = (outputs,)
+        node = cls(backward, edges_of(inputs), ((outputs._shape, outputs.dtype, outputs._storage.device),))
+        outputs._set_grad_fn(node, 0)
+    else:
+        outs = tuple(outputs)
+        node = cls(backward, edges_of(inputs), tuple([_META_OF_NONE if o is None else
+                                                      (o._shape, o.dtype, o._storage.device) for o in outs]))
+        for i, out in enumerate(outs):
+            if out is not None:  # a backward op's output it did not compute (output_mask)
+                out._set_grad_fn(node, i)
+    if not (save or save_outputs):
+        if values:
+            node._values = values  # what node.save does when it keeps no tensor
+    else:
         saved_inputs = _needed_saves(cls, inputs, save) if save else {}
         outputs_saved = {}
         for field, t in (save_outputs or {}).items():
@@ -154,6 +173,25 @@ def record(name: str, outputs: Tensor | Sequence[Tensor], inputs: Sequence[Any],
                 outputs_saved[field] = (t, nr)
         node.save(saved_inputs, outputs_saved, values)
     return node
+
+
+def wrap_result(name: str, result: Any, dtype: dtypes.dtype, inputs: tuple[Any, ...],
+            save: dict[str, Any] | None = None, values: dict[str, Any] | None = None,
+            save_result: str | None = None) -> Tensor:
+    """A numpy result as a new tensor of `dtype`, recorded as node `name` (see `record`) when an
+    input requires grad. A fresh C-contiguous result of the right dtype, what most ops produce, is
+    adopted as it is; needs_grad is inlined, since most results need no node."""
+    if type(result) is np.ndarray and result.base is None and result.dtype == dtype.np and \
+            result.flags.c_contiguous:
+        tensor = Tensor._adopt(result, dtype)
+    else:
+        tensor = Tensor._wrap(result, dtype)
+    if grad_mode.state.enabled:
+        for t in inputs:
+            if isinstance(t, Tensor) and t.requires_grad:
+                attach_node(name, tensor, inputs, None, save, {save_result: tensor} if save_result else None, values)
+                break
+    return tensor
 
 
 _META_OF_NONE = ((), None, None)
@@ -194,7 +232,7 @@ def check_writable(self: Tensor, result_dtype: dtypes.dtype | None = None,
         raise RuntimeError(errors.INTERNAL_OVERLAP)
     if result_dtype is not None and not dtypes.can_cast(result_dtype, self.dtype):
         raise RuntimeError(errors.CAST.format(src=result_dtype.short, dst=self.dtype.short))
-    if operand_shapes:
+    if operand_shapes and not (len(operand_shapes) == 1 and operand_shapes[0] in ((), self._shape)):
         broadcast = geometry.broadcast_shapes(self._shape, *operand_shapes)
         if broadcast != self._shape:
             raise RuntimeError(errors.INPLACE_BROADCAST.format(
@@ -278,11 +316,14 @@ def rebase_view(view: Tensor, fn: Node, base_edge: tuple[Node | None, int]) -> N
 def make_view(source: Tensor, shape: Sequence[int], stride: Sequence[int], offset: int, name: str,
               backward: Backward | None = None, values: dict[str, Any] | None = None) -> Tensor:
     """A tensor over source's memory sharing its version counter, recorded as view op `name`."""
-    out = Tensor._make(source._storage, offset, tuple(shape), tuple(stride), source.dtype, source._vc)
+    out = Tensor._make(source._storage, offset, shape if type(shape) is tuple else tuple(shape),
+                       stride if type(stride) is tuple else tuple(stride), source.dtype, source._vc)
     _mark_view(out, source, DEFAULT)
-    if not record(name, out, (source,), backward, values=values) and source.requires_grad \
-            and not grad_mode.state.enabled:
-        out._requires_grad = True
+    if source.requires_grad:
+        if grad_mode.state.enabled:
+            attach_node(name, out, (source,), backward, values=values)
+        else:
+            out._requires_grad = True
     return out
 
 

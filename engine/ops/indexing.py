@@ -14,12 +14,14 @@ from typing import Any
 import numpy as np
 
 from engine import dtypes, errors, geometry
+from engine.autograd import grad_mode
 from engine.ops import views
 from engine.ops.copying import copy_, fill_
 from engine.ops.core import (
     apply_inplace,
     check_inplace_allowed,
     check_writable,
+    make_view,
     needs_grad,
     record,
 )
@@ -53,6 +55,8 @@ def _normalize(index: Any) -> tuple[Any, ...]:
 
 
 def _consumed_dims(item: Any) -> int:
+    if type(item) is int or type(item) is slice:
+        return 1
     if item is None or item is Ellipsis:
         return 0
     if isinstance(item, Tensor) and item.dtype is dtypes.bool_:
@@ -66,29 +70,28 @@ def _apply_basic(self: Tensor, items: tuple[Any, ...], single: bool) -> tuple[Te
     result = self
     dim = 0
     advanced: list[tuple[int, Any]] = []
-    specified = sum(_consumed_dims(item) for item in items)
-    if specified > self.ndim:
-        raise IndexError(f"too many indices for tensor of dimension {self.ndim}")
+    specified = 0
     for item in items:
-        if item is Ellipsis:
+        specified += _consumed_dims(item)
+    if specified > len(self._shape):
+        raise IndexError(f"too many indices for tensor of dimension {self.ndim}")
+    if not (grad_mode.state.enabled and self.requires_grad):
+        composed = _composed_view(self, items, single)
+        if composed is not None:
+            return composed, []
+    for item in items:
+        if type(item) is int:  # the common items first, without the isinstance chain below
+            result = _select(result, dim, item)
+        elif type(item) is slice:
+            result = _slice(result, dim, item, single)
+            dim += 1
+        elif item is Ellipsis:
             dim += self.ndim - specified
         elif item is None or isinstance(item, bool):
             result = views.unsqueeze(result, dim)
             dim += 1
         elif isinstance(item, numbers.Integral) and not isinstance(item, Tensor):
-            size = result._shape[dim]
-            if not -size <= item < size:
-                raise IndexError(errors.INDEX_RANGE.format(i=item, dim=dim, size=size))
-            result = views.select(result, dim, int(item))
-        elif isinstance(item, slice):
-            start, stop, step = (None if v is None else int(v) for v in (item.start, item.stop, item.step))
-            step = 1 if step is None else step
-            size = result._shape[dim]
-            begin, end, _ = slice(start, stop, step if step > 0 else 1).indices(size)
-            full = begin == 0 and end >= size and step == 1
-            if single or not full:
-                result = views.slice_dim(result, dim, start, stop, step)
-            dim += 1
+            result = _select(result, dim, item)
         elif _is_advanced(item):
             advanced.append((dim, item))
             dim += _consumed_dims(item)
@@ -96,6 +99,60 @@ def _apply_basic(self: Tensor, items: tuple[Any, ...], single: bool) -> tuple[Te
             raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables "
                              "are valid indices (got " + type(item).__name__ + ")")
     return result, advanced
+
+
+def _composed_view(self: Tensor, items: tuple[Any, ...], single: bool) -> Tensor | None:
+    """ints and slices applied as one view when no node is recorded: the chain's intermediate views
+    would be seen by nothing (same base, version counter and view metadata as the last one). None
+    when an item is of another kind."""
+    layout = (self._shape, self._stride, self._offset)
+    dim = 0
+    for item in items:
+        if type(item) is int:
+            size = layout[0][dim]
+            if not -size <= item < size:
+                raise IndexError(errors.INDEX_RANGE.format(i=item, dim=dim, size=size))
+            layout = views.select_layout(layout, dim, item)
+        elif type(item) is slice:
+            bounds = _slice_bounds(layout[0][dim], item, single)
+            if bounds is not None:
+                layout = views.slice_layout(layout, dim, *bounds)
+            dim += 1
+        else:
+            return None
+    if layout[0] is self._shape and layout[1] is self._stride:
+        return self  # every slice was a full `:`
+    return make_view(self, *layout, "AsStridedBackward0")  # never recorded: no node is made here
+
+
+def _slice_bounds(size: int, item: slice, single: bool) -> tuple[int | None, int | None, int] | None:
+    """(start, stop, step) of a slice index, or None for a full `:` inside a tuple index (torch
+    applies no slice for it)."""
+    start, stop, step = item.start, item.stop, item.step
+    start = None if start is None else int(start)
+    stop = None if stop is None else int(stop)
+    step = 1 if step is None else int(step)
+    if not single and step == 1:
+        if start is None and stop is None:
+            return None
+        begin, end, _ = slice(start, stop).indices(size)
+        if begin == 0 and end >= size:
+            return None
+    return start, stop, step
+
+
+def _select(view: Tensor, dim: int, item: Any) -> Tensor:
+    """`x[i]` at `dim`: a select view, or IndexError's message for an index out of range."""
+    size = view._shape[dim]
+    if not -size <= item < size:
+        raise IndexError(errors.INDEX_RANGE.format(i=item, dim=dim, size=size))
+    return views.select(view, dim, int(item))
+
+
+def _slice(view: Tensor, dim: int, item: slice, single: bool) -> Tensor:
+    """`x[a:b:c]` at `dim`: a slice view, except a full `:` inside a tuple index (torch skips it)."""
+    bounds = _slice_bounds(view._shape[dim], item, single)
+    return view if bounds is None else views.slice_dim(view, dim, *bounds)
 
 
 def _numpy_index(view: Tensor, advanced: list[tuple[int, Any]]) -> tuple[Any, ...]:
@@ -126,8 +183,10 @@ def _check_bounds(view: Tensor, advanced: list[tuple[int, Any]]) -> None:
 
 # --------------------------------------------------------------------------- x[index]
 def getitem(self: Tensor, index: Any) -> Tensor:
+    if type(index) is int and self._shape:  # x[i], the most common index: one select
+        return _select(self, 0, index)
     items = _normalize(index)
-    if self.ndim == 0 and len(items) == 1 and items[0] is Ellipsis:
+    if not self._shape and len(items) == 1 and items[0] is Ellipsis:
         return views.alias(self)
     view, advanced = _apply_basic(self, items, single=not isinstance(index, tuple))
     if not advanced:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine import placement
 from engine.ops import pointwise as pw
-from engine.placement import placed
 from engine.tensor import Tensor
 
 
@@ -34,5 +34,5 @@ OPERATORS: dict[str, Any] = {
     "__ipow__": _iop(pw.pow_), "__ifloordiv__": _iop(pw.floor_divide_), "__imod__": _iop(pw.remainder_),
 }
 for _name, _fn in OPERATORS.items():
-    setattr(Tensor, _name, placed(_fn))
+    placement.install(_name, _fn)
 Tensor.__hash__ = lambda self: id(self)  # __eq__ is elementwise, identity stays hashable

@@ -24,8 +24,8 @@ from engine.ops.core import (
     check_inplace_allowed,
     check_writable,
     needs_grad,
-    record,
     result_type,
+    wrap_result,
 )
 from engine.tensor import Tensor
 
@@ -62,25 +62,42 @@ def _finish(name: str, op: str, result: Any, dtype: dtypes.dtype, inputs: tuple[
             save: dict[str, Any] | None = None, save_result: str | None = None, out: Tensor | None = None,
             values: dict[str, Any] | None = None) -> Tensor:
     """Wrap a numpy result as a new tensor and record it, or honour `out=`."""
+    if out is None:
+        return wrap_result(name, result, dtype, inputs, save, values, save_result)
     result = np.asarray(result)
     if result.dtype != dtype.np:
         result = result.astype(dtype.np, copy=False)
-    if out is not None:
-        return write_out(out, result, op, inputs)
-    tensor = Tensor._wrap(result, dtype)
-    record(name, tensor, inputs, None, save, {save_result: tensor} if save_result else None, values)
-    return tensor
+    return write_out(out, result, op, inputs)
+
+
+_UNRESERVED = 1 << 16  # results of up to this many elements skip the budget check
 
 
 def _reserve(shape: tuple[int, ...], dtype: dtypes.dtype) -> None:
     """Refuse a result past the memory budget before numpy tries to allocate it."""
     count = math.prod(shape)
-    if count > 1 << 16:
+    if count > _UNRESERVED:
         allocation.allocator.check(count * dtype.itemsize)
+
+
+def _alike(self: Any, other: Any) -> tuple[np.ndarray, np.ndarray] | None:
+    """The numpy values of two plain tensors of one dtype and one shape, small enough to skip the
+    budget check: the common case of a binary op, which needs no promotion, no broadcast check and
+    no reservation. None sends the op down its general path."""
+    if type(self) is Tensor and type(other) is Tensor and self.dtype is other.dtype and \
+            self._shape == other._shape:
+        a = self._numpy_view()
+        if a.size <= _UNRESERVED:
+            return a, other._numpy_view()
+    return None
 
 
 # --------------------------------------------------------------------------- binary arithmetic
 def add(self: Operand, other: Operand, *, alpha: float = 1, out: Tensor | None = None) -> Tensor:
+    if alpha == 1 and out is None:
+        alike = _alike(self, other)
+        if alike is not None:
+            return wrap_result("AddBackward0", alike[0] + alike[1], self.dtype, (self, other), values={"alpha": 1})
     dt = result_type(self, other)
     sa, sb = _shape_of(self), _shape_of(other)
     _reserve(geometry.broadcast_shapes(sa, sb), dt)
@@ -112,6 +129,11 @@ def rsub(self: Tensor, other: Operand, alpha: float = 1) -> Tensor:
 
 def mul(self: Operand, other: Operand, *, out: Tensor | None = None) -> Tensor:
     """A Python number operand is a wrapped scalar: an edge-less input that mul still saves."""
+    if out is None:
+        alike = _alike(self, other)
+        if alike is not None:
+            return wrap_result("MulBackward0", alike[0] * alike[1], self.dtype, (self, other),
+                           {"other": other, "self": self})
     if not isinstance(self, Tensor):
         self, other = other, self
     dt = result_type(self, other)
@@ -230,15 +252,30 @@ def remainder_(self: Tensor, other: Operand) -> Tensor:
 
 
 # --------------------------------------------------------------------------- unary ops
+_CONSTANTS: dict[tuple[np.dtype, int], np.ndarray] = {}
+
+
+def _constant(dtype: np.dtype, value: int) -> np.ndarray:
+    """A cached 0-d array of `value` in `dtype`: numpy combines it with an array faster than a
+    Python number, with the same result."""
+    found = _CONSTANTS.get((dtype, value))
+    if found is None:
+        found = _CONSTANTS[dtype, value] = np.full((), value, dtype)
+    return found
+
+
 def _sigmoid(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+    """1 / (1 + exp(-x)); only exp can overflow (to inf, whose reciprocal is the 0 torch gives), so
+    only exp runs with numpy's warnings off: ufuncs run slower inside np.errstate."""
     out = np.negative(x, out=out)
-    np.exp(out, out=out)
-    np.add(out, 1, out=out)
+    with np.errstate(over="ignore"):
+        np.exp(out, out=out)
+    np.add(out, _constant(out.dtype, 1), out=out)
     return np.reciprocal(out, out=out)
 
 
 def _relu(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
-    return np.maximum(x, x.dtype.type(0), out=out)
+    return np.maximum(x, _constant(x.dtype, 0), out=out)
 
 
 def _rsqrt(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
@@ -292,8 +329,8 @@ _FLOAT_ONLY = {"exp", "log", "log2", "log10", "log1p", "expm1", "sqrt", "rsqrt",
                "sigmoid", "reciprocal", "erf"}
 
 
-_CAN_WARN = {"exp", "log", "log2", "log10", "log1p", "expm1", "sqrt", "rsqrt", "tan", "sigmoid", "reciprocal",
-             "erf"}  # ops whose nan/inf results numpy would warn about (torch never does)
+_CAN_WARN = {"exp", "log", "log2", "log10", "log1p", "expm1", "sqrt", "rsqrt", "tan", "reciprocal",
+             "erf"}  # ops whose nan/inf results numpy would warn about (torch never does; _sigmoid keeps its own)
 
 
 def _forward(op: str, x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
@@ -306,6 +343,8 @@ def _forward(op: str, x: np.ndarray, out: np.ndarray | None = None) -> np.ndarra
 
 
 def unary(op: str, self: Tensor, out: Tensor | None = None) -> Tensor:
+    if out is None and self.dtype.is_floating_point:
+        return _float_unary(op, self)
     name, _, saves = UNARY[op]
     dt = self.dtype if (self.dtype.is_floating_point or op not in _FLOAT_ONLY) else dtypes.get_default_dtype()
     if op == "abs" and self.dtype is dtypes.bool_:
@@ -318,6 +357,22 @@ def unary(op: str, self: Tensor, out: Tensor | None = None) -> Tensor:
     values = {"exponent": 2} if op == "square" else None
     return _finish(name, op, result, dt, (self,), {"self": self} if "self" in saves else None,
                    save_result="result" if "result" in saves else None, out=out, values=values)
+
+
+def _float_unary(op: str, self: Tensor) -> Tensor:
+    """unary() of a floating-point tensor without out=, the common case: no dtype change and none
+    of the bool checks."""
+    name, forward, saves = UNARY[op]
+    x = self._numpy_view()
+    if x.size > _UNRESERVED:
+        _reserve(self._shape, self.dtype)
+    if op in _CAN_WARN:
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            result = forward(x)
+    else:
+        result = forward(x)
+    return wrap_result(name, result, self.dtype, (self,), {"self": self} if "self" in saves else None,
+                   {"exponent": 2} if op == "square" else None, "result" if "result" in saves else None)
 
 
 def unary_(op: str, self: Tensor) -> Tensor:
@@ -338,6 +393,8 @@ def unary_(op: str, self: Tensor) -> Tensor:
 
 def _make_unary(op: str) -> tuple[Callable[..., Tensor], Callable[..., Tensor]]:
     def fn(self: Tensor, *, out: Tensor | None = None) -> Tensor:
+        if out is None and self.dtype.is_floating_point:
+            return _float_unary(op, self)
         return unary(op, self, out)
 
     def fn_(self: Tensor) -> Tensor:

@@ -23,7 +23,7 @@ import numpy as np
 
 from engine import dtypes, errors, geometry
 from engine.kernels import activation
-from engine.ops.core import needs_grad, record
+from engine.ops.core import needs_grad, record, wrap_result
 from engine.ops.pointwise import maximum, minimum, write_out
 from engine.tensor import Tensor
 
@@ -89,10 +89,9 @@ def _emit(result: Any, dt: dtypes.dtype, name: str, op: str, inputs: tuple[Any, 
     result = _dense(result, dt.np)
     if out is not None:
         return write_out(out, result, op, inputs)
-    tensor = Tensor._wrap(result, dt)
     if name:
-        record(name, tensor, inputs, None, save, {save_result: tensor} if save_result else None, values)
-    return tensor
+        return wrap_result(name, result, dt, inputs, save, values, save_result)
+    return Tensor._wrap(result, dt)
 
 
 def saved_dims(dims: Any) -> Any:
@@ -126,6 +125,8 @@ def _sum_dtype(dt: dtypes.dtype) -> dtypes.dtype:
 
 def sum(self: Tensor, dim: Any = _ABSENT, keepdim: bool = False, *, dtype: Any = None,  # noqa: A001
         out: Tensor | None = None) -> Tensor:
+    if dim is _ABSENT and not keepdim and dtype is None and out is None and self.dtype.is_floating_point:
+        return _sum_all(self)
     if dim is _ABSENT and keepdim:
         raise _keepdim_without_dim("sum")
     if dim is _ABSENT and out is not None:
@@ -133,11 +134,23 @@ def sum(self: Tensor, dim: Any = _ABSENT, keepdim: bool = False, *, dtype: Any =
     dims = _dims(None if dim is _ABSENT else dim, self.ndim)
     dt = dtypes.to_dtype(dtype) if dtype is not None else (out.dtype if out is not None
                                                            else _sum_dtype(self.dtype))
-    result = np.sum(self._numpy_view(), axis=dims, dtype=_accumulate_in(dt), keepdims=keepdim)
+    result = np.add.reduce(self._numpy_view(), axis=dims, dtype=_accumulate_in(dt), keepdims=keepdim)  # np.sum
     if dim is _ABSENT:
         return _emit(result, dt, "SumBackward0", "sum", (self,), out=out, values={"self_sym_sizes": self._shape})
     return _emit(result, dt, "SumBackward1", "sum", (self,), out=out,
                  values={"dim": saved_dims(_listed(dim)), "keepdim": keepdim, "self_sym_sizes": self._shape})
+
+
+def _sum_all(self: Tensor) -> Tensor:
+    """`x.sum()` of a floating-point tensor, the common case, without sum()'s argument handling."""
+    dt = self.dtype
+    accumulate = _accumulate_in(dt)
+    axes = tuple(range(len(self._shape)))
+    if accumulate is dt.np:  # summed straight into a fresh 0-d array rather than a numpy scalar
+        result = np.add.reduce(self._numpy_view(), axis=axes, dtype=accumulate, out=np.empty((), accumulate))
+    else:
+        result = _dense(np.add.reduce(self._numpy_view(), axis=axes, dtype=accumulate), dt.np)
+    return wrap_result("SumBackward0", result, dt, (self,), values={"self_sym_sizes": self._shape})
 
 
 def mean(self: Tensor, dim: Any = _ABSENT, keepdim: bool = False, *, dtype: Any = None,
@@ -546,10 +559,11 @@ def _numpy_names(fn: Callable[..., Any]) -> Callable[..., Any]:
     """torch also accepts numpy's `axis=` and `keepdims=` for `dim=` and `keepdim=`."""
     @functools.wraps(fn)
     def call(*args: Any, **kwargs: Any) -> Any:
-        if "axis" in kwargs:
-            kwargs["dim"] = kwargs.pop("axis")
-        if "keepdims" in kwargs:
-            kwargs["keepdim"] = kwargs.pop("keepdims")
+        if kwargs:
+            if "axis" in kwargs:
+                kwargs["dim"] = kwargs.pop("axis")
+            if "keepdims" in kwargs:
+                kwargs["keepdim"] = kwargs.pop("keepdims")
         return fn(*args, **kwargs)
     return call
 

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from engine import errors, geometry
-from engine.ops.core import apply_inplace, make_multi_views, make_view, record
+from engine.ops.core import apply_inplace, make_multi_views, make_view, needs_grad, record
 from engine.tensor import Tensor
 
 Layout = tuple[tuple[int, ...], tuple[int, ...], int]
@@ -209,33 +209,44 @@ def broadcast_tensors(*tensors: Tensor) -> tuple[Tensor, ...]:
 
 
 # --------------------------------------------------------------------------- selecting along a dim
-def select(self: Tensor, dim: int, index: int) -> Tensor:
-    if self.ndim == 0:
+def select_layout(layout: Layout, dim: int, index: int) -> Layout:
+    """The geometry of select(dim, index) on `layout` (shape, stride, offset), with select's errors."""
+    shape, stride, offset = layout
+    if not shape:
         raise IndexError("select() cannot be applied to a 0-dim tensor.")
-    d = geometry.wrap_dim(dim, self.ndim)
-    size = self._shape[d]
+    d = dim if 0 <= dim < len(shape) else geometry.wrap_dim(dim, len(shape))
+    size = shape[d]
     index = int(index)
     if not -size <= index < size:
         raise IndexError(f"select(): index {index} out of range for tensor of size "
-                         f"{errors.shape_text(self._shape)} at dimension {d}")
-    values = {"dim": dim, "index": index, **_sizes(self)}
+                         f"{errors.shape_text(shape)} at dimension {d}")
     index %= size
-    return make_view(self, self._shape[:d] + self._shape[d + 1:], self._stride[:d] + self._stride[d + 1:],
-                     self._offset + index * self._stride[d], "SelectBackward0", values=values)
+    return shape[:d] + shape[d + 1:], stride[:d] + stride[d + 1:], offset + index * stride[d]
+
+
+def select(self: Tensor, dim: int, index: int) -> Tensor:
+    shape, stride, offset = select_layout((self._shape, self._stride, self._offset), dim, index)
+    values = {"dim": dim, "index": int(index), "self_sym_sizes": self._shape} if needs_grad(self) else None
+    return make_view(self, shape, stride, offset, "SelectBackward0", values=values)
+
+
+def slice_layout(layout: Layout, dim: int, start: int | None, stop: int | None, step: int = 1) -> Layout:
+    """The geometry of x[start:stop:step] along `dim` of `layout`, with Python's clamping of the bounds."""
+    shape, stride, offset = layout
+    if step <= 0:
+        raise ValueError("step must be greater than zero")
+    d = dim if 0 <= dim < len(shape) else geometry.wrap_dim(dim, len(shape))
+    begin, end, _ = slice(start, stop, step).indices(shape[d])
+    length = max(0, (end - begin + step - 1) // step)
+    return (shape[:d] + (length,) + shape[d + 1:], stride[:d] + (stride[d] * step,) + stride[d + 1:],
+            offset + begin * stride[d])
 
 
 def slice_dim(self: Tensor, dim: int, start: int | None, stop: int | None, step: int = 1) -> Tensor:
-    """x[start:stop:step] along one dim (SliceBackward0), with Python's clamping of the bounds."""
-    if step <= 0:
-        raise ValueError("step must be greater than zero")
-    d = geometry.wrap_dim(dim, self.ndim)
-    begin, end, _ = slice(start, stop, step).indices(self._shape[d])
-    length = max(0, (end - begin + step - 1) // step)
-    shape = self._shape[:d] + (length,) + self._shape[d + 1:]
-    stride = self._stride[:d] + (self._stride[d] * step,) + self._stride[d + 1:]
-    offset = self._offset + begin * self._stride[d]
+    """x[start:stop:step] along one dim (SliceBackward0)."""
+    shape, stride, offset = slice_layout((self._shape, self._stride, self._offset), dim, start, stop, step)
     values = {"dim": dim, "end": INT64_MAX if stop is None else stop, "start": 0 if start is None else start,
-              "step": step, **_sizes(self)}
+              "step": step, "self_sym_sizes": self._shape} if needs_grad(self) else None
     return make_view(self, shape, stride, offset, "SliceBackward0", values=values)
 
 
