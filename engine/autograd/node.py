@@ -219,7 +219,7 @@ _NUMBERS = (bool, int, float, complex, np.generic)
 # torch nodes the engine still differentiates with a numpy closure, whose double backward torch records:
 # create_graph through them raises instead of returning a gradient without a graph
 WITHOUT_DOUBLE_BACKWARD = frozenset({
-    "MkldnnRnnLayerBackward0", "BackwardHookFunctionBackward",
+    "MkldnnRnnLayerBackward0",
 })
 
 
