@@ -20,6 +20,8 @@ from engine.autograd.grad_mode import (
 )
 from engine.dtypes import (
     bfloat16,
+    complex64,
+    complex128,
     dtype,
     float16,
     float32,
@@ -48,6 +50,8 @@ double = float64
 long = int64
 int = int32  # noqa: A001 - torch.int
 short = int16
+cfloat = complex64
+cdouble = complex128
 
 globals().update(_FUNCTIONS)
 
@@ -69,13 +73,20 @@ def can_cast(from_: dtype, to: dtype) -> bool:
     return dtypes.can_cast(from_, to)
 
 
+def is_inference(t: Tensor) -> builtins.bool:
+    return t.is_inference()
+
+
 def is_floating_point(t: Tensor) -> bool:
     return t.dtype.is_floating_point
 
 
 def equal(a: Tensor, b: Tensor) -> builtins.bool:
-    """Same shape and same values (dtype may differ)."""
+    """Same shape and same values (dtype may differ; NaN equals nothing)."""
     return a.shape == b.shape and builtins.bool((a._numpy_view() == b._numpy_view()).all())
+
+
+Tensor.equal = equal
 
 
 def allclose(a: Tensor, b: Tensor, rtol: builtins.float = 1e-05, atol: builtins.float = 1e-08,
@@ -92,7 +103,7 @@ from engine.serialization import load, save  # noqa: E402
 __all__ = sorted(
     ["Size", "Tensor", "FloatTensor", "autograd", "cuda", "device", "dtype", "enable_grad", "inference_mode", "is_inference_mode_enabled", "autocast", "is_autocast_enabled", "get_autocast_dtype",
      "is_grad_enabled", "no_grad", "set_grad_enabled", "nn", "result_type", "__version__", "is_tensor", "numel",
-     "can_cast", "is_floating_point", "equal", "allclose", "optim", "linalg", "utils", "dist", "save", "load", "get_default_dtype", "set_default_dtype", "promote_types",
+     "can_cast", "is_floating_point", "is_inference", "equal", "allclose", "optim", "linalg", "utils", "dist", "save", "load", "get_default_dtype", "set_default_dtype", "promote_types",
      "float32", "float64", "float16", "bfloat16", "int64", "int32", "int16", "int8", "uint8", "bool", "half", "float",
-     "double", "long", "int", "short", "finfo", "iinfo", "strided", "contiguous_format", "preserve_format", *_FUNCTIONS]
+     "double", "long", "int", "short", "complex64", "complex128", "cfloat", "cdouble", "finfo", "iinfo", "strided", "contiguous_format", "preserve_format", *_FUNCTIONS]
 )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import ml_dtypes
 import numpy as np
 
@@ -17,7 +19,7 @@ class dtype:  # noqa: N801 - named as torch names it
         self.name = name
         self.np = np.dtype(np_dtype)
         self.is_floating_point = self.np.kind == "f" or name == "bfloat16"
-        self.is_signed = self.is_floating_point or self.np.kind == "i"
+        self.is_signed = self.is_floating_point or self.np.kind in "ic"
         self.itemsize = self.np.itemsize
         self.legacy = legacy  # the `torch.FloatTensor` type name used in error messages
         self.short = short  # the `Float` name of cast errors
@@ -30,7 +32,20 @@ class dtype:  # noqa: N801 - named as torch names it
 
     @property
     def is_complex(self) -> bool:
-        return False
+        return self.np.kind == "c"
+
+    @property
+    def is_differentiable(self) -> bool:
+        """Floating and complex tensors can require grad."""
+        return self.is_floating_point or self.np.kind == "c"
+
+    def to_real(self) -> dtype:
+        """complex64 -> float32, complex128 -> float64; real dtypes are their own."""
+        return _REAL_OF.get(self, self)
+
+    def to_complex(self) -> dtype:
+        """float32 (and float16) -> complex64, float64 -> complex128; complex dtypes are their own."""
+        return _COMPLEX_OF[self.name] if self.is_floating_point else self
 
     def __repr__(self) -> str:
         return f"torch.{self.name}"
@@ -39,8 +54,10 @@ class dtype:  # noqa: N801 - named as torch names it
         return self.name
 
 
-_CPP_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "bfloat16": "c10::BFloat16", "int64": "long int", "int32": "int",
-              "int16": "short int", "int8": "signed char", "uint8": "unsigned char", "bool": "bool"}
+_CPP_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "bfloat16": "c10::BFloat16",
+              "int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char",
+              "uint8": "unsigned char", "bool": "bool", "complex64": "c10::complex<float>",
+              "complex128": "c10::complex<double>"}
 
 float32 = dtype("float32", np.float32, "FloatTensor", "Float")
 float64 = dtype("float64", np.float64, "DoubleTensor", "Double")
@@ -52,13 +69,18 @@ int16 = dtype("int16", np.int16, "ShortTensor", "Short")
 int8 = dtype("int8", np.int8, "CharTensor", "Char")
 uint8 = dtype("uint8", np.uint8, "ByteTensor", "Byte")
 bool_ = dtype("bool", np.bool_, "BoolTensor", "Bool")
+complex64 = dtype("complex64", np.complex64, "ComplexFloatTensor", "ComplexFloat")
+complex128 = dtype("complex128", np.complex128, "ComplexDoubleTensor", "ComplexDouble")
 
-ALL = (float32, float64, float16, bfloat16, int64, int32, int16, int8, uint8, bool_)
+ALL = (float32, float64, float16, bfloat16, int64, int32, int16, int8, uint8, bool_)  # the real dtypes
+COMPLEX = (complex64, complex128)
 ALIASES = {
     "float": float32, "double": float64, "half": float16, "long": int64, "int": int32,
-    "short": int16, "bool": bool_,
+    "short": int16, "bool": bool_, "cfloat": complex64, "cdouble": complex128,
 }
-_BY_NUMPY = {d.np: d for d in ALL}
+_BY_NUMPY = {d.np: d for d in ALL + COMPLEX}
+_REAL_OF = {complex64: float32, complex128: float64}
+_COMPLEX_OF = {"float16": complex64, "bfloat16": complex64, "float32": complex64, "float64": complex128}
 
 
 
@@ -76,6 +98,11 @@ defaults: Defaults = runtime.slot(__name__, "defaults", Defaults)
 
 def get_default_dtype() -> dtype:
     return defaults.floating
+
+
+def default_complex() -> dtype:
+    """The dtype of a Python complex number in a tensor: complex128 when the default is float64."""
+    return complex128 if defaults.floating is float64 else complex64
 
 
 def set_default_dtype(d: dtype) -> None:
@@ -105,19 +132,54 @@ def to_dtype(value: object) -> dtype:
         return int64
     if value is bool:
         return bool_
+    if value is complex:
+        return complex128
     raise TypeError(f"dtype must be a torch.dtype, not {type(value).__name__}")
 
 
+_CHECKED_NAMES = {"int64": "int64_t", "int32": "int", "int16": "int16_t", "int8": "int8_t", "uint8": "uint8_t",
+                  "float32": "float"}
+
+
+def checked_scalar(value: object, d: dtype) -> np.ndarray:
+    """A Python number converted to `d` as c10's checked_convert does: into an integer type a NaN,
+    an infinity or a value out of range is an error; into float32 a finite value too large is."""
+    name = _CHECKED_NAMES.get(d.name)
+    if name is not None and not isinstance(value, bool):
+        number = float(value) if not isinstance(value, int) else value
+        if d.name == "float32":
+            bad = isinstance(number, float) and math.isfinite(number) and abs(number) > float(np.finfo(np.float32).max)
+        elif d.name == "uint8" and isinstance(number, int):
+            bad = number > 255 or number < -255  # a negative int wraps around, as in C++
+        else:
+            info = np.iinfo(d.np)
+            bad = not math.isfinite(number) or number < info.min or number > info.max
+        if bad:
+            raise RuntimeError(f"value cannot be converted to type {name} without overflow")
+    if d.name == "uint8" and isinstance(value, int):
+        value = value % 256
+    with np.errstate(invalid="ignore", over="ignore"):
+        return np.array(value).astype(d.np)
+
+
 def category(d: dtype) -> int:
-    """0 bool, 1 integer, 2 floating: the order torch's type promotion climbs."""
-    return 2 if d.is_floating_point else (0 if d is bool_ else 1)
+    """0 bool, 1 integer, 2 floating, 3 complex: the order torch's type promotion climbs."""
+    if d.is_floating_point:
+        return 2
+    return 3 if d.is_complex else (0 if d is bool_ else 1)
 
 
 def promote_types(a: dtype, b: dtype) -> dtype:
-    """torch.promote_types: a float wins over any integer; otherwise the wider type."""
+    """torch.promote_types: a float wins over any integer, a complex over any real (keeping the
+    float's precision: float64 with complex64 is complex128); otherwise the wider type."""
     if a is b:
         return a
     ca, cb = category(a), category(b)
+    if ca == 3 or cb == 3:
+        if ca == 3 and cb == 3:
+            return complex128 if complex128 in (a, b) else complex64
+        z, other = (a, b) if ca == 3 else (b, a)
+        return complex128 if other is float64 else z
     if ca != cb:
         return a if ca > cb else b
     if ca == 2 and {a, b} == {float16, bfloat16}:

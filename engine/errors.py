@@ -4,21 +4,41 @@ from __future__ import annotations
 
 LEAF_INPLACE = "a leaf Variable that requires grad is being used in an in-place operation."
 VIEW_OF_LEAF_INPLACE = "a view of a leaf Variable that requires grad is being used in an in-place operation."
-MULTI_OUTPUT_VIEW_INPLACE = (
-    "Output {n} of {fn} is a view and is being modified inplace. This view is the output of a function "
-    "that returns multiple views. Such functions do not allow the output views to be modified inplace. "
-    "You should replace the inplace operation by an out-of-place one."
-)
-_NO_GRAD_VIEW_TAIL = (
-    " with grad mode enabled. Given that this use case is ambiguous and error-prone, it is forbidden. "
-    "You can clarify your code by moving both the view and the inplace either both inside the no_grad "
-    "block (if you don't want the inplace to be tracked) or both outside (if you want the inplace to be tracked)."
-)
-NO_GRAD_VIEW_INPLACE = "A view was created in no_grad mode and is being modified inplace" + _NO_GRAD_VIEW_TAIL
-NO_GRAD_VIEW_BASE_MODIFIED = (
-    "A view was created in no_grad mode and its base or another view of its base has been modified inplace"
-    + _NO_GRAD_VIEW_TAIL
-)
+_VIEW_REBASE_TAILS = {
+    "multi_output": " This view is the output of a function that returns multiple views. Such functions do not "
+                    "allow the output views to be modified inplace. You should replace the inplace operation by an "
+                    "out-of-place one.",
+    "no_grad_mode": " Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify your "
+                    "code by moving both the view and the inplace either both inside the no_grad block (if you don't "
+                    "want the inplace to be tracked) or both outside (if you want the inplace to be tracked).",
+    "inference_mode": " Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify "
+                      "your code by moving both the view and the inplace either both inside the inference_mode block "
+                      "(if you don't want the inplace to be tracked) or both outside (if you want the inplace to be "
+                      "tracked).",
+    "in_custom_function": " This view was created inside a custom Function (or because an input was returned "
+                          "as-is) and the autograd logic to handle view+inplace would override the custom backward "
+                          "associated with the custom Function, leading to incorrect gradients. This behavior is "
+                          "forbidden. You can fix this by cloning the output of the custom Function.",
+}
+
+
+def view_rebase(creation_meta: str, grad_fn: str | None, output_nr: int, indirect: bool) -> str:
+    """PyTorch's handle_view_on_rebase: why a view (made in no_grad mode, in inference mode, by a
+    multi-output op or a custom Function) may not be modified in place, directly or through its base.
+    `grad_fn` is the view's own node as messages name it (`Unbind`, `View`), None when it has none."""
+    modified = "its base or another view of its base has been" if indirect else "is being"
+    if creation_meta in ("inference_mode", "no_grad_mode") or grad_fn is None:
+        prefix = (f"Output {output_nr} of {grad_fn} is a view of a view which was created in" if grad_fn
+                  else "A view was created in")
+        if creation_meta == "inference_mode":
+            message = f"{prefix} inference mode and {modified} modified inplace in normal mode."
+        else:
+            message = f"{prefix} no_grad mode and {modified} modified inplace with grad mode enabled."
+    else:
+        message = f"Output {output_nr} of {grad_fn} is a view and {modified} modified inplace."
+    return message + _VIEW_REBASE_TAILS[creation_meta]
+
+
 VERSION_MISMATCH = (
     "one of the variables needed for gradient computation has been modified by an inplace operation: "
     "{core}. Hint: enable anomaly detection to find the operation that failed to compute its gradient, "
@@ -121,6 +141,8 @@ TARGET_DTYPE = "expected target dtype to be Long or Byte, but got {got}"
 def shape_text(shape: tuple[int, ...]) -> str:
     """`[2, 3]`: the way torch's C++ side prints sizes in messages."""
     return "[" + ", ".join(str(s) for s in shape) + "]"
+
+
 MULTI_OUTPUT_VIEW_BASE_MODIFIED = (
     "Output {n} of {fn} is a view and its base or another view of its base has been modified inplace. "
     "This view is the output of a function that returns multiple views. Such functions do not allow the "

@@ -59,7 +59,7 @@ def dense_permutation(shape: Sequence[int], stride: Sequence[int]) -> list[int] 
 
 
 def preserved_strides(shape: Sequence[int], stride: Sequence[int]) -> Shape:
-    """Strides of a copy made with torch.preserve_format: same layout when dense, else row-major."""
+    """The layout contract of a leaf's .grad: the leaf's strides when it is dense, else row-major."""
     order = dense_permutation(shape, stride)
     if order is None:
         return contiguous_strides(shape)
@@ -68,6 +68,143 @@ def preserved_strides(shape: Sequence[int], stride: Sequence[int]) -> Shape:
     for d in reversed(order):
         result[d] = step
         step *= max(shape[d], 1)
+    return tuple(result)
+
+
+def non_overlapping_and_dense(shape: Sequence[int], stride: Sequence[int]) -> bool:
+    """torch's is_non_overlapping_and_dense: contiguous (which any empty tensor is), or a
+    permutation of a contiguous layout (size-0 and size-1 dims do not count)."""
+    if 0 in shape or is_contiguous(shape, stride):
+        return True
+    if len(shape) == 1:
+        return shape[0] < 2 or stride[0] == 1
+    order = sorted((d for d in range(len(shape)) if shape[d] >= 2), key=lambda d: stride[d])
+    expected = 1
+    for d in order:
+        if stride[d] != expected:
+            return False
+        expected *= shape[d]
+    return True
+
+
+def like_strides(shape: Sequence[int], stride: Sequence[int]) -> Shape:
+    """Strides of torch.preserve_format (clone(), *_like, .to()): the same layout when non-overlapping
+    and dense (any empty tensor is), else dense strides in the input's own dim order (torch's
+    infer_dense_strides)."""
+    if non_overlapping_and_dense(shape, stride):
+        return tuple(stride)
+    return infer_dense_strides(shape, stride)
+
+
+def infer_dense_strides(shape: Sequence[int], stride: Sequence[int]) -> Shape:
+    """torch's infer_dense_strides: order dims by stride, innermost first, as TensorIterator does (a
+    stride 0 keeps its place; equal strides put the smaller size first), then lay them out densely."""
+    ndim = len(shape)
+    if ndim <= 1:
+        return (1,) * ndim
+    perm = list(range(ndim - 1, -1, -1))
+
+    def should_swap(d0: int, d1: int) -> int:
+        s0, s1 = stride[d0], stride[d1]
+        if s0 == 0 or s1 == 0:
+            return 0
+        if s0 != s1:
+            return -1 if s0 < s1 else 1
+        return 1 if shape[d0] > shape[d1] else 0
+
+    for i in range(1, ndim):  # a stable insertion sort, exactly as ATen writes it
+        dim1 = i
+        for j in range(1, i + 1):
+            dim0 = i - j
+            comparison = should_swap(perm[dim0], perm[dim1])
+            if comparison > 0:
+                perm[dim0], perm[dim1] = perm[dim1], perm[dim0]
+                dim1 = dim0
+            elif comparison < 0:
+                break
+    result = [0] * ndim
+    step = 1
+    for d in perm:
+        result[d] = step
+        if shape[d] > 1:
+            step *= shape[d]
+    return tuple(result)
+
+
+def _channels_last(shape: Sequence[int], stride: Sequence[int]) -> bool:
+    if len(shape) != 4:
+        return False
+    expected = 1
+    for d in (1, 3, 2, 0):
+        if shape[d] != 1:
+            if stride[d] != expected:
+                return False
+            expected *= shape[d]
+    return True
+
+
+def channels_last_strides(shape: Sequence[int]) -> Shape:
+    n, c, h, w = (max(s, 1) for s in shape)
+    return (h * w * c, 1, w * c, c)
+
+
+def iterator_strides(shape: Sequence[int], operands: Sequence[tuple[Sequence[int], Sequence[int]]]) -> Shape:
+    """The strides TensorIterator gives an output it allocates, from its inputs' layouts: row-major
+    for contiguous inputs; when all inputs have the output's shape, channels-last for channels-last
+    ones and the inputs' own strides for equal dense ones; otherwise the dims ordered as the inputs'
+    strides order them (reorder_dimensions: broadcast dims ambiguous, ties to the smaller size), then
+    laid out densely."""
+    shape = tuple(shape)
+    ndim = len(shape)
+    if ndim == 0:
+        return ()
+    if not operands:
+        return contiguous_strides(shape)
+    if all(tuple(op_shape) == shape for op_shape, _ in operands):
+        if all(is_contiguous(op_shape, op_stride) for op_shape, op_stride in operands):
+            return contiguous_strides(shape)
+        if all(_channels_last(op_shape, op_stride) for op_shape, op_stride in operands):
+            return channels_last_strides(shape)
+        if all(non_overlapping_and_dense(op_shape, op_stride) for op_shape, op_stride in operands):
+            first = tuple(operands[-1][1])
+            if all(tuple(op_stride) == first for _, op_stride in operands):
+                return first
+    aligned = []
+    for op_shape, op_stride in operands:
+        lead = ndim - len(op_shape)
+        row = [0] * ndim
+        for i, (n, st) in enumerate(zip(op_shape, op_stride)):
+            row[lead + i] = 0 if (n == 1 and shape[lead + i] != 1) else st
+        aligned.append(row)
+    perm = list(range(ndim - 1, -1, -1))
+
+    def should_swap(d0: int, d1: int) -> int:
+        for row in aligned:
+            s0, s1 = row[d0], row[d1]
+            if s0 == 0 or s1 == 0:
+                continue
+            if s0 != s1:
+                return -1 if s0 < s1 else 1
+            if shape[d0] > shape[d1]:
+                return 1
+        return 0
+
+    for i in range(1, ndim):  # insertion sort with ambiguous comparisons, as reorder_dimensions does
+        dim1 = i
+        for dim0 in range(i - 1, -1, -1):
+            comparison = should_swap(perm[dim0], perm[dim1])
+            if comparison > 0:
+                perm[dim0], perm[dim1] = perm[dim1], perm[dim0]
+                dim1 = dim0
+            elif comparison < 0:
+                break
+    if perm == list(range(ndim - 1, -1, -1)):
+        return contiguous_strides(shape)
+    result = [0] * ndim
+    step = 1
+    for d in perm:
+        result[d] = step
+        step *= shape[d]
     return tuple(result)
 
 
@@ -114,13 +251,15 @@ def infer_size(shape: Sequence[int], numel: int) -> Shape:
     if shape.count(-1) > 1:
         raise RuntimeError(errors.ONE_INFERRED)
     known = math.prod(s for s in shape if s != -1)
-    if -1 in shape:
-        if known == 0 or numel % known:
-            raise RuntimeError(errors.SHAPE_INVALID.format(shape=errors.shape_text(shape), numel=numel))
+    inferred = -1 in shape
+    if numel == known or (inferred and known > 0 and numel % known == 0):
+        if not inferred:
+            return shape
+        if known == 0:
+            raise RuntimeError(f"cannot reshape tensor of {numel} elements into shape {errors.shape_text(shape)} "
+                               "because the unspecified dimension size -1 can be any value and is ambiguous")
         return tuple(numel // known if s == -1 else s for s in shape)
-    if known != numel:
-        raise RuntimeError(errors.SHAPE_INVALID.format(shape=errors.shape_text(shape), numel=numel))
-    return shape
+    raise RuntimeError(errors.SHAPE_INVALID.format(shape=errors.shape_text(shape), numel=numel))
 
 
 def view_strides(old_shape: Shape, old_stride: Shape, new_shape: Shape) -> Shape | None:

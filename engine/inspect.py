@@ -29,7 +29,8 @@ def storage_nbytes(t: Tensor) -> int:
 
 
 def storage_numel(t: Tensor) -> int:
-    return int(t._storage.data.size)
+    """How many elements of t's dtype its storage holds."""
+    return t._storage.nbytes // t.dtype.itemsize
 
 
 def covered_span(t: Tensor) -> tuple[int, int]:

@@ -23,7 +23,7 @@ _INDENT = len(_PREFIX)
 _FLOAT_DTYPES = frozenset({"float16", "bfloat16", "float32", "float64"})
 # torch omits the dtype suffix for the default float dtype, int64 and bool
 # (empty tensors only for the default float dtype, since nothing else hints at it).
-_IMPLIED_DTYPES = frozenset({"float32", "int64", "bool"})
+_IMPLIED_DTYPES = frozenset({"float32", "complex64", "int64", "bool"})
 _DEFAULT_DTYPE = "float32"
 _SCI_FORMAT = f"{{:.{_PRECISION}e}}".format
 _FIXED_FORMAT = f"{{:.{_PRECISION}f}}".format
@@ -79,6 +79,8 @@ def _tensor_body(values: np.ndarray, dtype_name: str) -> str:
     if dtype_name in _FLOAT_DTYPES:
         # Like torch (item()/tolist()), format every float width through Python doubles.
         cells, width = _float_cells(shown.ravel().tolist())
+    elif dtype_name.startswith("complex"):
+        cells, width = _complex_cells(shown.ravel())
     else:
         cells, width = _plain_cells(shown.ravel().tolist())
     return _layout(cells, shown.shape, cuts, width, _INDENT)
@@ -113,6 +115,18 @@ def _float_cells(flat: list[float]) -> tuple[list[str], int]:
     cells = [fmt(v) for v in flat]
     width = max(map(len, compress(cells, counted)), default=1)
     return [c.rjust(width) for c in cells], width
+
+
+def _complex_cells(flat: np.ndarray) -> tuple[list[str], int]:
+    """Real and imaginary parts each get a formatter of their own (mode and width); an element is
+    `real+imagj` (the sign of the imaginary part replaces the '+')."""
+    real_cells, real_width = _float_cells(flat.real.tolist())
+    imag_cells, imag_width = _float_cells(flat.imag.tolist())
+    cells = []
+    for re_text, im_text in zip(real_cells, imag_cells):
+        im_text = (im_text + "j").lstrip()
+        cells.append(re_text + im_text if im_text[0] in "+-" else re_text + "+" + im_text)
+    return cells, real_width + imag_width + 1
 
 
 def _float_mode(nonzero_finite: list[float]) -> Callable[[float], str]:

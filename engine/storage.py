@@ -74,11 +74,12 @@ class Storage:
     def data_ptr(self) -> int:
         return self.data.__array_interface__["data"][0]
 
-    def resize(self, count: int) -> None:
-        """Grow the buffer (resize_/set_ semantics): old elements keep their values."""
-        if count <= self.data.size:
+    def grow_to(self, nbytes: int) -> None:
+        """Make the buffer hold at least `nbytes` (resize_/set_/out= semantics): old bytes keep their
+        values, new ones are whatever the allocator gives. Tensors of any dtype may view the bytes."""
+        if nbytes <= self.nbytes:
             return
-        bigger = self.owner.new_buffer(count, self.data.dtype)
+        bigger = self.owner.new_buffer(-(-nbytes // self.data.itemsize), self.data.dtype)
         bigger[: self.data.size] = self.data
         old = self.nbytes
         self.data = bigger
@@ -101,7 +102,7 @@ class UntypedStorage:
         self._storage = storage
 
     def data_ptr(self) -> int:
-        return self._storage.data_ptr
+        return self._storage.data_ptr if self._storage.nbytes else 0
 
     def nbytes(self) -> int:
         return self._storage.nbytes

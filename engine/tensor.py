@@ -17,15 +17,18 @@ import numpy as np
 
 from engine import allocator as allocation
 from engine import devices, dtypes, errors, geometry
-from engine.autograd import grad_mode
 from engine.autograd.node import AccumulateGrad, Node, node_type
 from engine.devices import CPU, device
 from engine.storage import Storage, UntypedStorage
 
+# How a view was made (PyTorch's CreationMeta): decides whether it may be modified in place.
 DEFAULT = "default"
 NO_GRAD_MODE = "no_grad_mode"
+INFERENCE_MODE = "inference_mode"
 MULTI_OUTPUT = "multi_output"
 IN_CUSTOM_FUNCTION = "in_custom_function"  # returned by a custom autograd.Function
+
+CONJ_BIT, NEG_BIT = 1, 2
 
 
 class VersionCounter:
@@ -40,15 +43,18 @@ class VersionCounter:
 class ViewInfo:
     """Why a tensor is a view: its root base, how it was made, and the version its grad_fn matches."""
 
-    __slots__ = ("attr_version", "base", "creation_meta", "op_name", "output_nr")
+    __slots__ = ("attr_version", "base", "creation_meta", "op_name", "output_nr", "replay_layout")
 
     def __init__(self, base: Tensor, creation_meta: str, attr_version: int, op_name: str = "",
                  output_nr: int = 0) -> None:
         self.base = base
         self.creation_meta = creation_meta
         self.attr_version = attr_version
-        self.op_name = op_name
+        self.op_name = op_name  # a multi-output or custom Function view: the op that made it
         self.output_nr = output_nr
+        # a view in another dtype than its base (view_as_real...) is rebuilt by replaying the ops that
+        # made it (torch's view_fn), with the geometry it had then: an in-place view op since does not count
+        self.replay_layout: tuple[tuple[int, ...], tuple[int, ...], int] | None = None
 
 
 class Size(tuple):
@@ -78,7 +84,7 @@ class Tensor:
     _backward_hooks: Any = None  # register_hook's hooks (set per tensor, in its __dict__)
     _post_accumulate_grad_hooks: Any = None
 
-    __slots__ = ("__dict__", "__weakref__", "_accumulator", "_grad", "_grad_fn", "_np_cache", "_offset",
+    __slots__ = ("__dict__", "__weakref__", "_accumulator", "_bits", "_grad", "_grad_fn", "_np_cache", "_offset",
                  "_output_nr", "_requires_grad", "_retains_grad", "_shape", "_storage", "_stride",
                  "_vc", "_view", "dtype")
 
@@ -108,6 +114,7 @@ class Tensor:
         t._view = None
         t._accumulator = None
         t._np_cache = None
+        t._bits = 0  # CONJ_BIT | NEG_BIT: torch's lazy conjugate and negative views
         return t
 
     @classmethod
@@ -169,20 +176,42 @@ class Tensor:
         t._view = None
         t._accumulator = None
         t._np_cache = (flat, array.view())
+        t._bits = 0
         return t
 
     # ----------------------------------------------------------------- layout
     def _numpy_view(self) -> np.ndarray:
-        """This tensor as a numpy array over the same memory: writes go straight to the storage."""
+        """This tensor as a numpy array over the same memory: writes go straight to the storage.
+        A lazy conjugate or negative view (conj(), the imag of one) reads as a computed array
+        instead; writes to it go through `_write` (the in-place and out= paths do)."""
+        if self._bits:
+            raw = self._raw_view()
+            value = np.conj(raw) if self._bits & CONJ_BIT else raw
+            return np.negative(value) if self._bits & NEG_BIT else value
+        return self._raw_view()
+
+    def _write(self, write: Any) -> None:
+        """Run `write(array)` on this tensor's values, storing them back through its conj/neg bits."""
+        if not self._bits:
+            write(self._raw_view())
+            return
+        logical = np.array(self._numpy_view())
+        write(logical)
+        physical = np.conj(logical) if self._bits & CONJ_BIT else logical
+        np.copyto(self._raw_view(), np.negative(physical) if self._bits & NEG_BIT else physical)
+
+    def _raw_view(self) -> np.ndarray:
+        """The stored values, whatever the conj/neg bits say about them."""
         data = self._storage.data
         cache = self._np_cache
         if cache is not None and cache[0] is data:
             return cache[1]
-        itemsize = data.itemsize
+        np_dtype = self.dtype.np  # the storage's bytes seen as this tensor's dtype (view(dtype), set_)
+        itemsize = np_dtype.itemsize
         if 0 in self._shape:
-            array = np.empty(self._shape, dtype=data.dtype)
+            array = np.empty(self._shape, dtype=np_dtype)
         else:
-            array = np.ndarray(self._shape, data.dtype, buffer=data, offset=self._offset * itemsize,
+            array = np.ndarray(self._shape, np_dtype, buffer=data, offset=self._offset * itemsize,
                                strides=tuple(s * itemsize for s in self._stride))
         self._np_cache = (data, array)
         return array
@@ -241,6 +270,8 @@ class Tensor:
         return UntypedStorage(self._storage)
 
     def data_ptr(self) -> int:
+        if self._storage.nbytes == 0 or 0 in self._shape:
+            return 0  # no elements: torch's null pointer
         return self._storage.data_ptr + self._offset * self.dtype.itemsize
 
     @property
@@ -260,7 +291,13 @@ class Tensor:
         return self.dtype.is_floating_point
 
     def is_complex(self) -> bool:
-        return False
+        return self.dtype.is_complex
+
+    def is_conj(self) -> bool:
+        return bool(self._bits & CONJ_BIT)
+
+    def is_neg(self) -> bool:
+        return bool(self._bits & NEG_BIT)
 
     # ----------------------------------------------------------------- versions and views
     @property
@@ -284,7 +321,9 @@ class Tensor:
 
     def _alias(self) -> Tensor:
         """Same memory, layout and version counter; no autograd history (what detach() returns)."""
-        return Tensor._make(self._storage, self._offset, self._shape, self._stride, self.dtype, self._vc)
+        alias = Tensor._make(self._storage, self._offset, self._shape, self._stride, self.dtype, self._vc)
+        alias._bits = self._bits
+        return alias
 
     def _layout_key(self) -> tuple[tuple[int, ...], tuple[int, ...], int]:
         return self._shape, self._stride, self._offset
@@ -298,17 +337,18 @@ class Tensor:
 
     @requires_grad.setter
     def requires_grad(self, flag: bool) -> None:
-        if not self.is_leaf:
+        if self._grad_fn is not None:  # C++'s is_leaf: the stored grad_fn, no view regeneration
             raise RuntimeError(errors.REQUIRES_GRAD_NON_LEAF if flag else errors.REQUIRES_GRAD_NON_LEAF_FALSE)
-        if flag and not self.dtype.is_floating_point:
+        if flag and not self.dtype.is_differentiable:
             raise RuntimeError(errors.REQUIRES_GRAD_DTYPE_ATTR)
         self._requires_grad = bool(flag)
 
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
-        if not self.is_leaf:
-            raise RuntimeError(
-                errors.REQUIRES_GRAD_NON_LEAF if requires_grad else errors.REQUIRES_GRAD_NON_LEAF_FALSE)
-        if requires_grad and not self.dtype.is_floating_point:
+        if self._grad_fn is not None:  # a non-leaf already requires grad: asking for it again is a no-op
+            if requires_grad:
+                return self
+            raise RuntimeError(errors.REQUIRES_GRAD_NON_LEAF_FALSE)
+        if requires_grad and not self.dtype.is_differentiable:
             raise RuntimeError(errors.REQUIRES_GRAD_DTYPE_METHOD)
         self._requires_grad = bool(requires_grad)
         return self
@@ -330,33 +370,46 @@ class Tensor:
 
     def _regenerate_view_grad_fn(self, view: ViewInfo) -> Node | None:
         """After its base (or another view of it) changed in place, a view's history becomes
-        AsStridedBackward0 of the base's new history, as in PyTorch."""
+        AsStridedBackward0 of the base's new history, as in PyTorch; a view that may not be rebased
+        (made in no_grad mode or by a multi-output op) raises instead, whatever the grad mode."""
         base = view.base
-        if not (base.requires_grad or self._requires_grad or self._grad_fn is not None):
-            view.attr_version = self._vc.value
-            return self._grad_fn
-        if grad_mode.state.enabled:
-            if view.creation_meta == MULTI_OUTPUT:
-                raise RuntimeError(errors.MULTI_OUTPUT_VIEW_BASE_MODIFIED.format(
-                    n=view.output_nr, fn=view.op_name))
-            if view.creation_meta == NO_GRAD_MODE:
-                raise RuntimeError(errors.NO_GRAD_VIEW_BASE_MODIFIED)
-            if view.creation_meta == IN_CUSTOM_FUNCTION:
-                if self._grad_fn is None:
-                    raise RuntimeError(errors.CUSTOM_FUNCTION_NO_GRAD_VIEW_BASE_MODIFIED)
-                raise RuntimeError(errors.CUSTOM_FUNCTION_VIEW_BASE_MODIFIED.format(n=view.output_nr, fn=view.op_name))
-        elif view.creation_meta != DEFAULT:
-            return self._grad_fn
-        base_edge = base._gradient_edge()
-        if base_edge is None:
-            view.attr_version = self._vc.value
-            return self._grad_fn
-        node = node_type("AsStridedBackward0")(None, (base_edge,), ((self._shape, self.dtype, self.device),))
-        node._values = {"size": self._shape, "stride": self._stride, "storage_offset": self._offset,
-                        "_geometry": base._layout_key()}
+        if self._grad_fn is None and not base.requires_grad:
+            return None
+        self._check_rebase(view, indirect=True)
+        base_edge = base._gradient_edge() or (None, 0)
+        base_layout = base._layout_key()
+        if base.dtype.is_complex and not self.dtype.is_complex:
+            # a real view of complex memory: torch replays view_as_real on the base, then as_strided
+            shape, stride, offset = base_layout
+            base_layout = ((*shape, 2), (*(2 * st for st in stride), 1), 2 * offset)
+            complex_np = base.dtype.np
+
+            def parts_backward(grad: np.ndarray, saved: dict) -> tuple[np.ndarray]:
+                return ((grad[..., 0] + 1j * grad[..., 1]).astype(complex_np),)
+
+            real_node = node_type("ViewAsRealBackward0")(parts_backward, (base_edge,),
+                                                         ((base_layout[0], self.dtype, self.device),))
+            layout = view.replay_layout or self._layout_key()
+            if layout == base_layout:
+                self._set_grad_fn(real_node, 0)
+                view.attr_version = self._vc.value
+                return real_node
+            base_edge = (real_node, 0)
+        else:
+            layout = self._layout_key()
+        node = node_type("AsStridedBackward0")(None, (base_edge,), ((layout[0], self.dtype, self.device),))
+        node._values = {"size": layout[0], "stride": layout[1], "storage_offset": layout[2], "_geometry": base_layout}
         self._set_grad_fn(node, 0)
         view.attr_version = self._vc.value
         return node
+
+    def _check_rebase(self, view: ViewInfo, indirect: bool) -> None:
+        """PyTorch's handle_view_on_rebase: only views made the default way may take a new history."""
+        if view.creation_meta == DEFAULT:
+            return
+        fn = self._grad_fn
+        raise RuntimeError(errors.view_rebase(view.creation_meta, None if fn is None else fn.forward_op_name(),
+                                              self._output_nr, indirect))
 
     def _grad_fn_for_message(self) -> Node | None:
         """grad_fn as a version-mismatch message names it; never raises."""
@@ -401,6 +454,9 @@ class Tensor:
 
     @grad.setter
     def grad(self, value: Tensor | None) -> None:
+        if value is not None and not isinstance(value, Tensor):
+            raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of type "
+                            f"{type(value).__name__}")
         if value is not None:
             if not isinstance(value, Tensor):
                 raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of type "
@@ -523,13 +579,32 @@ class Tensor:
         return self._numpy_view().tolist()
 
     def numpy(self, force: bool = False) -> np.ndarray:
-        if self.requires_grad and not force:
+        from engine.autograd import grad_mode
+
+        if self.requires_grad and not force and grad_mode.state.enabled:
             raise RuntimeError(errors.NUMPY_REQUIRES_GRAD)
+        if force:  # detach().resolve_conj().resolve_neg().numpy(): memory is shared unless a bit is set
+            return self._numpy_view()
+        if self.is_conj():
+            raise RuntimeError("Can't call numpy() on Tensor that has conjugate bit set. Use tensor.resolve_conj()"
+                               ".numpy() instead.")
+        if self.is_neg():
+            raise RuntimeError("Can't call numpy() on Tensor that has negative bit set. Use tensor.resolve_neg()"
+                               ".numpy() instead.")
         return self._numpy_view()
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
         array = self.numpy()
         return array if dtype is None else array.astype(dtype)
+
+    def __copy__(self) -> Tensor:
+        """copy.copy: torch rebuilds the tensor from its reduce tuple, `empty(0).set_(storage, ...)`: the
+        same memory and layout, a leaf with self's requires_grad, a version counter of its own at 1."""
+        copied = Tensor._make(self._storage, self._offset, self._shape, self._stride, self.dtype)
+        copied._bits = self._bits
+        copied._requires_grad = self.requires_grad
+        copied._vc.value = 1
+        return copied
 
     def __reduce_ex__(self, protocol: int) -> Any:
         raise TypeError("tensors cannot be pickled in this engine")
@@ -558,10 +633,16 @@ class Tensor:
     @property
     def data(self) -> Tensor:
         """Same memory, its own version counter, no history: the old escape hatch around autograd."""
-        return Tensor._make(self._storage, self._offset, self._shape, self._stride, self.dtype)
+        data = Tensor._make(self._storage, self._offset, self._shape, self._stride, self.dtype)
+        data._bits = self._bits
+        return data
 
     @data.setter
     def data(self, other: Tensor) -> None:
+        if not isinstance(other, Tensor):
+            raise TypeError(f"Variable data has to be a tensor, but got {type(other).__name__}")
+        if self.requires_grad and not (other.dtype.is_floating_point or other.dtype.is_complex):
+            raise RuntimeError("data set to a tensor that requires gradients must be floating point or complex dtype")
         self._storage = other._storage
         self.dtype = other.dtype
         self._set_layout(other._shape, other._stride, other._offset)
@@ -580,10 +661,31 @@ class Tensor:
     def is_cpu(self) -> bool:
         return self._storage.device.type == "cpu"
 
-    def type(self, dtype: Any = None) -> Any:
+    def type(self, dtype: Any = None, non_blocking: bool = False) -> Any:
+        """No argument: the legacy type name ('torch.FloatTensor'); else this tensor in that type (a
+        dtype, a legacy class such as torch.DoubleTensor, or its name), itself when it already is."""
         if dtype is None:
             return f"torch.{self.dtype.legacy}"
-        return self.to(dtype)
+        if isinstance(dtype, str):
+            name = dtype.removeprefix("torch.")
+            found = next((d for d in (*dtypes.ALL, *dtypes.COMPLEX) if d.legacy == name), None)
+            if found is None:
+                raise ValueError(f"invalid type: '{dtype}'")
+            dtype = found
+        target = getattr(dtype, "dtype", dtype)
+        return self if target is self.dtype else self.to(target)
+
+    def type_as(self, other: Tensor) -> Tensor:
+        return self.type(other.type())
+
+    def __delattr__(self, name: str) -> None:
+        """torch refuses to delete what autograd relies on."""
+        refused = {"data": "Deleting tensor data is not allowed. Delete tensor instead!",
+                   "requires_grad": "requires_grad must be a bool",
+                   "_grad_fn": "Deletion of _grad_fn not allowed. Detach tensor instead!"}
+        if name in refused:
+            raise RuntimeError(refused[name])
+        object.__delattr__(self, name)
 
     def get_device(self) -> int:
         return -1 if self.is_cpu else 0
@@ -607,7 +709,8 @@ class Parameter(Tensor):
         p._requires_grad = bool(requires_grad)
         p._output_nr = 0
         p._retains_grad = False
-        if requires_grad and not data.dtype.is_floating_point:
+        p._bits = 0
+        if requires_grad and not data.dtype.is_differentiable:
             raise RuntimeError(errors.REQUIRES_GRAD_DTYPE_FACTORY)
         return p
 

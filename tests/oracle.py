@@ -145,6 +145,21 @@ def _read(t, attr: str):
         return f"<{type(exc).__name__}: {exc}>"
 
 
+# torch's TORCH_WARN_ONCE messages: torch shows each once per process, so whether real torch shows one
+# depends on what ran before in the test process; the comparison leaves them out on both sides.
+WARN_ONCE_TEXTS = ("UserWarning: Tensor.T is deprecated on 0-D tensors", "UserWarning: The use of `x.T` on tensors",
+                   "UserWarning: Tensor.H is deprecated on 0-D tensors", "UserWarning: Tensor.mT is deprecated on 0-D",
+                   "UserWarning: Tensor.mH is deprecated on 0-D", "UserWarning: adjoint() is deprecated on 0-D",
+                   "UserWarning: Casting complex values to real discards the imaginary part")
+
+
+def drop_warn_once(warnings: list[str] | None) -> list[str] | None:
+    """The warnings without torch's warn-once ones (see WARN_ONCE_TEXTS)."""
+    if warnings is None:
+        return None
+    return [w for w in warnings if not w.startswith(WARN_ONCE_TEXTS)]
+
+
 def describe_tensor(t, values: bool = True, grad: bool = True) -> dict:
     d = {
         "kind": type(t).__name__,
@@ -173,9 +188,9 @@ def describe(value, values: bool = True):
     Tensors -> shape, stride, storage_offset, dtype name, _version, requires_grad, is_leaf,
     grad_fn class name, _is_view(), is_contiguous(), values (floats rounded) and the grad of a
     leaf. Tuples / lists (incl. torch.return_types) -> their items; torch.Size, dtypes, devices,
-    ndarrays, numpy scalars, numbers, bools, strings and None -> themselves. Anything else
-    (modules, functions, autograd nodes ...) -> its type name. `values=False` leaves out tensor
-    and array values (for results of random ops).
+    ndarrays, numpy scalars, numbers, bools, strings and None -> themselves; functions and methods
+    -> "function". Anything else (modules, autograd nodes ...) -> its type name. `values=False`
+    leaves out tensor and array values (for results of random ops).
     """
     if is_tensor(value):
         return describe_tensor(value, values=values)
@@ -202,6 +217,8 @@ def describe(value, values: bool = True):
         return value
     if isinstance(value, float):
         return _float(value)
+    if tname in ("builtin_function_or_method", "function", "method", "method-wrapper", "_OpNamespace"):
+        return {"kind": "function"}  # torch binds ops in C, the engine in Python: both are callables
     return {"kind": "object", "type": tname}
 
 

@@ -43,10 +43,10 @@ class _Labels:
     """S0, S1, … by first appearance; the storages are kept alive so an address is never reused."""
 
     def __init__(self) -> None:
-        self.by_address: dict[int, str] = {}
+        self.by_address: dict[Any, str] = {}
         self.keep: list[Any] = []
 
-    def label(self, address: int, keep: Any) -> str:
+    def label(self, address: Any, keep: Any) -> str:
         if address not in self.by_address:
             self.by_address[address] = f"S{len(self.by_address)}"
             self.keep.append(keep)
@@ -57,6 +57,22 @@ def _array_root(array: np.ndarray) -> np.ndarray:
     while isinstance(array.base, np.ndarray):
         array = array.base
     return array
+
+
+def _read(value: Any, attr: str) -> Any:
+    """An attribute, or "<error>" where reading it raises (inference tensors have no version)."""
+    try:
+        return getattr(value, attr)
+    except RuntimeError:
+        return "<error>"
+
+
+def _storage_key(storage: Any) -> Any:
+    """Where a storage's memory is; memory-less storages (data_ptr 0) are told apart by identity."""
+    address = storage.data_ptr()
+    if address:
+        return address
+    return ("empty", getattr(storage, "_cdata", None) or id(getattr(storage, "_storage", storage)))
 
 
 def _version(tensor: Any) -> int | None:
@@ -79,23 +95,35 @@ def _describe(torch: Any, value: Any, labels: _Labels) -> dict[str, Any]:
         grad_fn = None if fn is None else type(fn).__name__
     except RuntimeError:
         grad_fn = "Invalid"
-    grad = value.grad if value.is_leaf else None
+    is_leaf = _read(value, "is_leaf")  # raises for a view whose base changed after a no_grad view
+    with warnings.catch_warnings():  # .grad of a non-leaf warns, and still holds what it held
+        warnings.simplefilter("ignore")
+        try:
+            grad = value.grad
+        except RuntimeError:
+            grad = None
     return {
         "kind": "tensor", "shape": list(value.shape), "stride": list(value.stride()),
         "storage_offset": value.storage_offset(), "dtype": str(value.dtype).replace("torch.", ""),
-        "storage": labels.label(storage.data_ptr(), storage), "version": _version(value),
-        "requires_grad": value.requires_grad, "is_leaf": value.is_leaf, "grad_fn": grad_fn,
+        "storage": labels.label(_storage_key(storage), storage), "version": _version(value),
+        "requires_grad": value.requires_grad, "is_leaf": is_leaf, "grad_fn": grad_fn,
         "is_view": value._is_view(),
         "values": _plain(value.detach().tolist()) if value.numel() <= 1000 else None,
         "grad": None if grad is None else _plain(grad.tolist()),
     }
 
 
-def record(source: str) -> list[dict[str, Any]]:
-    """Run `source` with real torch, one top-level statement at a time, like `replay --json`."""
+def record(source: str, bound: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+    """Run `source` with real torch, one top-level statement at a time, like `replay --json`.
+
+    `bound` pre-binds names (the fuzzer binds `torch` to real torch or to the engine, so that one
+    program runs against both); the tensor type is then the one `bound["torch"]` provides.
+    """
     import torch
 
-    namespace: dict[str, Any] = {"__name__": "__main__"}
+    if bound and "torch" in bound:
+        torch = bound["torch"]
+    namespace: dict[str, Any] = {"__name__": "__main__", **(bound or {})}
     labels = _Labels()
     lines = source.splitlines()
     steps = []

@@ -31,16 +31,30 @@ def copy_slices_backward(fn: Node | None, base_layout: Any, view_layout: Any, gr
     view_shape, view_stride, view_offset = view_layout
     result = new_empty_strided(grad, base_shape, base_stride)
     result.copy_(grad)
-    grad_slice = result.as_strided(view_shape, view_stride, view_offset - base_offset)
-    res = fn.apply([grad_slice.clone(memory_format="contiguous_format")], (True, *mask[1:]))
+    if result.dtype.is_complex and not fn.output_meta[0][1].is_complex:
+        # a real view of complex memory (view_as_real, .real): its window of the (real, imag) pairs
+        from engine.ops.complex_ops import view_as_real
+
+        grad_slice = view_as_real(result).as_strided(view_shape, view_stride, view_offset - 2 * base_offset)
+    else:
+        grad_slice = result.as_strided(view_shape, view_stride, view_offset - base_offset)
+    # fn computes the view's gradient only where its own edge leads somewhere (torch's
+    # should_compute_output): a view of a base that did not require grad gets none, which counts as zeros
+    res = fn.apply([grad_slice.clone(memory_format="contiguous_format")], (fn.next_functions[0][0] is not None,
+                                                                         *mask[1:]))
     out: list[Any] = [None] * count
-    for i, value in enumerate(res):
-        if mask[i] and value is not None:
-            if i == 0:
-                grad_slice.copy_(value)
-                out[0] = result
+    for i in range(count):
+        value = res[i] if i < len(res) else None
+        if not mask[i]:
+            continue
+        if i == 0:
+            if value is None:
+                grad_slice.zero_()
             else:
-                out[i] = value
+                grad_slice.copy_(value)
+            out[0] = result
+        elif value is not None:
+            out[i] = value
     return out
 
 

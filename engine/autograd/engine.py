@@ -65,8 +65,9 @@ def _held_elsewhere(tensor: Any, engine_refs: int) -> bool:
 
 
 def _dense(t: Any) -> bool:
-    """torch's is_non_overlapping_and_dense (a row-major tensor, the usual gradient, answers first)."""
-    return t._stride == geometry.contiguous_strides(t._shape) or \
+    """torch's is_non_overlapping_and_dense (a row-major tensor, the usual gradient, answers first; an
+    empty tensor is contiguous, so dense)."""
+    return t._stride == geometry.contiguous_strides(t._shape) or 0 in t._shape or \
         geometry.dense_permutation(t._shape, t._stride) is not None
 
 
@@ -163,7 +164,7 @@ def run_backward(tensors: Sequence[Any], grads: Sequence[Any], keep_graph: bool,
                 if not tensor.requires_grad:
                     raise RuntimeError(errors.INPUT_NO_GRAD)
                 edge = tensor._gradient_edge()
-            if edge[0] not in dependencies:  # unreachable: its gradient stays undefined
+            if edge is None or edge[0] not in dependencies:  # unreachable: its gradient stays undefined
                 continue
             outputs.add(edge[0])
             if not accumulate:
@@ -388,7 +389,7 @@ def _accumulate_into(variable: Any, grad: Any) -> None:
 
 
 def _obeys_layout_contract(grad: Any, variable: Any) -> bool:
-    if geometry.dense_permutation(variable._shape, variable._stride) is not None:
+    if _dense(variable):
         for size, g_stride, v_stride in zip(grad._shape, grad._stride, variable._stride):
             if size != 1 and g_stride != v_stride:
                 return False
@@ -402,6 +403,6 @@ def _clone_obey_contract(grad: Any, variable: Any) -> Any:
     """The variable's strides when it is dense (new_empty_strided + copy_), else a contiguous clone."""
     from engine.ops.backward_ops import new_empty_strided
 
-    if geometry.dense_permutation(variable._shape, variable._stride) is not None:
+    if _dense(variable):
         return new_empty_strided(grad, variable._shape, variable._stride).copy_(grad)
     return grad.clone(memory_format="contiguous_format")

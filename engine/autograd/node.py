@@ -43,10 +43,12 @@ class SavedTensor:
     An op's own output is saved as an alias without grad_fn (as PyTorch does, to avoid a cycle); when
     unpacked while the backward itself is recorded (create_graph) it is handed out with the node as
     its grad_fn, so the second derivative flows through the op. An error about a saved output names
-    the op that saved it; a saved input names its grad_fn at backward time.
+    the op that saved it (or, for an in-place op on a view, the view's node after the rebase:
+    `view_grad_fn`); a saved input names its grad_fn at backward time.
     """
 
-    __slots__ = ("hooks", "is_output", "output_nr", "packed", "released", "target", "tensor", "version")
+    __slots__ = ("hooks", "is_output", "output_nr", "packed", "released", "target", "tensor", "version",
+                 "view_grad_fn")
 
     def __init__(self, tensor: Any, is_output: bool, output_nr: int = 0) -> None:
         if tensor._storage.inference:
@@ -56,6 +58,7 @@ class SavedTensor:
         self.output_nr = output_nr
         self.tensor = tensor._alias() if is_output else tensor
         self.released = False
+        self.view_grad_fn: Node | None = None
         self.target = None
         self.hooks = graph.current_hooks()
         self.packed = self._pack(tensor) if self.hooks is not None else None
@@ -106,7 +109,7 @@ class SavedTensor:
 
     def _mismatch_core(self, owner: Node, current: int) -> str:
         tensor = self.tensor
-        producer = owner if self.is_output else tensor._grad_fn_for_message()
+        producer = (self.view_grad_fn or owner) if self.is_output else tensor._grad_fn_for_message()
         named = f", which is output 0 of {producer.forward_op_name()}," if producer is not None else ""
         return (
             f"[{tensor.dtype.message_name} {errors.shape_text(tensor.shape)}]{named} is at version "
@@ -220,6 +223,9 @@ _NUMBERS = (bool, int, float, complex, np.generic)
 # create_graph through them raises instead of returning a gradient without a graph
 WITHOUT_DOUBLE_BACKWARD = frozenset({
     "MkldnnRnnLayerBackward0",
+    # complex views and conversions (engine/ops/complex_ops.py)
+    "ConjBackward0", "NegViewBackward0", "ConjPhysicalBackward0", "ConjPhysicalBackward1", "ViewAsRealBackward0",
+    "ViewAsComplexBackward0", "ComplexBackward0", "PolarBackward0",
 })
 
 

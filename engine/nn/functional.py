@@ -55,6 +55,30 @@ def leaky_relu_(input: Tensor, negative_slope: float = 0.01) -> Tensor:  # noqa:
     return pw.leaky_relu_(input, negative_slope)
 
 
+def hardtanh(input: Tensor, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False) -> Tensor:  # noqa: A002
+    if min_val > max_val:
+        raise ValueError("min_val cannot be greater than max_val")
+    return pw.hardtanh(input, min_val, max_val, inplace)
+
+
+def hardtanh_(input: Tensor, min_val: float = -1.0, max_val: float = 1.0) -> Tensor:  # noqa: A002
+    if min_val > max_val:
+        raise ValueError("min_val cannot be greater than max_val")
+    return pw.hardtanh_(input, min_val, max_val)
+
+
+def threshold(input: Tensor, threshold: float, value: float, inplace: bool = False) -> Tensor:  # noqa: A002
+    return pw.threshold(input, threshold, value, inplace)
+
+
+def threshold_(input: Tensor, threshold: float, value: float) -> Tensor:  # noqa: A002
+    return pw.threshold_(input, threshold, value)
+
+
+def relu6(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002
+    return pw.hardtanh(input, 0.0, 6.0, inplace)
+
+
 def gelu(input: Tensor, approximate: str = "none", *, out: Tensor | None = None) -> Tensor:  # noqa: A002
     return pw.gelu(input, approximate, out=out)
 

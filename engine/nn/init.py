@@ -87,7 +87,7 @@ def trunc_normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, a: float 
     """Normal values truncated to [a, b] by rejection, as torch 2.13 draws them: when most of the
     mass lies inside, out-of-range values are redrawn from the normal; otherwise candidates are drawn
     uniformly in [a, b] and accepted with the normal's relative density."""
-    from engine.ops import pointwise
+    from engine.ops import elementwise, pointwise
     from engine.ops.factories import empty_like
 
     def cdf(x: float) -> float:
@@ -101,7 +101,7 @@ def trunc_normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, a: float 
             low, high = float(tensor.dtype.np.type(a)), float(tensor.dtype.np.type(b))
             result = tensor.normal_(mean, std, generator=generator)
             while True:
-                mask = pointwise.logical_or(pointwise.lt(result, low), pointwise.gt(result, high))
+                mask = elementwise.METHODS["logical_or"](pointwise.lt(result, low), pointwise.gt(result, high))
                 if not mask.any():
                     break
                 result = pointwise.where(mask, empty_like(result).normal_(mean, std, generator=generator), result)

@@ -31,16 +31,7 @@ from engine.tensor import Parameter, Tensor
 def unsafe_chunk(source: Tensor, chunks: int, dim: int) -> list[Tensor]:
     """Pieces over source's memory that autograd does not treat as views (ATen's unsafe_chunk):
     each has its own version counter, so the cells may activate them in place."""
-    size = source._shape[dim] // chunks
-    stride = source._stride[dim]
-    outs = []
-    for k in range(chunks):
-        shape = source._shape[:dim] + (size,) + source._shape[dim + 1:]
-        outs.append(Tensor._make(source._storage, source._offset + k * size * stride, shape, source._stride,
-                                 source.dtype))
-    record("UnsafeSplitBackward0", outs, (source,), values={"dim": dim, "split_size": size,
-                                                           "_piece_shape": outs[0]._shape if outs else ()})
-    return outs
+    return list(views.unsafe_split(source, source._shape[dim] // chunks, dim))
 
 
 def _linear(x: Tensor, weight: Tensor, bias: Tensor | None) -> Tensor:

@@ -14,8 +14,8 @@ from typing import Any
 from engine import placement
 from engine.placement import placed
 
-FAMILIES = ("pointwise", "views", "copying", "factories", "random", "reduction", "linalg", "indexing",
-            "storage_ops", "selection", "contraction")
+FAMILIES = ("pointwise", "elementwise", "views", "view_copies", "copying", "complex_ops", "factories", "random",
+            "reduction", "linalg", "indexing", "flat_index", "storage_ops", "selection", "contraction")
 
 
 def _available_modules() -> list[Any]:

@@ -5,6 +5,7 @@ A copy gets a new Storage and a new version counter; copy_/fill_/zero_ write int
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
@@ -21,11 +22,12 @@ from engine.tensor import Tensor
 
 
 def clone(self: Tensor, *, memory_format: Any = None, contiguous: bool = False) -> Tensor:
-    """A new storage; dense layouts are preserved (torch.preserve_format), others become contiguous."""
+    """A new storage in torch.preserve_format: a dense layout is kept as it is, any other gets dense
+    strides in the same dim order."""
     if contiguous or memory_format == "contiguous_format":
         stride = geometry.contiguous_strides(self._shape)
     else:
-        stride = geometry.preserved_strides(self._shape, self._stride)
+        stride = geometry.like_strides(self._shape, self._stride)
     out = Tensor._empty_strided(self._shape, stride, self.dtype)
     np.copyto(out._numpy_view(), self._numpy_view())
     if self._storage.inference and not out._storage.inference:
@@ -45,11 +47,24 @@ def _copy_to(self: Tensor, dtype: dtypes.dtype, target: device, copy: bool = Fal
     if dtype is self.dtype and target == self.device and not copy:
         return self
     with on(target):
-        out = Tensor._empty_strided(self._shape, geometry.preserved_strides(self._shape, self._stride), dtype)
-    np.copyto(out._numpy_view(), self._numpy_view(), casting="unsafe")
-    if dtype.is_floating_point:
+        out = Tensor._empty_strided(self._shape, geometry.like_strides(self._shape, self._stride), dtype)
+    np.copyto(out._numpy_view(), _cast_source(self._numpy_view(), dtype), casting="unsafe")
+    if dtype.is_differentiable:
         record("ToCopyBackward0", out, (self,), values={"_dtype": self.dtype, "_device": self.device})
     return out
+
+
+def _cast_source(values: np.ndarray, dtype: dtypes.dtype) -> np.ndarray:
+    """Complex values going into a real dtype keep their real part, with torch's warning."""
+    if values.dtype.kind == "c" and not dtype.is_complex:
+        warnings.warn("Casting complex values to real discards the imaginary part", UserWarning, stacklevel=4)
+        return values.real
+    return values
+
+
+def _real_for(grad: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """A complex gradient flowing to a real input is its real part (torch's handle_r_to_c)."""
+    return grad.real if grad.dtype.kind == "c" and np.dtype(dtype).kind != "c" else grad
 
 
 def to(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
@@ -83,34 +98,49 @@ def cuda(self: Tensor, device: Any = None, non_blocking: bool = False, memory_fo
 
 def copy_(self: Tensor, src: Tensor | float, non_blocking: bool = False) -> Tensor:
     """Write src into self (broadcast, any dtype cast allowed); recorded as CopyBackwards."""
-    check_inplace_allowed(self)
+    check_inplace_allowed(self, src)
     if not isinstance(src, Tensor):
         src = Tensor._wrap(np.array(src, dtype=self.dtype.np), self.dtype)
-    check_writable(self, None, (src._shape,))
-    source_array = src._numpy_view()
+    # torch's copy_ returns at once when src is the very same data (same memory, layout, dtype and
+    # bits): no overlap check, nothing written (x[::2] = b into b's own expansion)
+    same = src is self or (src._storage is self._storage and src._offset == self._offset
+                           and src._stride == self._stride and src._shape == self._shape
+                           and src.dtype is self.dtype and src._bits == self._bits)
+    if not same:
+        check_writable(self, None, (src._shape,))
+    source_array = _cast_source(src._numpy_view(), self.dtype) if not same else src._numpy_view()
 
     def write(target: np.ndarray) -> None:
-        np.copyto(target, source_array, casting="unsafe")
+        if same:
+            return
+        with np.errstate(invalid="ignore", over="ignore"):  # NaN into an integer: as C++ casts it
+            np.copyto(target, source_array, casting="unsafe")
 
     return apply_inplace(self, write, "CopyBackwards", (src,), check_autograd=False,
                          values={"_dtype": src.dtype, "_device": src.device})
 
 
 def fill_(self: Tensor, value: Tensor | float) -> Tensor:
-    check_inplace_allowed(self)
-    check_writable(self)
+    """A number may fill an expanded tensor (every element gets the same value); a 0-dim tensor
+    value goes through torch's overlap check like any other write."""
+    check_inplace_allowed(self, value)
+    check_writable(self, internal_overlap=isinstance(value, Tensor))
     if isinstance(value, Tensor):
         if value.ndim:
             raise RuntimeError("fill_ only supports 0-dimension value tensor but got tensor with "
                                f"{value.ndim} dimensions.")
         scalar = value._numpy_view()[()]
-        return apply_inplace(self, lambda t: t.fill(scalar), "FillBackward3", (value,), check_autograd=False)
-    return apply_inplace(self, lambda t: t.fill(value), "FillBackward2", (), check_autograd=False)
+
+        # torch copies from a clone of a value that aliases self, so no overlap can be refused
+        return apply_inplace(self, lambda t: t.fill(scalar), "FillBackward3", (value,), check_autograd=False,
+                             check_overlap=value._storage is not self._storage)
+    scalar = dtypes.checked_scalar(value, self.dtype)
+    return apply_inplace(self, lambda t: t.fill(scalar), "FillBackward2", (), check_autograd=False)
 
 
 def zero_(self: Tensor) -> Tensor:
     check_inplace_allowed(self)
-    check_writable(self)
+    check_writable(self, internal_overlap=False)
     return apply_inplace(self, lambda t: t.fill(0), "ZeroBackward0", (), check_autograd=False)
 
 

@@ -20,7 +20,7 @@ from engine import dtypes, errors, geometry
 from engine.autograd import grad_mode
 from engine.autograd.copy_slices import CopySlices
 from engine.autograd.node import Node, SavedTensor, make_saved, node_type
-from engine.tensor import DEFAULT, IN_CUSTOM_FUNCTION, MULTI_OUTPUT, NO_GRAD_MODE, Tensor, ViewInfo
+from engine.tensor import DEFAULT, INFERENCE_MODE, MULTI_OUTPUT, NO_GRAD_MODE, Tensor, ViewInfo
 
 Backward = Callable[..., Sequence[np.ndarray | None]]
 
@@ -51,16 +51,31 @@ def result_type(*operands: Any) -> dtypes.dtype:
             rank, d = 2, dtypes.int64
         elif isinstance(x, numbers.Real):
             rank, d = 2, dtypes.get_default_dtype()
+        elif isinstance(x, numbers.Complex):
+            rank, d = 2, dtypes.default_complex()
         else:
             raise TypeError(f"unsupported operand type: {type(x).__name__}")
         ranks[rank] = d if ranks[rank] is None else dtypes.promote_types(ranks[rank], d)
-    result: dtypes.dtype | None = None
-    for d in ranks:
-        if d is not None and (result is None or dtypes.category(d) > dtypes.category(result)):
-            result = d
+    result = _combine_categories(ranks[0], _combine_categories(ranks[1], ranks[2]))
     if result is None:
         raise TypeError("result_type needs at least one operand")
     return result
+
+
+def _combine_categories(higher: dtypes.dtype | None, lower: dtypes.dtype | None) -> dtypes.dtype | None:
+    """c10's combine_categories: a lower-ranked operand counts only when it brings a higher category;
+    a complex one keeps a float's precision (float64 tensor * 1j is complex128)."""
+    if higher is None:
+        return lower
+    if lower is None or higher.is_complex:
+        return higher
+    if lower.is_complex:
+        return higher.to_complex() if higher.is_floating_point else lower
+    if higher.is_floating_point:
+        return higher
+    if higher is dtypes.bool_ or lower.is_floating_point:
+        return dtypes.promote_types(higher, lower)
+    return higher
 
 
 def array_of(x: Any, dtype: dtypes.dtype) -> Any:
@@ -177,9 +192,9 @@ def attach_node(name: str, outputs: Tensor | Sequence[Tensor], inputs: Sequence[
 
 def wrap_result(name: str, result: Any, dtype: dtypes.dtype, inputs: tuple[Any, ...],
             save: dict[str, Any] | None = None, values: dict[str, Any] | None = None,
-            save_result: str | None = None) -> Tensor:
+            save_result: str | None = None, backward: Backward | None = None) -> Tensor:
     """A numpy result as a new tensor of `dtype`, recorded as node `name` (see `record`) when an
-    input requires grad. A fresh C-contiguous result of the right dtype, what most ops produce, is
+    input requires grad (`backward`: a numpy closure, for a node not in the derivative table yet). A fresh C-contiguous result of the right dtype, what most ops produce, is
     adopted as it is; needs_grad is inlined, since most results need no node."""
     if type(result) is np.ndarray and result.base is None and result.dtype == dtype.np and \
             result.flags.c_contiguous:
@@ -189,7 +204,8 @@ def wrap_result(name: str, result: Any, dtype: dtypes.dtype, inputs: tuple[Any, 
     if grad_mode.state.enabled:
         for t in inputs:
             if isinstance(t, Tensor) and t.requires_grad:
-                attach_node(name, tensor, inputs, None, save, {save_result: tensor} if save_result else None, values)
+                attach_node(name, tensor, inputs, backward, save, {save_result: tensor} if save_result else None,
+                            values)
                 break
     return tensor
 
@@ -205,31 +221,29 @@ def _index_of(outs: tuple[Tensor, ...], t: Tensor) -> int | None:
 
 
 # --------------------------------------------------------------------------- in-place protocol
-def check_inplace_allowed(self: Tensor) -> None:
-    """PyTorch's check_inplace: which tensors autograd refuses to let you modify, and why."""
-    if not (grad_mode.state.enabled and self.requires_grad):
+def check_inplace_allowed(self: Tensor, *others: Any) -> None:
+    """PyTorch's check_inplace: which tensors autograd refuses to let you modify, and why. It acts
+    when grad mode is on and self or any operand (`others`) requires grad."""
+    if not grad_mode.state.enabled:
+        return
+    self_requires = self.requires_grad
+    if not (self_requires or any(isinstance(o, Tensor) and o.requires_grad for o in others)):
         return
     view = self._view
     if view is not None:
-        if view.creation_meta == MULTI_OUTPUT:
-            raise RuntimeError(errors.MULTI_OUTPUT_VIEW_INPLACE.format(n=view.output_nr, fn=view.op_name))
-        if view.creation_meta == IN_CUSTOM_FUNCTION:
-            if self._grad_fn is None:
-                raise RuntimeError(errors.CUSTOM_FUNCTION_NO_GRAD_VIEW_INPLACE)
-            raise RuntimeError(errors.CUSTOM_FUNCTION_VIEW_INPLACE.format(n=view.output_nr, fn=view.op_name))
-        if view.creation_meta == NO_GRAD_MODE:
-            raise RuntimeError(errors.NO_GRAD_VIEW_INPLACE)
-        if view.base.is_leaf and view.base.requires_grad:
+        self._check_rebase(view, indirect=False)
+        if self_requires and view.base.is_leaf:
             raise RuntimeError(errors.VIEW_OF_LEAF_INPLACE)
-    elif self.is_leaf:
+    if self_requires and self.is_leaf:
         raise RuntimeError(errors.LEAF_INPLACE)
 
 
 def check_writable(self: Tensor, result_dtype: dtypes.dtype | None = None,
-                   operand_shapes: Sequence[tuple[int, ...]] = ()) -> None:
-    """The checks every in-place write makes: overlap, cast and broadcast into self's shape."""
-    if geometry.has_internal_overlap(self._shape, self._stride):
-        raise RuntimeError(errors.INTERNAL_OVERLAP)
+                   operand_shapes: Sequence[tuple[int, ...]] = (), *, internal_overlap: bool = True) -> None:
+    """The checks every in-place write makes: overlap (fill_ and zero_ skip it), cast, and
+    broadcast into self's shape."""
+    if internal_overlap:
+        check_internal_overlap(self)
     if result_dtype is not None and not dtypes.can_cast(result_dtype, self.dtype):
         raise RuntimeError(errors.CAST.format(src=result_dtype.short, dst=self.dtype.short))
     if operand_shapes and not (len(operand_shapes) == 1 and operand_shapes[0] in ((), self._shape)):
@@ -239,40 +253,79 @@ def check_writable(self: Tensor, result_dtype: dtypes.dtype | None = None,
                 self=errors.shape_text(self._shape), broadcast=errors.shape_text(broadcast)))
 
 
+def check_internal_overlap(self: Tensor) -> None:
+    """torch's assert_no_internal_overlap: a written tensor whose elements share memory (expand)."""
+    if geometry.has_internal_overlap(self._shape, self._stride):
+        raise RuntimeError(errors.INTERNAL_OVERLAP)
+
+
+def overlap_status(a: Tensor, b: Tensor) -> str:
+    """torch's get_overlap_status: "full" (same elements, same layout), "partial", "no", or
+    "too hard" (a layout that is not dense, where torch does not decide)."""
+    if a is b:
+        return "full"
+    if a.numel() == 0 or b.numel() == 0:
+        return "no"
+    if geometry.dense_permutation(a._shape, a._stride) is None or \
+            geometry.dense_permutation(b._shape, b._stride) is None:
+        return "too hard"
+    if a._storage is not b._storage:
+        return "no"
+    a_begin, b_begin = a.data_ptr(), b.data_ptr()
+    a_end, b_end = a_begin + a.nbytes, b_begin + b.nbytes
+    if (a_begin, a_end) == (b_begin, b_end):
+        return "full" if a._stride == b._stride else "partial"
+    return "partial" if a_begin < b_end and b_begin < a_end else "no"
+
+
 def check_no_partial_overlap(self: Tensor, other: Any) -> None:
     """torch refuses a write whose input shares some, but not all, of the written memory."""
-    if not isinstance(other, Tensor) or other is self or other._storage is not self._storage:
-        return
-    if self.numel() == 0 or other.numel() == 0:
-        return
-    if geometry.dense_permutation(self._shape, self._stride) is None or \
-            geometry.dense_permutation(other._shape, other._stride) is None:
-        return
-    a_begin, b_begin = self._offset, other._offset
-    a_end, b_end = a_begin + self.numel(), b_begin + other.numel()
-    if (a_begin, a_end) == (b_begin, b_end):
-        partial = self._stride != other._stride
-    else:
-        partial = a_begin < b_end and b_begin < a_end
-    if partial:
+    if isinstance(other, Tensor) and overlap_status(self, other) == "partial":
         raise RuntimeError(errors.PARTIAL_OVERLAP)
+
+
+def check_no_overlap(self: Tensor, other: Any) -> None:
+    """torch's assert_no_overlap (gathers into out=): the input may not share any written memory."""
+    if isinstance(other, Tensor) and overlap_status(self, other) in ("partial", "full"):
+        raise RuntimeError(errors.PARTIAL_OVERLAP)
+
+
+def check_out_overlap(out: Tensor, inputs: Sequence[Any]) -> None:
+    """TensorIterator's check for out=: out may not overlap itself nor partly overlap an input."""
+    check_internal_overlap(out)
+    for other in inputs:
+        check_no_partial_overlap(out, other)
+
+
+def bump_written(t: Tensor) -> None:
+    """The version bump after a write; an inference tensor has no counter, and outside inference
+    mode torch finds that out only now, after the write, and refuses."""
+    if t._storage.inference:
+        if not grad_mode.state.inference:
+            raise RuntimeError(errors.INFERENCE_INPLACE)
+    else:
+        t._bump_version()
 
 
 def apply_inplace(self: Tensor, write: Callable[[np.ndarray], None], name: str, inputs: Sequence[Any] = (),
                   backward: Backward | None = None, save: dict[str, Any] | None = None,
                   save_self_copy: str | None = None, save_result: str | None = None,
-                  check_autograd: bool = True, values: dict[str, Any] | None = None) -> Tensor:
+                  check_autograd: bool = True, values: dict[str, Any] | None = None, layout_op: bool = False,
+                  check_overlap: bool = True) -> Tensor:
     """Write into self's memory, bump its version once, and rewrite the graph as PyTorch does.
 
     `inputs` are the op's differentiable operands after self; `save_self_copy` names the field under
     which a clone of self *before* the write is saved (mul_, div_, clamp_...); `save_result` saves
     self after it (relu_, sigmoid_, exp_...), which is why a later in-place change of self breaks
-    their backward. `values` are the node's non-tensor fields.
+    their backward. `values` are the node's non-tensor fields. An in-place view op (`layout_op`: t_,
+    transpose_, squeeze_, ...) changes no memory: even on a view, its node simply becomes self's
+    grad_fn, fed by self's former history (no CopySlices).
     """
     if check_autograd:
-        check_inplace_allowed(self)
-    for other in inputs:
-        check_no_partial_overlap(self, other)
+        check_inplace_allowed(self, *inputs)
+    if check_overlap:  # ops with an overlap rule of their own check it themselves (index_put_)
+        for other in inputs:
+            check_no_partial_overlap(self, other)
     tracked = needs_grad(self, *inputs)
     if tracked:
         cls = node_type(name)
@@ -284,25 +337,30 @@ def apply_inplace(self: Tensor, write: Callable[[np.ndarray], None], name: str, 
             saved_inputs[save_self_copy] = clone(self)  # the value before the write, with its history
         saved_before = make_saved(saved_inputs, {})  # versions (and pack hooks) now
         self_edge = edges_of([self])[0]
+        input_edges = edges_of(inputs)  # before the write: a view of self is not rebased yet
         base_edge = edges_of([self._view.base])[0] if self._view is not None else None
-    write(self._numpy_view())
-    if self._storage.inference:  # torch writes, then finds there is no version counter to bump
-        if not grad_mode.state.inference:
-            raise RuntimeError(errors.INFERENCE_INPLACE)
-    else:
-        self._bump_version()
+    with np.errstate(all="ignore"):  # torch never warns about nan/inf results
+        self._write(write)
+    bump_written(self)
     if not tracked:
         return self
-    node = cls(backward, (self_edge, *edges_of(inputs)), ((self._shape, self.dtype, self._storage.device),))
+    node = cls(backward, (self_edge, *input_edges), ((self._shape, self.dtype, self._storage.device),))
     node._saved = tuple(saved_before)
     if values:
         node._values = values
+    view_fn = None
     if self._view is None:
         self._set_grad_fn(node, 0)
+    elif layout_op:
+        self._set_grad_fn(node, 0)
+        self._view.attr_version = self._vc.value
     else:
         rebase_view(self, node, base_edge)
+        view_fn = self.grad_fn  # torch rebuilds the view's history at once (AsStridedBackward0)
     if save_result:
-        node._saved = (*node._saved, (save_result, SavedTensor(self, True)))
+        saved_result = SavedTensor(self, True)
+        saved_result.view_grad_fn = view_fn  # a version error names the view's node after the rebase
+        node._saved = (*node._saved, (save_result, saved_result))
     return self
 
 
@@ -314,16 +372,21 @@ def rebase_view(view: Tensor, fn: Node, base_edge: tuple[Node | None, int]) -> N
 
 # --------------------------------------------------------------------------- views
 def make_view(source: Tensor, shape: Sequence[int], stride: Sequence[int], offset: int, name: str,
-              backward: Backward | None = None, values: dict[str, Any] | None = None) -> Tensor:
-    """A tensor over source's memory sharing its version counter, recorded as view op `name`."""
+              backward: Backward | None = None, values: dict[str, Any] | None = None,
+              dtype: dtypes.dtype | None = None, bits: int | None = None) -> Tensor:
+    """A tensor over source's memory sharing its version counter, recorded as view op `name`; it
+    keeps source's conj/neg bits unless given others, and source's dtype unless given another
+    (view_as_real, real, imag)."""
     out = Tensor._make(source._storage, offset, shape if type(shape) is tuple else tuple(shape),
-                       stride if type(stride) is tuple else tuple(stride), source.dtype, source._vc)
+                       stride if type(stride) is tuple else tuple(stride), dtype or source.dtype, source._vc)
+    out._bits = source._bits if bits is None else bits
     _mark_view(out, source, DEFAULT)
-    if source.requires_grad:
-        if grad_mode.state.enabled:
-            attach_node(name, out, (source,), backward, values=values)
-        else:
-            out._requires_grad = True
+    if out._view is not None and out.dtype is not out._view.base.dtype:
+        out._view.replay_layout = out._layout_key()
+    # A view of an inference tensor is a plain inference tensor; in no_grad mode a view records no
+    # node, and requires grad when its root base does (Tensor.requires_grad).
+    if grad_mode.state.enabled and not source._storage.inference and source.requires_grad:
+        attach_node(name, out, (source,), backward, values=values)
     return out
 
 
@@ -335,19 +398,24 @@ def make_multi_views(source: Tensor, layouts: Sequence[tuple[tuple[int, ...], tu
                  for shape, stride, off in layouts)
     op_name = name[: name.index("Backward")]
     for i, out in enumerate(outs):
+        out._bits = source._bits
         _mark_view(out, source, MULTI_OUTPUT, op_name, i)
-    if not record(name, outs, (source,), backward, values=values) and source.requires_grad \
-            and not grad_mode.state.enabled:
-        for out in outs:
-            out._requires_grad = True
+    record(name, outs, (source,), backward, values=values)
     return outs
 
 
 def _mark_view(out: Tensor, source: Tensor, meta: str, op_name: str = "", output_nr: int = 0) -> None:
+    """Record out as a view of source's root base, with PyTorch's creation meta: made in no_grad
+    mode, by a multi-output op (`op_name`'s output `output_nr`), or the default way; a view of a view
+    inherits a non-default meta unless it is itself made in no_grad mode (propagate_creation_meta)."""
+    if source._storage.inference:  # inference tensors keep no autograd metadata: their views are not views
+        return
     parent = source._view
     root = parent.base if parent is not None else source
-    if not grad_mode.state.enabled:
+    if grad_mode.state.inference:
+        meta = INFERENCE_MODE
+    elif not grad_mode.state.enabled:
         meta = NO_GRAD_MODE
-    elif parent is not None and parent.creation_meta != DEFAULT:
+    if parent is not None and (meta == DEFAULT or parent.creation_meta == INFERENCE_MODE):
         meta, op_name, output_nr = parent.creation_meta, parent.op_name, parent.output_nr
     out._view = ViewInfo(root, meta, source._vc.value, op_name, output_nr)

@@ -12,13 +12,13 @@ import numpy as np
 
 from engine import dtypes, errors, geometry
 from engine.ops.views import sizes_arg
-from engine.storage import Storage
+from engine.storage import Storage, UntypedStorage
 from engine.tensor import Size, Tensor, device
 
 
 def _finish(t: Tensor, requires_grad: bool) -> Tensor:
     if requires_grad:
-        if not t.dtype.is_floating_point:
+        if not t.dtype.is_differentiable:
             raise RuntimeError(errors.REQUIRES_GRAD_DTYPE_FACTORY)
         t._requires_grad = True
     return t
@@ -48,6 +48,8 @@ def _infer_dtype(data: Any) -> dtypes.dtype:
             found.append(dtypes.int64)
         elif isinstance(x, numbers.Real):
             found.append(dtypes.get_default_dtype())
+        elif isinstance(x, numbers.Complex):
+            found.append(dtypes.default_complex())
         else:
             raise TypeError(f"Could not infer dtype of {type(x).__name__}")
 
@@ -150,7 +152,8 @@ def full(size: Sequence[int], fill_value: Any, *, dtype: dtypes.dtype | None = N
     _check_device(device)
     if dtype is None:
         dtype = (dtypes.bool_ if isinstance(fill_value, bool) else dtypes.int64
-                 if isinstance(fill_value, numbers.Integral) else dtypes.get_default_dtype())
+                 if isinstance(fill_value, numbers.Integral) else dtypes.get_default_dtype()
+                 if isinstance(fill_value, numbers.Real) else dtypes.default_complex())
     shape = sizes_arg([size])
     check_sizes(shape)
     return _finish(_filled(shape, fill_value, dtypes.to_dtype(dtype)), requires_grad)
@@ -158,7 +161,7 @@ def full(size: Sequence[int], fill_value: Any, *, dtype: dtypes.dtype | None = N
 
 def _filled_like(other: Tensor, value: Any, dtype: dtypes.dtype) -> Tensor:
     """`*_like` factories keep a dense input's layout (torch.preserve_format)."""
-    t = Tensor._empty_strided(other._shape, geometry.preserved_strides(other._shape, other._stride), dtype)
+    t = Tensor._empty_strided(other._shape, geometry.like_strides(other._shape, other._stride), dtype)
     if value is not None and t.numel():
         t._storage.data.fill(value)
     return t
@@ -167,6 +170,7 @@ def _filled_like(other: Tensor, value: Any, dtype: dtypes.dtype) -> Tensor:
 def _like(fill: Any) -> Any:
     def make(other: Tensor, *, dtype: dtypes.dtype | None = None, device: Any = None,
              requires_grad: bool = False, memory_format: Any = None) -> Tensor:
+        dtype = dtypes.to_dtype(dtype) if dtype is not None else None
         return _finish(_filled_like(other, fill, dtype or other.dtype), requires_grad)
     return make
 
@@ -178,11 +182,13 @@ empty_like = _like(0)
 
 def full_like(other: Tensor, fill_value: Any, *, dtype: dtypes.dtype | None = None, device: Any = None,
               requires_grad: bool = False) -> Tensor:
+    dtype = dtypes.to_dtype(dtype) if dtype is not None else None
     return _finish(_filled_like(other, fill_value, dtype or other.dtype), requires_grad)
 
 
 def arange(start: Any, end: Any = None, step: Any = 1, *, dtype: dtypes.dtype | None = None, device: Any = None,
            requires_grad: bool = False) -> Tensor:
+    dtype = dtypes.to_dtype(dtype) if dtype is not None else None
     _check_device(device)
     if end is None:
         start, end = 0, start
@@ -202,12 +208,61 @@ def arange(start: Any, end: Any = None, step: Any = 1, *, dtype: dtypes.dtype | 
 
 def linspace(start: float, end: float, steps: int, *, dtype: dtypes.dtype | None = None, device: Any = None,
              requires_grad: bool = False) -> Tensor:
+    dtype = dtypes.to_dtype(dtype) if dtype is not None else None
     target = dtype or dtypes.get_default_dtype()
-    return _finish(Tensor._wrap(np.linspace(start, end, steps).astype(target.np), target), requires_grad)
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
+    return _finish(Tensor._wrap(_linspace(start, end, steps, target), target), requires_grad)
+
+
+def _linspace(start: float, end: float, steps: int, target: dtypes.dtype) -> np.ndarray:
+    """ATen's linspace kernel: the first half counts up from start, the second down from end, each
+    element one fused multiply-add in the dtype's arithmetic (start + step * i, end - step * j)."""
+    if steps <= 1 or not target.is_floating_point:
+        return np.linspace(start, end, steps).astype(target.np)
+    from engine.ops.random import _fma32
+
+    t = target.np.type
+    first, last = t(start), t(end)
+    step = (last - first) / t(steps - 1)
+    idx = np.arange(steps)
+    halfway = steps // 2
+    up = idx[:halfway].astype(target.np)
+    down = (steps - 1 - idx[halfway:]).astype(target.np)
+    if target.itemsize == 8:
+        values = np.concatenate([_fma64(up, step, first), _fma64(down, -step, last)])
+    elif target.itemsize == 4:
+        values = np.concatenate([_fma32(up, step, first), _fma32(down, -step, last)])
+    else:
+        values = np.where(idx < halfway, first + step * idx, last - step * (steps - 1 - idx))
+    return values.astype(target.np)
+
+
+def _fma64(a: np.ndarray, b: float, c: float) -> np.ndarray:
+    """float64 a*b+c as one fused multiply-add (error-free product and sum, then one rounding)."""
+    a = np.asarray(a, dtype=np.float64)
+    b, c = np.float64(b), np.float64(c)
+    product = a * b
+
+    def split(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        scaled = 134217729.0 * x
+        high = scaled - (scaled - x)
+        return high, x - high
+
+    ah, al = split(a)
+    bh, bl = split(np.full_like(a, b))
+    product_error = ((ah * bh - product) + ah * bl + al * bh) + al * bl
+    total = product + c
+    back = total - product
+    sum_error = (product - (total - back)) + (c - back)
+    with np.errstate(invalid="ignore"):
+        result = total + (sum_error + product_error)
+    return np.where(np.isfinite(result), result, product + c)
 
 
 def eye(n: int, m: int | None = None, *, dtype: dtypes.dtype | None = None, device: Any = None,
         requires_grad: bool = False) -> Tensor:
+    dtype = dtypes.to_dtype(dtype) if dtype is not None else None
     target = dtype or dtypes.get_default_dtype()
     return _finish(Tensor._wrap(np.eye(n, m, dtype=target.np), target), requires_grad)
 
@@ -261,6 +316,7 @@ def _contig(shape: tuple[int, ...]) -> tuple[int, ...]:
 
 def as_tensor(data: Any, dtype: dtypes.dtype | None = None, device: Any = None) -> Tensor:
     """Shares memory with an ndarray (or returns the tensor itself) when no conversion is needed."""
+    dtype = dtypes.to_dtype(dtype) if dtype is not None else None
     if isinstance(data, Tensor):
         return data if dtype is None or dtype is data.dtype else data.to(dtype)
     if isinstance(data, np.ndarray):
@@ -270,6 +326,7 @@ def as_tensor(data: Any, dtype: dtypes.dtype | None = None, device: Any = None) 
 
 
 def scalar_tensor(value: Any, *, dtype: dtypes.dtype | None = None, device: Any = None) -> Tensor:
+    dtype = dtypes.to_dtype(dtype) if dtype is not None else None
     target = dtype or dtypes.get_default_dtype()
     return Tensor._wrap(np.array(value, dtype=target.np), target)
 
@@ -320,12 +377,40 @@ def diag(input: Tensor, diagonal: int = 0) -> Tensor:  # noqa: A002
     return _finish_diag(input, diagonal)
 
 
+def empty_strided(size: Sequence[int], stride: Sequence[int], *, dtype: dtypes.dtype | None = None,
+                  device: Any = None, requires_grad: bool = False) -> Tensor:
+    """Fresh memory laid out with exactly the given strides (a storage as large as they reach)."""
+    _check_device(device)
+    shape, strides = tuple(int(s) for s in size), tuple(int(s) for s in stride)
+    if len(shape) != len(strides):
+        raise RuntimeError("mismatch in length of strides and shape")
+    check_sizes(shape)
+    target = dtypes.to_dtype(dtype) if dtype is not None else dtypes.get_default_dtype()
+    span = 0 if 0 in shape else 1 + sum((n - 1) * st for n, st in zip(shape, strides))
+    t = Tensor._make(Storage.allocate(span, target.np), 0, shape, strides, target)
+    return _finish(t, requires_grad)
+
+
 FUNCTIONS = {
     "tensor": tensor, "zeros": zeros, "ones": ones, "empty": empty, "full": full, "zeros_like": zeros_like,
     "ones_like": ones_like, "empty_like": empty_like, "full_like": full_like, "arange": arange,
     "linspace": linspace, "eye": eye, "from_numpy": from_numpy, "as_tensor": as_tensor, "asarray": as_tensor,
-    "scalar_tensor": scalar_tensor, "diag": diag, **LEGACY_TYPES,
+    "scalar_tensor": scalar_tensor, "diag": diag, "empty_strided": empty_strided, **LEGACY_TYPES,
 }
+
+
+def new(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+    """The legacy `x.new(...)`: `new()` is empty, sizes give a fresh tensor, a list or tuple is data,
+    a storage is viewed (shared) as x's dtype; always x's dtype."""
+    if not args:
+        return _filled((0,), None, self.dtype)
+    if len(args) == 1 and isinstance(args[0], UntypedStorage):  # torch sets an empty tensor to it
+        storage = args[0]._storage
+        count = storage.nbytes // self.dtype.itemsize
+        t = Tensor._make(storage, 0, (count,), (1,), self.dtype)
+        t._bump_version()
+        return t
+    return legacy_new(self.dtype, *args, **kwargs)
 
 
 def new_factory(fill: Any) -> Any:
@@ -347,4 +432,4 @@ def new_full(self: Tensor, size: Sequence[int], fill_value: Any, dtype: dtypes.d
 
 
 METHODS = {"new_zeros": new_factory(0), "new_ones": new_factory(1), "new_empty": new_factory(0),
-           "new_tensor": new_tensor, "new_full": new_full}
+           "new_tensor": new_tensor, "new_full": new_full, "new": new}

@@ -8,6 +8,7 @@ through such a view (so the base gets CopySlices), `x[mask] = v` is index_put_.
 from __future__ import annotations
 
 import numbers
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -15,17 +16,21 @@ import numpy as np
 
 from engine import dtypes, errors, geometry
 from engine.autograd import grad_mode
+from engine.autograd.node import node_type
 from engine.ops import views
 from engine.ops.copying import copy_, fill_
 from engine.ops.core import (
     apply_inplace,
     check_inplace_allowed,
+    check_internal_overlap,
+    check_no_overlap,
+    check_no_partial_overlap,
     check_writable,
     make_view,
     needs_grad,
     record,
 )
-from engine.ops.pointwise import _finish, write_out
+from engine.ops.pointwise import _finish, wrap_strided, write_out
 from engine.tensor import Tensor
 
 
@@ -41,6 +46,8 @@ def _as_index_array(item: Any) -> np.ndarray:
             raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
         return array
     array = np.asarray(item)
+    if array.size == 0 and isinstance(item, (list, tuple)):
+        return array.astype(np.int64)  # torch makes an empty sequence an empty long index
     if array.dtype.kind == "f":
         raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
     return array
@@ -50,8 +57,22 @@ def _index_tensor(item: Any) -> Tensor:
     return item if isinstance(item, Tensor) else Tensor._wrap(_as_index_array(item))
 
 
+_SEQUENCE_AS_TUPLE = ("Using a non-tuple sequence for multidimensional indexing is deprecated and will be changed in "
+                      "pytorch 2.9; use x[tuple(seq)] instead of x[seq]. In pytorch 2.9 this will be interpreted as "
+                      "tensor index, x[torch.tensor(seq)], which will result either in an error or a different result")
+
+
 def _normalize(index: Any) -> tuple[Any, ...]:
-    return index if isinstance(index, tuple) else (index,)
+    """The index as a tuple of items. A short list holding tensors, sequences, slices, `...` or None
+    is still read as a tuple of indices (NumPy's old heuristic, deprecated with torch's warning)."""
+    if isinstance(index, tuple):
+        return index
+    if isinstance(index, list) and len(index) < 32:
+        for item in index:
+            if isinstance(item, (Tensor, list, tuple, slice)) or item is Ellipsis or item is None:
+                warnings.warn(_SEQUENCE_AS_TUPLE, UserWarning, stacklevel=3)
+                return tuple(index)
+    return (index,)
 
 
 def _consumed_dims(item: Any) -> int:
@@ -79,9 +100,9 @@ def _apply_basic(self: Tensor, items: tuple[Any, ...], single: bool) -> tuple[Te
         composed = _composed_view(self, items, single)
         if composed is not None:
             return composed, []
-    for item in items:
+    for position, item in enumerate(items):
         if type(item) is int:  # the common items first, without the isinstance chain below
-            result = _select(result, dim, item)
+            result = _select(result, dim, item, position)
         elif type(item) is slice:
             result = _slice(result, dim, item, single)
             dim += 1
@@ -90,8 +111,14 @@ def _apply_basic(self: Tensor, items: tuple[Any, ...], single: bool) -> tuple[Te
         elif item is None or isinstance(item, bool):
             result = views.unsqueeze(result, dim)
             dim += 1
+        elif isinstance(item, Tensor) and item.ndim == 0 and item.dtype.name in ("int64", "int32", "int16", "int8"):
+            size = result._shape[dim]  # a 0-dim integer tensor indexes as its value (a select, a view)
+            value = int(item.item())
+            if not -size <= value < size:
+                raise IndexError(errors.INDEX_RANGE.format(i=value, dim=position, size=size))
+            result = views.select(result, dim, value)
         elif isinstance(item, numbers.Integral) and not isinstance(item, Tensor):
-            result = _select(result, dim, item)
+            result = _select(result, dim, item, position)
         elif _is_advanced(item):
             advanced.append((dim, item))
             dim += _consumed_dims(item)
@@ -107,11 +134,11 @@ def _composed_view(self: Tensor, items: tuple[Any, ...], single: bool) -> Tensor
     when an item is of another kind."""
     layout = (self._shape, self._stride, self._offset)
     dim = 0
-    for item in items:
+    for position, item in enumerate(items):
         if type(item) is int:
             size = layout[0][dim]
-            if not -size <= item < size:
-                raise IndexError(errors.INDEX_RANGE.format(i=item, dim=dim, size=size))
+            if not -size <= item < size:  # torch names the item's place in the index, not the dim
+                raise IndexError(errors.INDEX_RANGE.format(i=item, dim=position, size=size))
             layout = views.select_layout(layout, dim, item)
         elif type(item) is slice:
             bounds = _slice_bounds(layout[0][dim], item, single)
@@ -141,11 +168,12 @@ def _slice_bounds(size: int, item: slice, single: bool) -> tuple[int | None, int
     return start, stop, step
 
 
-def _select(view: Tensor, dim: int, item: Any) -> Tensor:
-    """`x[i]` at `dim`: a select view, or IndexError's message for an index out of range."""
+def _select(view: Tensor, dim: int, item: Any, position: int) -> Tensor:
+    """`x[i]` at `dim`: a select view, or IndexError's message for an index out of range (torch
+    names the item's `position` in the index, not the dim)."""
     size = view._shape[dim]
     if not -size <= item < size:
-        raise IndexError(errors.INDEX_RANGE.format(i=item, dim=dim, size=size))
+        raise IndexError(errors.INDEX_RANGE.format(i=item, dim=position, size=size))
     return views.select(view, dim, int(item))
 
 
@@ -167,6 +195,14 @@ def _numpy_index(view: Tensor, advanced: list[tuple[int, Any]]) -> tuple[Any, ..
 
 
 def _check_bounds(view: Tensor, advanced: list[tuple[int, Any]]) -> None:
+    indexed, counts = [], []
+    for dim, item in advanced:
+        array = _as_index_array(item)
+        width = array.ndim if array.dtype == np.bool_ else 1
+        indexed.extend(view._shape[dim:dim + width])
+        counts.append(int(np.count_nonzero(array)) if array.dtype == np.bool_ else array.size)
+    if 0 in indexed and 0 not in counts:  # AdvancedIndex's check, before any index is looked at
+        raise IndexError("index is out of bounds for dimension with size 0")
     for dim, item in advanced:
         array = _as_index_array(item)
         if array.dtype == np.bool_:
@@ -184,7 +220,7 @@ def _check_bounds(view: Tensor, advanced: list[tuple[int, Any]]) -> None:
 # --------------------------------------------------------------------------- x[index]
 def getitem(self: Tensor, index: Any) -> Tensor:
     if type(index) is int and self._shape:  # x[i], the most common index: one select
-        return _select(self, 0, index)
+        return _select(self, 0, index, 0)
     items = _normalize(index)
     if not self._shape and len(items) == 1 and items[0] is Ellipsis:
         return views.alias(self)
@@ -194,10 +230,47 @@ def getitem(self: Tensor, index: Any) -> Tensor:
     _check_bounds(view, advanced)
     np_index = _numpy_index(view, advanced)
     result = view._numpy_view()[np_index]
-    out = Tensor._wrap(np.ascontiguousarray(result) if result.base is None else np.array(result, order="C"), view.dtype)
+    out = wrap_strided(np.asarray(result), view.dtype, _index_strides(view, advanced, result.shape))
     record("IndexBackward0", out, (view,), save={"indices": padded_indices(advanced)},
            values={"self_sym_sizes": view._shape})
     return out
+
+
+def _index_strides(view: Tensor, advanced: list[tuple[int, Any]], shape: tuple[int, ...]) -> tuple[int, ...] | None:
+    """The layout torch's index kernel gives its result: TensorIterator's rule over the source
+    restrided to the result's dims (stride 0 along the index dims) and the index tensors (masks as
+    their nonzero() columns), all broadcast to the result."""
+    if len(shape) < 2:
+        return None
+    indices: list[tuple[int, tuple[int, ...], tuple[int, ...]]] = []  # (view dim, shape, strides)
+    for dim, item in advanced:
+        array = _as_index_array(item)
+        if array.dtype == np.bool_:
+            count = int(np.count_nonzero(array))
+            for j in range(max(array.ndim, 1)):
+                indices.append((dim + j, (count,), (max(array.ndim, 1),)))
+        else:
+            strides = item._stride if isinstance(item, Tensor) else geometry.contiguous_strides(array.shape)
+            indices.append((dim, array.shape, tuple(strides)))
+    index_shape = geometry.broadcast_shapes(*(ishape for _, ishape, _ in indices))
+    index_dims = [d for d, _, _ in indices]
+    adjacent = index_dims == list(range(index_dims[0], index_dims[0] + len(index_dims)))
+    rest = [d for d in range(view.ndim) if d not in index_dims]
+    lead = index_dims[0] if adjacent else 0
+    before = [d for d in rest if d < lead] if adjacent else []
+    after = [d for d in rest if d not in before]
+    k = len(index_shape)
+    if len(before) + k + len(after) != len(shape):
+        return None
+    src = [view._stride[d] for d in before] + [0] * k + [view._stride[d] for d in after]
+    operands = [(tuple(shape), tuple(src))]
+    for _, ishape, istrides in indices:
+        pad = k - len(ishape)
+        expanded = [0] * pad + [0 if (n == 1 and index_shape[pad + i] != 1) else st
+                                for i, (n, st) in enumerate(zip(ishape, istrides))]
+        full_shape = (1,) * len(before) + tuple(index_shape) + (1,) * len(after)
+        operands.append((full_shape, (0,) * len(before) + tuple(expanded) + (0,) * len(after)))
+    return geometry.iterator_strides(shape, operands)
 
 
 def padded_indices(advanced: list[tuple[int, Any]]) -> list[Tensor | None]:
@@ -227,24 +300,44 @@ def positions_of(indices: Sequence[Tensor | None]) -> list[tuple[int, Tensor]]:
 
 # --------------------------------------------------------------------------- x[index] = value
 def setitem(self: Tensor, index: Any, value: Any) -> None:
-    items = _normalize(index)
-    if index is Ellipsis:
-        _write(self, value)
-        return
-    view, advanced = _apply_basic(self, items, single=not isinstance(index, tuple))
+    """`x[index] = value` as torch's set_item: the value becomes a tensor of x's dtype, full slices and
+    `...` select nothing (so `x[:] = v` writes into x itself, not into a view of it), then a copy into
+    the selected view, or index_put_ when the index has tensors, lists or masks."""
+    view, advanced = _apply_basic(self, _normalize(index), single=False)
+    if not isinstance(value, Tensor):
+        value = _scalar_tensor(value, self.dtype)
     if not advanced:
-        _write(view, value)
+        _copy_to(view, value)
         return
     _check_bounds(view, advanced)
+    lead = 0
+    while lead < value.ndim and value._shape[lead] == 1:  # torch's slicePrefix1sDims
+        lead += 1
+    if lead:
+        value = views.view(value, value._shape[lead:])
     index_put_(view, [item for _, item in advanced], value, _positions=advanced)
 
 
-def _write(target: Tensor, value: Any) -> None:
-    if isinstance(value, Tensor):
-        geometry.check_expandable(value._shape, target._shape)  # setitem expands the value first
-        copy_(target, value)
+def _scalar_tensor(value: Any, dtype: dtypes.dtype) -> Tensor:
+    """torch's scalarToTensor: a Python number as a 0-dim tensor of the destination's dtype."""
+    return Tensor._wrap(dtypes.checked_scalar(value, dtype), dtype)
+
+
+def _copy_to(dst: Tensor, src: Tensor) -> None:
+    """torch's copy_to: same shape copies, a 0-dim value fills, anything else is viewed without its
+    leading size-1 dims and expanded to the destination's shape before the copy."""
+    if dst._shape == src._shape:
+        copy_(dst, src)
+    elif src.ndim == 0:
+        fill_(dst, src)
     else:
-        fill_(target, value)
+        lead = 0
+        while lead < src.ndim and src._shape[lead] == 1:
+            lead += 1
+        src = views.view(src, src._shape[lead:])
+        if src._shape != dst._shape:
+            src = views.expand(src, dst._shape)
+        copy_(dst, src)
 
 
 def index_put_(self: Tensor, indices: Sequence[Any], values: Any, accumulate: bool = False,
@@ -264,16 +357,25 @@ def index_put(self: Tensor, indices: Sequence[Tensor | None], values: Any, accum
 
 
 def _index_put(self: Tensor, positions: list[tuple[int, Any]], values: Any, accumulate: bool, name: str) -> Tensor:
-    check_inplace_allowed(self)
+    check_inplace_allowed(self, values)
     np_index = _numpy_index(self, positions)
     selected_shape = self._numpy_view()[np_index].shape
-    if isinstance(values, Tensor):
-        check_writable(self, values.dtype if values.ndim else None)
-        geometry.broadcast_shapes(selected_shape, values._shape)
-        operand: Any = values._numpy_view()
+    if not isinstance(values, Tensor):
+        values = _scalar_tensor(values, self.dtype)
+    _expanded_warning(self, "index_put_", "tensor[indices] = tensor")
+    mask = positions[0][1] if len(positions) == 1 else None
+    if not accumulate and values.numel() == 1 and isinstance(mask, Tensor) and mask.dtype is dtypes.bool_:
+        _expanded_warning(self, "masked_fill_", "tensor[mask] = scalar")  # torch fills through masked_fill_
+        check_no_partial_overlap(self, mask)
     else:
-        check_writable(self)
-        operand = values
+        check_no_overlap(self, values)
+        for _, item in positions:
+            check_no_overlap(self, item)
+    check_writable(self, values.dtype if values.ndim else None, internal_overlap=False)
+    if not _expandable(values._shape, selected_shape):
+        raise RuntimeError(f"shape mismatch: value tensor of shape {errors.shape_text(values._shape)} cannot be "
+                           f"broadcast to indexing result of shape {errors.shape_text(selected_shape)}")
+    operand: Any = values._numpy_view()
 
     def write(target: np.ndarray) -> None:
         if accumulate:
@@ -281,22 +383,50 @@ def _index_put(self: Tensor, positions: list[tuple[int, Any]], values: Any, accu
         else:
             target[np_index] = operand
 
-    is_tensor = isinstance(values, Tensor)
     return apply_inplace(self, write, name, (values,), save={"indices": padded_indices(positions)},
-                         check_autograd=False,
-                         values={"accumulate": accumulate, "_values_shape": values._shape if is_tensor else (),
-                                 "_values_dtype": values.dtype if is_tensor else self.dtype})
+                         check_autograd=False, check_overlap=False,
+                         values={"accumulate": accumulate, "_values_shape": values._shape,
+                                 "_values_dtype": values.dtype})
+
+
+def _expandable(shape: tuple[int, ...], target: tuple[int, ...]) -> bool:
+    """at::is_expandable_to: right-aligned, each size equal to the target's or 1."""
+    if len(shape) > len(target):
+        return False
+    return all(a == b or a == 1 for a, b in zip(reversed(shape), reversed(target)))
+
+
+def _expanded_warning(self: Tensor, op: str, example: str) -> None:
+    """Some indexing writes still accept an expanded tensor, with torch's deprecation warning."""
+    if geometry.has_internal_overlap(self._shape, self._stride):
+        warnings.warn(f"Use of {op} on expanded tensors is deprecated. Please clone() the tensor before performing "
+                      f"this operation. This also applies to advanced indexing e.g. {example}", UserWarning,
+                      stacklevel=3)
 
 
 # --------------------------------------------------------------------------- gathers (copies)
 def index_select(self: Tensor, dim: int, index: Tensor, *, out: Tensor | None = None) -> Tensor:
     d = geometry.wrap_dim(dim, max(self.ndim, 1))
+    if index.dtype.name not in ("int64", "int32"):
+        raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
+    if index.ndim > 1:
+        raise IndexError("index_select(): Index is supposed to be a vector")
     idx = index._numpy_view().reshape(-1)
     if idx.size and (idx.max() >= self._shape[d] or idx.min() < 0):
         raise IndexError("index out of range in self")
     result = np.take(self._numpy_view(), idx, axis=d)
+    if out is not None:
+        _check_gather_out(out, self, index)
     return _finish("IndexSelectBackward0", "index_select", result, self.dtype, (self,), {"index": index}, out=out,
-                   values={"dim": dim, "self_sym_sizes": self._shape})
+                   values={"dim": dim, "self_sym_sizes": self._shape}, after_resize=lambda: None, layout=None)
+
+
+def _check_gather_out(out: Tensor, source: Tensor, index: Tensor, partial_index: bool = False) -> None:
+    """A gather's out= may share no memory with what it reads (torch's assert_no_overlap; gather, which
+    checks once out has its final size, only refuses a partial overlap with its index)."""
+    check_internal_overlap(out)
+    check_no_overlap(out, source)
+    (check_no_partial_overlap if partial_index else check_no_overlap)(out, index)
 
 
 def masked_select(self: Tensor, mask: Tensor, *, out: Tensor | None = None) -> Tensor:
@@ -305,39 +435,49 @@ def masked_select(self: Tensor, mask: Tensor, *, out: Tensor | None = None) -> T
     shape = geometry.broadcast_shapes(self._shape, mask._shape)
     x = np.broadcast_to(self._numpy_view(), shape)
     m = np.broadcast_to(mask._numpy_view(), shape)
+    if out is not None:
+        _check_gather_out(out, self, mask)
     return _finish("MaskedSelectBackward0", "masked_select", x[m], self.dtype, (self,), {"mask": mask, "self": self},
-                   out=out)
+                   out=out, after_resize=lambda: None, layout=None)
 
 
-def masked_scatter_(self: Tensor, mask: Tensor, source: Tensor) -> Tensor:
-    """Copy source's leading elements, in order, into self where mask is True."""
-    check_inplace_allowed(self)
-    check_writable(self, None, (mask._shape,))
-    m = np.broadcast_to(mask._numpy_view(), self._shape)
-    count = int(m.sum())
-    if source.numel() < count:
-        raise RuntimeError("masked_scatter: expected source to have at least as many elements as ones in mask")
-    values = source._numpy_view().reshape(-1)[:count]
-
-    def write(target: np.ndarray) -> None:
-        target[m] = values
-
-    return apply_inplace(self, write, "MaskedScatterBackward0", (source,), save={"mask": mask}, check_autograd=False,
-                         values={"source_sym_sizes": source._shape})
-
-
-def masked_scatter(self: Tensor, mask: Tensor, source: Tensor) -> Tensor:
-    return _out_of_place(self, lambda t: masked_scatter_(t, mask, source))
 
 
 def gather(self: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False, out: Tensor | None = None) -> Tensor:
+    """out[i][j] = self[index[i][j]][j] (dim 0): the result has index's shape, which may not exceed
+    self's in any other dim (only the corner of self that index covers is read)."""
     d = geometry.wrap_dim(dim, max(self.ndim, 1))
-    if index.dtype is not dtypes.int64:
-        raise RuntimeError("gather(): Expected dtype int64 for index")
+    if index.dtype not in (dtypes.int64, dtypes.int32):
+        raise RuntimeError("gather(): Expected dtype int32/int64 for index")
+    _check_index_shape(self, d, index)
     idx = index._numpy_view()
-    result = np.take_along_axis(self._numpy_view(), idx, axis=d)
+    flat = index.ndim != self.ndim or self.ndim == 0  # 0-dim and 1-dim tensors gather as one another
+    if flat:
+        result = self._numpy_view().reshape(-1)[idx.astype(np.int64)]
+    else:
+        corner = tuple(slice(None) if axis == d else slice(0, n) for axis, n in enumerate(idx.shape))
+        source = self._numpy_view()[corner] if self.ndim else self._numpy_view()
+        result = np.take_along_axis(source, idx.astype(np.int64), axis=d) if self.ndim else source[()] + 0 * idx
     return _finish("GatherBackward0", "gather", result, self.dtype, (self,), {"index": index, "self": self}, out=out,
-                   values={"dim": dim, "sparse_grad": sparse_grad})
+                   values={"dim": dim, "sparse_grad": sparse_grad},
+                   after_resize=lambda: _check_gather_out(out, self, index, partial_index=True), layout=None)
+
+
+def _check_index_shape(self: Tensor, d: int, index: Tensor) -> None:
+    """gather's and scatter's rule: index has self's rank, is no larger apart from dim d, and in range."""
+    if index.ndim != self.ndim and not (index.ndim <= 1 and self.ndim <= 1):
+        raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
+    for axis in range(min(index.ndim, self.ndim)):
+        if axis != d and index._shape[axis] > self._shape[axis]:
+            raise RuntimeError(f"Size does not match at dimension {axis} expected index "
+                               f"{errors.shape_text(index._shape)} to be no larger than self "
+                               f"{errors.shape_text(self._shape)} apart from dimension {d}")
+    size = self._shape[d] if self.ndim else 1
+    values = index._numpy_view()
+    if values.size:
+        bad = values[(values < 0) | (values >= size)]
+        if bad.size:
+            raise RuntimeError(f"index {int(bad.flat[0])} is out of bounds for dimension {d} with size {size}")
 
 
 def _along(array: np.ndarray, d: int, index: np.ndarray) -> tuple[np.ndarray, ...]:
@@ -350,8 +490,12 @@ def _along(array: np.ndarray, d: int, index: np.ndarray) -> tuple[np.ndarray, ..
 # --------------------------------------------------------------------------- scatters
 def _scatter_write(d: int, idx: np.ndarray, src: Any, reduce: str | None) -> Any:
     def write(target: np.ndarray) -> None:
-        where = _along(target, d, idx)
-        values = src[tuple(slice(0, n) for n in idx.shape)] if isinstance(src, np.ndarray) else src
+        if target.ndim != idx.ndim or target.ndim == 0:  # 0-dim and 1-dim tensors scatter as one another
+            target, where = target.reshape(-1), (idx.reshape(-1),)
+            values = src.reshape(-1)[:idx.size] if isinstance(src, np.ndarray) else src
+        else:
+            where = _along(target, d, idx)
+            values = src[tuple(slice(0, n) for n in idx.shape)] if isinstance(src, np.ndarray) else src
         if reduce in ("add", "sum"):
             np.add.at(target, where, values)
         elif reduce == "multiply":
@@ -363,8 +507,10 @@ def _scatter_write(d: int, idx: np.ndarray, src: Any, reduce: str | None) -> Any
 
 def scatter_(self: Tensor, dim: int, index: Tensor, src: Any = None, *, value: Any = None,
              reduce: str | None = None) -> Tensor:
-    check_inplace_allowed(self)
+    check_inplace_allowed(self, src if src is not None else value)
     check_writable(self)
+    check_no_overlap(self, index)
+    check_no_overlap(self, src)
     d = geometry.wrap_dim(dim, max(self.ndim, 1))
     source = value if src is None else src
     idx = index._numpy_view()
@@ -383,19 +529,56 @@ def scatter(self: Tensor, dim: int, index: Tensor, src: Any = None, *, value: An
 
 
 def scatter_add_(self: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
-    check_inplace_allowed(self)
+    check_inplace_allowed(self, src)
     check_writable(self)
+    check_no_overlap(self, index)
+    check_no_overlap(self, src)
     d = geometry.wrap_dim(dim, max(self.ndim, 1))
     return apply_inplace(self, _scatter_write(d, index._numpy_view(), src._numpy_view(), "add"),
                          "ScatterAddBackward0", (src,), save={"index": index}, check_autograd=False,
                          values={"dim": dim})
 
 
-def index_add_(self: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha: float = 1) -> Tensor:
-    check_inplace_allowed(self)
-    check_writable(self, source.dtype)
-    d = geometry.wrap_dim(dim, max(self.ndim, 1))
+def _check_index_func(self: Tensor, d: int, index: Tensor, source: Tensor, func: str) -> np.ndarray:
+    """index_add_/index_copy_'s argument checks, in torch's order; the flat index."""
+    if index.ndim > 1:
+        raise IndexError(f"{func}_(): Index is supposed to be a vector, but got dim: {index.ndim} with type: "
+                         f"{index.dtype.short} and size: {errors.shape_text(index._shape)}")
+    if index.dtype.name not in ("int64", "int32"):
+        raise RuntimeError(f"{func}_(): Expected dtype int32/int64 for index but got: {index.dtype.short}")
+    if self.dtype is not source.dtype:
+        raise RuntimeError(f"{func}_(): self ({self.dtype.short}) and source ({source.dtype.short}) must have the "
+                           "same scalar type")
+    if not (d == 0 or d < source.ndim):
+        raise RuntimeError(f"{func}_(): Indexing dim {d} is out of bounds of the source tensor with dim "
+                           f"{source.ndim}")
+    count = index.numel()
+    expected = 1 if source.ndim == 0 else source._shape[d]
+    if count != expected:
+        raise RuntimeError(f"{func}_(): Number of indices ({count}) should be equal to source.size(dim): "
+                           f"({expected}), for dim: {d}")
+    self_rest, source_rest = list(self._shape), list(source._shape)
+    if source.ndim and self.ndim:
+        del self_rest[d], source_rest[d]
+    if self_rest != source_rest:
+        raise RuntimeError("source tensor shape must match self tensor shape, excluding the specified dimension. "
+                           f"Got self.shape = {errors.shape_text(self._shape)} source.shape = "
+                           f"{errors.shape_text(source._shape)}")
     idx = index._numpy_view().reshape(-1)
+    size = self._shape[d] if self.ndim else 1
+    bad = idx[(idx < -size) | (idx >= size)]
+    if bad.size:
+        raise RuntimeError(errors.INDEX_RANGE.format(i=int(bad[0]), dim=d, size=size))
+    return idx
+
+
+def index_add_(self: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha: float = 1) -> Tensor:
+    check_inplace_allowed(self, source)
+    d = geometry.wrap_dim(dim, max(self.ndim, 1))
+    idx = _check_index_func(self, d, index, source, "index_add")
+    check_writable(self, source.dtype)
+    check_no_overlap(self, index)
+    check_no_overlap(self, source)
     values = source._numpy_view() * alpha if alpha != 1 else source._numpy_view()
 
     def write(target: np.ndarray) -> None:
@@ -416,10 +599,12 @@ def _to_out(result: Tensor, out: Tensor | None, op: str, inputs: tuple[Any, ...]
 
 
 def masked_fill_(self: Tensor, mask: Tensor, value: Any) -> Tensor:
-    check_inplace_allowed(self)
+    check_inplace_allowed(self, value)
     if mask.dtype is not dtypes.bool_:
         raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype {mask.dtype.cpp}")
-    check_writable(self, None, (mask._shape,))
+    _expanded_warning(self, "masked_fill_", "tensor[mask] = scalar")
+    check_no_partial_overlap(self, mask)
+    check_writable(self, None, (mask._shape,), internal_overlap=False)
     m = mask._numpy_view()
     tensor_value = isinstance(value, Tensor)
     fill = value._numpy_view()[()] if tensor_value else value
@@ -433,11 +618,17 @@ def masked_fill_(self: Tensor, mask: Tensor, value: Any) -> Tensor:
 
 
 def index_fill_(self: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
-    check_inplace_allowed(self)
-    check_writable(self)
+    check_inplace_allowed(self, value)
+    _expanded_warning(self, "index_fill_", "tensor[mask] = scalar")
+    check_no_overlap(self, index)
+    check_writable(self, internal_overlap=False)
     d = geometry.wrap_dim(dim, max(self.ndim, 1))
     idx = index._numpy_view().reshape(-1)
     fill = value._numpy_view()[()] if isinstance(value, Tensor) else value
+    size = self._shape[d] if self.ndim else 1
+    bad = idx[(idx < -size) | (idx >= size)]
+    if bad.size:
+        raise IndexError(errors.INDEX_RANGE.format(i=int(bad[0]), dim=d, size=size))
 
     def write(target: np.ndarray) -> None:
         target[(slice(None),) * d + (idx,)] = fill
@@ -450,8 +641,10 @@ def index_fill_(self: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
 
 
 def index_copy_(self: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor:
-    check_inplace_allowed(self)
+    check_inplace_allowed(self, source)
     check_writable(self, source.dtype)
+    check_no_overlap(self, index)
+    check_no_overlap(self, source)
     d = geometry.wrap_dim(dim, max(self.ndim, 1))
     idx = index._numpy_view().reshape(-1)
     values = source._numpy_view()
@@ -472,22 +665,33 @@ def index_copy(self: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor:
 
 
 def masked_fill(self: Tensor, mask: Tensor, value: Any) -> Tensor:
-    return _out_of_place(self, lambda t: masked_fill_(t, mask, value))
+    """torch: self expanded to the broadcast shape, cloned row-major, then masked_fill_."""
+    return _out_of_place(self, lambda t: masked_fill_(t, mask, value), contiguous=True)
 
 
-def _out_of_place(self: Tensor, inplace: Any) -> Tensor:
-    """`op(x)` for ops PyTorch defines as `x.clone().op_()` but records as one node fed by x."""
+def _out_of_place(self: Tensor, inplace: Any, contiguous: bool = False) -> Tensor:
+    """`op(x)` for ops PyTorch defines as `x.clone().op_()` but records as one node fed by x; the
+    clone keeps x's layout (preserve_format) unless the op clones `contiguous`."""
     from engine.autograd import grad_mode
     from engine.ops.copying import clone
 
     with grad_mode.no_grad():
-        copied = clone(self)
-    edge = self._gradient_edge() if needs_grad(self) else None
+        copied = clone(self, contiguous=contiguous)
+    tracked = needs_grad(self)
+    edge = self._gradient_edge() if tracked else None
     if edge is not None:
         copied._grad_fn, copied._output_nr = edge
+    elif tracked:  # x requires grad but has no edge (a no_grad view of a leaf): torch's node gets (None, 0)
+        copied._grad_fn, copied._output_nr = _NO_EDGE, 0
     result = inplace(copied)
     result._vc.value = 0  # a fresh result, not a modified tensor
+    if edge is None and tracked and result._grad_fn is not None:
+        node = result._grad_fn
+        node.next_functions = tuple((None, 0) if fn is _NO_EDGE else (fn, nr) for fn, nr in node.next_functions)
     return result
+
+
+_NO_EDGE = node_type("NoEdge")(None, (), ())  # stands for a missing edge while the in-place op records
 
 
 # --------------------------------------------------------------------------- joining and rearranging
@@ -511,8 +715,25 @@ def cat(tensors: Sequence[Tensor], dim: int = 0, *, out: Tensor | None = None) -
     for t in joined[1:]:
         dt = dtypes.promote_types(dt, t.dtype)
     result = np.concatenate([t._numpy_view().astype(dt.np, copy=False) for t in joined], axis=d)
-    return _finish("CatBackward0", "cat", result, dt, tuple(tensors), out=out,
-                   values={"dim": dim, "_sizes": [t._shape for t in tensors], "_d": d})
+    if out is not None:
+        _check_cat_out(out, dt, tensors)
+    return _finish("CatBackward0", "cat", result, dt, tuple(tensors), out=out, layout="contiguous",
+                   values={"dim": dim, "_sizes": [t._shape for t in tensors], "_d": d},
+                   after_resize=None if out is None else lambda: _check_cat_overlap(out, tensors))
+
+
+def _check_cat_out(out: Tensor, dt: dtypes.dtype, tensors: Sequence[Tensor], op: str = "cat") -> None:
+    if needs_grad(*tensors, out):
+        raise RuntimeError(errors.OUT_REQUIRES_GRAD.format(op=op))
+    if not dtypes.can_cast(dt, out.dtype):
+        raise TypeError(f"torch.cat(): input types can't be cast to the desired output type {out.dtype.short}")
+
+
+def _check_cat_overlap(out: Tensor, tensors: Sequence[Tensor]) -> None:
+    """cat checks out only once it has its final size: no internal overlap, no overlap with an input."""
+    check_internal_overlap(out)
+    for t in tensors:
+        check_no_overlap(out, t)
 
 
 def stack(tensors: Sequence[Tensor], dim: int = 0, *, out: Tensor | None = None) -> Tensor:
@@ -528,8 +749,11 @@ def stack(tensors: Sequence[Tensor], dim: int = 0, *, out: Tensor | None = None)
     for t in tensors[1:]:
         dt = dtypes.promote_types(dt, t.dtype)
     result = np.stack([t._numpy_view().astype(dt.np, copy=False) for t in tensors], axis=d)
-    return _finish("StackBackward0", "stack", result, dt, tuple(tensors), out=out,
-                   values={"dim": dim, "_count": len(tensors)})
+    if out is not None:
+        _check_cat_out(out, dt, tensors, "stack")
+    return _finish("StackBackward0", "stack", result, dt, tuple(tensors), out=out, layout="contiguous",
+                   values={"dim": dim, "_count": len(tensors)},
+                   after_resize=None if out is None else lambda: _check_cat_overlap(out, tensors))
 
 
 def hstack(tensors: Sequence[Tensor]) -> Tensor:
@@ -547,19 +771,19 @@ def repeat(self: Tensor, *sizes: Any) -> Tensor:
     lead = len(reps) - self.ndim
     source = self._numpy_view().reshape((1,) * lead + self._shape)
     result = np.tile(source, reps)
-    return _finish("RepeatBackward0", "repeat", result, self.dtype, (self,),
+    return _finish("RepeatBackward0", "repeat", result, self.dtype, (self,), layout="contiguous",
                    values={"repeats": tuple(reps), "self_sym_sizes": self._shape})
 
 
 def flip(self: Tensor, dims: Sequence[int]) -> Tensor:
     axes = tuple(geometry.wrap_dim(d, self.ndim) for d in (dims if isinstance(dims, (list, tuple)) else [dims]))
     return _finish("FlipBackward0", "flip", np.flip(self._numpy_view(), axes).copy(), self.dtype, (self,),
-                   values={"dims": tuple(dims) if isinstance(dims, (list, tuple)) else (dims,)})
+                   values={"dims": tuple(dims) if isinstance(dims, (list, tuple)) else (dims,)}, layout="preserve")
 
 
 def roll(self: Tensor, shifts: Any, dims: Any = None) -> Tensor:
     result = np.roll(self._numpy_view(), shifts, dims)
-    return _finish("RollBackward0", "roll", result, self.dtype, (self,),
+    return _finish("RollBackward0", "roll", result, self.dtype, (self,), layout="preserve",
                    values={"dims": _as_tuple(dims), "shifts": _as_tuple(shifts)})
 
 
@@ -572,7 +796,7 @@ def _as_tuple(value: Any) -> tuple[Any, ...]:
 def _triangle(keep: Any, name: str) -> Any:
     def op(self: Tensor, diagonal: int = 0) -> Tensor:
         return _finish(name, name, keep(self._numpy_view(), diagonal), self.dtype, (self,),
-                       values={"diagonal": diagonal})
+                       values={"diagonal": diagonal}, layout=None)
     return op
 
 
@@ -584,7 +808,7 @@ def _finish_diag(vector: Tensor, diagonal: int) -> Tensor:
     """torch.diag of a 1-D tensor: a square matrix with it on the chosen diagonal (DiagEmbed-like)."""
     result = np.diag(vector._numpy_view(), diagonal)
     return _finish("DiagEmbedBackward0", "diag", result, vector.dtype, (vector,),
-                   values={"dim1": (1 << 64) - 2, "dim2": (1 << 64) - 1, "offset": diagonal})
+                   values={"dim1": (1 << 64) - 2, "dim2": (1 << 64) - 1, "offset": diagonal}, layout=None)
 
 
 def nonzero(self: Tensor, *, as_tuple: bool = False) -> Any:
@@ -594,48 +818,6 @@ def nonzero(self: Tensor, *, as_tuple: bool = False) -> Any:
     return Tensor._wrap(np.stack(found, axis=1).astype(np.int64) if found else np.zeros((0, 0), np.int64))
 
 
-def take(self: Tensor, index: Tensor) -> Tensor:
-    flat = np.ascontiguousarray(self._numpy_view()).reshape(-1)
-    idx = index._numpy_view()
-    return _finish("TakeBackward0", "take", flat[idx], self.dtype, (self,), {"index": index, "self": self})
-
-
-def put_(self: Tensor, index: Tensor, source: Tensor, accumulate: bool = False) -> Tensor:
-    """Write source into self's elements at flat positions `index` (row-major order)."""
-    check_inplace_allowed(self)
-    check_writable(self)
-    idx = index._numpy_view().reshape(-1)
-    values = source._numpy_view().reshape(-1)
-
-    def write(target: np.ndarray) -> None:
-        flat = target.reshape(-1) if target.flags.c_contiguous else None
-        if flat is None:
-            positions = np.unravel_index(idx % target.size, target.shape)
-            if accumulate:
-                np.add.at(target, positions, values)
-            else:
-                target[positions] = values
-        elif accumulate:
-            np.add.at(flat, idx, values)
-        else:
-            flat[idx] = values
-
-    return apply_inplace(self, write, "PutBackward0", (source,), save={"index": index, "source": source},
-                         check_autograd=False, values={"accumulate": accumulate, "_source_info": source._shape})
-
-
-def put(self: Tensor, index: Tensor, source: Tensor, accumulate: bool = False) -> Tensor:
-    """Out of place put_: a copy of self with source at the flat positions `index` (one PutBackward0)."""
-    result = np.array(self._numpy_view())
-    flat = result.reshape(-1)
-    idx = index._numpy_view().reshape(-1)
-    values = source._numpy_view().reshape(-1)
-    if accumulate:
-        np.add.at(flat, idx, values)
-    else:
-        flat[idx] = values
-    return _finish("PutBackward0", "put", result, self.dtype, (self, source), {"index": index, "source": source},
-                   values={"accumulate": accumulate, "_source_info": source._shape})
 
 
 METHODS = {
@@ -643,13 +825,12 @@ METHODS = {
     "gather": gather, "scatter": scatter, "scatter_": scatter_, "scatter_add_": scatter_add_, "index_add": index_add,
     "index_add_": index_add_, "index_put_": index_put_, "index_fill_": index_fill_, "index_copy_": index_copy_,
     "index_fill": index_fill, "index_copy": index_copy, "masked_fill": masked_fill, "masked_fill_": masked_fill_,
-    "repeat": repeat, "flip": flip, "roll": roll, "tril": tril, "triu": triu, "nonzero": nonzero, "take": take,
-    "masked_scatter_": masked_scatter_, "masked_scatter": masked_scatter, "put_": put_, "put": put,
+    "repeat": repeat, "flip": flip, "roll": roll, "tril": tril, "triu": triu, "nonzero": nonzero,
     "index_put": index_put,
 }
 FUNCTIONS = {
     "cat": cat, "concat": cat, "concatenate": cat, "stack": stack, "hstack": hstack, "vstack": vstack,
     "index_select": index_select, "masked_select": masked_select, "gather": gather, "scatter": scatter,
     "index_add": index_add, "masked_fill": masked_fill, "index_fill": index_fill, "index_copy": index_copy, "flip": flip, "roll": roll, "tril": tril, "triu": triu,
-    "nonzero": nonzero, "take": take, "put": put,
+    "nonzero": nonzero,
 }

@@ -20,17 +20,20 @@ import numpy as np
 from engine import dtypes, errors, geometry
 from engine.ops import views
 from engine.ops.copying import contiguous
-from engine.ops.core import needs_grad, record
-from engine.ops.pointwise import mul, write_out
+from engine.ops.core import check_internal_overlap, needs_grad, record
+from engine.ops.pointwise import mul, resize_out, write_out
 from engine.tensor import Tensor
 
 
 # --------------------------------------------------------------------------- shared helpers
 def _product(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """a @ b; float16 goes through float32, as torch's CPU kernels accumulate it."""
-    if a.dtype.itemsize == 2 and a.dtype != np.int16:  # float16 and bfloat16
-        return np.matmul(a.astype(np.float32), b.astype(np.float32)).astype(a.dtype)
-    return np.matmul(a, b)
+    with np.errstate(all="ignore"):  # torch never warns about nan/inf products
+        if a.dtype.itemsize == 2 and a.dtype != np.int16:  # float16 and bfloat16
+            return np.matmul(a.astype(np.float32), b.astype(np.float32)).astype(a.dtype)
+        if a.ndim >= 2 and b.ndim >= 2 and a.shape[-1] == 1 and a.dtype.kind == "f":
+            return np.multiply(a, b)  # one product per element, as torch's kernel: a -0. stays -0.
+        return np.matmul(a, b)
 
 
 def _no_bool(kernel: str, dt: dtypes.dtype) -> None:
@@ -43,7 +46,12 @@ def _finish(name: str, op: str, result: np.ndarray, dt: dtypes.dtype, inputs: tu
     """Wrap a product as a new tensor and record it, or honour `out=`."""
     result = np.asarray(result, dtype=dt.np, order="C")
     if out is not None:
-        return write_out(out, result, op, inputs)
+        if out.dtype is not dt:
+            if op == "dot":  # dot resizes out before it compares dtypes
+                resize_out(out, result.shape)
+                raise RuntimeError(f"result dtype {out.dtype.short} does not match input dtype {dt.short}")
+            raise RuntimeError(f"Expected out tensor to have dtype {dt.cpp}, but got {out.dtype.cpp} instead")
+        return write_out(out, result, op, inputs, after_resize=lambda: check_internal_overlap(out))
     tensor = Tensor._wrap(result, dt)
     record(name, tensor, inputs, None, save, None, values)
     return tensor
@@ -251,9 +259,18 @@ def matmul(self: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
     if needs_grad(self, other, out):
         raise RuntimeError(errors.OUT_REQUIRES_GRAD.format(op="matmul"))
     result = _matmul(self, other)._numpy_view()
+    dt = dtypes.from_numpy_dtype(result.dtype)
+    if out.dtype is not dt:  # the kernel matmul picks checks out's dtype; dot and bmm resize out first
+        if self.ndim == 1 and other.ndim == 1:
+            resize_out(out, ())
+            raise RuntimeError(f"result dtype {out.dtype.short} does not match input dtype {dt.short}")
+        if self.ndim >= 3 or other.ndim >= 3:
+            resize_out(out, result.shape)
+        raise RuntimeError(f"Expected out tensor to have dtype {dt.cpp}, but got {out.dtype.cpp} instead")
     if self.ndim == 1 and other.ndim == 2:  # torch writes the (1, p) mm result, then squeeze_(0)s out
-        return views.squeeze_(write_out(out, result.reshape(1, -1), "matmul", ()), 0)
-    return write_out(out, result, "matmul", ())
+        return views.squeeze_(write_out(out, result.reshape(1, -1), "matmul", (),
+                                        after_resize=lambda: check_internal_overlap(out)), 0)
+    return write_out(out, result, "matmul", (), after_resize=lambda: check_internal_overlap(out))
 
 
 def _rmatmul(self: Tensor, other: Tensor) -> Tensor:

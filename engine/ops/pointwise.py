@@ -18,12 +18,17 @@ import numpy as np
 
 from engine import allocator as allocation
 from engine import dtypes, errors, geometry
+from engine.autograd.node import node_type
 from engine.ops.core import (
     apply_inplace,
     array_of,
+    bump_written,
     check_inplace_allowed,
+    check_internal_overlap,
+    check_out_overlap,
     check_writable,
     needs_grad,
+    record,
     result_type,
     wrap_result,
 )
@@ -40,34 +45,103 @@ def _broadcast(*operands: Any) -> tuple[int, ...]:
     return geometry.broadcast_shapes(*(_shape_of(x) for x in operands))
 
 
-def write_out(out: Tensor, result: np.ndarray, op: str, inputs: tuple[Any, ...]) -> Tensor:
-    """The `out=` contract: no autograd, resize (with torch's warning) if needed, one version bump."""
-    if needs_grad(*inputs):
+def resize_out(out: Tensor, shape: tuple[int, ...], strides: tuple[int, ...] | None = None, warn_times: int = 1) -> None:
+    """at::native::resize_output: a differently shaped out is resized (with torch's deprecation
+    warning when it had elements) and laid out row-major, or with the op's `strides`."""
+    if out._shape == shape:
+        return
+    if out.numel():
+        message = errors.OUT_RESIZED.format(had=errors.shape_text(out._shape), want=errors.shape_text(shape))
+        for _ in range(warn_times):
+            warnings.warn(message, UserWarning, stacklevel=4)
+    out._storage.grow_to((out._offset + math.prod(shape)) * out.dtype.itemsize)
+    out._set_layout(shape, strides or geometry.contiguous_strides(shape), out._offset)
+
+
+def write_out(out: Tensor, result: np.ndarray, op: str, inputs: tuple[Any, ...],
+              overlap: tuple[Any, ...] | None = None, after_resize: Callable[[], None] | None = None,
+              strides: tuple[int, ...] | None = None, iterator: bool = False) -> Tensor:
+    """The `out=` contract, in TensorIterator's order: no autograd (out or an input requiring grad,
+    with grad mode on, is an error), out may not overlap itself nor partly overlap an input
+    (`overlap`, the inputs unless given), the result's dtype must cast to out's, then out is
+    resized (with torch's warning when it had elements), written, and bumped once. Gathers check
+    their sources only once out has its final size (`after_resize`), as their kernels do. A
+    TensorIterator op (`iterator`) whose out has another dtype resizes out twice (its own result, then
+    out), so torch warns twice."""
+    if needs_grad(*inputs, out):
         raise RuntimeError(errors.OUT_REQUIRES_GRAD.format(op=op))
+    if after_resize is None:
+        check_out_overlap(out, inputs if overlap is None else overlap)
+    if iterator and out._shape != result.shape and any(x is out for x in inputs):  # read and written: not resized
+        raise RuntimeError(f"output with shape {errors.shape_text(out._shape)} doesn't match the broadcast shape "
+                           f"{errors.shape_text(result.shape)}")
     result_dtype = dtypes.from_numpy_dtype(result.dtype)
     if not dtypes.can_cast(result_dtype, out.dtype):
         raise RuntimeError(errors.CAST.format(src=result_dtype.short, dst=out.dtype.short))
-    if out._shape != result.shape:
-        if out.numel():
-            warnings.warn(errors.OUT_RESIZED.format(had=errors.shape_text(out._shape),
-                                                    want=errors.shape_text(result.shape)), UserWarning, stacklevel=3)
-        out._storage.resize(out._offset + math.prod(result.shape))
-        out._set_layout(result.shape, geometry.contiguous_strides(result.shape), out._offset)
-    np.copyto(out._numpy_view(), result, casting="unsafe")
-    out._bump_version()
+    resize_out(out, result.shape, strides, 2 if iterator and result_dtype is not out.dtype else 1)
+    if after_resize is not None:
+        after_resize()
+    with np.errstate(invalid="ignore", over="ignore"):
+        out._write(lambda target: np.copyto(target, result, casting="unsafe"))
+    bump_written(out)
     return out
+
+
+def output_strides(shape: tuple[int, ...], inputs: tuple[Any, ...], layout: str) -> tuple[int, ...] | None:
+    """The strides torch gives an op's new output: TensorIterator's rule from the tensor inputs
+    ("iterator"), row-major ("contiguous"), the first input's preserve_format ("preserve"); None
+    keeps numpy's."""
+    if layout == "iterator":
+        if len(shape) < 2:
+            return None
+        operands = [(t._shape, t._stride) if isinstance(t, Tensor) else ((), ()) for t in inputs]
+        if all(op[0] == shape and geometry.is_contiguous(*op) for op in operands):
+            return geometry.contiguous_strides(shape)
+        return geometry.iterator_strides(shape, operands)
+    if layout == "contiguous":
+        return geometry.contiguous_strides(shape)
+    if layout == "preserve":
+        first = inputs[0]
+        return geometry.like_strides(first._shape, first._stride)
+    return None
+
+
+def wrap_strided(result: np.ndarray, dtype: dtypes.dtype, strides: tuple[int, ...] | None) -> Tensor:
+    """A new tensor holding `result` laid out with `strides` (numpy's own layout when None)."""
+    if strides is None or result.ndim < 2:
+        return Tensor._wrap(result, dtype)
+    if strides == geometry.contiguous_strides(result.shape) and result.flags.c_contiguous:
+        return Tensor._wrap(result, dtype)  # adopted without a copy
+    tensor = Tensor._empty_strided(result.shape, strides, dtype)
+    np.copyto(tensor._raw_view(), result)
+    return tensor
+
+
+def iterated(result: np.ndarray, dtype: dtypes.dtype, inputs: tuple[Any, ...]) -> Tensor:
+    """A TensorIterator op's new output (no autograd): laid out by output_strides' "iterator" rule."""
+    return wrap_strided(result, dtype, output_strides(result.shape, inputs, "iterator"))
 
 
 def _finish(name: str, op: str, result: Any, dtype: dtypes.dtype, inputs: tuple[Any, ...],
             save: dict[str, Any] | None = None, save_result: str | None = None, out: Tensor | None = None,
-            values: dict[str, Any] | None = None) -> Tensor:
-    """Wrap a numpy result as a new tensor and record it, or honour `out=`."""
-    if out is None:
-        return wrap_result(name, result, dtype, inputs, save, values, save_result)
+            values: dict[str, Any] | None = None, after_resize: Callable[[], None] | None = None,
+            layout: str = "iterator", backward: Any = None) -> Tensor:
+    """Wrap a numpy result as a new tensor, laid out as torch lays it out (`layout`, see
+    output_strides), and record it (`backward`: a numpy closure, for a node the derivative table
+    does not have yet); or honour `out=`."""
     result = np.asarray(result)
     if result.dtype != dtype.np:
         result = result.astype(dtype.np, copy=False)
-    return write_out(out, result, op, inputs)
+    strides = output_strides(result.shape, inputs, layout)
+    if out is not None:
+        return write_out(out, result, op, inputs, after_resize=after_resize, strides=strides,
+                         iterator=layout == "iterator")
+    if strides is None or result.ndim < 2 or (
+            result.flags.c_contiguous and strides == geometry.contiguous_strides(result.shape)):
+        return wrap_result(name, result, dtype, inputs, save, values, save_result, backward=backward)
+    tensor = wrap_strided(result, dtype, strides)
+    record(name, tensor, inputs, backward, save, {save_result: tensor} if save_result else None, values)
+    return tensor
 
 
 _UNRESERVED = 1 << 16  # results of up to this many elements skip the budget check
@@ -81,15 +155,27 @@ def _reserve(shape: tuple[int, ...], dtype: dtypes.dtype) -> None:
 
 
 def _alike(self: Any, other: Any) -> tuple[np.ndarray, np.ndarray] | None:
-    """The numpy values of two plain tensors of one dtype and one shape, small enough to skip the
-    budget check: the common case of a binary op, which needs no promotion, no broadcast check and
-    no reservation. None sends the op down its general path."""
+    """The numpy values of two plain row-major tensors of one dtype and one shape, small enough to
+    skip the budget check: the common case of a binary op, which needs no promotion, no broadcast
+    check, no reservation, and gives a row-major result (TensorIterator's layout for such inputs).
+    None sends the op down its general path."""
     if type(self) is Tensor and type(other) is Tensor and self.dtype is other.dtype and \
             self._shape == other._shape:
         a = self._numpy_view()
-        if a.size <= _UNRESERVED:
-            return a, other._numpy_view()
+        if a.size <= _UNRESERVED and a.flags.c_contiguous:
+            b = other._numpy_view()
+            if b.flags.c_contiguous:
+                return a, b
     return None
+
+
+def _quietly(combine: Callable[[np.ndarray, np.ndarray], np.ndarray], a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """a op b without numpy's warnings for floats (inf - inf is nan, silently, as in torch); integer
+    arithmetic never warns, so it skips the errstate's cost."""
+    if a.dtype.kind != "f":
+        return combine(a, b)
+    with np.errstate(invalid="ignore", over="ignore"):
+        return combine(a, b)
 
 
 # --------------------------------------------------------------------------- binary arithmetic
@@ -97,12 +183,14 @@ def add(self: Operand, other: Operand, *, alpha: float = 1, out: Tensor | None =
     if alpha == 1 and out is None:
         alike = _alike(self, other)
         if alike is not None:
-            return wrap_result("AddBackward0", alike[0] + alike[1], self.dtype, (self, other), values={"alpha": 1})
+            return wrap_result("AddBackward0", _quietly(np.add, *alike), self.dtype, (self, other),
+                               values={"alpha": 1})
     dt = result_type(self, other)
     sa, sb = _shape_of(self), _shape_of(other)
     _reserve(geometry.broadcast_shapes(sa, sb), dt)
     a, b = array_of(self, dt), array_of(other, dt)
-    result = a + (b * dt.np.type(alpha) if alpha != 1 else b)
+    with np.errstate(invalid="ignore", over="ignore"):  # inf + -inf is nan, silently, as in torch
+        result = a + (b * dt.np.type(alpha) if alpha != 1 else b)
     return _finish("AddBackward0", "add", result, dt, (self, other), out=out, values={"alpha": alpha})
 
 
@@ -113,7 +201,8 @@ def sub(self: Operand, other: Operand, *, alpha: float = 1, out: Tensor | None =
                            "Use the `^` or `logical_xor()` operator instead.")
     _reserve(_broadcast(self, other), dt)
     a, b = array_of(self, dt), array_of(other, dt)
-    result = a - (b * dt.np.type(alpha) if alpha != 1 else b)
+    with np.errstate(invalid="ignore", over="ignore"):
+        result = a - (b * dt.np.type(alpha) if alpha != 1 else b)
     return _finish("SubBackward0", "sub", result, dt, (self, other), out=out, values={"alpha": alpha})
 
 
@@ -121,7 +210,8 @@ def rsub(self: Tensor, other: Operand, alpha: float = 1) -> Tensor:
     """`2 - x` (RsubBackward1 for a scalar, RsubBackward0 for a tensor)."""
     dt = result_type(self, other)
     a, b = array_of(self, dt), array_of(other, dt)
-    result = b - a * alpha
+    with np.errstate(invalid="ignore", over="ignore"):
+        result = b - a * alpha
     if isinstance(other, Tensor):
         return _finish("RsubBackward0", "rsub", result, dt, (self, other), values={"alpha": alpha})
     return _finish("RsubBackward1", "rsub", result, dt, (self,), values={"alpha": alpha})
@@ -132,14 +222,16 @@ def mul(self: Operand, other: Operand, *, out: Tensor | None = None) -> Tensor:
     if out is None:
         alike = _alike(self, other)
         if alike is not None:
-            return wrap_result("MulBackward0", alike[0] * alike[1], self.dtype, (self, other),
-                           {"other": other, "self": self})
+            return wrap_result("MulBackward0", _quietly(np.multiply, *alike), self.dtype, (self, other),
+                               {"other": other, "self": self})
     if not isinstance(self, Tensor):
         self, other = other, self
     dt = result_type(self, other)
     _reserve(geometry.broadcast_shapes(_shape_of(self), _shape_of(other)), dt)
     a, b = array_of(self, dt), array_of(other, dt)
-    return _finish("MulBackward0", "mul", a * b, dt, (self, other), {"other": other, "self": self}, out=out)
+    with np.errstate(invalid="ignore", over="ignore"):  # inf * 0 is nan, silently, as in torch
+        result = a * b
+    return _finish("MulBackward0", "mul", result, dt, (self, other), {"other": other, "self": self}, out=out)
 
 
 def _true_div_dtype(self: Operand, other: Operand) -> dtypes.dtype:
@@ -147,8 +239,13 @@ def _true_div_dtype(self: Operand, other: Operand) -> dtypes.dtype:
     return dt if dt.is_floating_point else dtypes.get_default_dtype()
 
 
-def div(self: Operand, other: Operand, *, rounding_mode: str | None = None, out: Tensor | None = None) -> Tensor:
-    if rounding_mode is not None:
+_NO_MODE: Any = object()  # rounding_mode not given at all: torch's div.Tensor (DivBackward0)
+
+
+def div(self: Operand, other: Operand, *, rounding_mode: str | None = _NO_MODE, out: Tensor | None = None) -> Tensor:
+    """`rounding_mode=None` given explicitly is torch's div.Tensor_mode: a true division recorded as
+    DivBackward2 (which shows `_saved_rounding_mode`)."""
+    if rounding_mode is not _NO_MODE:
         return _rounded_div(self, other, rounding_mode, out)
     dt = _true_div_dtype(self, other)
     _reserve(_broadcast(self, other), dt)
@@ -158,11 +255,15 @@ def div(self: Operand, other: Operand, *, rounding_mode: str | None = None, out:
     return _finish("DivBackward0", "div", result, dt, (self, other), {"other": other, "self": self}, out=out)
 
 
-def _rounded_div(self: Operand, other: Operand, mode: str, out: Tensor | None) -> Tensor:
-    dt = result_type(self, other)
+def _rounded_div(self: Operand, other: Operand, mode: str | None, out: Tensor | None) -> Tensor:
+    dt = result_type(self, other) if mode is not None else _true_div_dtype(self, other)
+    _reserve(_broadcast(self, other), dt)
     a, b = array_of(self, dt), array_of(other, dt)
     with np.errstate(divide="ignore", invalid="ignore"):
-        result = np.floor_divide(a, b) if mode == "floor" else np.trunc(a / b).astype(dt.np)
+        if mode is None:
+            result = a / b
+        else:
+            result = np.floor_divide(a, b) if mode == "floor" else np.trunc(a / b).astype(dt.np)
     return _finish("DivBackward2", "div", result, dt, (self, other), {"other": other, "self": self}, out=out,
                    values={"rounding_mode": mode})
 
@@ -196,33 +297,36 @@ def _scalar_pow(base: Operand, exponent: Tensor) -> Tensor:
     """`2 ** x`: PowBackward2, saving the exponent and the result."""
     dt = result_type(base, exponent)
     b = array_of(exponent, dt)
-    result = np.power(dt.np.type(base), b)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):  # 0 ** -1 is inf, silently
+        result = np.power(dt.np.type(base), b)
     return _finish("PowBackward2", "pow", result, dt, (exponent,), {"exponent": exponent}, save_result="result",
                    values={"self": base})
 
 
-def _minmax_binary(self: Tensor, other: Tensor, pick: Callable[..., np.ndarray], name: str) -> Tensor:
+def _minmax_binary(self: Tensor, other: Tensor, pick: Callable[..., np.ndarray], name: str,
+                   out: Tensor | None = None) -> Tensor:
     dt = result_type(self, other)
     a, b = array_of(self, dt), array_of(other, dt)
-    return _finish(name, name.lower()[:7], pick(a, b), dt, (self, other), {"other": other, "self": self})
+    return _finish(name, name.lower()[:7], pick(a, b), dt, (self, other), {"other": other, "self": self}, out=out)
 
 
-def maximum(self: Tensor, other: Tensor) -> Tensor:
-    return _minmax_binary(self, other, np.maximum, "MaximumBackward0")
+def maximum(self: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
+    return _minmax_binary(self, other, np.maximum, "MaximumBackward0", out)
 
 
-def minimum(self: Tensor, other: Tensor) -> Tensor:
-    return _minmax_binary(self, other, np.minimum, "MinimumBackward0")
+def minimum(self: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
+    return _minmax_binary(self, other, np.minimum, "MinimumBackward0", out)
 
 
-def remainder(self: Operand, other: Operand) -> Tensor:
+def remainder(self: Operand, other: Operand, *, out: Tensor | None = None) -> Tensor:
     dt = result_type(self, other)
     a, b = array_of(self, dt), array_of(other, dt)
     with np.errstate(divide="ignore", invalid="ignore"):
         result = np.mod(a, b)
     if isinstance(other, Tensor):
-        return _finish("RemainderBackward1", "remainder", result, dt, (self, other), {"other": other, "self": self})
-    return _finish("RemainderBackward0", "remainder", result, dt, (self,))
+        return _finish("RemainderBackward1", "remainder", result, dt, (self, other), {"other": other, "self": self},
+                       out=out)
+    return _finish("RemainderBackward0", "remainder", result, dt, (self,), out=out)
 
 
 def floor_divide(self: Operand, other: Operand) -> Tensor:
@@ -267,6 +371,8 @@ def _constant(dtype: np.dtype, value: int) -> np.ndarray:
 def _sigmoid(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     """1 / (1 + exp(-x)); only exp can overflow (to inf, whose reciprocal is the 0 torch gives), so
     only exp runs with numpy's warnings off: ufuncs run slower inside np.errstate."""
+    if out is None:
+        out = np.empty_like(x)  # a 0-dim input would make numpy scalars below
     out = np.negative(x, out=out)
     with np.errstate(over="ignore"):
         np.exp(out, out=out)
@@ -275,7 +381,14 @@ def _sigmoid(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
 
 
 def _relu(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
-    return np.maximum(x, _constant(x.dtype, 0), out=out)
+    """torch's clamp_min(x, 0): x < 0 ? 0 : x, so -0. and NaN pass through (np.maximum makes -0. 0.)."""
+    negative = x < 0
+    if out is None:
+        return np.where(negative, x.dtype.type(0), x)
+    if out is not x:
+        np.copyto(out, x)
+    np.copyto(out, 0, where=negative)
+    return out
 
 
 def _rsqrt(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
@@ -297,104 +410,178 @@ def _erf(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     return out
 
 
-# name: (node, numpy forward (x, out=None), what the node saves: its input, its result or nothing)
-UNARY: dict[str, tuple[str, Callable[..., np.ndarray], str]] = {
-    "neg": ("NegBackward0", np.negative, "none"),
-    "exp": ("ExpBackward0", np.exp, "result"),
-    "log": ("LogBackward0", np.log, "self"),
-    "log2": ("Log2Backward0", np.log2, "self"),
-    "log10": ("Log10Backward0", np.log10, "self"),
-    "log1p": ("Log1PBackward0", np.log1p, "self"),
-    "expm1": ("Expm1Backward0", np.expm1, "result"),
-    "sqrt": ("SqrtBackward0", np.sqrt, "result"),
-    "rsqrt": ("RsqrtBackward0", _rsqrt, "result"),
-    "abs": ("AbsBackward0", np.abs, "self"),
-    "sin": ("SinBackward0", np.sin, "self"),
-    "cos": ("CosBackward0", np.cos, "self"),
-    "tan": ("TanBackward0", np.tan, "result"),
-    "tanh": ("TanhBackward0", np.tanh, "result"),
-    "sigmoid": ("SigmoidBackward0", _sigmoid, "result"),
-    "relu": ("ReluBackward0", _relu, "result"),
-    "reciprocal": ("ReciprocalBackward0", _reciprocal, "result"),
-    "square": ("PowBackward0", np.square, "self"),
-    "sign": ("SignBackward0", np.sign, "none"),
-    "sgn": ("SgnBackward0", np.sign, "self, result"),
-    "floor": ("FloorBackward0", np.floor, "none"),
-    "ceil": ("CeilBackward0", np.ceil, "none"),
-    "round": ("RoundBackward0", np.round, "none"),
-    "trunc": ("TruncBackward0", np.trunc, "none"),
-    "erf": ("ErfBackward0", _erf, "self"),
+def _erfc(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+    result = 1 - _erf(x)
+    if out is None:
+        return result
+    out[...] = result
+    return out
+
+
+def _frac(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+    """x - trunc(x), computed as ATen does (so -1.5 gives -0.5)."""
+    return np.subtract(x, np.trunc(x), out=out)
+
+
+# name: (node, numpy forward (x, out=None), derivative from (x, out) -> d out / d x, what the node saves)
+UNARY: dict[str, tuple[str, Callable[..., np.ndarray], Callable[..., np.ndarray] | None, str]] = {
+    "neg": ("NegBackward0", np.negative, lambda x, y: -1, "none"),
+    "exp": ("ExpBackward0", np.exp, lambda x, y: y, "result"),
+    "log": ("LogBackward0", np.log, lambda x, y: 1 / x, "self"),
+    "log2": ("Log2Backward0", np.log2, lambda x, y: 1 / (x * math.log(2)), "self"),
+    "log10": ("Log10Backward0", np.log10, lambda x, y: 1 / (x * math.log(10)), "self"),
+    "log1p": ("Log1PBackward0", np.log1p, lambda x, y: 1 / (1 + x), "self"),
+    "expm1": ("Expm1Backward0", np.expm1, lambda x, y: y + 1, "result"),
+    "sqrt": ("SqrtBackward0", np.sqrt, lambda x, y: 0.5 / y, "result"),
+    "rsqrt": ("RsqrtBackward0", _rsqrt, lambda x, y: -0.5 * y**3, "result"),
+    "abs": ("AbsBackward0", np.abs, lambda x, y: np.sign(x), "self"),
+    "sin": ("SinBackward0", np.sin, lambda x, y: np.cos(x), "self"),
+    "cos": ("CosBackward0", np.cos, lambda x, y: -np.sin(x), "self"),
+    "tan": ("TanBackward0", np.tan, lambda x, y: 1 + y * y, "result"),
+    "tanh": ("TanhBackward0", np.tanh, lambda x, y: 1 - y * y, "result"),
+    "sigmoid": ("SigmoidBackward0", _sigmoid, lambda x, y: y * (1 - y), "result"),
+    "relu": ("ReluBackward0", _relu, lambda x, y: y > 0, "result"),
+    "reciprocal": ("ReciprocalBackward0", _reciprocal, lambda x, y: -y * y, "result"),
+    "square": ("PowBackward0", np.square, lambda x, y: 2 * x, "self"),
+    "sign": ("SignBackward0", np.sign, None, "none"),
+    "sgn": ("SgnBackward0", np.sign, None, "self, result"),
+    "floor": ("FloorBackward0", np.floor, None, "none"),
+    "ceil": ("CeilBackward0", np.ceil, None, "none"),
+    "round": ("RoundBackward0", np.round, None, "none"),
+    "trunc": ("TruncBackward0", np.trunc, None, "none"),
+    "erf": ("ErfBackward0", _erf, lambda x, y: 2 / math.sqrt(math.pi) * np.exp(-x * x), "self"),
+    "erfc": ("ErfcBackward0", _erfc, lambda x, y: -2 / math.sqrt(math.pi) * np.exp(-x * x), "self"),
+    "asin": ("AsinBackward0", np.arcsin, lambda x, y: 1 / np.sqrt(1 - x * x), "self"),
+    "acos": ("AcosBackward0", np.arccos, lambda x, y: -1 / np.sqrt(1 - x * x), "self"),
+    "atan": ("AtanBackward0", np.arctan, lambda x, y: 1 / (1 + x * x), "self"),
+    "sinh": ("SinhBackward0", np.sinh, lambda x, y: np.cosh(x), "self"),
+    "cosh": ("CoshBackward0", np.cosh, lambda x, y: np.sinh(x), "self"),
+    "asinh": ("AsinhBackward0", np.arcsinh, lambda x, y: 1 / np.sqrt(x * x + 1), "self"),
+    "acosh": ("AcoshBackward0", np.arccosh, lambda x, y: 1 / np.sqrt(x * x - 1), "self"),
+    "atanh": ("AtanhBackward0", np.arctanh, lambda x, y: 1 / (1 - x * x), "self"),
+    "exp2": ("Exp2Backward0", np.exp2, lambda x, y: y * math.log(2), "result"),
+    "frac": ("FracBackward0", _frac, lambda x, y: 1, "none"),
 }
 _FLOAT_ONLY = {"exp", "log", "log2", "log10", "log1p", "expm1", "sqrt", "rsqrt", "sin", "cos", "tan", "tanh",
-               "sigmoid", "reciprocal", "erf"}
+               "sigmoid", "reciprocal", "erf", "erfc", "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh",
+               "atanh", "exp2"}
 
 
-_CAN_WARN = {"exp", "log", "log2", "log10", "log1p", "expm1", "sqrt", "rsqrt", "tan", "reciprocal",
-             "erf"}  # ops whose nan/inf results numpy would warn about (torch never does; _sigmoid keeps its own)
+def _table_or_closure(name: str, derivative: Callable[..., np.ndarray] | None, saves: str) -> Any:
+    """None where the derivative table has the node; else a numpy backward from `derivative`
+    (first order only), for the unary ops the table does not cover yet."""
+    if node_type(name).formula is not None:
+        return None
+
+    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[np.ndarray]:
+        if derivative is None:
+            return (np.zeros_like(g),)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            d = derivative(s.get("self"), s.get("result"))
+        return ((g * d).astype(g.dtype),)
+    return backward
+
+
+_CAN_WARN = {"exp", "log", "log2", "log10", "log1p", "expm1", "sqrt", "rsqrt", "tan", "sigmoid", "reciprocal",
+             "erf", "erfc", "asin", "acos", "sinh", "cosh", "acosh", "atanh", "exp2"}  # ops whose nan/inf results numpy would warn about (torch never does)
+
+
+# float32 transcendentals whose float64 value rounded to float32 is nearly always what torch's
+# vectorized (Sleef) kernels give, where numpy's own float32 loops differ in the last bit far more often
+_VIA_DOUBLE = {"exp", "log", "log2", "log10", "log1p", "expm1", "sin", "cos", "tan", "tanh", "asin", "acos", "atan",
+               "sinh", "cosh", "atanh", "exp2", "sigmoid"}
 
 
 def _forward(op: str, x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     if op == "round" and out is not None:
         return np.round(x, out=out)
+    if op in _VIA_DOUBLE and x.dtype == np.float32:
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            wide = _exp_then_f32(x) if op == "sigmoid" else UNARY[op][1](x.astype(np.float64)).astype(np.float32)
+        if out is None:
+            return wide
+        np.copyto(out, wide)
+        return out
     if op not in _CAN_WARN:
         return UNARY[op][1](x, out=out)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         return UNARY[op][1](x, out=out)
 
 
+def _exp_then_f32(x: np.ndarray) -> np.ndarray:
+    """float32 sigmoid as torch computes it: 1 / (1 + exp(-x)) in float32, exp rounded from float64."""
+    e = np.exp(np.negative(x, dtype=np.float64)).astype(np.float32)
+    return np.float32(1) / (np.float32(1) + e)
+
+
+_SAME_DTYPE_OUT = {"neg", "abs", "sign", "floor", "ceil", "round", "trunc", "frac"}  # no casting into out=
+
+
+def check_out_dtype(out: Tensor, dt: dtypes.dtype, op: str, inputs: tuple[Any, ...]) -> None:
+    """The ops whose out= must have the result's own dtype (TensorIterator's check_all_same_dtype);
+    autograd's refusal of out= comes first."""
+    if needs_grad(*inputs, out):
+        raise RuntimeError(errors.OUT_REQUIRES_GRAD.format(op=op))
+    check_out_overlap(out, inputs)
+    if out.dtype is not dt:
+        raise RuntimeError(f"Found dtype {out.dtype.short} but expected {dt.short}")
+
+
 def unary(op: str, self: Tensor, out: Tensor | None = None) -> Tensor:
-    if out is None and self.dtype.is_floating_point:
+    if out is None and self.dtype.is_floating_point and (
+            self.ndim < 2 or geometry.is_contiguous(self._shape, self._stride)):
         return _float_unary(op, self)
-    name, _, saves = UNARY[op]
-    dt = self.dtype if (self.dtype.is_floating_point or op not in _FLOAT_ONLY) else dtypes.get_default_dtype()
+    name, _, derivative, saves = UNARY[op]
+    dt = self.dtype if (self.dtype.is_differentiable or op not in _FLOAT_ONLY) else dtypes.get_default_dtype()
+    if op == "abs" and self.dtype.is_complex:
+        dt = self.dtype.to_real()
     if op == "abs" and self.dtype is dtypes.bool_:
         raise RuntimeError("abs() is not supported for bool tensors")
+    if out is not None and op in _SAME_DTYPE_OUT:
+        check_out_dtype(out, dt, op, (self,))
     if op == "neg" and self.dtype is dtypes.bool_:
         raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. If you are trying to "
                            "invert a mask, use the `~` or `logical_not()` operator instead.")
     _reserve(self._shape, dt)
-    result = _forward(op, array_of(self, dt))
+    result = _forward(op, array_of(self, self.dtype if self.dtype.is_complex else dt))  # |z| of complex z is real
     values = {"exponent": 2} if op == "square" else None
     return _finish(name, op, result, dt, (self,), {"self": self} if "self" in saves else None,
-                   save_result="result" if "result" in saves else None, out=out, values=values)
+                   save_result="result" if "result" in saves else None, out=out, values=values,
+                   backward=_table_or_closure(name, derivative, saves))
 
 
 def _float_unary(op: str, self: Tensor) -> Tensor:
-    """unary() of a floating-point tensor without out=, the common case: no dtype change and none
-    of the bool checks."""
-    name, forward, saves = UNARY[op]
+    """unary() of a row-major floating-point tensor without out=, the common case: no dtype
+    change, none of the bool checks, and the output row-major as TensorIterator makes it."""
+    name, _, derivative, saves = UNARY[op]
     x = self._numpy_view()
     if x.size > _UNRESERVED:
         _reserve(self._shape, self.dtype)
-    if op in _CAN_WARN:
-        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            result = forward(x)
-    else:
-        result = forward(x)
-    return wrap_result(name, result, self.dtype, (self,), {"self": self} if "self" in saves else None,
-                   {"exponent": 2} if op == "square" else None, "result" if "result" in saves else None)
+    return wrap_result(name, _forward(op, x), self.dtype, (self,), {"self": self} if "self" in saves else None,
+                       {"exponent": 2} if op == "square" else None, "result" if "result" in saves else None,
+                       backward=_table_or_closure(name, derivative, saves))
 
 
 def unary_(op: str, self: Tensor) -> Tensor:
     """The in-place form: ops needing their input save a copy of it; the others save self after."""
-    name, _, saves = UNARY[op]
+    name, _, derivative, saves = UNARY[op]
     check_inplace_allowed(self)
-    if op in _FLOAT_ONLY and not self.dtype.is_floating_point:
+    check_internal_overlap(self)  # TensorIterator checks memory overlap before dtypes
+    if op in _FLOAT_ONLY and not self.dtype.is_differentiable:
         raise RuntimeError(errors.CAST.format(src=dtypes.get_default_dtype().short, dst=self.dtype.short))
     check_writable(self)
 
     def write(target: np.ndarray) -> None:
         _forward(op, target, out=target)
 
-    return apply_inplace(self, write, name, (), check_autograd=False, save_self_copy="self" if "self" in saves else None,
+    return apply_inplace(self, write, name, (), _table_or_closure(name, derivative, saves), check_autograd=False,
+                         save_self_copy="self" if "self" in saves else None,
                          save_result="result" if "result" in saves else None,
                          values={"exponent": 2} if op == "square" else None)
 
 
 def _make_unary(op: str) -> tuple[Callable[..., Tensor], Callable[..., Tensor]]:
     def fn(self: Tensor, *, out: Tensor | None = None) -> Tensor:
-        if out is None and self.dtype.is_floating_point:
-            return _float_unary(op, self)
         return unary(op, self, out)
 
     def fn_(self: Tensor) -> Tensor:
@@ -418,11 +605,68 @@ def leaky_relu_(self: Tensor, negative_slope: float = 0.01) -> Tensor:
     check_inplace_allowed(self)
     check_writable(self)
 
-    def write(t: np.ndarray) -> None:
-        np.multiply(t, self.dtype.np.type(negative_slope), out=t, where=t < 0)
+    def write(t: np.ndarray) -> None:  # torch: x > 0 ? x : x * slope (so 0 * -0.5 is -0.)
+        np.multiply(t, self.dtype.np.type(negative_slope), out=t, where=~(t > 0))
 
     return apply_inplace(self, write, "LeakyReluBackward1", (), save_result="result", check_autograd=False,
                          values={"negative_slope": negative_slope})
+
+
+def _hardtanh_backward(low: float, high: float, field: str) -> Any:
+    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[np.ndarray]:
+        x = s[field]
+        return (np.where((x > low) & (x < high), g, 0).astype(g.dtype),)
+    return backward
+
+
+def hardtanh(self: Tensor, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False) -> Tensor:
+    if inplace:
+        return hardtanh_(self, min_val, max_val)
+    x = self._numpy_view()
+    result = np.clip(x, self.dtype.np.type(min_val), self.dtype.np.type(max_val))
+    return _finish("HardtanhBackward0", "hardtanh", result, self.dtype, (self,),
+                   {"self": self} if needs_grad(self) else None, backward=_hardtanh_backward(min_val, max_val, "self"))
+
+
+def hardtanh_(self: Tensor, min_val: float = -1.0, max_val: float = 1.0) -> Tensor:
+    """torch records the in-place form as HardtanhBackward0 too, saving the result."""
+    check_inplace_allowed(self)
+    check_writable(self)
+    low, high = self.dtype.np.type(min_val), self.dtype.np.type(max_val)
+    return apply_inplace(self, lambda t: np.clip(t, low, high, out=t), "HardtanhBackward0", (),
+                         _hardtanh_backward(min_val, max_val, "result"), save_result="result", check_autograd=False)
+
+
+def threshold(self: Tensor, threshold: float, value: float, inplace: bool = False) -> Tensor:
+    """x > threshold ? x : value (NaN stays NaN)."""
+    if inplace:
+        return threshold_(self, threshold, value)
+    x = self._numpy_view()
+    result = np.where(x <= threshold, self.dtype.np.type(value), x)
+    return _finish("ThresholdBackward0", "threshold", result, self.dtype, (self,), {"self": self},
+                   values={"threshold": threshold})
+
+
+def threshold_(self: Tensor, threshold: float, value: float) -> Tensor:
+    """In place: ThresholdBackward1, which keeps a copy of self from before the write."""
+    check_inplace_allowed(self)
+    check_writable(self)
+    fill = self.dtype.np.type(value)
+    return apply_inplace(self, lambda t: np.copyto(t, fill, where=t <= threshold), "ThresholdBackward1", (),
+                         save_self_copy="self", check_autograd=False, values={"threshold": threshold})
+
+
+def signbit(self: Tensor, *, out: Tensor | None = None) -> Tensor:
+    result = np.signbit(self._numpy_view())
+    if out is not None:
+        return write_out(out, result, "signbit", (self,))
+    return iterated(result, dtypes.bool_, (self,))
+
+
+def isin(elements: Operand, test_elements: Operand, *, assume_unique: bool = False, invert: bool = False) -> Tensor:
+    values = elements._numpy_view() if isinstance(elements, Tensor) else np.asarray(elements)
+    tests = test_elements._numpy_view() if isinstance(test_elements, Tensor) else np.asarray(test_elements)
+    return Tensor._wrap(np.isin(values, tests, invert=invert), dtypes.bool_)
 
 
 def gelu(self: Tensor, approximate: str = "none", *, out: Tensor | None = None) -> Tensor:
@@ -432,13 +676,28 @@ def gelu(self: Tensor, approximate: str = "none", *, out: Tensor | None = None) 
                    {"self": self}, out=out, values={"approximate": approximate})
 
 
+def _clip(x: np.ndarray, low: Any, high: Any, out: np.ndarray | None = None) -> np.ndarray:
+    """torch's clamp: min(max(x, low), high) keeping x where it equals a bound (so -0. stays -0.),
+    NaN propagated; np.clip would return the bound."""
+    result = np.array(x, copy=True) if out is None else out
+    if out is not None and out is not x:
+        np.copyto(result, x)
+    if low is not None:
+        np.copyto(result, low, where=result < low, casting="unsafe")
+    if high is not None:
+        np.copyto(result, high, where=result > high, casting="unsafe")
+    return result
+
+
 def clamp(self: Tensor, min: float | None = None, max: float | None = None, *,  # noqa: A002
           out: Tensor | None = None) -> Tensor:
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     dt = result_type(self, *(v for v in (min, max) if v is not None))
+    if out is not None:
+        check_out_dtype(out, dt, "clamp", (self,))
     x = array_of(self, dt)
-    result = np.clip(x, min, max).astype(dt.np, copy=False)
+    result = _clip(x, min, max).astype(dt.np, copy=False)
     return _finish("ClampBackward1", "clamp", result, dt, (self,), {"self": self}, out=out,
                    values={"max": max, "min": min})
 
@@ -448,7 +707,7 @@ def clamp_(self: Tensor, min: float | None = None, max: float | None = None) -> 
 
 
 def _clamp_inplace(self: Tensor, low: Any, high: Any, name: str, values: dict[str, Any]) -> Tensor:
-    check_inplace_allowed(self)
+    check_inplace_allowed(self, low, high)
     dt = result_type(self, *(v for v in (low, high) if v is not None))
     if not dtypes.can_cast(dt, self.dtype):  # clamp_ names the target the C++ way
         raise RuntimeError(errors.CAST.format(src=dt.short, dst=self.dtype.cpp))
@@ -456,7 +715,7 @@ def _clamp_inplace(self: Tensor, low: Any, high: Any, name: str, values: dict[st
     bounds = [v._numpy_view() if isinstance(v, Tensor) else v for v in (low, high)]
 
     def write(t: np.ndarray) -> None:
-        np.clip(t, bounds[0], bounds[1], out=t)
+        _clip(t, bounds[0], bounds[1], out=t)
 
     return apply_inplace(self, write, name, (), save_self_copy="self", check_autograd=False, values=values)
 
@@ -485,7 +744,7 @@ def clamp_max(self: Tensor, max: float) -> Tensor:  # noqa: A002
 def _binary_inplace(self: Tensor, other: Operand, name: str, dt: dtypes.dtype,
                     write: Callable[[np.ndarray, Any], None], save: dict[str, Any] | None = None,
                     save_self_copy: str | None = None, values: dict[str, Any] | None = None) -> Tensor:
-    check_inplace_allowed(self)
+    check_inplace_allowed(self, other)
     check_writable(self, dt, (_shape_of(other),))
     operand = array_of(other, dt) if isinstance(other, Tensor) else other
     return apply_inplace(self, lambda t: write(t, operand), name, (other,), save=save, save_self_copy=save_self_copy,
@@ -544,7 +803,7 @@ def pow_(self: Tensor, exponent: Operand) -> Tensor:
             with np.errstate(divide="ignore", invalid="ignore"):
                 np.power(t, operand, out=t, casting="unsafe")
 
-        check_inplace_allowed(self)
+        check_inplace_allowed(self, exponent)
         check_writable(self, dt, (exponent._shape,))
         operand = array_of(exponent, dt)
         return apply_inplace(self, write1, "PowBackward1", (exponent,), save={"exponent": exponent},
@@ -567,8 +826,9 @@ def _compare(ufunc: np.ufunc) -> Callable[..., Tensor]:
         geometry.broadcast_shapes(_shape_of(self), _shape_of(other))
         result = ufunc(array_of(self, dt), array_of(other, dt))
         if out is not None:
-            return write_out(out, np.asarray(result), ufunc.__name__, ())
-        return Tensor._wrap(np.asarray(result), dtypes.bool_)
+            return write_out(out, np.asarray(result), ufunc.__name__, (self, other),
+                             strides=output_strides(np.shape(result), (self, other), "iterator"), iterator=True)
+        return iterated(np.asarray(result), dtypes.bool_, (self, other))
     return compare
 
 
@@ -576,19 +836,8 @@ eq, ne, lt, le, gt, ge = (_compare(u) for u in (np.equal, np.not_equal, np.less,
                                                 np.greater_equal))
 
 
-def _logical(ufunc: np.ufunc) -> Callable[..., Tensor]:
-    def logical(self: Operand, other: Operand) -> Tensor:
-        a = self._numpy_view() if isinstance(self, Tensor) else self
-        b = other._numpy_view() if isinstance(other, Tensor) else other
-        return Tensor._wrap(np.asarray(ufunc(a, b)), dtypes.bool_)
-    return logical
-
-
-logical_and, logical_or, logical_xor = (_logical(u) for u in (np.logical_and, np.logical_or, np.logical_xor))
-
-
 def logical_not(self: Tensor) -> Tensor:
-    return Tensor._wrap(np.logical_not(self._numpy_view()), dtypes.bool_)
+    return iterated(np.logical_not(self._numpy_view()), dtypes.bool_, (self,))
 
 
 def _bitwise(ufunc: np.ufunc) -> Callable[..., Tensor]:
@@ -596,60 +845,51 @@ def _bitwise(ufunc: np.ufunc) -> Callable[..., Tensor]:
         dt = result_type(self, other)
         if dt.is_floating_point:
             raise RuntimeError(f"\"{ufunc.__name__}_cpu\" not implemented for '{dt.short}'")
-        return Tensor._wrap(np.asarray(ufunc(array_of(self, dt), array_of(other, dt))), dt)
+        return iterated(np.asarray(ufunc(array_of(self, dt), array_of(other, dt))), dt, (self, other))
     return bitwise
 
 
 bitwise_and, bitwise_or, bitwise_xor = (_bitwise(u) for u in (np.bitwise_and, np.bitwise_or, np.bitwise_xor))
 
 
-def bitwise_not(self: Tensor) -> Tensor:
+def bitwise_not(self: Tensor, *, out: Tensor | None = None) -> Tensor:
     if self.dtype.is_floating_point:
         raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type tensors")
-    return Tensor._wrap(np.invert(self._numpy_view()), self.dtype)
+    result = np.invert(self._numpy_view())
+    if out is not None:
+        check_out_dtype(out, self.dtype, "bitwise_not", (self,))
+        return write_out(out, result, "bitwise_not", (self,))
+    return iterated(result, self.dtype, (self,))
+
+
+def bitwise_not_(self: Tensor) -> Tensor:
+    if self.dtype.is_floating_point:
+        raise RuntimeError(f"\"bitwise_not_cpu\" not implemented for '{self.dtype.short}'")
+    check_inplace_allowed(self)
+    check_writable(self)
+    return apply_inplace(self, lambda t: np.invert(t, out=t), "", (), None, check_autograd=False)
 
 
 def isnan(self: Tensor) -> Tensor:
-    return Tensor._wrap(np.isnan(self._numpy_view()), dtypes.bool_)
+    return iterated(np.isnan(self._numpy_view()), dtypes.bool_, (self,))
 
 
 def isinf(self: Tensor) -> Tensor:
-    return Tensor._wrap(np.isinf(self._numpy_view()), dtypes.bool_)
+    return iterated(np.isinf(self._numpy_view()), dtypes.bool_, (self,))
 
 
 def isfinite(self: Tensor) -> Tensor:
-    return Tensor._wrap(np.isfinite(self._numpy_view()), dtypes.bool_)
+    return iterated(np.isfinite(self._numpy_view()), dtypes.bool_, (self,))
 
 
 def where(condition: Tensor, input: Operand, other: Operand, *, out: Tensor | None = None) -> Tensor:  # noqa: A002
     dt = result_type(input, other)
+    if out is not None and out.dtype is not dt:
+        raise RuntimeError(f"Expected out type to be {dt.short} but got {out.dtype.short}")
     geometry.broadcast_shapes(condition._shape, _shape_of(input), _shape_of(other))
     cond = condition._numpy_view().astype(bool, copy=False)
     result = np.where(cond, array_of(input, dt), array_of(other, dt))
     return _finish("WhereBackward0", "where", result, dt, (input, other), {"condition": condition}, out=out)
-
-
-def lerp(self: Tensor, end: Tensor, weight: float) -> Tensor:
-    dt = result_type(self, end)
-    a, b = array_of(self, dt), array_of(end, dt)
-    w = dt.np.type(weight)
-    result = np.where(abs(w) < 0.5, a + w * (b - a), b - (b - a) * (1 - w)).astype(dt.np, copy=False)
-    return _finish("LerpBackward0", "lerp", result, dt, (self, end), values={"weight": weight})
-
-
-def addcmul(self: Tensor, t1: Tensor, t2: Tensor, *, value: float = 1) -> Tensor:
-    dt = result_type(self, t1, t2)
-    result = array_of(self, dt) + dt.np.type(value) * array_of(t1, dt) * array_of(t2, dt)
-    return _finish("AddcmulBackward0", "addcmul", result, dt, (self, t1, t2), {"tensor1": t1, "tensor2": t2},
-                   values={"value": value})
-
-
-def addcdiv(self: Tensor, t1: Tensor, t2: Tensor, *, value: float = 1) -> Tensor:
-    dt = result_type(self, t1, t2)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        result = array_of(self, dt) + dt.np.type(value) * (array_of(t1, dt) / array_of(t2, dt))
-    return _finish("AddcdivBackward0", "addcdiv", result, dt, (self, t1, t2), {"tensor1": t1, "tensor2": t2},
-                   values={"value": value})
 
 
 _UNARY_FNS = {op: _make_unary(op) for op in UNARY}
@@ -662,10 +902,9 @@ METHODS: dict[str, Callable[..., Any]] = {
     "clamp_min": clamp_min, "clamp_max": clamp_max, "clamp_min_": clamp_min_, "clamp_max_": clamp_max_,
     "floor_divide_": floor_divide_, "remainder_": remainder_, "eq": eq, "ne": ne, "lt": lt, "le": le, "gt": gt, "ge": ge,
     "greater": gt, "less": lt, "greater_equal": ge, "less_equal": le, "not_equal": ne,
-    "logical_and": logical_and, "logical_or": logical_or, "logical_xor": logical_xor, "logical_not": logical_not,
-    "bitwise_and": bitwise_and, "bitwise_or": bitwise_or, "bitwise_xor": bitwise_xor, "bitwise_not": bitwise_not,
+    "logical_not": logical_not,
+    "bitwise_and": bitwise_and, "bitwise_or": bitwise_or, "bitwise_xor": bitwise_xor, "bitwise_not": bitwise_not, "bitwise_not_": bitwise_not_,
     "isnan": isnan, "isinf": isinf, "isfinite": isfinite, "where": lambda self, cond, other: where(cond, self, other),
-    "lerp": lerp, "addcmul": addcmul, "addcdiv": addcdiv,
     "multiply_": mul_, "subtract_": sub_,
 }
 for _op, (_fn, _fn_) in _UNARY_FNS.items():
@@ -678,9 +917,8 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     name: METHODS[name] for name in (
         "add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide", "pow", "maximum", "minimum",
         "remainder", "floor_divide", "clamp", "clip", "clamp_min", "clamp_max", "eq", "ne", "lt", "le", "gt",
-        "ge", "greater", "less", "greater_equal", "less_equal", "not_equal", "logical_and", "logical_or",
-        "logical_xor", "logical_not", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "isnan",
-        "isinf", "isfinite", "lerp", "addcmul", "addcdiv", "negative", "absolute", "rsub",
+        "ge", "greater", "less", "greater_equal", "less_equal", "not_equal", "logical_not", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "isnan",
+        "isinf", "isfinite", "negative", "absolute", "rsub",
     ) if name in METHODS
 }
 FUNCTIONS.update({op: fn for op, (fn, _) in _UNARY_FNS.items()})
@@ -732,3 +970,5 @@ def round_(self: Tensor, *, decimals: int = 0) -> Tensor:
 
 METHODS.update(round=round, round_=round_)
 FUNCTIONS.update(round=round, round_=round_)
+METHODS.update(signbit=signbit, isin=isin)
+FUNCTIONS.update(signbit=signbit, isin=isin, threshold=threshold, threshold_=threshold_)

@@ -42,7 +42,12 @@ import numpy as np
 
 from engine import dtypes, geometry, libm, runtime
 from engine.devices import CPU
-from engine.ops.core import apply_inplace, check_inplace_allowed, check_writable
+from engine.ops.core import (
+    apply_inplace,
+    check_inplace_allowed,
+    check_internal_overlap,
+    check_writable,
+)
 from engine.ops.factories import _check_device, _finish
 from engine.ops.views import sizes_arg
 from engine.storage import Storage
@@ -813,12 +818,17 @@ def _random_factory(kind: str) -> Callable[..., Tensor]:
             raise _invalid_combination(make.__name__)
         shape = _new_shape(positional if size is None else (size,))
         n = math.prod(shape)
+        # a complex tensor draws its real view: twice the numbers, a normal's std divided by sqrt(2)
+        real = target.to_real()
+        count, std = (2 * n, 1 / math.sqrt(2)) if target.is_complex else (n, 1.0)
         if kind == "normal":
-            _normal_check(target, 1.0)
-            values = _normal(_gen(generator), n, target, 0.0, 1.0, True)
+            _normal_check(real, 1.0)
+            values = _normal(_gen(generator), count, real, 0.0, std, True)
         else:
-            _uniform_check(target, 0.0, 1.0)
-            values = _uniform(_gen(generator), n, target, 0.0, 1.0)
+            _uniform_check(real, 0.0, 1.0)
+            values = _uniform(_gen(generator), count, real, 0.0, 1.0)
+        if target.is_complex:
+            values = np.ascontiguousarray(values, dtype=real.np).view(target.np)
         return _finish(_adopt(values, shape, target), requires_grad)
     make.__name__ = "randn" if kind == "normal" else "rand"
     return make
@@ -925,8 +935,15 @@ def normal(mean: Any = 0.0, std: Any = 1.0, size: Any = None, *, generator: Gene
     return Tensor._wrap(values, target)
 
 
-def bernoulli(self: Tensor, p: float | None = None, *, generator: Generator | None = None) -> Tensor:
-    """torch.bernoulli(input): a contiguous empty_like(input).bernoulli_(input); with p, .bernoulli_(p)."""
+def bernoulli(self: Tensor, p: float | None = None, *, generator: Generator | None = None,
+              out: Tensor | None = None) -> Tensor:
+    """torch.bernoulli(input): a contiguous empty_like(input).bernoulli_(input); with p, .bernoulli_(p).
+    An out= is written like any other (it may not overlap itself)."""
+    if out is not None:
+        from engine.ops.pointwise import write_out
+
+        check_internal_overlap(out)
+        return write_out(out, bernoulli(self, p, generator=generator)._numpy_view(), "bernoulli", (self,))
     gen = _gen(generator)
     if p is None:
         _check_float(self.dtype, "bernoulli_tensor_cpu_p_")

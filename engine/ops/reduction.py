@@ -22,12 +22,13 @@ from typing import Any
 import numpy as np
 
 from engine import dtypes, errors, geometry
-from engine.kernels import activation
+from engine.kernels import activation, summation
 from engine.ops.core import needs_grad, record, wrap_result
 from engine.ops.pointwise import maximum, minimum, write_out
 from engine.tensor import Tensor
 
 Dim = int | Sequence[int] | None
+Grads = tuple[np.ndarray | None, ...]
 _ABSENT: Any = object()
 
 
@@ -81,16 +82,20 @@ def _dense(array: Any, dt: np.dtype | None = None) -> np.ndarray:
     return np.asarray(array, dtype=dt, order="C")
 
 
+def _NO_CHECK() -> None:  # noqa: N802 - a constant-like no-op
+    return None
+
+
 def _emit(result: Any, dt: dtypes.dtype, name: str, op: str, inputs: tuple[Any, ...],
           save: dict[str, Tensor] | None = None, save_result: str | None = None,
-          out: Tensor | None = None, values: dict[str, Any] | None = None) -> Tensor:
+          out: Tensor | None = None, values: dict[str, Any] | None = None, backward: Any = None) -> Tensor:
     """Wrap a reduction result as a new contiguous tensor and record it (unless `name` is empty), or
-    honour `out=`."""
+    honour `out=`; `backward` is a numpy closure for a node not in the derivative table yet."""
     result = _dense(result, dt.np)
-    if out is not None:
-        return write_out(out, result, op, inputs)
+    if out is not None:  # reductions do not check their out for overlap
+        return write_out(out, result, op, inputs, after_resize=_NO_CHECK)
     if name:
-        return wrap_result(name, result, dt, inputs, save, values, save_result)
+        return wrap_result(name, result, dt, inputs, save, values, save_result, backward=backward)
     return Tensor._wrap(result, dt)
 
 
@@ -120,7 +125,34 @@ def _out_without_dim(op: str, dim_type: str, dtype: Any) -> TypeError:
 # --------------------------------------------------------------------------- sum, mean, prod
 def _sum_dtype(dt: dtypes.dtype) -> dtypes.dtype:
     """Integers and bools sum to int64, so counting never overflows a narrow type."""
-    return dt if dt.is_floating_point else dtypes.int64
+    return dt if dt.is_floating_point or dt.is_complex else dtypes.int64
+
+
+def _sum(self: Tensor, dims: tuple[int, ...], keepdim: bool, acc: np.dtype) -> np.ndarray:
+    """A sum in the order ATen's kernel adds (kernels/summation.py) where its loop is known: every dim
+    of a dense tensor (in memory order, up to the size ATen splits across threads), or the last dim
+    of a row-major one; numpy's sum elsewhere."""
+    with np.errstate(all="ignore"):  # torch never warns about nan/inf sums
+        return _ordered_sum(self, dims, keepdim, acc)
+
+
+def _ordered_sum(self: Tensor, dims: tuple[int, ...], keepdim: bool, acc: np.dtype) -> np.ndarray:
+    x = self._numpy_view()
+    if acc.kind == "f" and self.numel():
+        rows = None
+        if len(dims) == self.ndim and self.numel() < summation.GRAIN_SIZE and \
+                geometry.non_overlapping_and_dense(self._shape, self._stride):
+            order = sorted(range(self.ndim), key=lambda d: -self._stride[d])
+            rows = x.transpose(order).reshape(1, -1)
+        elif dims == (self.ndim - 1,) and self.is_contiguous():
+            rows = x.reshape(-1, self._shape[-1])
+        if rows is not None:
+            total = summation.row_sums(rows.astype(acc, copy=False))
+            total = np.add(np.zeros_like(total), total)  # the output starts at 0 (so -0. sums to 0.)
+            out_shape = tuple(1 if d in dims else n for d, n in enumerate(self._shape)) if keepdim else \
+                tuple(n for d, n in enumerate(self._shape) if d not in dims)
+            return total.reshape(out_shape)
+    return np.sum(x, axis=dims, dtype=acc, keepdims=keepdim)
 
 
 def sum(self: Tensor, dim: Any = _ABSENT, keepdim: bool = False, *, dtype: Any = None,  # noqa: A001
@@ -134,7 +166,7 @@ def sum(self: Tensor, dim: Any = _ABSENT, keepdim: bool = False, *, dtype: Any =
     dims = _dims(None if dim is _ABSENT else dim, self.ndim)
     dt = dtypes.to_dtype(dtype) if dtype is not None else (out.dtype if out is not None
                                                            else _sum_dtype(self.dtype))
-    result = np.add.reduce(self._numpy_view(), axis=dims, dtype=_accumulate_in(dt), keepdims=keepdim)  # np.sum
+    result = _sum(self, dims, keepdim, _accumulate_in(dt))
     if dim is _ABSENT:
         return _emit(result, dt, "SumBackward0", "sum", (self,), out=out, values={"self_sym_sizes": self._shape})
     return _emit(result, dt, "SumBackward1", "sum", (self,), out=out,
@@ -142,14 +174,16 @@ def sum(self: Tensor, dim: Any = _ABSENT, keepdim: bool = False, *, dtype: Any =
 
 
 def _sum_all(self: Tensor) -> Tensor:
-    """`x.sum()` of a floating-point tensor, the common case, without sum()'s argument handling."""
+    """`x.sum()` of a floating-point tensor, the common case, without sum()'s argument handling
+    (summed in ATen's order all the same; a small row-major one by the kernel's short path)."""
     dt = self.dtype
     accumulate = _accumulate_in(dt)
-    axes = tuple(range(len(self._shape)))
-    if accumulate is dt.np:  # summed straight into a fresh 0-d array rather than a numpy scalar
-        result = np.add.reduce(self._numpy_view(), axis=axes, dtype=accumulate, out=np.empty((), accumulate))
+    x = self._numpy_view()
+    if accumulate is dt.np and x.flags.c_contiguous and x.size > 0 and summation.is_short(x.size, x.itemsize):
+        with np.errstate(all="ignore"):  # torch never warns about nan/inf sums
+            result = summation.short_row_sum(x.reshape(-1)).reshape(())
     else:
-        result = _dense(np.add.reduce(self._numpy_view(), axis=axes, dtype=accumulate), dt.np)
+        result = _dense(_sum(self, tuple(range(len(self._shape))), False, accumulate), dt.np)
     return wrap_result("SumBackward0", result, dt, (self,), values={"self_sym_sizes": self._shape})
 
 
@@ -170,7 +204,7 @@ def mean(self: Tensor, dim: Any = _ABSENT, keepdim: bool = False, *, dtype: Any 
     dims = _dims(None if dim is _ABSENT else dim, self.ndim)
     count = _counted(self._shape, dims)
     with np.errstate(divide="ignore", invalid="ignore"):
-        result = np.sum(self._numpy_view(), axis=dims, dtype=_accumulate_in(dt), keepdims=keepdim) / count
+        result = _sum(self, dims, keepdim, _accumulate_in(dt)).astype(dt.np) / dt.np.type(count)
     values = {"self_sym_numel": self.numel(), "self_sym_sizes": self._shape}
     if dim is _ABSENT:
         return _emit(result, dt, "MeanBackward0", "mean", (self,), out=out, values=values)
@@ -214,6 +248,17 @@ def _return_type(name: str) -> type[tuple]:
     return type(name, (tuple,), namespace)
 
 
+_RETURN_TYPES: dict[str, type[tuple]] = {}
+
+
+def return_type(name: str, values: Tensor, indices: Tensor) -> tuple:
+    """A `torch.return_types.<name>` (values, indices) pair (sort, topk, ...)."""
+    cls = _RETURN_TYPES.get(name)
+    if cls is None:
+        cls = _RETURN_TYPES[name] = _return_type(name)
+    return cls(values, indices)
+
+
 class return_types:  # noqa: N801 - torch's name
     """The namedtuple types torch.max / torch.min return (`torch.return_types`)."""
 
@@ -246,14 +291,67 @@ def _extreme(self: Tensor, dim: Any, keepdim: bool, out: Any, op: str) -> Any:
         values, indices = x.copy(), np.zeros((), np.int64)
 
     if out is not None:
-        write_out(out[0], _dense(values), op, (self,))
-        write_out(out[1], _dense(indices, np.int64), op, (self,))
+        write_out(out[0], _dense(values), op, (self,), after_resize=_NO_CHECK)
+        write_out(out[1], _dense(indices, np.int64), op, (self,), after_resize=_NO_CHECK)
         return getattr(return_types, op + "_out")(out[0], out[1])
     index_tensor = Tensor._wrap(_dense(indices, np.int64), dtypes.int64)
     value_tensor = Tensor._wrap(_dense(values, self.dtype.np), self.dtype)
     record(f"{title}Backward0", value_tensor, (self,), None, None, {"indices": index_tensor},
            {"dim": saved_dims(dim), "keepdim": keepdim, "self_sym_sizes": self._shape})
     return getattr(return_types, op)(value_tensor, index_tensor)
+
+
+def _unsqueeze(g: np.ndarray, dims: tuple[int, ...], keepdim: bool) -> np.ndarray:
+    """A reduced array with its reduced dims back as size 1, ready to broadcast against the input."""
+    return np.expand_dims(g, tuple(sorted(dims))) if dims and not keepdim else g
+
+
+def _median(self: Tensor, dim: Any, keepdim: bool, ignore_nan: bool) -> Any:
+    """median/nanmedian: the lower of the two middle values (NaN if any is NaN, for median; the
+    non-NaN values', for nanmedian). Over the whole tensor the gradient is shared evenly by the
+    elements equal to the result (MedianBackward0); along a dim it goes to the picked index."""
+    op = "nanmedian" if ignore_nan else "median"
+    title = "Nanmedian" if ignore_nan else "Median"
+    x = self._numpy_view()
+
+    def middle(v: np.ndarray, axis: int) -> tuple[np.ndarray, np.ndarray]:
+        order = np.argsort(v, axis=axis, kind="stable")  # NaNs sort last
+        count = v.shape[axis] - (np.isnan(v).sum(axis=axis, keepdims=True) if ignore_nan else 0)
+        k = np.maximum((count - 1) // 2, 0) if ignore_nan else np.full_like(
+            np.take(order, [0], axis=axis), (v.shape[axis] - 1) // 2)
+        if not ignore_nan:
+            has_nan = np.isnan(v).any(axis=axis, keepdims=True)
+            first_nan = np.argmax(np.isnan(np.take_along_axis(v, order, axis=axis)), axis=axis)
+            k = np.where(has_nan, np.expand_dims(first_nan, axis), k)
+        picked = np.take_along_axis(order, np.asarray(k, dtype=np.int64), axis=axis)
+        return np.take_along_axis(v, picked, axis=axis), picked
+
+    if dim is _ABSENT:
+        if x.size == 0:
+            value = np.array(np.nan, dtype=x.dtype)
+        else:
+            value = middle(x.reshape(-1), 0)[0].reshape(())
+
+        return _emit(value, self.dtype, f"{title}Backward0", op, (self,), {"self": self}, save_result="result")
+    d = geometry.wrap_dim(dim, builtins.max(self.ndim, 1))
+    if self.ndim == 0:
+        values, indices = x.copy(), np.zeros((), np.int64)
+    else:
+        values, indices = middle(x, d)
+        if not keepdim:
+            values, indices = values.squeeze(d), indices.squeeze(d)
+    index_tensor = Tensor._wrap(_dense(indices, np.int64), dtypes.int64)
+    value_tensor = _emit(values, self.dtype, f"{title}Backward1", op, (self,), {"indices": index_tensor},
+                         values={"dim": saved_dims(dim), "keepdim": keepdim, "self_sym_sizes": self._shape})
+    return return_type(op, value_tensor, index_tensor)
+
+
+def median(self: Tensor, dim: Any = _ABSENT, keepdim: bool = False) -> Any:
+    return _median(self, dim, keepdim, ignore_nan=False)
+
+
+def nanmedian(self: Tensor, dim: Any = _ABSENT, keepdim: bool = False) -> Any:
+    return _median(self, dim, keepdim, ignore_nan=True)
 
 
 def _elementwise(pick: Callable[[Tensor, Tensor], Tensor], self: Tensor, other: Tensor, out: Tensor | None,
@@ -570,6 +668,6 @@ def _numpy_names(fn: Callable[..., Any]) -> Callable[..., Any]:
 
 METHODS: dict[str, Callable[..., Any]] = {fn.__name__: _numpy_names(fn) for fn in (
     sum, mean, prod, max, min, amax, amin, argmax, argmin, var, std, norm, logsumexp, all, any, count_nonzero,
-    cumsum, cumprod, softmax, log_softmax)}
+    cumsum, cumprod, softmax, log_softmax, median, nanmedian)}
 FUNCTIONS: dict[str, Any] = {**METHODS, "var_mean": _numpy_names(var_mean), "std_mean": _numpy_names(std_mean),
                              "return_types": return_types}

@@ -8,13 +8,21 @@ the layout of its input.
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
-from engine import errors, geometry
-from engine.ops.core import apply_inplace, make_multi_views, make_view, needs_grad, record
+from engine import dtypes, errors, geometry
+from engine.ops.core import (
+    apply_inplace,
+    check_inplace_allowed,
+    make_multi_views,
+    make_view,
+    needs_grad,
+    record,
+)
 from engine.tensor import Tensor
 
 Layout = tuple[tuple[int, ...], tuple[int, ...], int]
@@ -35,12 +43,53 @@ def _sizes(t: Tensor) -> dict[str, Any]:
 
 
 # --------------------------------------------------------------------------- reshaping
-def view(self: Tensor, *shape: Any) -> Tensor:
+def view(self: Tensor, *shape: Any, dtype: dtypes.dtype | None = None) -> Tensor:
+    if dtype is not None or (len(shape) == 1 and isinstance(shape[0], dtypes.dtype)):
+        return view_dtype(self, dtype if dtype is not None else shape[0])
     new_shape = geometry.infer_size(sizes_arg(shape), self.numel())
     stride = geometry.view_strides(self._shape, self._stride, new_shape)
     if stride is None:
         raise RuntimeError(errors.VIEW_STRIDE)
     return make_view(self, new_shape, stride, self._offset, "ViewBackward0", values=_sizes(self))
+
+
+def view_dtype(self: Tensor, dtype: dtypes.dtype) -> Tensor:
+    """x.view(dtype): the same bytes read as another dtype. torch makes it a new tensor sharing the
+    storage and the version counter, not a view for autograd: no grad_fn, no requires_grad, no _base."""
+    if self.is_conj() and dtype is not self.dtype:
+        raise RuntimeError("torch.Tensor.view is not supported for conjugate view tensors when converting to a "
+                           "different dtype.")
+    if self.is_neg() and dtype is not self.dtype:
+        raise RuntimeError("torch.Tensor.view is not supported for tensors with negative bit set when converting "
+                           "to a different dtype.")
+    old_size, new_size = self.dtype.itemsize, dtype.itemsize
+    shape, stride, offset = list(self._shape), list(self._stride), self._offset
+    what = f"to view {self.dtype.short} as {dtype.short} (different element sizes)"
+    if old_size != new_size:
+        if self.ndim == 0:
+            raise RuntimeError(f"self.dim() cannot be 0 {what}")
+        if old_size > new_size:
+            ratio = old_size // new_size
+            if stride[-1] != 1:
+                raise RuntimeError(f"self.stride(-1) must be 1 {what}, but got {stride[-1]}")
+            shape[-1] *= ratio
+            stride = [st * ratio for st in stride[:-1]] + [1]
+            offset *= ratio
+        else:
+            ratio = new_size // old_size
+            if shape[-1] % ratio:
+                raise RuntimeError(f"self.size(-1) must be divisible by {ratio} {what}, but got {shape[-1]}")
+            if offset % ratio:
+                raise RuntimeError(f"self.storage_offset() must be divisible by {ratio} {what}, but got {offset}")
+            if stride[-1] != 1:
+                raise RuntimeError(f"self.stride(-1) must be 1 {what}, but got {stride[-1]}")
+            for i, st in enumerate(stride[:-1]):
+                if st % ratio:
+                    raise RuntimeError(f"self.stride({i}) must be divisible by {ratio} {what}, but got {st}")
+            shape[-1] //= ratio
+            stride = [st // ratio for st in stride[:-1]] + [1]
+            offset //= ratio
+    return Tensor._make(self._storage, offset, tuple(shape), tuple(stride), dtype, self._vc)
 
 
 def view_as(self: Tensor, other: Tensor) -> Tensor:
@@ -66,11 +115,19 @@ def reshape_as(self: Tensor, other: Tensor) -> Tensor:
     return reshape(self, other._shape)
 
 
+def ravel(self: Tensor) -> Tensor:
+    from engine.ops.copying import contiguous
+
+    return view(contiguous(self), -1)
+
+
 def flatten(self: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
     if self.ndim == 0:
         return reshape(self, 1)
     start = geometry.wrap_dim(start_dim, self.ndim)
     end = geometry.wrap_dim(end_dim, self.ndim)
+    if start > end:
+        raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
     if start == end:
         return self
     shape = self._shape[:start] + (math.prod(self._shape[start:end + 1]),) + self._shape[end + 1:]
@@ -84,6 +141,14 @@ def unflatten(self: Tensor, dim: int, sizes: Sequence[int]) -> Tensor:
 
 
 # --------------------------------------------------------------------------- dimension order
+def swapaxes(self: Tensor, axis0: int, axis1: int) -> Tensor:
+    return transpose(self, axis0, axis1)
+
+
+def swapaxes_(self: Tensor, axis0: int, axis1: int) -> Tensor:
+    return transpose_(self, axis0, axis1)
+
+
 def transpose(self: Tensor, dim0: int, dim1: int) -> Tensor:
     if self.ndim == 0:
         d0 = geometry.wrap_dim(dim0, 1)
@@ -115,21 +180,88 @@ def permute(self: Tensor, *dims: Any) -> Tensor:
                      "PermuteBackward0", values={"dims": tuple(int(d) for d in sizes_arg(dims))})
 
 
-def movedim(self: Tensor, source: int, destination: int) -> Tensor:
-    src, dst = geometry.wrap_dim(source, self.ndim), geometry.wrap_dim(destination, self.ndim)
-    order = [d for d in range(self.ndim) if d != src]
-    order.insert(dst, src)
+def movedim(self: Tensor, source: int | Sequence[int], destination: int | Sequence[int]) -> Tensor:
+    """torch's movedim: the named dims go to their places, the others keep their order."""
+    src = [int(source)] if isinstance(source, int) else [int(d) for d in source]
+    dst = [int(destination)] if isinstance(destination, int) else [int(d) for d in destination]
+    if len(src) != len(dst):
+        raise RuntimeError(f"movedim: Invalid source or destination dims: source ({list(src)} dims) should contain "
+                           f"the same number of dims as destination ({list(dst)} dims)")
+    n = self.ndim
+    wsrc = [geometry.wrap_dim(d, n) for d in src]
+    wdst = [geometry.wrap_dim(d, n) for d in dst]
+    if len(set(wsrc)) != len(wsrc):
+        raise RuntimeError(f"movedim: repeated dim in `source` ({list(src)})")
+    if len(set(wdst)) != len(wdst):
+        raise RuntimeError(f"movedim: repeated dim in `destination` ({list(dst)})")
+    if n == 0 and len(src) == 1:
+        return alias(self)
+    order = [0] * n
+    for s_, d_ in zip(wsrc, wdst):
+        order[d_] = s_
+    rest_src = [d for d in range(n) if d not in wsrc]
+    rest_dst = [d for d in range(n) if d not in wdst]
+    for s_, d_ in zip(rest_src, rest_dst):
+        order[d_] = s_
     return permute(self, order)
 
 
 def T(self: Tensor) -> Tensor:  # noqa: N802 - torch's name
+    """All dims reversed; deprecated (with torch's warning) for anything but a matrix."""
+    if self.ndim == 0:
+        warnings.warn("Tensor.T is deprecated on 0-D tensors. This function is the identity in these cases.",
+                      UserWarning, stacklevel=3)
+    elif self.ndim != 2:
+        warnings.warn("The use of `x.T` on tensors of dimension other than 2 to reverse their shape is deprecated "
+                      "and it will throw an error in a future release. Consider `x.mT` to transpose batches of "
+                      "matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a "
+                      "tensor.", UserWarning, stacklevel=3)
     return permute(self, list(range(self.ndim))[::-1])
 
 
+def _zero_dim_identity(self: Tensor, what: str, advice: str) -> Tensor:
+    warnings.warn(f"{what} is deprecated on 0-D tensors. {advice}", UserWarning, stacklevel=4)
+    return self
+
+
 def mT(self: Tensor) -> Tensor:  # noqa: N802
+    if self.ndim == 0:
+        return _zero_dim_identity(self, "Tensor.mT", "This function is the identity in these cases.")
     if self.ndim < 2:
-        raise RuntimeError("tensor.mT is only supported on matrices or batches of matrices. Got 1-D tensor.")
+        raise RuntimeError(f"tensor.mT is only supported on matrices or batches of matrices. Got {self.ndim}-D tensor.")
     return transpose(self, -2, -1)
+
+
+def _conj(t: Tensor) -> Tensor:
+    from engine.ops.complex_ops import conj
+
+    return conj(t)
+
+
+def mH(self: Tensor) -> Tensor:  # noqa: N802
+    if self.ndim == 0:
+        return _conj(_zero_dim_identity(self, "Tensor.mH", "Consider using x.conj()."))
+    if self.ndim < 2:
+        raise RuntimeError(f"tensor.mH is only supported on matrices or batches of matrices. Got {self.ndim}-D tensor.")
+    return _conj(transpose(self, -2, -1))
+
+
+def adjoint(self: Tensor) -> Tensor:
+    if self.ndim == 0:
+        return _conj(_zero_dim_identity(self, "adjoint()", "Consider using x.conj()."))
+    if self.ndim < 2:
+        raise RuntimeError("tensor.adjoint() is only supported on matrices or batches of matrices. "
+                           f"Got {self.ndim}-D tensor.")
+    return _conj(transpose(self, -2, -1))
+
+
+def H(self: Tensor) -> Tensor:  # noqa: N802
+    if self.ndim == 0:
+        return _conj(_zero_dim_identity(self, "Tensor.H", "Consider using x.conj()."))
+    if self.ndim != 2:
+        hint = " For batches of matrices, consider using tensor.mH" if self.ndim > 2 else ""
+        raise RuntimeError(f"tensor.H is only supported on matrices (2-D tensors). Got {self.ndim}-D tensor.{hint}")
+    return _conj(transpose(self, 0, 1))
 
 
 # --------------------------------------------------------------------------- size-1 dims and expansion
@@ -208,6 +340,61 @@ def broadcast_tensors(*tensors: Tensor) -> tuple[Tensor, ...]:
     return tuple(expand(t, shape) for t in tensors)
 
 
+def broadcast_shapes(*shapes: Any) -> Any:
+    """torch.broadcast_shapes (torch._refs._broadcast_shapes): ints count as 1-d shapes."""
+    from engine.tensor import Size
+
+    given = tuple((x,) if isinstance(x, int) else x for x in shapes if x is not None)
+    if not given:
+        return Size(())
+    for shape in given:
+        if not isinstance(shape, (tuple, list)):
+            raise RuntimeError(f"Input shapes should be of type ints, a tuple of ints, or a list of ints, got {shape}")
+    common = [1] * max(len(shape) for shape in given)
+    for arg, shape in enumerate(given):
+        for idx in range(-1, -1 - len(shape), -1):
+            if shape[idx] == common[idx]:
+                continue
+            if common[idx] == 1:
+                if shape[idx] < 0:
+                    raise ValueError("Attempting to broadcast a dimension with negative length!")
+                common[idx] = shape[idx]
+            if shape[idx] != 1 and common[idx] != shape[idx]:
+                raise RuntimeError(f"Attempting to broadcast a dimension of length {shape[idx]} at {idx}! Mismatching "
+                                   f"argument at index {arg} had {shape}; but expected shape should be broadcastable "
+                                   f"to {common}")
+    return Size(common)
+
+
+def _atleast(fix: Any) -> Any:
+    def op(*tensors: Any) -> Any:
+        if len(tensors) == 1:
+            tensors = tensors[0]
+        if isinstance(tensors, Tensor):
+            return fix(tensors)
+        return tuple(fix(t) for t in tensors)
+    return op
+
+
+def _at_least_1d(t: Tensor) -> Tensor:
+    return reshape(t, 1) if t.ndim == 0 else t
+
+
+def _at_least_2d(t: Tensor) -> Tensor:
+    return reshape(t, 1, 1) if t.ndim == 0 else unsqueeze(t, 0) if t.ndim == 1 else t
+
+
+def _at_least_3d(t: Tensor) -> Tensor:
+    if t.ndim == 0:
+        return reshape(t, 1, 1, 1)
+    if t.ndim == 1:
+        return unsqueeze(unsqueeze(t, 0), -1)
+    return unsqueeze(t, -1) if t.ndim == 2 else t
+
+
+atleast_1d, atleast_2d, atleast_3d = _atleast(_at_least_1d), _atleast(_at_least_2d), _atleast(_at_least_3d)
+
+
 # --------------------------------------------------------------------------- selecting along a dim
 def select_layout(layout: Layout, dim: int, index: int) -> Layout:
     """The geometry of select(dim, index) on `layout` (shape, stride, offset), with select's errors."""
@@ -250,13 +437,23 @@ def slice_dim(self: Tensor, dim: int, start: int | None, stop: int | None, step:
     return make_view(self, shape, stride, offset, "SliceBackward0", values=values)
 
 
-def narrow(self: Tensor, dim: int, start: int, length: int) -> Tensor:
+def narrow(self: Tensor, dim: int, start: int | Tensor, length: int) -> Tensor:
+    if isinstance(start, Tensor):
+        if start.ndim != 0 or start.dtype.is_floating_point or start.is_complex():
+            raise RuntimeError("start must be an 0-dim integral Tensor.")
+        start = start.item()
+    if self.ndim == 0:
+        raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
+    if length < 0:
+        raise RuntimeError("narrow(): length must be non-negative.")
     d = geometry.wrap_dim(dim, self.ndim)
     size = self._shape[d]
     start = int(start)
+    if not -size <= start <= size:
+        raise IndexError(f"start out of range (expected to be in range of [{-size}, {size}], but got {start})")
     if start < 0:
         start += size
-    if not 0 <= start <= size or start + length > size:
+    if start + length > size:
         raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
     return slice_dim(self, d, start, start + length)
 
@@ -322,28 +519,166 @@ def _split_layouts(self: Tensor, d: int, sizes: Sequence[int]) -> list[Layout]:
     return layouts
 
 
-def split(self: Tensor, split_size_or_sections: int | Sequence[int], dim: int = 0) -> tuple[Tensor, ...]:
-    d = geometry.wrap_dim(dim, self.ndim)
+def _split_sizes(self: Tensor, split_size: int, d: int) -> list[int]:
+    """torch's split(int): equal pieces and a shorter last one; one piece of a zero-size dim."""
+    if split_size < 0:
+        raise RuntimeError(f"split expects split_size be non-negative, but got split_size={split_size}")
     size = self._shape[d]
-    if isinstance(split_size_or_sections, int):
-        step = split_size_or_sections
-        sizes = [min(step, size - i) for i in range(0, size, step)] if step > 0 else [size]
-        if size == 0:
-            sizes = [0]
-        name, values = "SplitBackward0", {"dim": dim, "split_size": step, **_sizes(self)}
-    else:
-        sizes = [int(s) for s in split_size_or_sections]
-        if sum(sizes) != size:
-            raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {size} (input tensor's "
-                               f"size at dimension {d}), but got split_sizes={list(sizes)}")
-        name, values = "SplitWithSizesBackward0", {"dim": dim, "split_sizes": tuple(sizes), **_sizes(self)}
-    return make_multi_views(self, _split_layouts(self, d, sizes), name, values=values)
+    if split_size == 0 and size:
+        raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got dimension size of {size}")
+    count = max(-(-size // split_size), 1) if split_size else 1
+    return [split_size] * (count - 1) + [split_size - (split_size * count - size)]
+
+
+def _checked_sizes(self: Tensor, sizes: Sequence[int], d: int) -> list[int]:
+    sizes = [int(n) for n in sizes]
+    if any(n < 0 for n in sizes):
+        raise RuntimeError(f"split_with_sizes expects split_sizes have only non-negative entries, but got "
+                           f"split_sizes={sizes}")
+    size = self._shape[d]
+    if sum(sizes) != size:
+        raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {size} (input tensor's "
+                           f"size at dimension {d}), but got split_sizes={sizes}")
+    return sizes
+
+
+def _split_dim(self: Tensor, dim: int) -> int:
+    if self.ndim == 0:
+        raise RuntimeError("split expects at least a 1-dimensional tensor")
+    return geometry.wrap_dim(dim, self.ndim)
+
+
+def split(self: Tensor, split_size_or_sections: int | Sequence[int], dim: int = 0) -> tuple[Tensor, ...]:
+    if not isinstance(split_size_or_sections, int):
+        return split_with_sizes(self, split_size_or_sections, dim)
+    d = _split_dim(self, dim)
+    sizes = _split_sizes(self, split_size_or_sections, d)
+    return make_multi_views(self, _split_layouts(self, d, sizes), "SplitBackward0",
+                            values={"dim": dim, "split_size": split_size_or_sections, **_sizes(self)})
+
+
+def split_with_sizes(self: Tensor, split_sizes: Sequence[int], dim: int = 0) -> tuple[Tensor, ...]:
+    d = _split_dim(self, dim)
+    sizes = _checked_sizes(self, split_sizes, d)
+    return make_multi_views(self, _split_layouts(self, d, sizes), "SplitWithSizesBackward0",
+                            values={"dim": dim, "split_sizes": tuple(sizes), **_sizes(self)})
 
 
 def chunk(self: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
+    if self.ndim == 0:
+        raise RuntimeError("chunk expects at least a 1-dimensional tensor")
+    if chunks <= 0:
+        raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
     d = geometry.wrap_dim(dim, self.ndim)
-    step = -(-self._shape[d] // chunks) if self._shape[d] else 1
-    return split(self, max(step, 1), d)
+    size = self._shape[d]
+    step = -(-size // chunks)
+    if step == 0 and size == 0:
+        return split_with_sizes(self, [0] * chunks, d)
+    return split(self, step, d)
+
+
+def _unsafe_parts(self: Tensor, d: int, sizes: list[int], name: str, values: dict[str, Any]) -> tuple[Tensor, ...]:
+    """unsafe_split*: the same memory as split's pieces, but not views to autograd (no _base, a
+    version counter of their own), so in-place ops on them are allowed."""
+    outs = tuple(Tensor._make(self._storage, off, shape, stride, self.dtype)
+                 for shape, stride, off in _split_layouts(self, d, sizes))
+    record(name, outs, (self,), values={**values, **_sizes(self)})
+    return outs
+
+
+def unsafe_split(self: Tensor, split_size: int, dim: int = 0) -> tuple[Tensor, ...]:
+    d = _split_dim(self, dim)
+    return _unsafe_parts(self, d, _split_sizes(self, split_size, d), "UnsafeSplitBackward0",
+                         {"dim": dim, "split_size": split_size})
+
+
+def unsafe_split_with_sizes(self: Tensor, split_sizes: Sequence[int], dim: int = 0) -> tuple[Tensor, ...]:
+    d = _split_dim(self, dim)
+    sizes = _checked_sizes(self, split_sizes, d)
+    return _unsafe_parts(self, d, sizes, "UnsafeSplitWithSizesBackward0", {"dim": dim, "split_sizes": tuple(sizes)})
+
+
+def unsafe_chunk(self: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
+    if self.ndim == 0:
+        raise RuntimeError("chunk expects at least a 1-dimensional tensor")
+    if chunks <= 0:
+        raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
+    d = geometry.wrap_dim(dim, self.ndim)
+    size = self._shape[d]
+    step = -(-size // chunks)
+    if step == 0 and size == 0:
+        return unsafe_split_with_sizes(self, [0] * chunks, d)
+    return unsafe_split(self, step, d)
+
+
+def tensor_split(self: Tensor, indices_or_sections: Any, dim: int = 0) -> tuple[Tensor, ...]:
+    """Pieces made by slicing (each a SliceBackward0 view of its own): n sections as even as they can
+    be, or cut at the given indices."""
+    if self.ndim == 0:
+        raise RuntimeError(f"tensor_split expected at least a 1-dimensional tensor, but got a tensor with "
+                           f"{self.ndim} dims")
+    if isinstance(indices_or_sections, Tensor):
+        spec = indices_or_sections
+        if spec.dtype.name != "int64":
+            raise RuntimeError(f"tensor_split expected tensor_indices_or_sections to have dtype of long, but got "
+                               f"{spec.dtype.short}")
+        if spec.ndim > 1:
+            raise RuntimeError("tensor_split expected tensor_indices_or_sections to be a zero-dimensional or "
+                               f"one-dimensional tensor, but got a tensor with {spec.ndim} dims")
+        indices_or_sections = spec.item() if spec.ndim == 0 else [int(v) for v in spec.tolist()]
+    d = geometry.wrap_dim(dim, self.ndim)
+    size = self._shape[d]
+    if isinstance(indices_or_sections, int):
+        sections = indices_or_sections
+        if sections <= 0:
+            raise RuntimeError(f"number of sections must be larger than 0, got {sections}")
+        small, extra = divmod(size, sections)
+        bounds, start = [], 0
+        for i in range(sections):
+            n = small + 1 if i < extra else small
+            bounds.append((start, start + n))
+            start += n
+    else:
+        bounds, start = [], 0
+        for end in indices_or_sections:
+            bounds.append((start, int(end)))
+            start = int(end)
+        bounds.append((start, size))
+    return tuple(_aten_slice(self, d, a, b) for a, b in bounds)
+
+
+def _aten_slice(self: Tensor, d: int, start: int, end: int) -> Tensor:
+    """at::slice's clamping: negative bounds count from the end, then clamp to [0, size], end >= start."""
+    size = self._shape[d]
+    start = start + size if start < 0 else start
+    end = end + size if end < 0 else end
+    start = min(max(start, 0), size)
+    end = min(max(end, start), size)
+    return slice_dim(self, d, start, end)
+
+
+def _split_along(name: str, dim: int, need: int) -> Any:
+    def split_fn(self: Tensor, indices_or_sections: Any) -> tuple[Tensor, ...]:
+        if self.ndim < need:
+            if need == 1:
+                raise RuntimeError(f"torch.{name} requires a tensor with at least 1 dimension, but got a tensor "
+                                   f"with {self.ndim} dimensions!")
+            raise RuntimeError(f"torch.{name} requires a tensor with at least {need} dimension, but got a tensor "
+                               f"with {self.ndim} dimensions!")
+        d = dim if (name != "hsplit" or self.ndim > 1) else 0
+        if isinstance(indices_or_sections, int):
+            size = self._shape[d]
+            if indices_or_sections == 0 or size % indices_or_sections:
+                raise RuntimeError(f"torch.{name} attempted to split along dimension {d}, but the size of the "
+                                   f"dimension {size} is not divisible by the split_size {indices_or_sections}!")
+        return tensor_split(self, indices_or_sections, d)
+    split_fn.__name__ = name
+    return split_fn
+
+
+hsplit = _split_along("hsplit", 1, 1)
+vsplit = _split_along("vsplit", 0, 2)
+dsplit = _split_along("dsplit", 2, 3)
 
 
 def unbind(self: Tensor, dim: int = 0) -> tuple[Tensor, ...]:
@@ -361,16 +696,22 @@ def _inplace_layout(self: Tensor, name: str, layout: Layout, values: dict[str, A
     (`backward` is a numpy closure for the dialects' nodes outside the derivative table.)"""
     def write(_: np.ndarray) -> None:
         self._set_layout(*layout)
-    return apply_inplace(self, write, name, (), backward, values=values)
+    return apply_inplace(self, write, name, (), backward, values=values, layout_op=True)
 
 
 def t_(self: Tensor) -> Tensor:
+    check_inplace_allowed(self)  # autograd's check comes before the op's own
     if self.ndim > 2:
         raise RuntimeError(f"t_() expects a tensor with <= 2 dimensions, but self is {self.ndim}D")
     return _inplace_layout(self, "TBackward1", (self._shape[::-1], self._stride[::-1], self._offset))
 
 
 def transpose_(self: Tensor, dim0: int, dim1: int) -> Tensor:
+    check_inplace_allowed(self)  # autograd's check comes before the op's own
+    if self.ndim == 0:  # a 0-dim tensor takes dims 0 and -1 and stays as it is
+        geometry.wrap_dim(dim0, 1)
+        geometry.wrap_dim(dim1, 1)
+        return _inplace_layout(self, "TransposeBackward1", self._layout_key(), backward=lambda grad, saved: (grad,))
     d0, d1 = geometry.wrap_dim(dim0, self.ndim), geometry.wrap_dim(dim1, self.ndim)
     shape, stride = list(self._shape), list(self._stride)
     shape[d0], shape[d1] = shape[d1], shape[d0]
@@ -380,6 +721,7 @@ def transpose_(self: Tensor, dim0: int, dim1: int) -> Tensor:
 
 
 def squeeze_(self: Tensor, dim: int | None = None) -> Tensor:
+    check_inplace_allowed(self)  # autograd's check comes before the op's own
     values: dict[str, Any] = _sizes(self)
     if dim is None:
         keep = [d for d in range(self.ndim) if self._shape[d] != 1]
@@ -394,11 +736,13 @@ def squeeze_(self: Tensor, dim: int | None = None) -> Tensor:
 
 
 def unsqueeze_(self: Tensor, dim: int) -> Tensor:
+    check_inplace_allowed(self)  # autograd's check comes before the op's own
     shape, stride = _unsqueezed(self, dim)
     return _inplace_layout(self, "UnsqueezeBackward1", (tuple(shape), tuple(stride), self._offset), {"dim": dim})
 
 
 def as_strided_(self: Tensor, size: Sequence[int], stride: Sequence[int], storage_offset: int | None = None) -> Tensor:
+    check_inplace_allowed(self)  # autograd's check comes before the op's own
     offset = self._offset if storage_offset is None else int(storage_offset)
     layout = (tuple(int(s) for s in size), tuple(int(s) for s in stride), offset)
     geometry.check_strided_layout_inplace(*layout, self.dtype.itemsize, self._storage.nbytes)
@@ -409,15 +753,21 @@ def as_strided_(self: Tensor, size: Sequence[int], stride: Sequence[int], storag
 
 METHODS = {
     "view": view, "view_as": view_as, "reshape": reshape, "reshape_as": reshape_as, "flatten": flatten,
-    "unflatten": unflatten, "transpose": transpose, "swapaxes": transpose, "swapdims": transpose, "t": t,
-    "permute": permute, "movedim": movedim, "moveaxis": movedim, "squeeze": squeeze, "unsqueeze": unsqueeze,
-    "expand": expand, "expand_as": expand_as, "broadcast_to": broadcast_to, "select": select, "narrow": narrow, "diagonal": diagonal,
-    "as_strided": as_strided, "unfold": unfold, "split": split, "chunk": chunk, "unbind": unbind, "t_": t_,
-    "transpose_": transpose_, "squeeze_": squeeze_, "unsqueeze_": unsqueeze_, "as_strided_": as_strided_,
+    "ravel": ravel, "unflatten": unflatten, "transpose": transpose, "swapaxes": swapaxes, "swapdims": transpose,
+    "t": t, "permute": permute, "movedim": movedim, "moveaxis": movedim, "squeeze": squeeze, "unsqueeze": unsqueeze,
+    "expand": expand, "expand_as": expand_as, "broadcast_to": broadcast_to, "select": select, "narrow": narrow,
+    "diagonal": diagonal, "as_strided": as_strided, "unfold": unfold, "split": split,
+    "split_with_sizes": split_with_sizes, "unsafe_split": unsafe_split, "unsafe_split_with_sizes":
+    unsafe_split_with_sizes, "unsafe_chunk": unsafe_chunk, "tensor_split": tensor_split, "hsplit": hsplit,
+    "vsplit": vsplit, "dsplit": dsplit, "chunk": chunk, "unbind": unbind, "adjoint": adjoint, "t_": t_,
+    "transpose_": transpose_, "swapdims_": transpose_, "swapaxes_": swapaxes_, "squeeze_": squeeze_,
+    "unsqueeze_": unsqueeze_, "as_strided_": as_strided_,
 }
-PROPERTIES = {"T": T, "mT": mT}
+PROPERTIES = {"T": T, "mT": mT, "H": H, "mH": mH}
 FUNCTIONS = {name: METHODS[name] for name in (
-    "reshape", "flatten", "unflatten", "transpose", "swapaxes", "swapdims", "t", "permute", "movedim",
-    "moveaxis", "squeeze", "unsqueeze", "select", "narrow", "diagonal", "as_strided", "split", "chunk",
-    "unbind", "broadcast_to")}
-FUNCTIONS["broadcast_tensors"] = broadcast_tensors
+    "reshape", "flatten", "ravel", "unflatten", "transpose", "swapaxes", "swapdims", "t", "permute", "movedim",
+    "moveaxis", "squeeze", "unsqueeze", "select", "narrow", "diagonal", "as_strided", "split", "split_with_sizes",
+    "unsafe_split", "unsafe_split_with_sizes", "unsafe_chunk", "tensor_split", "hsplit", "vsplit", "dsplit",
+    "chunk", "unbind", "broadcast_to", "adjoint")}
+FUNCTIONS.update(broadcast_tensors=broadcast_tensors, broadcast_shapes=broadcast_shapes, atleast_1d=atleast_1d,
+                 atleast_2d=atleast_2d, atleast_3d=atleast_3d)

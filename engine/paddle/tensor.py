@@ -678,8 +678,10 @@ class Tensor:
             operand = snapshot(operand)  # Paddle reads the value before writing (overlap is fine)
         target[index] = operand
         if target._grad_fn is not before:
-            autograd.adopt(target._grad_fn,
-                           "SetValueWithTensorGradNode" if isinstance(value, Tensor) else "SetValueGradNode")
+            if isinstance(value, Tensor):
+                autograd.adopt(target._grad_fn, "SetValueWithTensorGradNode")
+            else:  # the engine wraps a Python value in a tensor operand; Paddle's node has no edge for it
+                autograd.adopt(target._grad_fn, "SetValueGradNode", 1)
             _link_former_leaf(target, before)
 
     # ------------------------------------------------------------ in-place ops

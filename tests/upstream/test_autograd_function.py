@@ -17,11 +17,7 @@ from tests.upstream.harness import cases
 
 pytest.importorskip("torch")
 
-XFAIL: dict[str, str] = {
-    "test_inplace_not_requires_grad: custom Function view": "the engine's check_inplace looks at the written tensor "
-    "only, not at the other operands (`view_a += b` with b requiring grad must be checked): the fidelity stream's "
-    "change to check_inplace fixes it",
-}
+XFAIL: dict[str, str] = {}
 
 # upstream's _function_test, shared by test_function and test_once_differentiable
 _FUNCTION_TEST = """

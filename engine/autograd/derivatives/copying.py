@@ -15,6 +15,10 @@ from engine.ops.backward_ops import new_zeros
 
 
 def _to(grad: Any, dtype: Any, device: Any) -> Any:
+    """The gradient in the source's dtype and device; a complex gradient flowing to a real source is
+    its real part (torch's _to_copy_backward)."""
+    if grad.dtype.is_complex and not dtype.is_complex:
+        grad = grad.real
     return grad.to(device, dtype)
 
 

@@ -14,6 +14,7 @@ from engine.autograd.derivatives import rule
 from engine.autograd.derivatives.pointwise import maybe_multiply
 from engine.autograd.derivatives.reduction import signed
 from engine.ops import backward_ops as B
+from engine.ops import flat_index
 from engine.ops import indexing as ix
 from engine.ops.factories import zeros_like
 from engine.tensor import Tensor
@@ -143,7 +144,7 @@ DERIVATIVES = {
                                 self=lambda c, grad: grad.masked_fill(c.mask, 0),
                                 value=lambda c, grad: grad.masked_select(c.mask).sum()),
     "PutBackward0": rule("self, source", saves="index, source", keeps="accumulate, _source_info",
-                         self=lambda c, grad: grad if c.accumulate else ix.put(
+                         self=lambda c, grad: grad if c.accumulate else flat_index.put(
                              grad, c.index, B.new_zeros(grad, c._source_info), False),
                          source=lambda c, grad: grad.take(c.index).reshape_as(c.source)),
     "TakeBackward0": rule("self", saves="index, self", self=lambda c, grad: take_backward(grad, c.self, c.index)),

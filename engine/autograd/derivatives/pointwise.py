@@ -122,7 +122,9 @@ DERIVATIVES = {
                          other=lambda c, grad: -grad * ((c.self / c.other) / c.other)),
     "DivBackward1": rule("self", keeps="other", self=lambda c, grad: B.div_scalar(grad, c.other)),
     "DivBackward2": rule("self, other", saves={"other": "self, other", "self": "other"}, keeps="rounding_mode",
-                         self=zeros, other=zeros),
+                         self=lambda c, grad: zeros(c, grad) if c.rounding_mode is not None else grad / c.other,
+                         other=lambda c, grad: zeros(c, grad) if c.rounding_mode is not None
+                         else -grad * ((c.self / c.other) / c.other)),
     "PowBackward0": rule("self", saves="self", keeps="exponent",
                          self=lambda c, grad: pow_backward(grad, c.self, c.exponent)),
     "PowBackward1": rule("self, exponent", saves={"exponent": "self, exponent", "self": "self, exponent"},
@@ -206,6 +208,10 @@ DERIVATIVES = {
                                self=lambda c, grad: B.leaky_relu_backward(grad, c.result, c.negative_slope, True)),
     "GeluBackward0": rule("self", saves="self", keeps="approximate",
                           self=lambda c, grad: B.gelu_backward(grad, c.self, c.approximate)),
+    "ThresholdBackward0": rule("self", saves="self", keeps="threshold",
+                               self=lambda c, grad: B.threshold_backward(grad, c.self, c.threshold)),
+    "ThresholdBackward1": rule("self", saves="self", keeps="threshold",  # threshold_ keeps self from before
+                               self=lambda c, grad: B.threshold_backward(grad, c.self, c.threshold)),
     "ThresholdBackwardBackward0": rule("grad_output, self", saves={"self": "grad_output"}, keeps="threshold",
                                        grad_output=lambda c, grad: B.threshold_backward(grad, c.self, c.threshold),
                                        self=zeros),

@@ -135,13 +135,6 @@ def _as_strided(c: Any, grad: Any) -> Any:
     return as_strided_backward(grad, c._geometry, c.size, c.stride, c.storage_offset)
 
 
-def _unsafe_split_backward(c: Any, grads: list[Any]) -> Any:
-    """unsafe_split_backward: the pieces' gradients side by side, zeros for a piece that got none."""
-    like = next(g for g in grads if g is not None)
-    pieces = [g if g is not None else like.new_zeros(c._piece_shape) for g in grads]
-    return cat(pieces, c.dim)
-
-
 DERIVATIVES = {
     "ViewBackward0": rule("self", keeps="self_sym_sizes", self=lambda c, grad: grad.reshape(c.self_sym_sizes)),
     "ReshapeAliasBackward0": rule("self", keeps="self_sym_sizes",
@@ -181,6 +174,11 @@ DERIVATIVES = {
     "SplitWithSizesBackward0": rule("self", keeps="dim, self_sym_sizes, split_sizes", grads_list=True,
                                     self=lambda c, grads: split_with_sizes_backward(grads, c.split_sizes, c.dim,
                                                                                      c.self_sym_sizes)),
+    "UnsafeSplitBackward0": rule("self", keeps="dim, self_sym_sizes, split_size", grads_list=True,
+                                 self=lambda c, grads: split_backward(grads, c.split_size, c.dim, c.self_sym_sizes)),
+    "UnsafeSplitWithSizesBackward0": rule("self", keeps="dim, self_sym_sizes, split_sizes", grads_list=True,
+                                          self=lambda c, grads: split_with_sizes_backward(grads, c.split_sizes, c.dim,
+                                                                                           c.self_sym_sizes)),
     "UnbindBackward0": rule("self", keeps="dim", grads_list=True,
                             self=lambda c, grads: unbind_backward(grads, c.dim)),
     "SelectBackwardBackward0": rule("grad_output", keeps="dim, index",
@@ -191,6 +189,5 @@ DERIVATIVES = {
                                       grad_output=lambda c, grad: grad.diagonal(c.offset, c.dim1, c.dim2)),
     "UnfoldBackwardBackward0": rule("grad_output", keeps="dim, size, step",
                                     grad_output=lambda c, grad: grad.unfold(c.dim, c.size, c.step)),
-    "UnsafeSplitBackward0": rule("self", keeps="dim, split_size", grads_list=True, self=_unsafe_split_backward),
 }
 

@@ -1,0 +1,125 @@
+"""Floating-point sums in the order ATen's CPU sum kernel adds (SumKernel.cpp's cascade_sum), so a
+float32 `x.sum()` rounds as PyTorch's does, not as numpy's pairwise summation does.
+
+A row of a reduction is summed either with vectors (when the row is contiguous and has at least a
+vector's worth of elements: each lane of four interleaved vector accumulators sums its elements,
+then the tail and the lanes are added one by one) or with four scalar accumulators. Each
+accumulator is a four-level cascade: chunks of 2**level_power elements are summed, chunk sums are
+summed in groups of as many, and so on. Vectors are 32 bytes on every machine: ATen registers its
+sum kernel without AVX-512, so AVX-512 machines run the AVX2 build.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+_ILP = 4
+_LEVELS = 4
+GRAIN_SIZE = 32768  # above this, ATen may split one reduction across threads: the order is theirs then
+_VECTOR_BYTES = 32
+
+
+def lanes(itemsize: int) -> int:
+    """Elements of one vector: 32 bytes, as the AVX2 and default builds of the kernel have (ATen
+    does not dispatch its sum kernel to AVX-512)."""
+    return _VECTOR_BYTES // itemsize
+
+
+def _sequential(values: np.ndarray, axis: int) -> np.ndarray:
+    """Left-to-right sum from zero along `axis` (one rounding per addition)."""
+    moved = np.moveaxis(values, axis, 0)
+    total = np.zeros(moved.shape[1:], dtype=values.dtype)
+    for part in moved:
+        total += part
+    return total
+
+
+def _ceil_log2(n: int) -> int:
+    return 0 if n <= 1 else (n - 1).bit_length()
+
+
+def _multi_row_sum(data: np.ndarray) -> np.ndarray:
+    """multi_row_sum: data (batch, size, k) summed over `size` by k cascaded accumulators."""
+    size = data.shape[1]
+    power = max(4, _ceil_log2(size) // _LEVELS)
+    step = 1 << power
+    chunks = size // step
+    body = data[:, :chunks * step]
+    chunk_sums = _sequential(body.reshape(data.shape[0], chunks, step, data.shape[2]), 2)
+    acc0 = _sequential(data[:, chunks * step:], 1)
+    groups, leftover = chunk_sums, []
+    for _ in range(_LEVELS - 2):  # levels 1 and 2 flush full groups upward; the rest stays
+        full = groups.shape[1] // step
+        leftover.append(_sequential(groups[:, full * step:], 1))
+        groups = _sequential(groups[:, :full * step].reshape(groups.shape[0], full, step, groups.shape[2]), 2)
+    acc3 = _sequential(groups, 1)
+    for acc in (*leftover, acc3):
+        acc0 = acc0 + acc
+    return acc0
+
+
+def _row_sum(rows: np.ndarray) -> np.ndarray:
+    """row_sum: rows (batch, n) with four interleaved accumulators (the `rows` may hold vectors)."""
+    batch, n, lane_shape = rows.shape[0], rows.shape[1], rows.shape[2:]
+    whole = n // _ILP
+    width = _ILP * int(np.prod(lane_shape, dtype=np.int64))
+    body = rows[:, :whole * _ILP].reshape(batch, whole, width)
+    partial = _multi_row_sum(body).reshape(batch, _ILP, *lane_shape)
+    first = partial[:, 0]
+    for i in range(whole * _ILP, n):
+        first = first + rows[:, i]
+    for k in range(1, _ILP):
+        first = first + partial[:, k]
+    return first
+
+
+def _in_turn(items: np.ndarray) -> np.ndarray:
+    """items[0] + items[1] + ... left to right along axis 0 (np.add.accumulate adds in order)."""
+    return np.add.accumulate(items, axis=0)[-1]
+
+
+def _short_interleaved(items: np.ndarray) -> np.ndarray:
+    """_row_sum of one row of `items` (m, *lane) too short for the cascade's chunks (m < 64): the
+    four accumulators sum their items in turn from zero (the cascade's empty levels then add only
+    zeros, which change nothing: an accumulator that starts at +0. is never -0.), then the first
+    adds the leftover items and the other three accumulators."""
+    whole = items.shape[0] // _ILP
+    zero = np.zeros((1, _ILP, *items.shape[1:]), dtype=items.dtype)
+    body = items[:whole * _ILP].reshape(whole, _ILP, *items.shape[1:])
+    accumulators = _in_turn(np.concatenate((zero, body)))
+    return _in_turn(np.concatenate((accumulators[:1], items[whole * _ILP:], accumulators[1:])))
+
+
+def short_row_sum(row: np.ndarray) -> np.ndarray:
+    """row_sums of one contiguous row of fewer than 64 vectors, in a few vector operations instead
+    of the cascade's reshapes (x.sum() of a small tensor, the common case): the same order."""
+    width = lanes(row.itemsize)
+    n = row.shape[0]
+    if n < width:
+        return _short_interleaved(row).reshape(1)
+    vectors = n // width
+    lane_sums = _short_interleaved(row[:vectors * width].reshape(vectors, width))
+    zero = np.zeros(1, dtype=row.dtype)
+    return _in_turn(np.concatenate((zero, row[vectors * width:], lane_sums))).reshape(1)
+
+
+def is_short(n: int, itemsize: int) -> bool:
+    """Whether a contiguous row of n elements sums without the cascade's chunks (fewer than 64
+    vectors), which short_row_sum does in a few vector operations."""
+    return n < 64 * lanes(itemsize)
+
+
+def row_sums(rows: np.ndarray, contiguous: bool = True) -> np.ndarray:
+    """Each row of `rows` (batch, n), already in the accumulation dtype, summed as ATen sums it."""
+    n = rows.shape[1]
+    width = lanes(rows.itemsize)
+    if contiguous and rows.shape[0] == 1 and is_short(n, rows.itemsize):
+        return short_row_sum(rows[0])
+    if not contiguous or n < width:
+        return _row_sum(rows)
+    vectors = n // width
+    lane_sums = _row_sum(rows[:, :vectors * width].reshape(rows.shape[0], vectors, width))
+    total = _sequential(rows[:, vectors * width:], 1)
+    for lane in range(width):
+        total = total + lane_sums[:, lane]
+    return total

@@ -1,0 +1,144 @@
+"""The fuzzer's minimal repros of the mismatches the backward engine and the derivative table once
+had (gradients as the formula's own strided tensors, backward warnings, a leaf detached in place,
+backward twice, validate_outputs after a shape change, Tensor hooks, grad of a no_grad view) and the
+ones still open (tests/fuzz/known.py, strict xfails naming the cause): each is the program the
+shrinker reduced a failing one to, compared in full with torch 2.13 (the ported-test harness).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.fuzz import known
+from tests.upstream.harness import cases, compare
+
+pytest.importorskip("torch")
+
+XFAIL = {
+    "backward after .data= gave the leaf another shape": known.DATA_SHAPE,
+    "backward of a leaf given a 0-dim .data": known.DATA_SHAPE,
+}
+
+CASES = cases(
+    ("hook on a clone of an unfold", """
+        f = torch.ones(4, requires_grad=True)
+        d = f.unfold(-1, 1, 1)
+        h = d.clone()
+        r = _err(lambda: h.register_hook(lambda g: g * 0.5))
+        """),
+    ("autograd.grad of an expanded sum", """
+        b = torch.full((1, 3, 1,), 2.0, requires_grad=True)
+        c, = torch.autograd.grad(b.sum(), [b], retain_graph=True, allow_unused=True)
+        """),
+    ("autograd.grad through unbind and reshape", """
+        b = (torch.arange(1.) - 0).reshape(1).requires_grad_()
+        c = b.T
+        d = c.unbind(0)[0]
+        e = d.reshape(1)
+        d, = torch.autograd.grad(e.sum(), [b], retain_graph=True, allow_unused=True)
+        """),
+    ("autograd.grad through gather", """
+        a = torch.ones(2, requires_grad=True)
+        e = a.T
+        d = e.gather(0, torch.zeros(2, dtype=torch.long))
+        c, = torch.autograd.grad(d.sum(), [a], retain_graph=True, allow_unused=True)
+        """),
+    ("backward through div_ by zero", """
+        a = torch.arange(2.).reshape(2, 1)
+        b = (torch.arange(1.) - 0).reshape(1).requires_grad_()
+        a.div_(b)
+        a.sum().backward(retain_graph=True)
+        """),
+    ("autograd.grad through div_ of a cat", """
+        b = (torch.arange(1.) - 0).reshape(1).requires_grad_()
+        c = b.T
+        g = torch.cat([b, b * 2], -1)
+        e = c[...]
+        g.div_(e)
+        a, = torch.autograd.grad(g.sum(), [b], retain_graph=True, allow_unused=True)
+        """),
+    ("backward into a leaf detached in place", """
+        f = torch.ones(1, requires_grad=True)
+        e = f.T
+        f.detach_()
+        e.backward()
+        """),
+    ("backward with a grad into a leaf detached in place", """
+        b = torch.full((3, 1,), 2.0, requires_grad=True)
+        h = b.permute(0, 1)
+        b.detach_()
+        h.backward(torch.ones_like(h), retain_graph=True)
+        """),
+    ("backward after squeeze_ of the leaf under no_grad", """
+        a = torch.ones(1, 3, requires_grad=True)
+        c = a.clone()
+        with torch.no_grad():
+            a.squeeze_()
+        r = _err(lambda: a.sum().backward())
+        """),
+    ("backward after .data= changed the leaf's shape", """
+        a = torch.ones(4, 4, requires_grad=True)
+        c = a.as_strided((1, 1), (1, 1), 1)
+        a.data = c
+        r = _err(lambda: c.backward())
+        """),
+    ("backward of a view after .data= on its base", """
+        h = (torch.arange(3.) - 1).reshape(3, 1, 1).requires_grad_()
+        with torch.no_grad():
+            c = h.as_strided((1, 1), (1, 1), 0)
+        d = h.reshape(3, 1)
+        h.data = c
+        r = _err(lambda: d.backward(torch.ones_like(d), retain_graph=True))
+        """),
+    ("autograd.grad after .data= changed the output's shape", """
+        a = (torch.arange(2.) - 1).reshape(2).requires_grad_()
+        c = a * 2
+        d = c.sum()
+        f = d.flatten()
+        f.data = c
+        r = _err(lambda: torch.autograd.grad(f.sum(), [a], retain_graph=True, allow_unused=True))
+        """),
+    ("backward of a diagonal given .data", """
+        b = torch.full((2, 2,), 2.0, requires_grad=True)
+        f = b.diagonal(0, 1, 0)
+        f.data = b
+        r = _err(lambda: f.sum().backward())
+        """),
+    ("backward twice through a mul that saved a scalar", """
+        a = torch.ones(1, 2, 4, requires_grad=True)
+        b = a * 2
+        b.sum().backward()
+        r = _err(lambda: b.backward(torch.ones_like(b)))
+        """),
+    ("autograd.grad of a view made under no_grad", """
+        a = torch.tensor([1.0, 2.8, -1.4], requires_grad=True)
+        with torch.no_grad():
+            c = a.unsqueeze(0).expand(1, 3)
+        d, = torch.autograd.grad(a.sum(), [c], retain_graph=True, allow_unused=True)
+        """),
+    ("backward after .data= gave the leaf another shape", """
+        a = torch.ones(1, 4, 3, requires_grad=True)
+        b = torch.linspace(-1.5, 2.0, 3, dtype=torch.float64).reshape(1, 3, 1)
+        f = a.sum(1)
+        a.data = b
+        r = _err(lambda: a.sum().backward())
+        """),
+    ("backward of a leaf given a 0-dim .data", """
+        b = (torch.arange(3.) - 1).reshape(3).requires_grad_()
+        d = b[0]
+        b.data = d
+        r = _err(lambda: b.backward(retain_graph=True))
+        """),
+    ("autograd.grad after backward through cat", """
+        b = torch.full((1, 3,), 2.0, requires_grad=True)
+        d = torch.cat([b, b * 2], -1)
+        d.sum().backward()
+        r = _err(lambda: torch.autograd.grad(d.sum(), [b], retain_graph=True, allow_unused=True))
+        """),
+    xfail=XFAIL,
+)
+
+
+@pytest.mark.parametrize(("code", "flag"), CASES)
+def test_same_as_torch(code: str, flag: str | None) -> None:
+    compare(code, flag)
