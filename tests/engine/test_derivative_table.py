@@ -87,7 +87,7 @@ SAMPLES = [
     ("torch.addmm(a, b, c)", "r2x2 r2x3 r3x2"), ("torch.bmm(a, b)", "r2x2x3 r2x3x2"), ("torch.dot(a, b)", "r3 r3"),
     ("a @ b", "r2x3 r3x2"), ("torch.mv(a, b)", "r2x3 r3"),
     ("torch.baddbmm(a, b, c, beta=0.5, alpha=2)", "r2x2x2 r2x2x3 r2x3x2"), ("torch.baddbmm(a, b, c)", "r2 r2x2x3 r2x3x2"),
-    ("a.trace()", "r3x4"), ("torch.dist(a, b)", "r2x3 r3"), ("torch.dist(a, b, 1)", "r2x3 r2x3"), ("torch.linalg.inv(spd(a))", "r3x3"),
+    ("a.trace()", "r3x4"), ("a.trace()", "r4x2"), ("torch.dist(a, b)", "r2x3 r3"), ("torch.dist(a, b, 1)", "r2x3 r2x3"), ("torch.linalg.inv(spd(a))", "r3x3"),
     ("torch.linalg.det(a)", "r3x3"), ("torch.linalg.slogdet(spd(a))[1]", "r3x3"),
     ("torch.linalg.solve(spd(a), b)", "r3x3 r3x2"), ("torch.linalg.solve(spd(a), b)", "r3x3 r3"),
     ("torch.linalg.cholesky(spd(a))", "r3x3"), ("torch.linalg.cholesky(spd(a), upper=True)", "r3x3"),

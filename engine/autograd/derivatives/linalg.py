@@ -208,7 +208,7 @@ def trace_backward(grad: Any, sizes: tuple[int, ...]) -> Any:
 
     flat = engine.zeros(sizes[0] * sizes[1], dtype=grad.dtype)
     flat._bump_version()  # at::zeros in a C++ formula is empty().zero_(): version 1, as measured
-    positions = engine.arange(0, flat.numel(), sizes[1] + 1)
+    positions = engine.arange(0, min(sizes) * (sizes[1] + 1), sizes[1] + 1)  # the diagonal's flat positions
     return flat.index_fill_(0, positions, grad).view(sizes)
 
 
