@@ -381,14 +381,16 @@ def _sigmoid(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
 
 
 def _relu(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
-    """torch's clamp_min(x, 0): x < 0 ? 0 : x, so -0. and NaN pass through (np.maximum makes -0. 0.)."""
-    negative = x < 0
-    if out is None:
-        return np.where(negative, x.dtype.type(0), x)
-    if out is not x:
-        np.copyto(out, x)
-    np.copyto(out, 0, where=negative)
-    return out
+    """torch's clamp_min(x, 0): x < 0 ? 0 : x, so -0. and NaN pass through. np.maximum (a SIMD
+    loop, several times faster than np.where) keeps NaN, but its float32/float64 loops make -0. 0.,
+    so the -0. of x are found first and given their sign back."""
+    zero = x.dtype.type(0)
+    if x.dtype.kind != "f":
+        return np.maximum(x, zero, out=out)
+    negative_zero = np.logical_and(x == 0, np.signbit(x))
+    result = np.maximum(x, zero, out=np.empty_like(x) if out is None else out)
+    np.copysign(result, x.dtype.type(-1), out=result, where=negative_zero)
+    return result
 
 
 def _rsqrt(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:

@@ -102,3 +102,18 @@ def test_a_tensors_numpy_view_wrapped_again_is_a_copy():
         again = Tensor._wrap(made._numpy_view(), made.dtype)
         assert again._storage is not made._storage
         assert not np.shares_memory(again._numpy_view(), made._numpy_view())
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+def test_relu_keeps_the_sign_of_zero_bit_for_bit(dtype):
+    """relu is x < 0 ? 0 : x: -0. stays -0. and NaN stays NaN (the oracle compares values, where
+    -0. == 0., so this compares the bytes), out of place, in place and 0-dim."""
+    values = [-0.0, 0.0, -1e-45, float("-inf"), float("nan"), 2.0]
+
+    def results(lib):
+        x = lib.tensor(values, dtype=getattr(lib, dtype))
+        y = x.clone()
+        y.relu_()
+        return [t.numpy().tobytes() for t in (x.relu(), y, lib.tensor(-0.0, dtype=getattr(lib, dtype)).relu())]
+
+    assert results(engine) == results(torch)
