@@ -320,9 +320,11 @@ class Tensor:
         return self._view.base if self._view is not None else None
 
     def _alias(self) -> Tensor:
-        """Same memory, layout and version counter; no autograd history (what detach() returns)."""
+        """Same memory, layout and version counter; no autograd history (what detach() returns). The
+        numpy view is shared too: it is the same window (a saved output read by backward needs it)."""
         alias = Tensor._make(self._storage, self._offset, self._shape, self._stride, self.dtype, self._vc)
         alias._bits = self._bits
+        alias._np_cache = self._np_cache
         return alias
 
     def _layout_key(self) -> tuple[tuple[int, ...], tuple[int, ...], int]:
@@ -518,9 +520,12 @@ class Tensor:
 
     def backward(self, gradient: Tensor | None = None, retain_graph: bool | None = None,
                  create_graph: bool = False, inputs: Any = None) -> None:
-        from engine.autograd.api import backward
+        from engine.autograd import api
 
-        backward([self], [gradient], retain_graph=retain_graph, create_graph=create_graph, inputs=inputs)
+        if gradient is None and not create_graph and inputs is None:
+            api.backward_of(self, bool(retain_graph))
+        else:
+            api.backward([self], [gradient], retain_graph=retain_graph, create_graph=create_graph, inputs=inputs)
 
     # ----------------------------------------------------------------- python protocol
     def __repr__(self) -> str:

@@ -126,6 +126,22 @@ def backward(tensors: Any, grad_tensors: Any = None, retain_graph: bool | None =
                  allow_unused=True, accumulate=True)
 
 
+def backward_of(tensor: Any, keep_graph: bool) -> None:
+    """`loss.backward()` / `loss.backward(retain_graph=True)`: backward() of one tensor given no
+    gradient. A 0-dim floating-point host tensor requiring grad (the usual loss) passes every check of
+    _make_grads and _root_grads, and gets its 0-dim ones, without their general walk."""
+    if tensor._shape or not tensor.requires_grad or not tensor.dtype.is_floating_point or \
+            tensor._storage.device.type != "cpu":
+        backward((tensor,), None, retain_graph=keep_graph)
+        return
+    from engine.tensor import Tensor
+
+    root = Tensor._empty((), tensor.dtype)
+    root._storage.data.fill(1)
+    run_backward((tensor,), [root], keep_graph=keep_graph, create_graph=False, inputs=None, allow_unused=True,
+                 accumulate=True)
+
+
 def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, retain_graph: bool | None = None,
          create_graph: bool = False, only_inputs: bool = True, allow_unused: bool | None = None,
          is_grads_batched: bool = False, materialize_grads: bool = False) -> tuple[Any, ...]:

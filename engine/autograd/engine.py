@@ -22,7 +22,7 @@ from engine.autograd import grad_mode
 from engine.autograd.graph import GradientEdge
 from engine.autograd.hooks import check_tensor_result, check_tuple_result
 from engine.autograd.node import AccumulateGrad, Node
-from engine.devices import on
+from engine.devices import CPU, on
 
 
 class _Buffers:
@@ -53,9 +53,6 @@ class _Buffers:
             _add_into(old, grad)  # torch: old_var.add_(var)
             return
         slots[nr] = old + grad
-
-    def take(self, node: Node) -> list[Any]:
-        return self.slots.pop(node, None) or [None] * len(node.output_meta)
 
 
 def _held_elsewhere(tensor: Any, engine_refs: int) -> bool:
@@ -219,23 +216,27 @@ def _run(ready: list[Any], buffers: _Buffers, dependencies: dict[Node, int], nee
 def _drain(ready: list[Any], buffers: _Buffers, dependencies: dict[Node, int], needed: set[Node] | None,
            captures: dict[Node, list[tuple[int, int]]], captured: list[Any], receives: set[Node] | None,
            keep_graph: bool) -> None:
-    """Run each node once all the gradients it waits for have arrived (a plain loop: it runs per node)."""
-    pop, push, take, add = heapq.heappop, heapq.heappush, buffers.take, buffers.add
+    """Run each node once all the gradients it waits for have arrived (a plain loop: it runs per node;
+    the buffer's first gradient and the ready queue's priority are inlined, as they run per edge)."""
+    pop, push, add, slots = heapq.heappop, heapq.heappush, buffers.add, buffers.slots
     while ready:
         node = pop(ready)[2]
-        incoming = take(node)
-        runs = needed is None or node in needed
-        if needed is not None and (runs or node in captures):
-            seen = incoming if runs else _tensor_pre_hooks(node, incoming)
-            for nr, index in captures.get(node, ()):
-                captured[index] = seen[nr]
-            seen = None
+        incoming = slots.pop(node, None) or [None] * len(node.output_meta)  # its gradients, taken
+        if needed is None:
+            runs = True
+        else:
+            runs = node in needed
+            if runs or node in captures:
+                seen = incoming if runs else _tensor_pre_hooks(node, incoming)
+                for nr, index in captures.get(node, ()):
+                    captured[index] = seen[nr]
+                seen = None
         edges = node.next_functions
         outgoing: Sequence[Any] = ()
         if runs:
             meta = node.output_meta
             device = meta[0][2] if meta else None
-            if device is not None and device.type != "cpu":
+            if device is not None and device is not CPU and device.type != "cpu":
                 with on(device):
                     outgoing = _evaluate(node, incoming, keep_graph, receives)
             else:
@@ -244,17 +245,24 @@ def _drain(ready: list[Any], buffers: _Buffers, dependencies: dict[Node, int], n
         if not edges:
             continue
         outgoing = list(outgoing) if outgoing else [None] * len(edges)
-        for i, (child, nr) in enumerate(edges):
+        i = -1
+        for child, nr in edges:
+            i += 1
             if child is None:
                 continue
             grad, outgoing[i] = outgoing[i], None  # moved into the buffer, as torch std::moves it
             if grad is not None and (receives is None or child in receives):
-                add(child, nr, grad)
+                waiting = slots.get(child)
+                if waiting is None and nr == 0 and len(child.output_meta) == 1:
+                    slots[child] = [grad]
+                else:
+                    add(child, nr, grad)
             grad = None
             left = dependencies[child] - 1
             dependencies[child] = left
-            if left == 0:
-                push(ready, (_priority(child), id(child), child))
+            if left == 0:  # the ready queue's order: leaves' AccumulateGrad first (oldest first), then the newest
+                push(ready, ((0, child.order) if isinstance(child, AccumulateGrad) else (1, -child.sequence_nr),
+                             id(child), child))
 
 
 def _evaluate(node: Node, incoming: list[Any], keep_graph: bool, receives: set[Node] | None) -> Sequence[Any]:
@@ -262,7 +270,7 @@ def _evaluate(node: Node, incoming: list[Any], keep_graph: bool, receives: set[N
     the check of what it returned, post-hooks; then its saved tensors are freed unless retained."""
     hooks = node._hooks
     accumulates = isinstance(node, AccumulateGrad)
-    if hooks is not None or accumulates:
+    if hooks is not None or (accumulates and node.variable._backward_hooks):  # else the pre-hooks have nothing to do
         incoming = _tensor_pre_hooks(node, incoming)
     if hooks is not None:
         for hook in list(hooks.pre.values()):
@@ -277,10 +285,15 @@ def _evaluate(node: Node, incoming: list[Any], keep_graph: bool, receives: set[N
                                            else all(g is None for g in incoming)):
         outgoing = [None] * len(node.next_functions)
     else:
-        if receives is None:
-            mask = tuple([child is not None for child, _ in node.next_functions])
+        edges = node.next_functions
+        if len(edges) == 1:  # most nodes: the mask without a comprehension
+            child = edges[0][0]
+            mask: tuple[bool, ...] = (child is not None and (receives is None or child in receives),)
+            child = None
+        elif receives is None:
+            mask = tuple([child is not None for child, _ in edges])
         else:
-            mask = tuple([child is not None and child in receives for child, _ in node.next_functions])
+            mask = tuple([child is not None and child in receives for child, _ in edges])
         outgoing = _validate(node, list(node.apply(incoming, mask)))
     if not keep_graph:
         node.release()
@@ -389,6 +402,9 @@ def _accumulate_into(variable: Any, grad: Any) -> None:
 
 
 def _obeys_layout_contract(grad: Any, variable: Any) -> bool:
+    stride = variable._stride
+    if grad._stride == stride and stride == geometry.row_major_strides(variable._shape):
+        return True  # the usual pair: both row-major (dense, and no size-1 dim has stride 0)
     if _dense(variable):
         for size, g_stride, v_stride in zip(grad._shape, grad._stride, variable._stride):
             if size != 1 and g_stride != v_stride:

@@ -60,8 +60,12 @@ class SavedTensor:
         self.released = False
         self.view_grad_fn: Node | None = None
         self.target = None
-        self.hooks = graph.current_hooks()
-        self.packed = self._pack(tensor) if self.hooks is not None else None
+        active = graph.hooks.active  # graph.current_hooks(), inlined: every recorded op saves through here
+        if active:
+            self.hooks = active[-1]
+            self.packed = self._pack(tensor)
+        else:
+            self.hooks = self.packed = None
 
     def _pack(self, tensor: Any) -> Any:
         """saved_tensors_hooks: the pack hook sees the tensor itself, under no_grad, and may not write
@@ -234,10 +238,12 @@ def make_saved(inputs: dict[str, Any], outputs: dict[str, Any]) -> tuple[tuple[s
     tensor) and for outputs (given as tensor or (tensor, output_nr)), in that order."""
     saved: list[tuple[str, SavedTensor | SavedScalar]] = []
     for field, t in inputs.items():
-        if isinstance(t, (list, tuple)):  # a list field keeps its None entries (index's untouched dims)
-            saved.extend((field, SavedTensor(e, False) if e is not None else SavedScalar(None)) for e in t)
-        elif t is None:
+        if t is None:
             continue
+        if hasattr(t, "_vc"):  # a tensor, the usual entry: decided before the other kinds
+            saved.append((field, SavedTensor(t, False)))
+        elif isinstance(t, (list, tuple)):  # a list field keeps its None entries (index's untouched dims)
+            saved.extend((field, SavedTensor(e, False) if e is not None else SavedScalar(None)) for e in t)
         elif isinstance(t, _NUMBERS):
             saved.append((field, SavedScalar(t)))
         else:
@@ -399,19 +405,24 @@ class Node:
         rule = self._rule
         if rule is None or self._backward is not None:  # an op recorded with a numpy closure keeps it
             return self._apply_closure(grads)
-        ctx = Context(grad_input_mask)
-        attrs = ctx.__dict__
+        attrs = {"grad_input_mask": grad_input_mask}
         attrs.update(rule.unsaved)  # a field the op did not keep reads as None (a list field as [])
         lists = rule.lists
-        for field in lists:
-            attrs[field] = []
-        for field, saved in self._saved:
-            if lists and field in lists:
-                attrs[field].append(saved.unpack(self))
-            else:
+        if lists:
+            for field in lists:
+                attrs[field] = []
+            for field, saved in self._saved:
+                if field in lists:
+                    attrs[field].append(saved.unpack(self))
+                else:
+                    attrs[field] = saved.unpack(self)
+        else:
+            for field, saved in self._saved:
                 attrs[field] = saved.unpack(self)
         if self._values:
             attrs.update(self._values)
+        ctx = object.__new__(Context)  # Context's fields as one dict, built without its __init__
+        ctx.__dict__ = attrs
         return rule.apply(ctx, grads if len(self.output_meta) > 1 or rule.grads_list else grads[0])
 
     def __call__(self, *grads: Any) -> Any:

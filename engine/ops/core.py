@@ -19,7 +19,7 @@ import numpy as np
 from engine import dtypes, errors, geometry
 from engine.autograd import grad_mode
 from engine.autograd.copy_slices import CopySlices
-from engine.autograd.node import Node, SavedTensor, make_saved, node_type
+from engine.autograd.node import Node, SavedTensor, _node_types, make_saved, node_type
 from engine.tensor import DEFAULT, INFERENCE_MODE, MULTI_OUTPUT, NO_GRAD_MODE, Tensor, ViewInfo
 
 Backward = Callable[..., Sequence[np.ndarray | None]]
@@ -113,11 +113,21 @@ def needs_grad(*inputs: Any) -> bool:
     return False
 
 
+_NO_EDGE = (None, 0)
+
+
 def edges_of(inputs: Sequence[Any]) -> tuple[tuple[Node | None, int], ...]:
     edges = []
     for t in inputs:
-        edge = t._gradient_edge() if isinstance(t, Tensor) else None
-        edges.append(edge if edge is not None else (None, 0))
+        if isinstance(t, Tensor):
+            fn, view = t._grad_fn, t._view
+            if fn is not None and (view is None or view.attr_version == t._vc.value):
+                edges.append((fn, t._output_nr))  # a current history: _gradient_edge's answer, inlined
+                continue
+            edge = t._gradient_edge()
+            edges.append(edge if edge is not None else _NO_EDGE)
+        else:
+            edges.append(_NO_EDGE)
     return tuple(edges)
 
 
@@ -162,11 +172,17 @@ def attach_node(name: str, outputs: Tensor | Sequence[Tensor], inputs: Sequence[
                 save: dict[str, Any] | None = None, save_outputs: dict[str, Tensor] | None = None,
                 values: dict[str, Any] | None = None) -> Node:
     """record() once the caller knows an input requires grad in grad mode."""
-    cls = node_type(name)
+    cls = _node_types.get(name) or node_type(name)
     if isinstance(outputs, Tensor):  # one output, most ops: no per-output loop
         outs: tuple[Tensor, ...] = (outputs,)
         node = cls(backward, edges_of(inputs), ((outputs._shape, outputs.dtype, outputs._storage.device),))
-        outputs._set_grad_fn(node, 0)
+        if outputs._grad_fn is None:  # a fresh result: _set_grad_fn without the hooks an old history had
+            outputs._grad_fn = node
+            outputs._output_nr = 0
+            if outputs._view is not None:
+                outputs._view.attr_version = outputs._vc.value
+        else:
+            outputs._set_grad_fn(node, 0)
     else:
         outs = tuple(outputs)
         node = cls(backward, edges_of(inputs), tuple([_META_OF_NONE if o is None else
@@ -180,13 +196,16 @@ def attach_node(name: str, outputs: Tensor | Sequence[Tensor], inputs: Sequence[
     else:
         saved_inputs = _needed_saves(cls, inputs, save) if save else {}
         outputs_saved = {}
-        for field, t in (save_outputs or {}).items():
-            nr = _index_of(outs, t)
-            if nr is None:  # a non-differentiable output (indices): saved like a tensor without history
-                saved_inputs[field] = t
-            else:
-                outputs_saved[field] = (t, nr)
-        node.save(saved_inputs, outputs_saved, values)
+        if save_outputs:
+            for field, t in save_outputs.items():
+                nr = _index_of(outs, t)
+                if nr is None:  # a non-differentiable output (indices): saved like a tensor without history
+                    saved_inputs[field] = t
+                else:
+                    outputs_saved[field] = (t, nr)
+        node._saved = make_saved(saved_inputs, outputs_saved)  # what node.save does, without its call
+        if values:
+            node._values = values
     return node
 
 
