@@ -2,7 +2,7 @@
 
 Factorisations run in numpy's LAPACK (the same routines torch's CPU build calls, so values and signs
 agree); each is one node named as torch names it (LinalgInvExBackward0, LinalgQrBackward0 ...) with
-the textbook backward formula for real matrices.
+its derivative in the table (engine/autograd/derivatives/linalg.py), written in engine ops.
 """
 
 from __future__ import annotations
@@ -115,16 +115,8 @@ def dist(a: Tensor, b: Tensor, p: float = 2) -> Tensor:
     delta = (diff[0] - diff[1]).astype(np.float64)
     value = reduction._vector_norm(delta, float(p), tuple(range(delta.ndim)), False)
     result = _wrap(np.asarray(value), a)
-    shapes = a._shape, b._shape
-
-    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, Any]:
-        from engine.ops.core import unbroadcast
-
-        x, y = np.broadcast_arrays(s["self"], s["other"])
-        grad = reduction._norm_backward(g, x - y, s["result"], float(p), tuple(range(x.ndim)))
-        return unbroadcast(grad, shapes[0]).astype(x.dtype), unbroadcast(-grad, shapes[1]).astype(x.dtype)
-
-    record("DistBackward0", result, (a, b), backward, {"self": a, "other": b}, {"result": result})
+    record("DistBackward0", result, (a, b), save={"self": a, "other": b}, save_outputs={"result": result},
+           values={"p": p})
     return result
 
 
@@ -143,11 +135,7 @@ def inv(a: Tensor, *, out: Tensor | None = None) -> Tensor:
     except np.linalg.LinAlgError:
         raise _singular("inv", x) from None
 
-    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[np.ndarray]:
-        inverse_t = _mT(s["result"])
-        return (-(inverse_t @ g @ inverse_t),)
-
-    record("LinalgInvExBackward0", result, (a,), backward, save_outputs={"result": result})
+    record("LinalgInvExBackward0", result, (a,), save_outputs={"inverse": result})
     return result
 
 
@@ -155,11 +143,7 @@ def det(a: Tensor) -> Tensor:
     x = _square(a, "det")
     result = _wrap(np.asarray(np.linalg.det(x)), a)
 
-    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[np.ndarray]:
-        matrix = s["A"]
-        return ((g * s["result"])[..., None, None] * _mT(np.linalg.inv(matrix)),)
-
-    record("LinalgDetBackward0", result, (a,), backward, {"A": a}, {"result": result})
+    record("LinalgDetBackward0", result, (a,), save={"A": a}, save_outputs={"result": result})
     return result
 
 
@@ -168,10 +152,7 @@ def slogdet(a: Tensor) -> tuple[Tensor, Tensor]:
     sign, logabs = np.linalg.slogdet(x)
     sign_t, log_t = _wrap(np.asarray(sign), a), _wrap(np.asarray(logabs), a)
 
-    def backward(grads: list[np.ndarray], s: dict[str, np.ndarray]) -> tuple[np.ndarray]:
-        return (grads[1][..., None, None] * _mT(np.linalg.inv(s["A"])),)
-
-    record("LinalgSlogdetBackward0", (sign_t, log_t), (a,), backward, {"A": a})
+    record("LinalgSlogdetBackward0", (sign_t, log_t), (a,), save={"A": a}, save_outputs={"sign": sign_t})
     return linalg_slogdet(sign_t, log_t)
 
 
@@ -185,23 +166,12 @@ def solve(a: Tensor, b: Tensor, *, left: bool = True) -> Tensor:
         raise _singular("solve", x) from None
     result = _wrap(solution, a)
 
-    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, Any]:
-        matrix, answer = s["A"], s["result"]
-        g_col = g[..., None] if vector else g
-        grad_b = np.linalg.solve(_mT(matrix), g_col)
-        grad_a = -grad_b @ _mT(answer[..., None] if vector else answer)
-        return grad_a, (grad_b[..., 0] if vector else grad_b)
-
-    record("LinalgSolveExBackward0", result, (a, b), backward, {"A": a}, {"result": result})
+    record("LinalgSolveExBackward0", result, (a, b), save={"A": a}, save_outputs={"result": result},
+           values={"left": left, "_vector": vector})
     return result
 
 
 # --------------------------------------------------------------------------- factorisations
-def _copyltu(m: np.ndarray) -> np.ndarray:
-    lower = np.tril(m, -1)
-    return lower + _mT(lower) + np.eye(m.shape[-1]) * np.diagonal(m, axis1=-2, axis2=-1)[..., None, :]
-
-
 def qr(a: Tensor, mode: str = "reduced") -> Any:
     if mode not in ("reduced", "complete", "r"):
         raise RuntimeError(f"qr received unrecognized mode '{mode}' but expected one of 'reduced' (default), 'r', "
@@ -210,45 +180,16 @@ def qr(a: Tensor, mode: str = "reduced") -> Any:
     q_t = _wrap(q, a) if mode != "r" else Tensor._wrap(np.zeros(0, a.dtype.np), a.dtype)
     r_t = _wrap(r, a)
 
-    def backward(grads: list[np.ndarray], s: dict[str, np.ndarray]) -> tuple[np.ndarray]:
-        g_q, g_r = grads
-        q_, r_ = s["Q"], s["R"]
-        m = r_ @ _mT(g_r) - _mT(g_q) @ q_
-        return (np.linalg.solve(r_, _mT(g_q + q_ @ _copyltu(m))).swapaxes(-1, -2),)
-
-    record("LinalgQrBackward0", (q_t, r_t), (a,), backward, save_outputs={"Q": q_t, "R": r_t})
+    record("LinalgQrBackward0", (q_t, r_t), (a,), save_outputs={"Q": q_t, "R": r_t}, values={"mode": mode})
     return linalg_qr(q_t, r_t)
-
-
-def _svd_backward(g_u: np.ndarray | None, g_s: np.ndarray, g_vh: np.ndarray | None, u: np.ndarray, s: np.ndarray,
-                  vh: np.ndarray) -> np.ndarray:
-    """Gradient of A = U diag(S) Vh for real matrices with distinct singular values."""
-    v = _mT(vh)
-    k = s.shape[-1]
-    u, v = u[..., :k], v[..., :k]
-    grad = u @ (g_s[..., None] * np.eye(k)) @ _mT(v)
-    if g_u is None and g_vh is None:
-        return grad
-    s2 = s[..., None, :] ** 2 - s[..., :, None] ** 2
-    with np.errstate(divide="ignore"):
-        f = np.where(np.eye(k, dtype=bool), 0.0, 1.0 / s2)
-    g_u = np.zeros_like(u) if g_u is None else g_u[..., :k]
-    g_v = np.zeros_like(v) if g_vh is None else _mT(g_vh)[..., :k]
-    j = f * (_mT(u) @ g_u)
-    kk = f * (_mT(v) @ g_v)
-    sigma = s[..., None, :] * np.eye(k)
-    grad = grad + u @ ((j + _mT(j)) @ sigma) @ _mT(v) + u @ (sigma @ (kk + _mT(kk))) @ _mT(v)
-    return grad
 
 
 def svd(a: Tensor, full_matrices: bool = True) -> Any:
     u, s, vh = np.linalg.svd(a._numpy_view(), full_matrices=full_matrices)
     u_t, s_t, vh_t = _wrap(u, a), _wrap(s, a), _wrap(vh, a)
 
-    def backward(grads: list[np.ndarray], saved: dict[str, np.ndarray]) -> tuple[np.ndarray]:
-        return (_svd_backward(grads[0], grads[1], grads[2], saved["U"], saved["S"], saved["Vh"]),)
-
-    record("LinalgSvdBackward0", (u_t, s_t, vh_t), (a,), backward, save_outputs={"U": u_t, "S": s_t, "Vh": vh_t})
+    record("LinalgSvdBackward0", (u_t, s_t, vh_t), (a,), save_outputs={"U": u_t, "S": s_t, "Vh": vh_t},
+           values={"full_matrices": full_matrices})
     return linalg_svd(u_t, s_t, vh_t)
 
 
@@ -257,10 +198,9 @@ def svdvals(a: Tensor) -> Tensor:
     s_t = _wrap(s, a)
     u_t, vh_t = _wrap(u, a), _wrap(vh, a)
 
-    def backward(g: np.ndarray, saved: dict[str, np.ndarray]) -> tuple[np.ndarray]:
-        return (_svd_backward(None, g, None, saved["U"], saved["S"], saved["Vh"]),)
-
-    record("LinalgSvdBackward0", s_t, (a,), backward, save_outputs={"U": u_t, "S": s_t, "Vh": vh_t})
+    # torch's svdvals is _linalg_svd's S: one node with the three outputs, U and Vh kept for backward
+    record("LinalgSvdBackward0", (u_t, s_t, vh_t), (a,), save_outputs={"U": u_t, "S": s_t, "Vh": vh_t},
+           values={"full_matrices": False})
     return s_t
 
 
@@ -269,17 +209,7 @@ def eigh(a: Tensor, UPLO: str = "L") -> Any:  # noqa: N803
     values, vectors = np.linalg.eigh(x, UPLO=UPLO)
     w_t, v_t = _wrap(values, a), _wrap(vectors, a)
 
-    def backward(grads: list[np.ndarray], s: dict[str, np.ndarray]) -> tuple[np.ndarray]:
-        g_w, g_v = grads
-        w, v = s["eigenvalues"], s["eigenvectors"]
-        diff = w[..., None, :] - w[..., :, None]
-        with np.errstate(divide="ignore"):
-            f = np.where(np.eye(w.shape[-1], dtype=bool), 0.0, 1.0 / diff)
-        inner = g_w[..., None, :] * np.eye(w.shape[-1]) + f * (_mT(v) @ g_v)
-        grad = v @ inner @ _mT(v)
-        return ((grad + _mT(grad)) / 2,)
-
-    record("LinalgEighBackward0", (w_t, v_t), (a,), backward, save_outputs={"eigenvalues": w_t, "eigenvectors": v_t})
+    record("LinalgEighBackward0", (w_t, v_t), (a,), save_outputs={"eigenvalues": w_t, "eigenvectors": v_t})
     return linalg_eigh(w_t, v_t)
 
 
@@ -297,16 +227,7 @@ def cholesky(a: Tensor, *, upper: bool = False) -> Tensor:
                           f"positive-definite (the leading minor of order {order} is not positive-definite).") from None
     result = _wrap(_mT(lower) if upper else lower, a)
 
-    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[np.ndarray]:
-        factor = _mT(s["L"]) if upper else s["L"]
-        g_l = _mT(g) if upper else g
-        phi = _mT(factor) @ g_l
-        phi = np.tril(phi) - 0.5 * np.eye(phi.shape[-1]) * phi
-        inverse = np.linalg.inv(factor)
-        grad = _mT(inverse) @ phi @ inverse
-        return ((grad + _mT(grad)) / 2,)
-
-    record("LinalgCholeskyExBackward0", result, (a,), backward, save_outputs={"L": result})
+    record("LinalgCholeskyExBackward0", result, (a,), save_outputs={"L": result}, values={"upper": upper})
     return result
 
 

@@ -24,20 +24,6 @@ from engine.autograd.hooks import check_tensor_result, check_tuple_result
 from engine.autograd.node import AccumulateGrad, Node
 from engine.devices import CPU, on
 
-_WRITTEN: dict[int, tuple[Any, int]] = {}
-
-
-def written_in_place(grad: Any, times: int = 1) -> Any:
-    """For backward closures of ops not yet in the derivative table: mark a numpy gradient built with
-    in-place ops (torch's zeros().scatter_(...)), so the tensor made of it starts at that version."""
-    _WRITTEN[id(grad)] = (grad, times)
-    return grad
-
-
-def take_written_mark(grad: Any) -> int:
-    mark = _WRITTEN.pop(id(grad), None)
-    return mark[1] if mark is not None and mark[0] is grad else 0
-
 
 class _Buffers:
     """The gradients waiting at each node (PyTorch's InputBuffers).

@@ -8,9 +8,8 @@ import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import numpy as np
-
 from engine.autograd import grad_mode
+from engine.autograd.derivatives import rule
 from engine.autograd.node import Node
 from engine.ops.core import _mark_view, edges_of, needs_grad
 from engine.tensor import DEFAULT, Tensor
@@ -21,36 +20,43 @@ _NO_INPUT_GRAD = (
     "#torch.nn.Module.register_full_backward_hook for more details.")
 
 
+def _zeros(shape: tuple[int, ...], dtype: Any) -> Tensor:
+    t = Tensor._empty(shape, dtype)
+    t._storage.data.fill(0)
+    return t
+
+
+def _pass_through(c: Any, grads: list[Tensor | None]) -> Sequence[Tensor | None]:
+    """The identity's backward: the gradients themselves (so create_graph keeps their history), undefined
+    ones as zeros (a custom Function materializes them), unless a hook replaces them."""
+    grads = [g if g is not None else _zeros(shape, dtype) for g, (shape, dtype) in zip(grads, c._meta)]
+    replaced = c._on_grads(grads)
+    return list(replaced if replaced is not None else grads)
+
+
 class BackwardHookFunctionBackward(Node):
     """The identity node of a backward hook, printed as torch prints a custom Function's node."""
 
     __slots__ = ()
+    formula = rule("self", _pass_through, grads_list=True)
 
     def __repr__(self) -> str:
         return f"<torch.autograd.function.BackwardHookFunctionBackward object at {hex(id(self))}>"
 
 
-def _identity(tensors: Sequence[Tensor], on_grads: Callable[[list[np.ndarray | None]], Any]) -> tuple[Tensor, ...]:
+def _identity(tensors: Sequence[Tensor], on_grads: Callable[[list[Tensor]], Any]) -> tuple[Tensor, ...]:
     """Views of `tensors` sharing one BackwardHookFunctionBackward node whose backward passes the
     gradients through `on_grads` (which may replace them)."""
     outs = tuple(Tensor._make(t._storage, t._offset, t._shape, t._stride, t.dtype, t._vc) for t in tensors)
     for out, source in zip(outs, tensors):
         _mark_view(out, source, DEFAULT)
 
-    def backward(grads: Any, saved: dict[str, np.ndarray]) -> Sequence[np.ndarray | None]:
-        grads = list(grads) if isinstance(grads, list) else [grads]
-        replaced = on_grads(grads)
-        return tuple(replaced if replaced is not None else grads)
-
-    node = BackwardHookFunctionBackward(backward, edges_of(tensors),
+    node = BackwardHookFunctionBackward(None, edges_of(tensors),
                                         tuple((o._shape, o.dtype, o._storage.device) for o in outs))
+    node._values = {"_on_grads": on_grads, "_meta": [(o._shape, o.dtype) for o in outs]}
     for i, out in enumerate(outs):
         out._set_grad_fn(node, i)
     return outs
-
-
-def _as_tensors(grads: Sequence[np.ndarray | None]) -> tuple[Tensor | None, ...]:
-    return tuple(None if g is None else Tensor._wrap(np.array(g)) for g in grads)
 
 
 class BackwardHook:
@@ -75,11 +81,11 @@ class BackwardHook:
             return args
         self.input_hooked = True
 
-        def on_grads(grads: list[np.ndarray | None]) -> list[np.ndarray | None]:
-            wanted = [g if t.requires_grad else None for g, t in zip(grads, tensors)]
+        def on_grads(grads: list[Tensor]) -> list[Tensor | None]:
+            wanted = tuple(g if t.requires_grad else None for g, t in zip(grads, tensors))
             with grad_mode.no_grad():
-                result = self._call_hooks(_as_tensors(wanted))
-            return [None if r is None else np.asarray(r._numpy_view()) for r in result]
+                result = self._call_hooks(wanted)
+            return list(result)
 
         wrapped = list(args)
         for i, out in zip(positions, _identity(tensors, on_grads)):
@@ -93,8 +99,8 @@ class BackwardHook:
         if not (tensors and needs_grad(*tensors)):
             return result
 
-        def on_grads(grads: list[np.ndarray | None]) -> None:
-            self.grad_outputs = _as_tensors(grads)
+        def on_grads(grads: list[Tensor]) -> None:
+            self.grad_outputs = tuple(g.detach() for g in grads)
             if not self.input_hooked:
                 warnings.warn(_NO_INPUT_GRAD, UserWarning, stacklevel=2)
                 with grad_mode.no_grad():

@@ -17,7 +17,7 @@ from engine.kernels import activation, conv, loss, norm, pool
 from engine.ops import pointwise as pw
 from engine.ops import views
 from engine.ops.backward_ops import REDUCTION
-from engine.ops.core import needs_grad, record
+from engine.ops.core import record
 from engine.ops.reduction import saved_dims
 from engine.tensor import Tensor
 
@@ -410,25 +410,9 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None,  # 
             table[used] = (table[used] * scale[:, None]).astype(table.dtype)
             weight._bump_version()
     out = Tensor._wrap(np.ascontiguousarray(weight._numpy_view()[indices]), weight.dtype)
-    shape = weight._shape
-
-    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, None]:
-        idx = s["indices"].reshape(-1)
-        flat = g.reshape(-1, shape[1])
-        if padding_idx is not None:
-            flat = flat[idx != padding_idx]
-            idx = idx[idx != padding_idx]
-        if scale_grad_by_freq:
-            counts = np.bincount(idx, minlength=shape[0])
-            flat = flat / counts[idx][:, None]
-        grad = np.zeros(shape, dtype=g.dtype)
-        np.add.at(grad, idx, flat)
-        return (None, grad)
-
-    node = record("EmbeddingBackward0", out, (input, weight), backward, {"indices": input})
-    if node is not None:
-        node._saved_values.update(padding_idx=-1 if padding_idx is None else padding_idx,
-                                  scale_grad_by_freq=scale_grad_by_freq, sparse=sparse)
+    record("EmbeddingBackward0", out, (input, weight), save={"indices": input},
+           values={"padding_idx": -1 if padding_idx is None else padding_idx, "scale_grad_by_freq": scale_grad_by_freq,
+                   "sparse": sparse, "weight_sym_argsize_0": weight._shape[0]})
     return out
 
 
@@ -440,16 +424,10 @@ def group_norm(input: Tensor, num_groups: int, weight: Tensor | None = None, bia
     y, mean, rstd = norm.group_norm_forward(input._numpy_view(), num_groups, _np(weight), _np(bias), eps)
     out = _new(y, input)
     mean_t, rstd_t = _new(mean, input), _new(rstd, input)
-    has_w, has_b = weight is not None, bias is not None
-
-    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, ...]:
-        gx, gw, gb = norm.group_norm_backward(g, s["input"], num_groups, s["result1"], s["result2"], s.get("weight"))
-        return tuple([gx] + ([gw] if has_w else []) + ([gb] if has_b else []))
-
-    inputs = tuple(t for t in (input, weight, bias) if t is not None)
-    saved = {"input": input, **({"weight": weight} if has_w else {}), "result1": mean_t, "result2": rstd_t}
-    if needs_grad(*inputs):
-        record("NativeGroupNormBackward0", out, inputs, backward, saved)
+    n, c = input._shape[:2]
+    record("NativeGroupNormBackward0", out, (input, weight, bias),
+           save={"input": input, "weight": weight}, save_outputs={"result1": mean_t, "result2": rstd_t},
+           values={"C": c, "HxW": input.numel() // max(n * c, 1), "N": n, "eps": eps, "group": num_groups})
     return out
 
 
@@ -457,10 +435,7 @@ def adaptive_max_pool2d(input: Tensor, output_size: Any, return_indices: bool = 
     values, indices = pool.adaptive_max_pool2d_forward(input._numpy_view(), output_size)
     out = _new(values, input)
     index_tensor = Tensor._wrap(indices, dtypes.int64)
-    shape = input._shape
-    record("AdaptiveMaxPool2DBackward0", out, (input,),
-           lambda g, s: (pool.adaptive_max_pool2d_backward(g, s["result1"], shape),),
-           {"self": input, "result1": index_tensor})
+    record("AdaptiveMaxPool2DBackward0", out, (input,), save={"self": input}, save_outputs={"result1": index_tensor})
     return (out, index_tensor) if return_indices else out
 
 
@@ -478,16 +453,10 @@ def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, 
                            f"{input._shape[-3]} channels instead")
     out = _new(conv.conv_transpose2d_forward(input._numpy_view(), weight._numpy_view(), _np(bias), stride, padding,
                                              output_padding, groups, dilation), input)
-    has_bias = bias is not None
-
-    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, ...]:
-        gx, gw, gb = conv.conv_transpose2d_backward(g, s["input"], s["weight"], stride, padding, groups, dilation,
-                                                    (True, True, has_bias))
-        return (gx, gw, gb) if has_bias else (gx, gw)
-
-    inputs = (input, weight, bias) if has_bias else (input, weight)
-    if needs_grad(*inputs):
-        record("ConvolutionBackward0", out, inputs, backward, {"input": input, "weight": weight})
+    record("ConvolutionBackward0", out, (input, weight, bias), save={"input": input, "weight": weight},
+           values={"bias_sym_sizes_opt": None if bias is None else bias._shape, "dilation": _pair(dilation),
+                   "groups": groups, "output_padding": _pair(output_padding), "padding": _pair(padding),
+                   "stride": _pair(stride), "transposed": True})
     return out
 
 
@@ -514,18 +483,9 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn
     lse_t = Tensor._wrap(np.ascontiguousarray(lse, dtype=np.float32))
     inputs = (query, key, value)
 
-    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, ...]:
-        from engine.autograd.engine import written_in_place
-
-        grads = attention.sdpa_backward(g, s["query"], s["key"], s["value"], mask, is_causal, scale_value)
-        return tuple(written_in_place(grad, 1) for grad in grads)  # the kernel fills preallocated buffers
-
-    saved = {"query": query, "key": key, "value": value, "output": out, "logsumexp": lse_t}
-    if attn_mask is not None:
-        saved["attn_mask"] = attn_mask
-    if needs_grad(*inputs):
-        record("ScaledDotProductFlashAttentionForCpuBackward0", out, inputs, backward,
-               {k: v for k, v in saved.items() if k != "output"}, {"output": out})
+    saved = {"query": query, "key": key, "value": value, "logsumexp": lse_t, "attn_mask": attn_mask}
+    record("ScaledDotProductFlashAttentionForCpuBackward0", out, inputs, save=saved, save_outputs={"output": out},
+           values={"dropout_p": dropout_p, "is_causal": is_causal, "scale": scale, "_scale": scale_value})
     return out
 
 

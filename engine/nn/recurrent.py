@@ -31,21 +31,7 @@ from engine.tensor import Parameter, Tensor
 def unsafe_chunk(source: Tensor, chunks: int, dim: int) -> list[Tensor]:
     """Pieces over source's memory that autograd does not treat as views (ATen's unsafe_chunk):
     each has its own version counter, so the cells may activate them in place."""
-    size = source._shape[dim] // chunks
-    stride = source._stride[dim]
-    outs = []
-    for k in range(chunks):
-        shape = source._shape[:dim] + (size,) + source._shape[dim + 1:]
-        outs.append(Tensor._make(source._storage, source._offset + k * size * stride, shape, source._stride,
-                                 source.dtype))
-    in_shape = source._shape
-
-    def backward(grads: list[np.ndarray], s: dict[str, np.ndarray]) -> tuple[np.ndarray]:
-        result = np.concatenate(grads, axis=dim)
-        return (result.reshape(in_shape),)
-
-    record("UnsafeSplitBackward0", outs, (source,), backward)
-    return outs
+    return list(views.unsafe_split(source, source._shape[dim] // chunks, dim))
 
 
 def _linear(x: Tensor, weight: Tensor, bias: Tensor | None) -> Tensor:

@@ -340,17 +340,24 @@ def _outputs(arrays: Sequence[Any], dtype: dtypes.dtype) -> list[Tensor | None]:
 
 def convolution_backward(grad_output: Tensor, input: Tensor, weight: Tensor, bias_sizes: Any,  # noqa: A002
                          stride: Any, padding: Any, dilation: Any, groups: int,
-                         output_mask: Sequence[bool]) -> list[Tensor | None]:
+                         output_mask: Sequence[bool], transposed: bool = False,
+                         output_padding: Any = (0, 0)) -> list[Tensor | None]:
     from engine.kernels import conv
 
     need = (output_mask[0], output_mask[1], output_mask[2] and bias_sizes is not None)
-    backward = conv.conv1d_backward if weight.ndim == 3 else conv.conv2d_backward
-    outs = _outputs(backward(grad_output._numpy_view(), input._numpy_view(), weight._numpy_view(),
-                             stride, padding, dilation, groups, need), grad_output.dtype)
+    arrays = grad_output._numpy_view(), input._numpy_view(), weight._numpy_view()
+    if transposed:
+        grads = conv.conv_transpose2d_backward(*arrays, stride, padding, groups, dilation, need)
+    elif weight.ndim == 3:
+        grads = conv.conv1d_backward(*arrays, stride, padding, dilation, groups, need)
+    else:
+        grads = conv.conv2d_backward(*arrays, stride, padding, dilation, groups, need)
+    outs = _outputs(grads, grad_output.dtype)
+    output_padding = (0,) * (weight.ndim - 2) if not transposed else tuple(output_padding)
     record("ConvolutionBackwardBackward0", outs, (grad_output, input, weight),
            save={"grad_output": grad_output, "input": input, "weight": weight},
-           values={"dilation": dilation, "groups": groups, "output_padding": (0,) * (weight.ndim - 2),
-                   "padding": padding, "stride": stride, "transposed": False})
+           values={"dilation": dilation, "groups": groups, "output_padding": output_padding,
+                   "padding": padding, "stride": stride, "transposed": transposed})
     return outs
 
 
@@ -548,3 +555,30 @@ def masked_scatter_backward(grad_output: Tensor, mask: Tensor, sizes: Sequence[i
 
 _REDUCTIONS = {0: "none", 1: "mean", 2: "sum"}
 REDUCTION = {"none": 0, "mean": 1, "sum": 2}
+
+
+def embedding_dense_backward(grad_output: Tensor, indices: Tensor, num_weights: int, padding_idx: int,
+                             scale_grad_by_freq: bool) -> Tensor:
+    """The weight's gradient of an embedding: grad_output's rows summed into the rows they were read from."""
+    idx = indices._numpy_view().reshape(-1)
+    flat = grad_output._numpy_view().reshape(-1, grad_output._shape[-1])
+    if padding_idx >= 0:
+        flat, idx = flat[idx != padding_idx], idx[idx != padding_idx]
+    if scale_grad_by_freq:
+        flat = flat / np.bincount(idx, minlength=num_weights)[idx][:, None]
+    grad = np.zeros((num_weights, grad_output._shape[-1]), dtype=grad_output.dtype.np)
+    np.add.at(grad, idx, flat)
+    out = _new(grad, grad_output.dtype)
+    record("EmbeddingDenseBackwardBackward0", out, (grad_output,), save={"indices": indices},
+           values={"padding_idx": padding_idx})
+    return out
+
+
+def adaptive_max_pool2d_backward(grad_output: Tensor, self: Tensor, indices: Tensor) -> Tensor:
+    from engine.kernels import pool
+
+    out = _new(pool.adaptive_max_pool2d_backward(grad_output._numpy_view(), indices._numpy_view(), self._shape),
+               grad_output.dtype)
+    record("AdaptiveMaxPool2DBackwardBackward0", out, (grad_output, self), save={"indices": indices},
+           values={"_self_shape": self._shape, "_self_dtype": self.dtype})
+    return out

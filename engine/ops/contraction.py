@@ -270,23 +270,11 @@ def baddbmm(self: Tensor, batch1: Tensor, batch2: Tensor, *, beta: float = 1, al
         result = result * alpha
     if beta != 0:
         result = result + (bias * beta if beta != 1 else bias)
-    self_shape = self._shape
-
-    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[Any, ...]:
-        from engine.ops.core import unbroadcast
-
-        scaled = g * alpha if alpha != 1 else g
-        return (unbroadcast(g * beta if beta != 1 else g, self_shape) if beta != 0 else np.zeros(self_shape, g.dtype),
-                _product(scaled, s["batch2"].transpose(0, 2, 1)) if "batch2" in s else None,
-                _product(s["batch1"].transpose(0, 2, 1), scaled) if "batch1" in s else None)
-
     result = np.ascontiguousarray(result, dtype=self.dtype.np)
     if out is not None:
         return pointwise.write_out(out, result, "baddbmm", (self, batch1, batch2))
     tensor = Tensor._wrap(result, self.dtype)
-    saves = {name: t for name, t, partner in (("batch1", batch1, batch2), ("batch2", batch2, batch1))
-             if partner.requires_grad}
-    record("BaddbmmBackward0", tensor, (self, batch1, batch2), backward, saves)
+    record("BaddbmmBackward0", tensor, (self, batch1, batch2), save={"batch1": batch1, "batch2": batch2}, values={"alpha": alpha, "beta": beta})
     return tensor
 
 
@@ -295,17 +283,9 @@ def trace(self: Tensor) -> Tensor:
         raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {self.ndim}")
     x = self._numpy_view()
     dt = reduction._sum_dtype(self.dtype)
-    shape = self._shape
-
-    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[np.ndarray]:
-        from engine.autograd.engine import written_in_place
-
-        grad = np.zeros(shape, dtype=x.dtype)
-        np.fill_diagonal(grad, g)
-        return (written_in_place(grad, 2),)  # torch: zeros, then fill its diagonal view
 
     result = Tensor._wrap(np.asarray(np.trace(x, dtype=dt.np), dtype=dt.np), dt)
-    record("TraceBackward0", result, (self,), backward)
+    record("TraceBackward0", result, (self,), values={"self_sym_sizes": self._shape})
     return result
 
 

@@ -22,7 +22,6 @@ from typing import Any
 import numpy as np
 
 from engine import dtypes, errors, geometry
-from engine.autograd.engine import written_in_place
 from engine.kernels import activation, summation
 from engine.ops.core import needs_grad, record, wrap_result
 from engine.ops.pointwise import maximum, minimum, write_out
@@ -333,13 +332,7 @@ def _median(self: Tensor, dim: Any, keepdim: bool, ignore_nan: bool) -> Any:
         else:
             value = middle(x.reshape(-1), 0)[0].reshape(())
 
-        def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> Grads:
-            inp, r = s["self"], s["result"]
-            mask = np.isnan(inp) if np.isnan(r) else inp == r
-            return (written_in_place(np.where(mask, g / builtins.max(mask.sum(), 1), 0).astype(inp.dtype)),)
-
-        return _emit(value, self.dtype, f"{title}Backward0", op, (self,), {"self": self}, backward=backward,
-                     save_result="result")
+        return _emit(value, self.dtype, f"{title}Backward0", op, (self,), {"self": self}, save_result="result")
     d = geometry.wrap_dim(dim, builtins.max(self.ndim, 1))
     if self.ndim == 0:
         values, indices = x.copy(), np.zeros((), np.int64)
@@ -347,18 +340,9 @@ def _median(self: Tensor, dim: Any, keepdim: bool, ignore_nan: bool) -> Any:
         values, indices = middle(x, d)
         if not keepdim:
             values, indices = values.squeeze(d), indices.squeeze(d)
-    shape = self._shape
-
-    def backward_dim(g: np.ndarray, s: dict[str, np.ndarray]) -> Grads:
-        if not shape:
-            return (g,)
-        result = np.zeros(shape, g.dtype)
-        np.put_along_axis(result, _unsqueeze(s["indices"], (d,), keepdim), _unsqueeze(g, (d,), keepdim), axis=d)
-        return (written_in_place(result, 2),)
-
     index_tensor = Tensor._wrap(_dense(indices, np.int64), dtypes.int64)
     value_tensor = _emit(values, self.dtype, f"{title}Backward1", op, (self,), {"indices": index_tensor},
-                         backward=backward_dim)
+                         values={"dim": saved_dims(dim), "keepdim": keepdim, "self_sym_sizes": self._shape})
     return return_type(op, value_tensor, index_tensor)
 
 

@@ -46,7 +46,8 @@ SAMPLES = [
     ("F.threshold(a.clone(), 0.1, 0.0, inplace=True)", "r4"),
     ("a.trunc()", "r3"), ("torch.clamp_max(a, 0.2)", "r4"), ("torch.clamp_min(a, 0.2)", "r4"), ("a // b", "r3 p3"), ("torch.where(a > 0, a, b)", "r4 r4"), ("a.square()", "r3"), ("a.clone().relu_()", "r4"),
     # reductions
-    ("a.amax(1)", "r2x3"), ("a.amin(1)", "r2x3"), ("a.cumsum(1)", "r2x3"), ("torch.linalg.vector_norm(a)", "r2x3"),
+    ("a.median()", "r2x3"), ("a.median(1)[0]", "r2x3"), ("a.median(1, keepdim=True)[0]", "r2x3"),
+    ("a.nanmedian()", "r2x3"), ("a.nanmedian(0)[0]", "r2x3"), ("a.amax(1)", "r2x3"), ("a.amin(1)", "r2x3"), ("a.cumsum(1)", "r2x3"), ("torch.linalg.vector_norm(a)", "r2x3"),
     ("a.norm(p=1, dim=1)", "r2x3"), ("F.log_softmax(a, dim=1)", "r2x3"), ("a.logsumexp(1)", "r2x3"), ("a.max()", "r2x3"),
     ("a.max(1)[0]", "r2x3"), ("a.mean()", "r2x3"), ("a.mean(1)", "r2x3"), ("a.min()", "r2x3"), ("a.min(1)[0]", "r2x3"),
     ("a.prod()", "p2x3"), ("a.prod(1)", "p2x3"), ("F.softmax(a, dim=1)", "r2x3"), ("a.std()", "r2x3"),
@@ -85,6 +86,15 @@ SAMPLES = [
     # linalg
     ("torch.addmm(a, b, c)", "r2x2 r2x3 r3x2"), ("torch.bmm(a, b)", "r2x2x3 r2x3x2"), ("torch.dot(a, b)", "r3 r3"),
     ("a @ b", "r2x3 r3x2"), ("torch.mv(a, b)", "r2x3 r3"),
+    ("torch.baddbmm(a, b, c, beta=0.5, alpha=2)", "r2x2x2 r2x2x3 r2x3x2"), ("torch.baddbmm(a, b, c)", "r2 r2x2x3 r2x3x2"),
+    ("a.trace()", "r3x4"), ("a.trace()", "r4x2"), ("torch.dist(a, b)", "r2x3 r3"), ("torch.dist(a, b, 1)", "r2x3 r2x3"), ("torch.linalg.inv(spd(a))", "r3x3"),
+    ("torch.linalg.det(a)", "r3x3"), ("torch.linalg.slogdet(spd(a))[1]", "r3x3"),
+    ("torch.linalg.solve(spd(a), b)", "r3x3 r3x2"), ("torch.linalg.solve(spd(a), b)", "r3x3 r3"),
+    ("torch.linalg.cholesky(spd(a))", "r3x3"), ("torch.linalg.cholesky(spd(a), upper=True)", "r3x3"),
+    ("sum(torch.linalg.qr(a))", "r3x3"), ("torch.linalg.qr(a)[1]", "r4x3"),
+    ("sum(torch.linalg.eigh(spd(a)))", "r3x3"), ("torch.linalg.eigvalsh(spd(a))", "r3x3"),
+    ("torch.linalg.svdvals(a)", "r3x4"), ("sum(torch.linalg.svd(a, full_matrices=False))", "r3x3"),
+    ("torch.linalg.svd(a, full_matrices=False)[2]", "r3x4"), ("torch.linalg.svd(a, False)[2]", "r4x3"), ("torch.linalg.svd(a, full_matrices=False)[0]", "r3x4"),
     # nn
     ("F.adaptive_avg_pool2d(a, 2)", "r1x2x4x4"), ("F.avg_pool2d(a, 2)", "r1x2x4x4"),
     ("F.binary_cross_entropy(a.sigmoid(), b.sigmoid())", "r2x3 r2x3"), ("F.pad(a, (1, 2))", "r2x3"),
@@ -147,15 +157,38 @@ SAMPLES = [
     ("F.triplet_margin_loss(a, b, c, swap=True)", "r2x3 r2x3 r2x3"),
     ("F.multilabel_soft_margin_loss(a, b.sigmoid())", "r2x3 r2x3"),
     ("F.hardshrink(a, 0.3)", "r2x3"), ("F.softshrink(a, 0.3)", "r2x3"),
+    ("F.embedding(torch.tensor([[1, 3], [1, 0]]), a)", "r4x3"),
+    ("F.embedding(torch.tensor([1, 3, 1, 0]), a, padding_idx=1, scale_grad_by_freq=True)", "r4x3"),
+    ("F.conv_transpose2d(a, b)", "r1x2x4x4 r2x3x3x3"),
+    ("F.conv_transpose2d(a, b, c, stride=2, padding=1, output_padding=1)", "r1x2x3x3 r2x3x3x3 r3"),
+    ("F.conv_transpose2d(a, b, groups=2, dilation=2)", "r1x2x4x4 r2x2x2x2"),
+    ("F.group_norm(a, 1, b, c)", "r2x2x2x2 r2 r2"), ("F.group_norm(a, 2)", "r1x4x3"),
+    ("F.group_norm(a, 2, b)", "r2x4x2x2 r4"), ("F.adaptive_max_pool2d(a, 2)", "r1x2x4x4"),
+    ("F.adaptive_max_pool2d(a, (2, 3))", "r2x5x5"),
+    ("torch.nn.utils.rnn.pack_padded_sequence(a, torch.tensor([3, 2])).data", "r3x2x2"),
+    ("torch.nn.utils.rnn.pack_padded_sequence(a, torch.tensor([3, 1]), batch_first=True).data", "r2x3x2"),
 ]
 
 XFAIL = {
+    "torch.linalg.svd(a, False)[2]": "forward: the engine's reduced SVD of a tall matrix picks other "
+    "singular-vector signs than torch's LAPACK call, so every value downstream differs",
     "F.binary_cross_entropy(a.sigmoid(), b.sigmoid())": "the engine has no logit op yet: the target gradient's graph "
     "spells it log(x / (1 - x)) where torch has LogitBackward0 (values agree)",
 }
 
+# torch differentiates these with LU factors, triangular solves and diag_embed: the engine's formulas
+# compute the same derivatives with inv/solve and products, so only values (first and second) are compared
+_LINALG = "torch's backward is spelled with LU solves; the engine's with inv/solve and products (values compared)"
+GRAPH_SPELLED_DIFFERENTLY = {expr: _LINALG for expr, _ in SAMPLES if expr.startswith("torch.linalg")
+                             or expr.startswith("sum(torch.linalg")}
+GRAPH_SPELLED_DIFFERENTLY |= {expr: "torch's infinitely differentiable group norm backward is its own composite; the "
+                              "engine's formula takes other steps to the same values" for expr, _ in SAMPLES
+                              if expr.startswith("F.group_norm")}
+
 # nodes no sample reaches yet, and why
-UNREACHED = {"UniqueConsecutiveBackward0": "unique_consecutive is not in the engine yet"}
+UNREACHED = {"UniqueConsecutiveBackward0": "unique_consecutive is not in the engine yet",
+             "ScaledDotProductFlashAttentionForCpuBackward0": "its double backward fails in torch: compared by "
+             "test_flash_attention_double_backward_fails_as_in_torch"}
 
 
 def _parse(kind: str) -> tuple[str, tuple[int, ...]]:
@@ -184,7 +217,7 @@ def _names(fn, seen: dict) -> None:
         _names(n, seen)
 
 
-def run(T, F, expr: str, kinds: str, seed: int) -> tuple[dict, set[str]]:
+def run(T, F, expr: str, kinds: str, seed: int, graphs: bool = True) -> tuple[dict, set[str]]:
     """What one sample does in T (torch or the engine), as plain data, and the node names it met."""
     T.manual_seed(seed)
     inputs = []
@@ -198,7 +231,10 @@ def run(T, F, expr: str, kinds: str, seed: int) -> tuple[dict, set[str]]:
         c[T.tensor([1, 0, 1]), T.tensor([2, 0, 2])] = b
         return c
 
-    ns = dict(zip("abc", inputs), torch=T, F=F, idx_put=idx_put)
+    def spd(a):  # a well-conditioned symmetric positive-definite matrix made from a
+        return a @ a.mT + T.eye(a.shape[-1], dtype=a.dtype) * 3
+
+    ns = dict(zip("abc", inputs), torch=T, F=F, idx_put=idx_put, spd=spd)
     rec: dict = {}
     names: dict = {}
     try:
@@ -213,7 +249,8 @@ def run(T, F, expr: str, kinds: str, seed: int) -> tuple[dict, set[str]]:
     except Exception as e:  # noqa: BLE001
         rec["first error"] = f"{type(e).__name__}: {e}"
         return rec, set(names.values())
-    rec["first"] = [None if g is None else (_desc(g.grad_fn), g._version, list(g.stride()), _values(g))
+    rec["first"] = [None if g is None else (_desc(g.grad_fn) if graphs else g.requires_grad, g._version,
+                                            list(g.stride()), _values(g))
                     for g in first]
     for g in first:
         if g is not None:
@@ -249,8 +286,9 @@ def _params():
 
 @pytest.mark.parametrize(("expr", "kinds", "seed"), list(_params()))
 def test_first_and_second_derivatives_as_torch(expr, kinds, seed):
-    expected, _ = run(torch, TF, expr, kinds, seed)
-    got, _ = run(engine, EF, expr, kinds, seed)
+    graphs = expr not in GRAPH_SPELLED_DIFFERENTLY
+    expected, _ = run(torch, TF, expr, kinds, seed, graphs)
+    got, _ = run(engine, EF, expr, kinds, seed, graphs)
     if not _close(expected, got):
         assert got == expected
 
@@ -263,3 +301,77 @@ def test_every_node_of_the_table_is_exercised():
     for expr, kinds in SAMPLES:
         met |= run(engine, EF, expr, kinds, 0)[1]
     assert sorted(table - met - set(UNREACHED)) == []
+
+
+def _gru_cell_gradient_penalty(T) -> list[float]:
+    T.manual_seed(0)
+    cell = T.nn.GRUCell(3, 4).double()
+    x = T.randn(2, 3, dtype=T.float64, requires_grad=True)
+    h = T.randn(2, 4, dtype=T.float64, requires_grad=True)
+    (gx,) = T.autograd.grad(cell(x, h).sum(), [x], create_graph=True)
+    (gh,) = T.autograd.grad((gx ** 2).sum(), [h])
+    return _values(gh)
+
+
+def test_a_gru_cell_gradient_penalty_differentiates_its_unsafe_chunks_as_torch():
+    assert _close(_gru_cell_gradient_penalty(engine), _gru_cell_gradient_penalty(torch))
+
+
+def _attention_double_backward(T, F, kwargs: dict) -> dict:
+    """What create_graph through flash attention gives in T: torch has no derivative of its backward."""
+    T.manual_seed(0)
+    q, k, v = (T.randn(1, 2, 3, 4, dtype=T.float64, requires_grad=True) for _ in range(3))
+    if "attn_mask" in kwargs:
+        kwargs = {"attn_mask": T.randn(3, 3, dtype=T.float64)}
+    out = F.scaled_dot_product_attention(q, k, v, **kwargs)
+    go = T.randn(out.shape, dtype=out.dtype, requires_grad=True)
+    first = T.autograd.grad(out, [q, k, v], go, create_graph=True)
+    rec = {"first": [(_desc(g.grad_fn), _values(g)) for g in first]}
+    try:
+        T.autograd.grad(sum(g.sum() for g in first), [q, k, v, go])
+    except RuntimeError as e:
+        rec["second error"] = str(e)
+    return rec
+
+
+@pytest.mark.parametrize("kwargs", [{}, {"is_causal": True}, {"attn_mask": True}], ids=["plain", "causal", "mask"])
+def test_flash_attention_double_backward_fails_as_in_torch(kwargs):
+    expected = _attention_double_backward(torch, TF, kwargs)
+    assert "is not implemented" in expected["second error"]
+    assert _close(_attention_double_backward(engine, EF, kwargs), expected)
+
+
+def _hooked_gradient_penalty(T) -> dict:
+    """A gradient penalty through a module with a full backward hook: the hook's identity nodes keep
+    the gradients' history, and the hook sees the gradients flowing through."""
+    T.manual_seed(0)
+    layer = T.nn.Linear(3, 2).double()
+    seen = []
+    layer.register_full_backward_hook(lambda module, gi, go: seen.append([_values(g) for g in gi + go]))
+    x = T.randn(4, 3, dtype=T.float64, requires_grad=True)
+    (gx,) = T.autograd.grad(layer(x).tanh().sum(), [x], create_graph=True)
+    (gw,) = T.autograd.grad((gx ** 2).sum(), [layer.weight])
+    return {"first": (_desc(gx.grad_fn), _values(gx)), "second": _values(gw), "hook saw": seen}
+
+
+def test_a_full_backward_hook_keeps_the_gradients_history_as_torch():
+    assert _close(_hooked_gradient_penalty(engine), _hooked_gradient_penalty(torch))
+
+
+# nodes still differentiated outside the table: create_graph through them fails loudly, never graph-less
+def _float32_lstm():
+    lstm = engine.nn.LSTM(3, 4)
+    x = engine.randn(5, 2, 3, requires_grad=True)
+    return lstm(x)[0], [x, *lstm.parameters()]
+
+
+STILL_OUTSIDE_THE_TABLE = {"MkldnnRnnLayerBackward0": _float32_lstm}
+
+
+@pytest.mark.parametrize("node", sorted(STILL_OUTSIDE_THE_TABLE))
+def test_create_graph_through_a_node_outside_the_table_fails_loudly(node):
+    engine.manual_seed(0)
+    out, inputs = STILL_OUTSIDE_THE_TABLE[node]()
+    with pytest.raises(NotImplementedError, match=f"create_graph=True through {node} is not supported by this engine"):
+        engine.autograd.grad(out.sum(), inputs, create_graph=True, retain_graph=True)
+    assert all(g is not None for g in engine.autograd.grad(out.sum(), inputs))  # first order still works

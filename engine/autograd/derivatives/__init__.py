@@ -43,8 +43,9 @@ node class as the out-of-place op, keeping a copy of `self` if a formula reads i
 rule in its family's DERIVATIVES (field names and node names as derivatives.yaml and the node's
 `_saved_*` attributes in torch have them); add a sample to tests/engine/test_derivative_table.py,
 which compares the op's first and second derivatives with torch and fails for a rule no sample
-reaches. A node recorded with a numpy backward closure instead (ops not yet in the table) still
-works for first derivatives; create_graph does not see through it.
+reaches. A node recorded with a numpy backward closure instead (the few ops not yet in the table,
+engine.autograd.node.WITHOUT_DOUBLE_BACKWARD) still works for first derivatives; create_graph
+through it raises NotImplementedError rather than return a gradient without a graph.
 """
 
 from __future__ import annotations

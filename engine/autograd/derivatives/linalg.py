@@ -51,3 +51,172 @@ DERIVATIVES = {
                         self=lambda c, grad: grad.outer(c.vec),
                         vec=lambda c, grad: c.self.t().mv(grad)),
 }
+
+
+# --------------------------------------------------------------------------- torch.linalg (engine/linalg.py)
+# torch computes these with LU and triangular solves; the formulas below are the same derivatives
+# written with inv/solve and products, so values (and second derivatives) agree while the graph a
+# create_graph backward records is spelled with other nodes.
+def _eye(n: int, like: Any) -> Any:
+    import engine
+
+    return engine.eye(n, dtype=like.dtype)
+
+
+def _inv(a: Any) -> Any:
+    from engine import linalg
+
+    return linalg.inv(a)
+
+
+def _scalar_times_matrix(scalar: Any, matrix: Any) -> Any:
+    return scalar.unsqueeze(-1).unsqueeze(-1) * matrix
+
+
+def inv_backward(grad: Any, inverse: Any) -> Any:
+    inverse_t = inverse.mT
+    return -(inverse_t @ (grad @ inverse_t))
+
+
+def solve_backward(c: Any, grad: Any) -> list[Any]:
+    from engine import linalg
+
+    vector = c._vector
+    g = grad.unsqueeze(-1) if vector else grad
+    grad_b = linalg.solve(c.A.mT, g)
+    answer = c.result.unsqueeze(-1) if vector else c.result
+    grad_a = -(grad_b @ answer.mT) if c.needs(0) else None
+    return [grad_a, (grad_b.squeeze(-1) if vector else grad_b) if c.needs(1) else None]
+
+
+def cholesky_backward(grad: Any, factor: Any, upper: bool) -> Any:
+    if upper:
+        factor, grad = factor.mT, grad.mT
+    eye = _eye(factor._shape[-1], factor)
+    phi = factor.mT @ grad
+    phi = phi.tril() - phi * eye * 0.5
+    inverse = _inv(factor)
+    result = inverse.mT @ (phi @ inverse)
+    return (result + result.mT) * 0.5
+
+
+def qr_backward(grads: list[Any], q: Any, r: Any) -> Any:
+    g_q, g_r = grads
+    if g_q is None:
+        g_q = q * 0
+    if g_r is None:
+        g_r = r * 0
+    from engine import linalg
+
+    m = r @ g_r.mT - g_q.mT @ q
+    lower = m.tril(-1)
+    copyltu = lower + lower.mT + m * _eye(m._shape[-1], m)
+    return _in_column_major(linalg.solve(r, (g_q + q @ copyltu).mT).mT)
+
+
+def _in_column_major(matrix: Any) -> Any:
+    """The layout torch's LAPACK-backed formulas leave their gradient in."""
+    return matrix.mT.contiguous().mT
+
+
+def _off_diagonal_reciprocal(diff: Any) -> Any:
+    """1 / diff off the diagonal, 0 on it (diff is 0 there)."""
+    eye = _eye(diff._shape[-1], diff)
+    return (diff + eye).reciprocal() * (1 - eye)
+
+
+def eigh_backward(grads: list[Any], w: Any, v: Any) -> Any:
+    g_w, g_v = grads
+    eye = _eye(w._shape[-1], w)
+    inner = None if g_w is None else g_w.unsqueeze(-2) * eye
+    if g_v is not None:
+        f = _off_diagonal_reciprocal(w.unsqueeze(-2) - w.unsqueeze(-1))
+        term = f * (v.mT @ g_v)
+        inner = term if inner is None else inner + term
+    result = v @ (inner @ v.mT)
+    return (result + result.mT) * 0.5
+
+
+def svd_backward(grads: list[Any], u: Any, s: Any, vh: Any) -> Any:
+    """The gradient of A = U diag(S) Vh for real matrices with distinct singular values."""
+    g_u, g_s, g_vh = grads
+    k = s._shape[-1]
+    eye = _eye(k, s)
+    u, v = u[..., :k], vh.mT[..., :k]
+    inner = None if g_s is None else g_s.unsqueeze(-2) * eye
+    if g_u is None and g_vh is None:
+        return u @ (inner @ v.mT)
+    sigma = s.unsqueeze(-2) * eye
+    f = _off_diagonal_reciprocal(s.unsqueeze(-2) ** 2 - s.unsqueeze(-1) ** 2)
+    outside = []  # a non-square A: the parts of gU (gV) outside U's (V's) column span
+    if g_u is not None:
+        g_u = g_u[..., :k]
+        j = f * (u.mT @ g_u)
+        term = (j + j.mT) @ sigma
+        inner = term if inner is None else inner + term
+        if u._shape[-2] > k:
+            outside.append(((g_u - u @ (u.mT @ g_u)) / s.unsqueeze(-2)) @ v.mT)
+    if g_vh is not None:
+        g_v = g_vh.mT[..., :k]
+        kk = f * (v.mT @ g_v)
+        term = sigma @ (kk + kk.mT)
+        inner = term if inner is None else inner + term
+        if v._shape[-2] > k:
+            outside.append(u @ ((g_v - v @ (v.mT @ g_v)) / s.unsqueeze(-2)).mT)
+    result = u @ (inner @ v.mT)
+    for term in outside:
+        result = result + term
+    return result
+
+
+def _det_backward(c: Any, grad: Any) -> Any:
+    from engine import linalg
+
+    return linalg.solve(c.A.mT, _scalar_times_matrix(grad * c.result, _eye(c.A._shape[-1], c.A)))
+
+
+def _dist_backward(c: Any, grad: Any) -> Any:
+    from engine.autograd.derivatives.reduction import norm_backward
+
+    diff = c.self - c.other
+    return norm_backward(grad, diff, float(c.p), c.result, (), True)  # a 0-dim result broadcasts as it is
+
+
+DERIVATIVES.update({
+    "DistBackward0": rule("self, other", saves="other, result, self", keeps="p",
+                          self=_dist_backward, other=lambda c, grad: -_dist_backward(c, grad)),
+    "LinalgInvExBackward0": rule("A", saves="inverse", A=lambda c, grad: inv_backward(grad, c.inverse)),
+    "LinalgDetBackward0": rule("A", saves="A, result", A=_det_backward),
+    "LinalgSlogdetBackward0": rule("A", saves="A, sign", grads_list=True,
+                                   A=lambda c, grads: None if grads[1] is None else
+                                   _scalar_times_matrix(grads[1], _inv(c.A).mT)),
+    "LinalgSolveExBackward0": rule("A, B", solve_backward, saves="A, result", keeps="left"),
+    "LinalgCholeskyExBackward0": rule("A", saves="L", keeps="upper",
+                                      A=lambda c, grad: cholesky_backward(grad, c.L, c.upper)),
+    "LinalgQrBackward0": rule("A", saves="Q, R", keeps="mode", grads_list=True,
+                              A=lambda c, grads: qr_backward(grads, c.Q, c.R)),
+    "LinalgEighBackward0": rule("A", saves="eigenvalues, eigenvectors", grads_list=True,
+                                A=lambda c, grads: eigh_backward(grads, c.eigenvalues, c.eigenvectors)),
+    "LinalgSvdBackward0": rule("A", saves="S, U, Vh", keeps="full_matrices", grads_list=True,
+                               A=lambda c, grads: svd_backward(grads, c.U, c.S, c.Vh)),
+})
+
+
+def trace_backward(grad: Any, sizes: tuple[int, ...]) -> Any:
+    """torch's trace_backward: zeros, the diagonal's positions filled with grad, viewed as the matrix."""
+    import engine
+
+    flat = engine.zeros(sizes[0] * sizes[1], dtype=grad.dtype)
+    flat._bump_version()  # at::zeros in a C++ formula is empty().zero_(): version 1, as measured
+    positions = engine.arange(0, min(sizes) * (sizes[1] + 1), sizes[1] + 1)  # the diagonal's flat positions
+    return flat.index_fill_(0, positions, grad).view(sizes)
+
+
+DERIVATIVES.update({
+    "BaddbmmBackward0": rule("self, batch1, batch2", saves={"batch1": "batch2", "batch2": "batch1"},
+                             keeps="alpha, beta",
+                             self=lambda c, grad: maybe_multiply(grad, c.beta),
+                             batch1=lambda c, grad: maybe_multiply(grad.bmm(c.batch2.transpose(1, 2)), c.alpha),
+                             batch2=lambda c, grad: maybe_multiply(c.batch1.transpose(1, 2).bmm(grad), c.alpha)),
+    "TraceBackward0": rule("self", keeps="self_sym_sizes", self=lambda c, grad: trace_backward(grad, c.self_sym_sizes)),
+})

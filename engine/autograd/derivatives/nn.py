@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+
 from engine.autograd import grad_mode
 from engine.autograd.derivatives import rule
 from engine.autograd.derivatives.pointwise import zeros
@@ -28,21 +30,33 @@ def _zeros_of(c: Any, grad: Any) -> Any:
 
 
 # --------------------------------------------------------------------------- convolution
+def _convolve(c: Any, x: Any, weight: Any) -> Any:
+    """The node's own convolution (1-D or 2-D, plain or transposed) of x by weight, without bias."""
+    from engine.nn.functional import conv1d, conv2d, conv_transpose2d
+
+    if c.transposed:
+        return conv_transpose2d(x, weight, None, c.stride, c.padding, c.output_padding, c.groups, c.dilation)
+    convolve = conv1d if c.weight.ndim == 3 else conv2d
+    return convolve(x, weight, None, c.stride, c.padding, c.dilation, c.groups)
+
+
+def _convolution_backward(c: Any, grad_output: Any, x: Any, weight: Any, mask: tuple[bool, bool, bool]) -> list[Any]:
+    return B.convolution_backward(grad_output, x, weight, None, c.stride, c.padding, c.dilation, c.groups, mask,
+                                  c.transposed, c.output_padding)
+
+
 def convolution_double_backward(c: Any, grads: list[Any]) -> list[Any]:
     """_convolution_double_backward: the gradients of convolution_backward's three outputs with respect
-    to its inputs (grad_output, input, weight), each again a convolution or its backward."""
-    from engine.nn.functional import conv1d, conv2d
-
-    convolve = conv1d if c.weight.ndim == 3 else conv2d
+    to its inputs (grad_output, input, weight), each again a convolution or its backward (a
+    convolution is bilinear in input and weight, transposed or not)."""
     gg_input, gg_weight, gg_bias = grads
     mask = c.grad_input_mask
-    args = (c.stride, c.padding, c.dilation, c.groups)
     gg_out = gi = gw = None
     if mask[0]:
         if gg_input is not None:
-            gg_out = convolve(gg_input, c.weight, None, *args)
+            gg_out = _convolve(c, gg_input, c.weight)
         if gg_weight is not None:
-            term = convolve(c.input, gg_weight, None, *args)
+            term = _convolve(c, c.input, gg_weight)
             gg_out = term if gg_out is None else gg_out + term
         if gg_bias is not None:
             shape = [1] * c.grad_output.ndim
@@ -50,15 +64,15 @@ def convolution_double_backward(c: Any, grads: list[Any]) -> list[Any]:
             term = gg_bias.reshape(shape)
             gg_out = term.expand(c.grad_output._shape) if gg_out is None else gg_out + term
     if mask[1] and gg_weight is not None:
-        gi = B.convolution_backward(c.grad_output, c.input, gg_weight, None, *args, (True, False, False))[0]
+        gi = _convolution_backward(c, c.grad_output, c.input, gg_weight, (True, False, False))[0]
     if mask[2] and gg_input is not None:
-        gw = B.convolution_backward(c.grad_output, gg_input, c.weight, None, *args, (False, True, False))[1]
+        gw = _convolution_backward(c, c.grad_output, gg_input, c.weight, (False, True, False))[1]
     return [gg_out, gi, gw]
 
 
 def convolution_grads(c: Any, grad: Any) -> list[Any]:
     return B.convolution_backward(grad, c.input, c.weight, c.bias_sym_sizes_opt, c.stride, c.padding, c.dilation,
-                                  c.groups, c.grad_input_mask)
+                                  c.groups, c.grad_input_mask, c.transposed, c.output_padding)
 
 
 # --------------------------------------------------------------------------- pooling
@@ -142,6 +156,76 @@ def layer_norm_double_backward(c: Any, grads: list[Any]) -> list[Any]:
 def _norm_grads(c: Any, grad: Any) -> list[Any]:
     return B.native_batch_norm_backward(grad, c.input, c.weight, c.running_mean, c.running_var, c.result1, c.result2,
                                         c.training, c.eps, c.grad_input_mask)
+
+
+def group_norm_backward_expr(c: Any, grad: Any) -> list[Any]:
+    """infinitely_differentiable_native_group_norm_backward: the group norm's gradients written in
+    engine ops (statistics recomputed from the input), which torch uses when grad mode is on."""
+    x, mask = c.input, c.grad_input_mask
+    n, channels = x._shape[:2]
+    grouped = x.reshape(n, c.group, -1)
+    mean = grouped.mean(-1, keepdim=True)
+    rstd = (((grouped - mean) ** 2).mean(-1, keepdim=True) + c.eps).rsqrt()
+    xhat = (grouped - mean) * rstd
+    channel_shape = [1, channels] + [1] * (x.ndim - 2)
+    lead = [0, *range(2, x.ndim)]
+    gx = gw = gb = None
+    if mask[0]:
+        g = (grad if c.weight is None else grad * c.weight.view(channel_shape)).reshape(n, c.group, -1)
+        gx = ((g - g.mean(-1, keepdim=True) - xhat * (g * xhat).mean(-1, keepdim=True)) * rstd).reshape(x._shape)
+    if len(mask) > 1 and mask[1]:
+        gw = (grad * xhat.reshape(x._shape)).sum(lead)
+    if len(mask) > 2 and mask[2]:
+        gb = grad.sum(lead)
+    return [gx, gw, gb]
+
+
+def group_norm_grads(c: Any, grad: Any) -> list[Any]:
+    """native_group_norm_backward's numpy kernel when no graph is recorded, else the engine-op formula."""
+    if grad_mode.state.enabled:
+        return group_norm_backward_expr(c, grad)
+    from engine.kernels import norm
+
+    weight = None if c.weight is None else c.weight._numpy_view()
+    grads = norm.group_norm_backward(grad._numpy_view(), c.input._numpy_view(), c.group, c.result1._numpy_view(),
+                                     c.result2._numpy_view(), weight)
+    return [Tensor._wrap(np.ascontiguousarray(g, dtype=grad.dtype.np), grad.dtype) if wanted else None
+            for g, wanted in zip(grads, c.grad_input_mask)]
+
+
+# --------------------------------------------------------------------------- attention
+def flash_attention_grads(c: Any, grad: Any) -> list[Any]:
+    """_scaled_dot_product_flash_attention_for_cpu_backward: torch has no derivative for it, so with
+    create_graph its gradients hang off a NotImplemented node that fails if differentiated again."""
+    from engine.kernels import attention
+    from engine.ops.core import record
+
+    mask = None if c.attn_mask is None else c.attn_mask._numpy_view()
+    arrays = attention.sdpa_backward(grad._numpy_view(), c.query._numpy_view(), c.key._numpy_view(),
+                                     c.value._numpy_view(), mask, c.is_causal, c._scale)
+    grads = [Tensor._wrap(np.ascontiguousarray(g, dtype=grad.dtype.np), grad.dtype) for g in arrays]
+    for g in grads:
+        g._vc.value = 1  # torch's kernel fills buffers it allocated (measured through backward())
+    record("NotImplemented", grads, (grad, c.query, c.key, c.value, c.output),
+           values={"_op": "_scaled_dot_product_flash_attention_for_cpu_backward"})
+    return grads
+
+
+# --------------------------------------------------------------------------- recurrent
+def pack_padded_sequence_backward(grad: Any, input_sizes: Sequence[int], batch_sizes: Any, batch_first: bool) -> Any:
+    """_pack_padded_sequence_backward: zeros in the time-major shape, each step's rows copied in."""
+    import engine
+
+    sizes = list(input_sizes)
+    if batch_first:
+        sizes[0], sizes[1] = sizes[1], sizes[0]
+    grad_input = engine.zeros(sizes, dtype=grad.dtype)
+    grad_input._bump_version()  # at::zeros in a C++ formula is empty().zero_(): version 1, as measured
+    offset = 0
+    for step, size in enumerate(batch_sizes._numpy_view().tolist()):
+        grad_input[step][:size].copy_(grad[offset:offset + size])
+        offset += size
+    return grad_input.transpose(0, 1) if batch_first else grad_input
 
 
 # --------------------------------------------------------------------------- losses
@@ -336,6 +420,26 @@ DERIVATIVES = {
                                               grad_output=lambda c, grad: _pad_again(grad, c), self=zeros),
     "ReplicationPad2DBackwardBackward0": rule("grad_output, self", keeps="padding",
                                               grad_output=lambda c, grad: _pad_again(grad, c), self=zeros),
+    "ScaledDotProductFlashAttentionForCpuBackward0": rule(
+        "query, key, value", flash_attention_grads, saves="attn_mask, key, logsumexp, output, query, value",
+        keeps="dropout_p, is_causal, scale"),
+    "PackPaddedSequenceBackward0": rule(
+        "input", saves="result1", keeps="batch_first, input_sym_sizes",
+        input=lambda c, grad: pack_padded_sequence_backward(grad, c.input_sym_sizes, c.result1, c.batch_first)),
+    "NativeGroupNormBackward0": rule("input, weight, bias", group_norm_grads, saves="input, weight, result1, result2",
+                                     keeps="C, HxW, N, eps, group"),
+    "EmbeddingBackward0": rule(
+        "indices, weight", saves="indices", keeps="padding_idx, scale_grad_by_freq, sparse, weight_sym_argsize_0",
+        weight=lambda c, grad: B.embedding_dense_backward(grad, c.indices, c.weight_sym_argsize_0, c.padding_idx,
+                                                          c.scale_grad_by_freq)),
+    "EmbeddingDenseBackwardBackward0": rule("grad_output", saves="indices", keeps="padding_idx",
+                                            grad_output=lambda c, grad: _embedding_double_backward(grad, c)),
+    "AdaptiveMaxPool2DBackward0": rule(
+        "self", saves="self, result1",
+        self=lambda c, grad: B.adaptive_max_pool2d_backward(grad, c.self, c.result1)),
+    "AdaptiveMaxPool2DBackwardBackward0": rule(
+        "grad_output, self", saves="indices",
+        grad_output=lambda c, grad: max_pool_double_backward(grad, c.indices), self=_zeros_of),
 }
 
 
@@ -392,6 +496,14 @@ def pointwise_loss_double_backward(grad: Any, self: Any, target: Any, reduction:
 def _pointwise_loss_grad_output(grad: Any, c: Any, backward: Any, bound: float) -> Any:
     result = backward(grad, c.self, c.target, c.reduction, bound)
     return result if c.reduction == 0 else result.sum()
+
+
+def _embedding_double_backward(grad: Any, c: Any) -> Any:
+    """embedding_dense_double_backward: the rows of grad the indices read, padding rows zeroed."""
+    rows = grad.index_select(0, c.indices.reshape(-1))
+    if c.padding_idx >= 0:
+        rows = rows.masked_fill((c.indices == c.padding_idx).reshape(-1, 1), 0)
+    return rows.view(list(c.indices._shape) + [-1])
 
 
 def _avg_pool(grad: Any, c: Any) -> Any:

@@ -250,6 +250,16 @@ DERIVATIVES = {
     "ProdBackward1": rule("self", saves="self, result", keeps="dim, keepdim",
                           self=lambda c, grad: prod_dim_backward(grad, c.self.to(grad.dtype), c.result,
                                                                  signed(c.dim), c.keepdim)),
+    "MedianBackward0": rule("self", saves="self, result",
+                            self=lambda c, grad: evenly_distribute_backward(grad, c.self, c.result)),
+    "MedianBackward1": rule("self", saves="indices", keeps="dim, keepdim, self_sym_sizes",
+                            self=lambda c, grad: value_selecting_reduction_backward(
+                                grad, signed(c.dim), c.indices, c.self_sym_sizes, c.keepdim)),
+    "NanmedianBackward0": rule("self", saves="self, result",
+                            self=lambda c, grad: evenly_distribute_backward(grad, c.self, c.result)),
+    "NanmedianBackward1": rule("self", saves="indices", keeps="dim, keepdim, self_sym_sizes",
+                            self=lambda c, grad: value_selecting_reduction_backward(
+                                grad, signed(c.dim), c.indices, c.self_sym_sizes, c.keepdim)),
     "MaxBackward1": rule("self", saves="self, result",
                          self=lambda c, grad: evenly_distribute_backward(grad, c.self, c.result)),
     "MinBackward1": rule("self", saves="self, result",

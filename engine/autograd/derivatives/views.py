@@ -190,3 +190,4 @@ DERIVATIVES = {
     "UnfoldBackwardBackward0": rule("grad_output", keeps="dim, size, step",
                                     grad_output=lambda c, grad: grad.unfold(c.dim, c.size, c.step)),
 }
+

@@ -63,18 +63,10 @@ def pack_padded_sequence(input: Tensor, lengths: Any, batch_first: bool = False,
     source = steps._numpy_view()
     data = np.concatenate([source[t, :b] for t, b in enumerate(batch_sizes)], axis=0)
     data_t = Tensor._wrap(np.ascontiguousarray(data), input.dtype)
-    shape = steps._shape
-
-    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[np.ndarray]:
-        grad = np.zeros(shape, dtype=g.dtype)
-        offset = 0
-        for t, b in enumerate(batch_sizes):
-            grad[t, :b] = g[offset: offset + b]
-            offset += b
-        return (grad.swapaxes(0, 1) if batch_first else grad,)
-
-    record("PackPaddedSequenceBackward0", data_t, (input,), backward)
-    return PackedSequence(data_t, Tensor._wrap(batch_sizes, dtypes.int64), sorted_indices, None)
+    batch_sizes_t = Tensor._wrap(batch_sizes, dtypes.int64)
+    record("PackPaddedSequenceBackward0", data_t, (input,), save_outputs={"result1": batch_sizes_t},
+           values={"batch_first": batch_first, "input_sym_sizes": input._shape})
+    return PackedSequence(data_t, batch_sizes_t, sorted_indices, None)
 
 
 def pad_packed_sequence(sequence: PackedSequence, batch_first: bool = False, padding_value: float = 0.0,
