@@ -274,20 +274,24 @@ class Dropout(Module):
         return f"p={self.p}, inplace={self.inplace}"
 
 
-class MaxPool2d(Module):
+class _MaxPoolNd(Module):
+    """What the max pools of every dimension keep and print (torch's _MaxPoolNd)."""
+
     def __init__(self, kernel_size: Any, stride: Any = None, padding: Any = 0, dilation: Any = 1,
                  return_indices: bool = False, ceil_mode: bool = False) -> None:
         super().__init__()
         self.kernel_size, self.stride = kernel_size, stride if stride is not None else kernel_size
         self.padding, self.dilation, self.return_indices, self.ceil_mode = padding, dilation, return_indices, ceil_mode
 
-    def forward(self, input: Tensor) -> Any:  # noqa: A002
-        return F.max_pool2d(input, self.kernel_size, self.stride, self.padding, self.dilation, self.ceil_mode,
-                            self.return_indices)
-
     def extra_repr(self) -> str:
         return (f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}, "
                 f"dilation={self.dilation}, ceil_mode={self.ceil_mode}")
+
+
+class MaxPool2d(_MaxPoolNd):
+    def forward(self, input: Tensor) -> Any:  # noqa: A002
+        return F.max_pool2d(input, self.kernel_size, self.stride, self.padding, self.dilation, self.ceil_mode,
+                            self.return_indices)
 
 
 class AvgPool2d(Module):

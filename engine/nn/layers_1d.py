@@ -9,6 +9,7 @@ from typing import Any
 from engine import dtypes
 from engine.nn import functional as F
 from engine.nn import init
+from engine.nn.layers import _MaxPoolNd
 from engine.nn.module import Module
 from engine.ops import factories
 from engine.tensor import Parameter, Tensor
@@ -63,20 +64,10 @@ class Conv1d(Module):
         return text
 
 
-class MaxPool1d(Module):
-    def __init__(self, kernel_size: Any, stride: Any = None, padding: Any = 0, dilation: Any = 1,
-                 return_indices: bool = False, ceil_mode: bool = False) -> None:
-        super().__init__()
-        self.kernel_size, self.stride = kernel_size, stride if stride is not None else kernel_size
-        self.padding, self.dilation, self.return_indices, self.ceil_mode = padding, dilation, return_indices, ceil_mode
-
+class MaxPool1d(_MaxPoolNd):
     def forward(self, input: Tensor) -> Any:  # noqa: A002
         return F.max_pool1d(input, self.kernel_size, self.stride, self.padding, self.dilation, self.ceil_mode,
                             self.return_indices)
-
-    def extra_repr(self) -> str:
-        return (f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}, "
-                f"dilation={self.dilation}, ceil_mode={self.ceil_mode}")
 
 
 class AvgPool1d(Module):
