@@ -25,6 +25,14 @@ def zeros(c: Any, grad: Any) -> Any:
     return zeros_like(grad)
 
 
+def _one_minus(x: Any) -> Any:
+    """C++'s `1 - x`: a sub whose first operand is a wrapped number (SubBackward0 with no edge for it)."""
+    from engine.ops.factories import scalar_tensor
+    from engine.ops.pointwise import sub
+
+    return sub(scalar_tensor(1.0, dtype=x.dtype), x)
+
+
 def _scalar_zero(grad: Any) -> Any:
     from engine.ops.core import scalar_tensor
 
@@ -293,6 +301,19 @@ DERIVATIVES = {
     "TanBackward0": rule("self", saves="result", self=lambda c, grad: grad * B.add_scalar(c.result.pow(2), 1)),
     "ErfBackward0": rule("self", saves="self",
                          self=lambda c, grad: B.mul_scalar((-c.self.pow(2)).exp(), 2.0 / math.sqrt(math.pi)) * grad),
+    "AsinBackward0": rule("self", saves="self", self=lambda c, grad: grad * B.add_scalar(-c.self * c.self, 1).rsqrt()),
+    "AcosBackward0": rule("self", saves="self",
+                          self=lambda c, grad: grad * -B.add_scalar(-c.self * c.self, 1).rsqrt()),
+    "AtanBackward0": rule("self", saves="self", self=lambda c, grad: grad / B.add_scalar(c.self * c.self, 1)),
+    "SinhBackward0": rule("self", saves="self", self=lambda c, grad: grad * c.self.cosh()),
+    "CoshBackward0": rule("self", saves="self", self=lambda c, grad: grad * c.self.sinh()),
+    "AsinhBackward0": rule("self", saves="self", self=lambda c, grad: grad * B.add_scalar(c.self.pow(2), 1).rsqrt()),
+    "AcoshBackward0": rule("self", saves="self", self=lambda c, grad: grad * B.sub_scalar(c.self * c.self, 1).rsqrt()),
+    "AtanhBackward0": rule("self", saves="self", self=lambda c, grad: B.mul_scalar(grad, 1) / _one_minus(c.self.pow(2))),
+    "ErfcBackward0": rule("self", saves="self",
+                          self=lambda c, grad: B.mul_scalar((-c.self.pow(2)).exp(), -2.0 / math.sqrt(math.pi)) * grad),
+    "Exp2Backward0": rule("self", saves="result", self=lambda c, grad: B.mul_scalar(grad * c.result, math.log(2))),
+    "FracBackward0": rule("self", self=lambda c, grad: grad),
     "SignBackward0": rule("self", self=zeros),
     "RoundBackward1": rule("self", self=zeros),  # round(decimals=)
     "FloorBackward0": rule("self", self=zeros),
