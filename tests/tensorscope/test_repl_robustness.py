@@ -53,6 +53,7 @@ def test_ctrl_c_at_the_prompt_drops_the_line() -> None:
 
 def test_ctrl_c_stops_the_running_statement_and_the_session_goes_on() -> None:
     written: list[str] = []
+    handler_before = signal.getsignal(signal.SIGINT)  # Python's, or SIG_IGN when started in the background
     repl = Repl(written.append, limits=Limits(memory_bytes=600 << 20))
     try:
         repl.handle("import torch\nx = torch.ones(2)")
@@ -66,7 +67,7 @@ def test_ctrl_c_stops_the_running_statement_and_the_session_goes_on() -> None:
     text = "".join(written)
     assert "KeyboardInterrupt: interrupted after 0." in text and "`torch.zeros(1).expand(10**7, 10**7).sum()`" in text
     assert text.rstrip().endswith("tensor([1., 1.])")
-    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # put back afterwards
+    assert signal.getsignal(signal.SIGINT) is handler_before  # put back afterwards
 
 
 def test_printed_control_characters_are_shown_escaped() -> None:
