@@ -230,9 +230,9 @@ WITHOUT_DOUBLE_BACKWARD = frozenset({
     # complex views and conversions (engine/ops/complex_ops.py)
     "ConjBackward0", "NegViewBackward0", "ConjPhysicalBackward0", "ConjPhysicalBackward1", "ViewAsRealBackward0",
     "ViewAsComplexBackward0", "ComplexBackward0", "PolarBackward0",
-    # binary pointwise ops of engine/ops/elementwise.py, and hardtanh (ReLU6)
+    # binary pointwise ops of engine/ops/elementwise.py
     "FmodBackward0", "FmodBackward1", "Atan2Backward0", "HypotBackward0", "LerpBackward1", "FmaxBackward0",
-    "FminBackward0", "CopysignBackward0", "CopysignBackward1", "HardtanhBackward0", "HardtanhBackward1",
+    "FminBackward0", "CopysignBackward0", "CopysignBackward1",
 })
 
 

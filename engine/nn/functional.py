@@ -76,7 +76,9 @@ def threshold_(input: Tensor, threshold: float, value: float) -> Tensor:  # noqa
 
 
 def relu6(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002
-    return pw.hardtanh(input, 0.0, 6.0, inplace)
+    """torch's relu6 is hardtanh(input, 0, 6) with integer bounds (its node shows them so); nn.ReLU6
+    calls hardtanh with 0.0 and 6.0."""
+    return pw.hardtanh(input, 0, 6, inplace)
 
 
 def gelu(input: Tensor, approximate: str = "none", *, out: Tensor | None = None) -> Tensor:  # noqa: A002

@@ -113,6 +113,16 @@ def threshold_backward(grad_output: Tensor, self: Tensor, threshold: float) -> T
     return out
 
 
+def hardtanh_backward(grad_output: Tensor, self: Tensor, min_val: float, max_val: float) -> Tensor:
+    """hardtanh's derivative: the gradient where min_val < self < max_val, else 0."""
+    dt = result_type(grad_output, self)
+    x = array_of(self, dt)
+    out = _new(np.where((x > min_val) & (x < max_val), array_of(grad_output, dt), dt.np.type(0)), dt)
+    record("HardtanhBackwardBackward0", out, (grad_output, self), save={"self": self},
+           values={"max_val": max_val, "min_val": min_val})
+    return out
+
+
 def sigmoid_backward(grad_output: Tensor, output: Tensor) -> Tensor:
     dt = result_type(grad_output, output)
     y = array_of(output, dt)

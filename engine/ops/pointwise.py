@@ -614,29 +614,22 @@ def leaky_relu_(self: Tensor, negative_slope: float = 0.01) -> Tensor:
                          values={"negative_slope": negative_slope})
 
 
-def _hardtanh_backward(low: float, high: float, field: str) -> Any:
-    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[np.ndarray]:
-        x = s[field]
-        return (np.where((x > low) & (x < high), g, 0).astype(g.dtype),)
-    return backward
-
-
 def hardtanh(self: Tensor, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False) -> Tensor:
     if inplace:
         return hardtanh_(self, min_val, max_val)
     x = self._numpy_view()
     result = np.clip(x, self.dtype.np.type(min_val), self.dtype.np.type(max_val))
-    return _finish("HardtanhBackward0", "hardtanh", result, self.dtype, (self,),
-                   {"self": self} if needs_grad(self) else None, backward=_hardtanh_backward(min_val, max_val, "self"))
+    return _finish("HardtanhBackward0", "hardtanh", result, self.dtype, (self,), {"self": self},
+                   values={"max_val": max_val, "min_val": min_val})
 
 
 def hardtanh_(self: Tensor, min_val: float = -1.0, max_val: float = 1.0) -> Tensor:
-    """torch records the in-place form as HardtanhBackward0 too, saving the result."""
+    """torch records the in-place form as HardtanhBackward0 too, saving the result (as `self`)."""
     check_inplace_allowed(self)
     check_writable(self)
     low, high = self.dtype.np.type(min_val), self.dtype.np.type(max_val)
-    return apply_inplace(self, lambda t: np.clip(t, low, high, out=t), "HardtanhBackward0", (),
-                         _hardtanh_backward(min_val, max_val, "result"), save_result="result", check_autograd=False)
+    return apply_inplace(self, lambda t: np.clip(t, low, high, out=t), "HardtanhBackward0", (), save_result="self",
+                         check_autograd=False, values={"max_val": max_val, "min_val": min_val})
 
 
 def threshold(self: Tensor, threshold: float, value: float, inplace: bool = False) -> Tensor:

@@ -34,7 +34,8 @@ SAMPLES = [
     ("a.abs()", "r3"), ("a + b", "r3 r3"), ("a + 2", "r3"), ("torch.addcdiv(a, b, c, value=0.5)", "r3 r3 p3"),
     ("torch.addcmul(a, b, c, value=0.5)", "r3 r3 r3"), ("a.ceil()", "r3"), ("a.clamp(-0.5, 0.5)", "r4"),
     ("a.clamp(max=0.2)", "r4"), ("a.clamp(min=0.2)", "r4"), ("a.cos()", "r3"), ("a / b", "r3 p3"), ("a / 2", "r3"),
-    ("torch.div(a, b, rounding_mode='trunc')", "r3 p3"), ("a.erf()", "r3"), ("torch.asin(a.tanh() * 0.9)", "r3"), ("torch.acos(a.tanh() * 0.9)", "r3"),
+    ("torch.div(a, b, rounding_mode='trunc')", "r3 p3"), ("a.erf()", "r3"), ("F.hardtanh(a, -0.5, 0.5)", "r4"), ("F.relu6(a * 4)", "r4"),
+    ("F.hardtanh(a.clone(), -0.5, 0.5, inplace=True)", "r4"), ("torch.asin(a.tanh() * 0.9)", "r3"), ("torch.acos(a.tanh() * 0.9)", "r3"),
     ("a.atan()", "r3"), ("a.sinh()", "r3"), ("a.cosh()", "r3"), ("a.asinh()", "r3"), ("(a + 1.5).acosh()", "p3"),
     ("(a.tanh() * 0.9).atanh()", "r3"), ("a.erfc()", "r3"), ("a.exp2()", "r3"), ("a.frac()", "r3"), ("a.exp()", "r3"), ("a.expm1()", "r3"),
     ("a.floor()", "r3"), ("F.gelu(a)", "r4"), ("F.gelu(a, approximate='tanh')", "r4"), ("F.leaky_relu(a, 0.1)", "r4"),
@@ -172,6 +173,8 @@ SAMPLES = [
 ]
 
 XFAIL = {
+    "F.hardtanh(a.clone(), -0.5, 0.5, inplace=True)": "torch's hardtanh_ saves its result so that, under "
+    "create_graph, the saved value hangs off the clone's node, not off HardtanhBackward0 (values agree)",
     "torch.linalg.svd(a, False)[2]": "forward: the engine's reduced SVD of a tall matrix picks other "
     "singular-vector signs than torch's LAPACK call, so every value downstream differs",
     "F.binary_cross_entropy(a.sigmoid(), b.sigmoid())": "the engine has no logit op yet: the target gradient's graph "
@@ -367,18 +370,12 @@ def _float32_lstm():
     return lstm(x)[0], [x, *lstm.parameters()]
 
 
-def _relu6():
-    x = engine.tensor([0.3, 2.5, -1.0], requires_grad=True)
-    return engine.nn.functional.relu6(x * 3), [x]
-
-
 def _atan2():
     a, b = engine.tensor([0.3, -2.5], requires_grad=True), engine.tensor([1.5, 0.5], requires_grad=True)
     return engine.atan2(a, b), [a, b]
 
 
-STILL_OUTSIDE_THE_TABLE = {"MkldnnRnnLayerBackward0": _float32_lstm, "HardtanhBackward0": _relu6,
-                           "Atan2Backward0": _atan2}
+STILL_OUTSIDE_THE_TABLE = {"MkldnnRnnLayerBackward0": _float32_lstm, "Atan2Backward0": _atan2}
 
 
 @pytest.mark.parametrize("node", sorted(STILL_OUTSIDE_THE_TABLE))
