@@ -214,7 +214,14 @@ class SnapshotTaker:
         records: dict[str, tuple[tuple[Any, ...], ObjectInfo]] = {}
         storages: dict[str, list[Any]] = {}  # label -> [nbytes, dtype, numel, viewers]
         tensors: dict[str, engine.Tensor] = {}
-        for name, value in named_objects(namespace):
+        bound = list(named_objects(namespace))
+        for name, value in bound:  # memory a name holds takes its S label before any record is made, so
+            if "." not in name:  # a grad described earlier in the loop (`b = a.grad`) already shows it
+                if isinstance(value, np.ndarray):
+                    self.labels.label(root_buffer(value))
+                else:
+                    self.storage_label(value if isinstance(value, engine.Tensor) else value._t)
+        for name, value in bound:
             top_level = "." not in name  # module members label like memory no name refers to (G…)
             if type(value) is np.ndarray or isinstance(value, np.ndarray):
                 state, info = self._array(name, value)

@@ -213,3 +213,13 @@ def test_trace_lines_made_from_kept_fragments_are_the_whole_record_dumped() -> N
     for step in steps:
         assert step_line(step.snapshot) == reference_line(step.snapshot)
         assert step_line(step.snapshot) == reference_line(step.snapshot)  # again, from the kept fragments
+
+
+def test_a_name_bound_to_a_grad_relabels_it_within_the_step() -> None:
+    """`b = a.grad`: the grad's memory takes b's label S1 in the very step, in a's record too (a is
+    described before b), and is counted once."""
+    checked = Checked()
+    checked.run("import torch\na = torch.ones(2, 3, requires_grad=True)\na.sum().backward(retain_graph=True)\n")
+    (step,) = checked.run("b = a.grad\n")
+    assert step.snapshot.objects["a"].grad_storage == step.snapshot.objects["b"].storage == "S1"
+    assert step.snapshot.memory.allocated_bytes == 48
