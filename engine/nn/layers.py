@@ -49,7 +49,19 @@ class Linear(Module):
         return f"in_features={self.in_features}, out_features={self.out_features}, bias={self.bias is not None}"
 
 
-class Conv2d(Module):
+class _ConvNd(Module):
+    """What convolutions of every kind share (torch's _ConvNd): how weight and bias are initialised,
+    the bias bound from the weight's fan-in (its dim 1 times the kernel's size)."""
+
+    def reset_parameters(self) -> None:
+        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
+        if self.bias is not None:
+            fan_in = self.weight._shape[1] * math.prod(self.weight._shape[2:])
+            bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
+            init.uniform_(self.bias, -bound, bound)
+
+
+class Conv2d(_ConvNd):
     def __init__(self, in_channels: int, out_channels: int, kernel_size: Any, stride: Any = 1, padding: Any = 0,
                  dilation: Any = 1, groups: int = 1, bias: bool = True, padding_mode: str = "zeros",
                  device: Any = None, dtype: dtypes.dtype | None = None) -> None:
@@ -64,13 +76,6 @@ class Conv2d(Module):
         else:
             self.register_parameter("bias", None)
         self.reset_parameters()
-
-    def reset_parameters(self) -> None:
-        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
-        if self.bias is not None:
-            fan_in = self.weight._shape[1] * self.kernel_size[0] * self.kernel_size[1]
-            bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
-            init.uniform_(self.bias, -bound, bound)
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
         return F.conv2d(input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups)
@@ -88,7 +93,10 @@ class Conv2d(Module):
         return text
 
 
-class _BatchNorm(Module):
+class _NormBase(Module):
+    """What batch and instance norms keep (torch's _NormBase): affine parameters, running stats as
+    buffers, and how both are reset (in place, so their versions show it)."""
+
     def __init__(self, num_features: int, eps: float = 1e-5, momentum: float | None = 0.1, affine: bool = True,
                  track_running_stats: bool = True, device: Any = None, dtype: dtypes.dtype | None = None) -> None:
         super().__init__()
@@ -121,6 +129,8 @@ class _BatchNorm(Module):
             init.ones_(self.weight)
             init.zeros_(self.bias)
 
+
+class _BatchNorm(_NormBase):
     def _check_input_dim(self, input: Tensor) -> None:  # noqa: A002
         pass
 
@@ -608,7 +618,7 @@ class AdaptiveMaxPool2d(Module):
         return f"output_size={self.output_size}"
 
 
-class ConvTranspose2d(Module):
+class ConvTranspose2d(_ConvNd):
     def __init__(self, in_channels: int, out_channels: int, kernel_size: Any, stride: Any = 1, padding: Any = 0,
                  output_padding: Any = 0, groups: int = 1, bias: bool = True, dilation: Any = 1,
                  padding_mode: str = "zeros", device: Any = None, dtype: dtypes.dtype | None = None) -> None:
@@ -623,13 +633,6 @@ class ConvTranspose2d(Module):
         else:
             self.register_parameter("bias", None)
         self.reset_parameters()
-
-    def reset_parameters(self) -> None:
-        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
-        if self.bias is not None:
-            fan_in = self.weight._shape[1] * self.kernel_size[0] * self.kernel_size[1]
-            bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
-            init.uniform_(self.bias, -bound, bound)
 
     def forward(self, input: Tensor, output_size: Any = None) -> Tensor:  # noqa: A002
         return F.conv_transpose2d(input, self.weight, self.bias, self.stride, self.padding, self.output_padding,

@@ -3,13 +3,11 @@
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from engine import dtypes
 from engine.nn import functional as F
-from engine.nn import init
-from engine.nn.layers import _MaxPoolNd
+from engine.nn.layers import _ConvNd, _MaxPoolNd
 from engine.nn.module import Module
 from engine.ops import factories
 from engine.tensor import Parameter, Tensor
@@ -19,7 +17,7 @@ def _single(value: Any) -> tuple[int, ...]:
     return tuple(value) if isinstance(value, (tuple, list)) else (value,)
 
 
-class Conv1d(Module):
+class Conv1d(_ConvNd):
     def __init__(self, in_channels: int, out_channels: int, kernel_size: Any, stride: Any = 1, padding: Any = 0,
                  dilation: Any = 1, groups: int = 1, bias: bool = True, padding_mode: str = "zeros",
                  device: Any = None, dtype: dtypes.dtype | None = None) -> None:
@@ -40,13 +38,6 @@ class Conv1d(Module):
         else:
             self.register_parameter("bias", None)
         self.reset_parameters()
-
-    def reset_parameters(self) -> None:
-        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
-        if self.bias is not None:
-            fan_in = self.weight._shape[1] * self.kernel_size[0]
-            bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
-            init.uniform_(self.bias, -bound, bound)
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002 - torch's argument names
         return F.conv1d(input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups)

@@ -11,6 +11,7 @@ from typing import Any
 from engine import dtypes
 from engine.nn import functional as F
 from engine.nn import init
+from engine.nn.layers import _NormBase
 from engine.nn.module import Module
 from engine.ops import factories
 from engine.tensor import Parameter, Tensor
@@ -39,39 +40,12 @@ class RMSNorm(Module):
         return f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}"
 
 
-class _InstanceNorm(Module):
+class _InstanceNorm(_NormBase):
     _dims: tuple[int, int] = (2, 3)  # the ranks accepted: unbatched, batched
 
     def __init__(self, num_features: int, eps: float = 1e-5, momentum: float | None = 0.1, affine: bool = False,
                  track_running_stats: bool = False, device: Any = None, dtype: dtypes.dtype | None = None) -> None:
-        super().__init__()
-        self.num_features, self.eps, self.momentum = num_features, eps, momentum
-        self.affine, self.track_running_stats = affine, track_running_stats
-        if affine:
-            self.weight = Parameter(factories.empty(num_features, dtype=dtype))
-            self.bias = Parameter(factories.empty(num_features, dtype=dtype))
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
-        if track_running_stats:
-            self.register_buffer("running_mean", factories.zeros(num_features, dtype=dtype))
-            self.register_buffer("running_var", factories.ones(num_features, dtype=dtype))
-            self.register_buffer("num_batches_tracked", factories.tensor(0, dtype=dtypes.int64))
-        else:
-            for name in ("running_mean", "running_var", "num_batches_tracked"):
-                self.register_buffer(name, None)
-        self.reset_parameters()
-
-    def reset_parameters(self) -> None:
-        """As torch's _NormBase: the running stats reset in place (their versions show it), then the affine
-        parameters."""
-        if self.track_running_stats:
-            self.running_mean.zero_()
-            self.running_var.fill_(1)
-            self.num_batches_tracked.zero_()
-        if self.affine:
-            init.ones_(self.weight)
-            init.zeros_(self.bias)
+        super().__init__(num_features, eps, momentum, affine, track_running_stats, device, dtype)
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002 - torch's argument names
         unbatched, batched = self._dims
