@@ -18,7 +18,6 @@ import numpy as np
 
 from engine import allocator as allocation
 from engine import dtypes, errors, geometry
-from engine.autograd.node import node_type
 from engine.ops.core import (
     apply_inplace,
     array_of,
@@ -425,63 +424,49 @@ def _frac(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     return np.subtract(x, np.trunc(x), out=out)
 
 
-# name: (node, numpy forward (x, out=None), derivative from (x, out) -> d out / d x, what the node saves)
-UNARY: dict[str, tuple[str, Callable[..., np.ndarray], Callable[..., np.ndarray] | None, str]] = {
-    "neg": ("NegBackward0", np.negative, lambda x, y: -1, "none"),
-    "exp": ("ExpBackward0", np.exp, lambda x, y: y, "result"),
-    "log": ("LogBackward0", np.log, lambda x, y: 1 / x, "self"),
-    "log2": ("Log2Backward0", np.log2, lambda x, y: 1 / (x * math.log(2)), "self"),
-    "log10": ("Log10Backward0", np.log10, lambda x, y: 1 / (x * math.log(10)), "self"),
-    "log1p": ("Log1PBackward0", np.log1p, lambda x, y: 1 / (1 + x), "self"),
-    "expm1": ("Expm1Backward0", np.expm1, lambda x, y: y + 1, "result"),
-    "sqrt": ("SqrtBackward0", np.sqrt, lambda x, y: 0.5 / y, "result"),
-    "rsqrt": ("RsqrtBackward0", _rsqrt, lambda x, y: -0.5 * y**3, "result"),
-    "abs": ("AbsBackward0", np.abs, lambda x, y: np.sign(x), "self"),
-    "sin": ("SinBackward0", np.sin, lambda x, y: np.cos(x), "self"),
-    "cos": ("CosBackward0", np.cos, lambda x, y: -np.sin(x), "self"),
-    "tan": ("TanBackward0", np.tan, lambda x, y: 1 + y * y, "result"),
-    "tanh": ("TanhBackward0", np.tanh, lambda x, y: 1 - y * y, "result"),
-    "sigmoid": ("SigmoidBackward0", _sigmoid, lambda x, y: y * (1 - y), "result"),
-    "relu": ("ReluBackward0", _relu, lambda x, y: y > 0, "result"),
-    "reciprocal": ("ReciprocalBackward0", _reciprocal, lambda x, y: -y * y, "result"),
-    "square": ("PowBackward0", np.square, lambda x, y: 2 * x, "self"),
-    "sign": ("SignBackward0", np.sign, None, "none"),
-    "sgn": ("SgnBackward0", np.sign, None, "self, result"),
-    "floor": ("FloorBackward0", np.floor, None, "none"),
-    "ceil": ("CeilBackward0", np.ceil, None, "none"),
-    "round": ("RoundBackward0", np.round, None, "none"),
-    "trunc": ("TruncBackward0", np.trunc, None, "none"),
-    "erf": ("ErfBackward0", _erf, lambda x, y: 2 / math.sqrt(math.pi) * np.exp(-x * x), "self"),
-    "erfc": ("ErfcBackward0", _erfc, lambda x, y: -2 / math.sqrt(math.pi) * np.exp(-x * x), "self"),
-    "asin": ("AsinBackward0", np.arcsin, lambda x, y: 1 / np.sqrt(1 - x * x), "self"),
-    "acos": ("AcosBackward0", np.arccos, lambda x, y: -1 / np.sqrt(1 - x * x), "self"),
-    "atan": ("AtanBackward0", np.arctan, lambda x, y: 1 / (1 + x * x), "self"),
-    "sinh": ("SinhBackward0", np.sinh, lambda x, y: np.cosh(x), "self"),
-    "cosh": ("CoshBackward0", np.cosh, lambda x, y: np.sinh(x), "self"),
-    "asinh": ("AsinhBackward0", np.arcsinh, lambda x, y: 1 / np.sqrt(x * x + 1), "self"),
-    "acosh": ("AcoshBackward0", np.arccosh, lambda x, y: 1 / np.sqrt(x * x - 1), "self"),
-    "atanh": ("AtanhBackward0", np.arctanh, lambda x, y: 1 / (1 - x * x), "self"),
-    "exp2": ("Exp2Backward0", np.exp2, lambda x, y: y * math.log(2), "result"),
-    "frac": ("FracBackward0", _frac, lambda x, y: 1, "none"),
+# name: (node, numpy forward (x, out=None), what the node saves); each node's derivative is in the table
+# (engine/autograd/derivatives/pointwise.py)
+UNARY: dict[str, tuple[str, Callable[..., np.ndarray], str]] = {
+    "neg": ("NegBackward0", np.negative, "none"),
+    "exp": ("ExpBackward0", np.exp, "result"),
+    "log": ("LogBackward0", np.log, "self"),
+    "log2": ("Log2Backward0", np.log2, "self"),
+    "log10": ("Log10Backward0", np.log10, "self"),
+    "log1p": ("Log1PBackward0", np.log1p, "self"),
+    "expm1": ("Expm1Backward0", np.expm1, "result"),
+    "sqrt": ("SqrtBackward0", np.sqrt, "result"),
+    "rsqrt": ("RsqrtBackward0", _rsqrt, "result"),
+    "abs": ("AbsBackward0", np.abs, "self"),
+    "sin": ("SinBackward0", np.sin, "self"),
+    "cos": ("CosBackward0", np.cos, "self"),
+    "tan": ("TanBackward0", np.tan, "result"),
+    "tanh": ("TanhBackward0", np.tanh, "result"),
+    "sigmoid": ("SigmoidBackward0", _sigmoid, "result"),
+    "relu": ("ReluBackward0", _relu, "result"),
+    "reciprocal": ("ReciprocalBackward0", _reciprocal, "result"),
+    "square": ("PowBackward0", np.square, "self"),
+    "sign": ("SignBackward0", np.sign, "none"),
+    "sgn": ("SgnBackward0", np.sign, "self, result"),
+    "floor": ("FloorBackward0", np.floor, "none"),
+    "ceil": ("CeilBackward0", np.ceil, "none"),
+    "round": ("RoundBackward0", np.round, "none"),
+    "trunc": ("TruncBackward0", np.trunc, "none"),
+    "erf": ("ErfBackward0", _erf, "self"),
+    "erfc": ("ErfcBackward0", _erfc, "self"),
+    "asin": ("AsinBackward0", np.arcsin, "self"),
+    "acos": ("AcosBackward0", np.arccos, "self"),
+    "atan": ("AtanBackward0", np.arctan, "self"),
+    "sinh": ("SinhBackward0", np.sinh, "self"),
+    "cosh": ("CoshBackward0", np.cosh, "self"),
+    "asinh": ("AsinhBackward0", np.arcsinh, "self"),
+    "acosh": ("AcoshBackward0", np.arccosh, "self"),
+    "atanh": ("AtanhBackward0", np.arctanh, "self"),
+    "exp2": ("Exp2Backward0", np.exp2, "result"),
+    "frac": ("FracBackward0", _frac, "none"),
 }
 _FLOAT_ONLY = {"exp", "log", "log2", "log10", "log1p", "expm1", "sqrt", "rsqrt", "sin", "cos", "tan", "tanh",
                "sigmoid", "reciprocal", "erf", "erfc", "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh",
                "atanh", "exp2"}
-
-
-def _table_or_closure(name: str, derivative: Callable[..., np.ndarray] | None, saves: str) -> Any:
-    """None where the derivative table has the node; else a numpy backward from `derivative`
-    (first order only), for the unary ops the table does not cover yet."""
-    if node_type(name).formula is not None:
-        return None
-
-    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> tuple[np.ndarray]:
-        if derivative is None:
-            return (np.zeros_like(g),)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            d = derivative(s.get("self"), s.get("result"))
-        return ((g * d).astype(g.dtype),)
-    return backward
 
 
 _CAN_WARN = {"exp", "log", "log2", "log10", "log1p", "expm1", "sqrt", "rsqrt", "tan", "sigmoid", "reciprocal",
@@ -533,7 +518,7 @@ def unary(op: str, self: Tensor, out: Tensor | None = None) -> Tensor:
     if out is None and self.dtype.is_floating_point and (
             self.ndim < 2 or geometry.is_contiguous(self._shape, self._stride)):
         return _float_unary(op, self)
-    name, _, derivative, saves = UNARY[op]
+    name, _, saves = UNARY[op]
     dt = self.dtype if (self.dtype.is_differentiable or op not in _FLOAT_ONLY) else dtypes.get_default_dtype()
     if op == "abs" and self.dtype.is_complex:
         dt = self.dtype.to_real()
@@ -548,25 +533,23 @@ def unary(op: str, self: Tensor, out: Tensor | None = None) -> Tensor:
     result = _forward(op, array_of(self, self.dtype if self.dtype.is_complex else dt))  # |z| of complex z is real
     values = {"exponent": 2} if op == "square" else None
     return _finish(name, op, result, dt, (self,), {"self": self} if "self" in saves else None,
-                   save_result="result" if "result" in saves else None, out=out, values=values,
-                   backward=_table_or_closure(name, derivative, saves))
+                   save_result="result" if "result" in saves else None, out=out, values=values)
 
 
 def _float_unary(op: str, self: Tensor) -> Tensor:
     """unary() of a row-major floating-point tensor without out=, the common case: no dtype
     change, none of the bool checks, and the output row-major as TensorIterator makes it."""
-    name, _, derivative, saves = UNARY[op]
+    name, _, saves = UNARY[op]
     x = self._numpy_view()
     if x.size > _UNRESERVED:
         _reserve(self._shape, self.dtype)
     return wrap_result(name, _forward(op, x), self.dtype, (self,), {"self": self} if "self" in saves else None,
-                       {"exponent": 2} if op == "square" else None, "result" if "result" in saves else None,
-                       backward=_table_or_closure(name, derivative, saves))
+                       {"exponent": 2} if op == "square" else None, "result" if "result" in saves else None)
 
 
 def unary_(op: str, self: Tensor) -> Tensor:
     """The in-place form: ops needing their input save a copy of it; the others save self after."""
-    name, _, derivative, saves = UNARY[op]
+    name, _, saves = UNARY[op]
     check_inplace_allowed(self)
     check_internal_overlap(self)  # TensorIterator checks memory overlap before dtypes
     if op in _FLOAT_ONLY and not self.dtype.is_differentiable:
@@ -576,7 +559,7 @@ def unary_(op: str, self: Tensor) -> Tensor:
     def write(target: np.ndarray) -> None:
         _forward(op, target, out=target)
 
-    return apply_inplace(self, write, name, (), _table_or_closure(name, derivative, saves), check_autograd=False,
+    return apply_inplace(self, write, name, (), check_autograd=False,
                          save_self_copy="self" if "self" in saves else None,
                          save_result="result" if "result" in saves else None,
                          values={"exponent": 2} if op == "square" else None)

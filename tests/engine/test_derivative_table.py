@@ -385,3 +385,11 @@ def test_create_graph_through_a_node_outside_the_table_fails_loudly(node):
     with pytest.raises(NotImplementedError, match=f"create_graph=True through {node} is not supported by this engine"):
         engine.autograd.grad(out.sum(), inputs, create_graph=True, retain_graph=True)
     assert all(g is not None for g in engine.autograd.grad(out.sum(), inputs))  # first order still works
+
+
+def test_every_unary_op_is_differentiated_by_the_table():
+    """The unary ops carry no backward of their own: each node they record has a table rule."""
+    from engine.autograd.node import node_type
+    from engine.ops.pointwise import UNARY
+
+    assert [name for name, _, _ in UNARY.values() if node_type(name).formula is None] == []
