@@ -78,11 +78,15 @@ class Size(tuple):
 
 
 
+OWN_DTYPE = "own dtype"  # grad_dtype never set: gradients take the tensor's dtype, whatever it becomes
+
+
 class Tensor:
     """A strided view of a Storage that behaves like torch.Tensor."""
 
     _backward_hooks: Any = None  # register_hook's hooks (set per tensor, in its __dict__)
     _post_accumulate_grad_hooks: Any = None
+    _grad_dtype: Any = OWN_DTYPE  # Tensor.grad_dtype once set (a dtype, or None for any), in the tensor's __dict__
 
     __slots__ = ("__dict__", "__weakref__", "_accumulator", "_bits", "_grad", "_grad_fn", "_np_cache", "_offset",
                  "_output_nr", "_requires_grad", "_retains_grad", "_shape", "_storage", "_stride",
@@ -465,8 +469,9 @@ class Tensor:
                                 f"{type(value).__name__}")
             if value is self:
                 raise RuntimeError("can't assign Variable as its own grad")
-            if value.dtype is not self.dtype:
-                raise RuntimeError(errors.GRAD_ASSIGN_DTYPE.format(got=value.dtype.cpp, want=self.dtype.short))
+            want = self._gradient_dtype()
+            if want is not None and value.dtype is not want:
+                raise RuntimeError(errors.GRAD_ASSIGN_DTYPE.format(got=value.dtype.cpp, want=want.short))
             if value.device.type != self.device.type:
                 raise RuntimeError(f"attempting to assign a gradient with device type '{value.device.type}' to a "
                                    f"tensor with device type '{self.device.type}'. Please ensure that the gradient "
@@ -479,6 +484,32 @@ class Tensor:
     @grad.deleter
     def grad(self) -> None:
         self._grad = None
+
+    @property
+    def grad_dtype(self) -> dtypes.dtype | None:
+        """The dtype this leaf's gradients are cast to (None: whatever arrives); its own dtype unless set."""
+        if not self.is_leaf:
+            raise RuntimeError("grad_dtype can only be accessed on leaf tensors.")
+        return self._gradient_dtype()
+
+    @grad_dtype.setter
+    def grad_dtype(self, value: dtypes.dtype | None) -> None:
+        if value is not None and not isinstance(value, dtypes.dtype):
+            raise RuntimeError(f"grad_dtype must be a torch.dtype or None, but got {type(value).__name__}")
+        if not self.is_leaf:
+            if not self._retains_grad:  # torch reads .grad on the way, with its non-leaf warning
+                warnings.warn(errors.NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
+            raise RuntimeError("grad_dtype can only be set on leaf tensors.")
+        if value is not None and self._grad is not None and self._grad.dtype is not value:
+            raise RuntimeError(f"Cannot set grad_dtype to '{value.short}' because there is already a gradient with "
+                               f"dtype '{self._grad.dtype.cpp}'. Please clear the gradient (.grad = None) before "
+                               "changing grad_dtype, or ensure the new grad_dtype matches the existing gradient's dtype.")
+        self._grad_dtype = value
+
+    def _gradient_dtype(self) -> dtypes.dtype | None:
+        """What backward casts this leaf's incoming gradient to, and what `.grad =` must be (None: any)."""
+        chosen = self._grad_dtype
+        return self.dtype if chosen is OWN_DTYPE else chosen
 
     @property
     def retains_grad(self) -> bool:
@@ -632,6 +663,7 @@ class Tensor:
         if self._grad is not None:
             new._grad = self._grad.__deepcopy__(memo)
         new.__dict__.update(copy.deepcopy(self.__dict__, memo))
+        new.__dict__.pop("_grad_dtype", None)  # torch's copy starts with the default grad_dtype
         memo[id(self)] = new
         return new
 

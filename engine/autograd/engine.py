@@ -363,6 +363,10 @@ def _validate(node: Node, grads: list[Any]) -> list[Any]:
                                    f"{errors.shape_text(grad._shape)} but expected shape compatible with "
                                    f"{errors.shape_text(shape)}")
             grad = grads[i] = sum_to_size(grad, shape)
+        if isinstance(child, AccumulateGrad):  # a leaf's grad_dtype, read when the gradient arrives
+            dtype = child.variable._gradient_dtype()
+            if dtype is None:
+                continue
         if grad.dtype is not dtype:
             grads[i] = grad.to(dtype)
     return grads

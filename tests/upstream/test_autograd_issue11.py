@@ -1,7 +1,8 @@
 """Issue 11's autograd-engine bugs (category 1), each checked against real torch 2.13 in full: the
 engine used to give `.grad` 3.0 / 7.0 after retain_grad and in-place ops, let a second backward
 through nodes that saved only a Python scalar succeed, accept invalid `.grad` assignments, and pass on
-numpy's warnings from inside a backward (0 * inf) where torch's kernels say nothing."""
+numpy's warnings from inside a backward (0 * inf) where torch's kernels say nothing; and what the
+ported tests leave out of Tensor.grad_dtype and of set_'s fresh AccumulateGrad."""
 
 import pytest
 
@@ -66,6 +67,64 @@ CASES = cases(
     x = torch.tensor([float("inf"), 1.0], requires_grad=True)
     g, = torch.autograd.grad(x * x, x, torch.tensor([0.0, 1.0]))
     (x * x).backward(torch.tensor([0.0, 1.0]))
+    """),
+    ("grad_dtype: backward casts a leaf's gradient to it, None keeps what arrives", """
+    class F(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+        @staticmethod
+        def backward(ctx, g):
+            return g.double()
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    x.grad_dtype = torch.float16
+    (x * 2).sum().backward()
+    (x * 2).sum().backward()
+    half_grad = x.grad
+    x.grad = None
+    x.grad_dtype = None
+    F.apply(x).sum().backward()
+    any_grad = x.grad
+    (x * 2).sum().backward()
+    y = torch.tensor([1.0, 2.0], requires_grad=True)
+    out = y * 2
+    y.grad_dtype = torch.float64
+    seen = []
+    y.register_hook(lambda g: seen.append(g.dtype))
+    g, = torch.autograd.grad(out.sum(), y, retain_graph=True)
+    out.sum().backward()
+    z = torch.tensor([1.0, 2.0], requires_grad=True)
+    z.grad_dtype = torch.float16
+    z.data = torch.zeros(2, dtype=torch.float64)
+    w = torch.tensor([1.0, 2.0])
+    w.data = torch.zeros(2, dtype=torch.float64)
+    dtypes = (z.grad_dtype, w.grad_dtype, torch.tensor([1, 2]).grad_dtype)
+    r1 = _err(lambda: setattr(z, 'grad_dtype', 'float16'))
+    z.grad = torch.ones(2, dtype=torch.float16)
+    r2 = _err(lambda: setattr(z, 'grad_dtype', torch.int64))
+    z.grad_dtype = None
+    with torch.no_grad():
+        v = y[0:1]
+    leaf_view = v.grad_dtype
+    """),
+    ("set_ gives a leaf a new AccumulateGrad, .data = of the same type does not", """
+    x = torch.rand(3, requires_grad=True)
+    out = x.clone()
+    with torch.no_grad():
+        x.set_(torch.rand(3))
+    r1 = _err(lambda: torch.autograd.grad(out.sum(), x))
+    out.sum().backward(retain_graph=True)
+    old_grad = x.grad
+    g, = torch.autograd.grad(x.clone().sum(), x)
+    y = torch.rand(3, requires_grad=True)
+    out2 = y.clone()
+    with torch.no_grad():
+        y.set_(y.untyped_storage())
+    r2 = _err(lambda: torch.autograd.grad(out2.sum(), y))
+    z = torch.rand(3, requires_grad=True)
+    out3 = z.clone()
+    z.data = torch.rand(3)
+    g3, = torch.autograd.grad(out3.sum(), z)
     """),
 )
 
