@@ -48,7 +48,7 @@ class SavedTensor:
     """
 
     __slots__ = ("hooks", "is_output", "output_nr", "packed", "released", "target", "tensor", "version",
-                 "view_grad_fn")
+                 "view_grad_fn", "was_leaf")
 
     def __init__(self, tensor: Any, is_output: bool, output_nr: int = 0) -> None:
         if tensor._storage.inference:
@@ -57,6 +57,7 @@ class SavedTensor:
         self.is_output = is_output
         self.output_nr = output_nr
         self.tensor = tensor._alias() if is_output else tensor
+        self.was_leaf = tensor._grad_fn is None  # torch's is_leaf_: a saved non-leaf may not lose its history
         self.released = False
         self.view_grad_fn: Node | None = None
         self.target = None
@@ -78,12 +79,17 @@ class SavedTensor:
         self.tensor = None
         return packed
 
-    def unpack(self, owner: Node) -> Any:
+    def unpack(self, owner: Node, by_backward: bool = False) -> Any:
+        """The saved tensor, checked. A node's own backward unpacks as torch's unpack() without a
+        saved_for node (`by_backward`): a saved input that lost its history to detach_() is refused
+        there, while the `_saved_x` getters and custom Functions' saved_tensors still hand it out."""
         if self.released:
             raise RuntimeError(errors.BACKWARD_TWICE)
         if self.hooks is not None:  # hooked tensors are not version-checked, exactly as in PyTorch
             return self._from_unpack_hook(owner)
         tensor = self.tensor
+        if by_backward and not self.was_leaf and tensor._grad_fn is None and not self.is_output:
+            raise RuntimeError(errors.SAVED_DETACHED_INPLACE)
         current = tensor._vc.value
         if current != self.version:
             raise RuntimeError(errors.VERSION_MISMATCH.format(core=self._mismatch_core(owner, current)))
@@ -198,7 +204,10 @@ class SavedScalar(SavedTensor):
             raise RuntimeError(errors.SAVED_HOOKS_AFTER_FREE)
         self.hooks = (pack_hook, unpack_hook)  # a wrapped number is never packed: torch skips its hooks
 
-    def unpack(self, owner: Node) -> Any:
+    def unpack(self, owner: Node, by_backward: bool = False) -> Any:
+        """The saved tensor, checked. A node's own backward unpacks as torch's unpack() without a
+        saved_for node (`by_backward`): a saved input that lost its history to detach_() is refused
+        there, while the `_saved_x` getters and custom Functions' saved_tensors still hand it out."""
         if self.released:
             raise RuntimeError(errors.BACKWARD_TWICE)
         return self.value
@@ -416,12 +425,12 @@ class Node:
                 attrs[field] = []
             for field, saved in self._saved:
                 if field in lists:
-                    attrs[field].append(saved.unpack(self))
+                    attrs[field].append(saved.unpack(self, True))
                 else:
-                    attrs[field] = saved.unpack(self)
+                    attrs[field] = saved.unpack(self, True)
         else:
             for field, saved in self._saved:
-                attrs[field] = saved.unpack(self)
+                attrs[field] = saved.unpack(self, True)
         if self._values:
             attrs.update(self._values)
         ctx = object.__new__(Context)  # Context's fields as one dict, built without its __init__
@@ -457,7 +466,7 @@ class Node:
             raise NotImplementedError(
                 f"create_graph=True through {type(self).__name__} is not supported by this engine yet: its gradient "
                 "is computed outside the graph, so a second derivative through it would be silently wrong")
-        saved = {field: s.unpack(self)._numpy_view() for field, s in self._saved if not isinstance(s, SavedScalar)}
+        saved = {field: s.unpack(self, True)._numpy_view() for field, s in self._saved if not isinstance(s, SavedScalar)}
         arrays = [None if g is None else g._numpy_view() for g in grads]
         if len(self.output_meta) == 1:
             results = self._backward(arrays[0], saved)

@@ -14,7 +14,6 @@ from tests.upstream.harness import WARN_ONCE, cases, compare
 pytest.importorskip("torch")
 
 XFAIL: dict[str, str] = {
-    "test_saved_variable_saved_original_inplace_detach": "the autograd stream (issue 11 part 3: a saved tensor detached in place)",
     "test_dir": "dir(tensor) lists every method of torch.Tensor; the engine implements the subset the tool shows (out of scope for good)",
 }
 

@@ -2,7 +2,8 @@
 engine used to give `.grad` 3.0 / 7.0 after retain_grad and in-place ops, let a second backward
 through nodes that saved only a Python scalar succeed, accept invalid `.grad` assignments, and pass on
 numpy's warnings from inside a backward (0 * inf) where torch's kernels say nothing; and what the
-ported tests leave out of Tensor.grad_dtype and of set_'s fresh AccumulateGrad."""
+ported tests leave out of Tensor.grad_dtype, of set_'s fresh AccumulateGrad and of a saved input
+detached in place."""
 
 import pytest
 
@@ -125,6 +126,46 @@ CASES = cases(
     out3 = z.clone()
     z.data = torch.rand(3)
     g3, = torch.autograd.grad(out3.sum(), z)
+    """),
+    ("a saved input detached in place: refused by the backward, not by the getters or saved_tensors", """
+    a = torch.tensor([1.0, 2.0], requires_grad=True).clone()
+    b = a.sin()
+    a.detach_()
+    r1 = _err(lambda: b.grad_fn._saved_self)
+    c = torch.tensor([1.0, 2.0], requires_grad=True).clone()
+    w = torch.ones(2, requires_grad=True)
+    d = c * w
+    c.detach_()
+    r2 = _err(lambda: d.sum().backward())
+    class F(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x * 2
+        @staticmethod
+        def backward(ctx, g):
+            x, = ctx.saved_tensors
+            return g * x
+    e = torch.tensor([1.0, 2.0], requires_grad=True).clone()
+    f = F.apply(e)
+    e.detach_()
+    r3 = _err(lambda: f.sum().backward())
+    k = torch.tensor([1.0, 2.0], requires_grad=True).clone()
+    with torch.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t):
+        m = k.sin()
+    k.detach_()
+    r4 = _err(lambda: m.sum().backward())
+    n = torch.tensor([1.0, 2.0], requires_grad=True).clone()
+    p = n.sin()
+    n.detach_()
+    n.mul_(2)
+    r5 = _err(lambda: p.sum().backward())
+    q = torch.tensor([1.0, 2.0])
+    v = torch.ones(2, requires_grad=True)
+    s = q * v
+    q.add_(v)
+    q.detach_()
+    r6 = _err(lambda: s.sum().backward())
     """),
 )
 
