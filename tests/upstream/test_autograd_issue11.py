@@ -2,8 +2,8 @@
 engine used to give `.grad` 3.0 / 7.0 after retain_grad and in-place ops, let a second backward
 through nodes that saved only a Python scalar succeed, accept invalid `.grad` assignments, and pass on
 numpy's warnings from inside a backward (0 * inf) where torch's kernels say nothing; and what the
-ported tests leave out of Tensor.grad_dtype, of set_'s fresh AccumulateGrad and of a saved input
-detached in place."""
+ported tests leave out of Tensor.grad_dtype, of set_'s fresh AccumulateGrad, of a saved input
+detached in place and of is_grads_batched."""
 
 import pytest
 
@@ -166,6 +166,21 @@ CASES = cases(
     q.add_(v)
     q.detach_()
     r6 = _err(lambda: s.sum().backward())
+    """),
+    ("is_grads_batched: vmap's layout of each result, and one backward that frees the graph", """
+    x = torch.randn(2, 2, requires_grad=True)
+    res = []
+    for f in (lambda x: x.sum(), lambda x: x.sum(0), lambda x: x.t(), lambda x: x.view(4), lambda x: x.clone(),
+              lambda x: x.expand(3, 2, 2), lambda x: x * 2, lambda x: x.unsqueeze(0), lambda x: x.sum(1, keepdim=True),
+              lambda x: x[:, 1], lambda x: x.as_strided((2,), (1,)), lambda x: torch.cat([x, x]), lambda x: x @ x):
+        out = f(x)
+        for g in (torch.randn(3, *out.shape), torch.arange(3 * out.numel()).reshape(3, *out.shape)):
+            (r,) = torch.autograd.grad(out, (x,), (g,), is_grads_batched=True)
+            res.append((r, r._base is g, None if r._base is None else r._base.shape))
+    y = x * x
+    g1 = torch.autograd.grad(y, x, torch.randn(2, 2, 2), is_grads_batched=True, retain_graph=True)
+    g2 = torch.autograd.grad(y, x, torch.randn(2, 2, 2), is_grads_batched=True)
+    r = _err(lambda: torch.autograd.grad(y, x, torch.randn(2, 2, 2), is_grads_batched=True))
     """),
 )
 
