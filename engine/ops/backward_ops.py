@@ -486,10 +486,10 @@ def binary_cross_entropy_backward(grad_output: Tensor, self: Tensor, target: Ten
 def binary_cross_entropy_target_backward(grad_output: Tensor, self: Tensor, target: Tensor, weight: Tensor | None,
                                          reduction: int) -> Tensor:
     """d bce / d target = -logit(self) * grad (times weight, over n for 'mean'), in engine ops so that it
-    is differentiable (torch: at::logit(self).neg_().mul_(grad)...; the engine has no logit op yet and
-    spells it log(self / (1 - self)), so its double-backward graph names Log/Div/Rsub where torch has
-    LogitBackward0)."""
-    grad_target = (self / scalar_rsub(1, self)).log().neg_()
+    is differentiable (torch: at::logit(self).neg_().mul_(grad)...)."""
+    from engine.ops.special import logit
+
+    grad_target = logit(self).neg_()
     grad_target.mul_(grad_output)
     if weight is not None:
         grad_target.mul_(weight)

@@ -922,20 +922,26 @@ def _round_decimals(x: np.ndarray, decimals: int) -> np.ndarray:
     return np.rint(x * scale) / scale
 
 
-def round(self: Tensor, *, decimals: int = 0, out: Tensor | None = None) -> Tensor:  # noqa: A001
-    """round() is RoundBackward0; with decimals= it is RoundBackward1 (both zero gradients)."""
-    if decimals == 0:
-        return unary("round", self, out)
+def _round_kernel_check(self: Tensor, decimals: int) -> None:
     if not self.dtype.is_floating_point:
-        raise NotImplementedError(f"\"round_cpu\" not implemented for '{self.dtype.short}'")
+        kernel = "round_vml_cpu" if decimals == 0 else "round_cpu"
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{self.dtype.short}'")
+
+
+def round(self: Tensor, *, decimals: int | None = None, out: Tensor | None = None) -> Tensor:  # noqa: A001
+    """round() is RoundBackward0; with decimals= (even 0) it is RoundBackward1 (both zero gradients)."""
+    if decimals is None:
+        return unary("round", self, out)
+    _round_kernel_check(self, decimals)
     with np.errstate(over="ignore", invalid="ignore"):
         result = _round_decimals(self._numpy_view(), decimals)
     return _finish("RoundBackward1", "round", result, self.dtype, (self,), out=out)
 
 
-def round_(self: Tensor, *, decimals: int = 0) -> Tensor:
-    if decimals == 0:
+def round_(self: Tensor, *, decimals: int | None = None) -> Tensor:
+    if decimals is None:
         return unary_("round", self)
+    _round_kernel_check(self, decimals)
     check_inplace_allowed(self)
     check_writable(self)
 

@@ -47,7 +47,8 @@ SAMPLES = [
     ("2 - a", "r3"), ("a.sgn()", "r3"), ("a.sigmoid()", "r3"), ("a.sign()", "r3"), ("a.sin()", "r3"), ("a.sqrt()", "p3"),
     ("a - b", "r3 r3"), ("a - 2", "r3"), ("a.tan()", "r3"), ("a.tanh()", "r3"), ("F.threshold(a, 0.1, 0.0)", "r4"),
     ("F.threshold(a.clone(), 0.1, 0.0, inplace=True)", "r4"),
-    ("a.trunc()", "r3"), ("torch.clamp_max(a, 0.2)", "r4"), ("torch.clamp_min(a, 0.2)", "r4"), ("a // b", "r3 p3"), ("torch.where(a > 0, a, b)", "r4 r4"), ("a.square()", "r3"), ("a.clone().relu_()", "r4"),
+    ("a.trunc()", "r3"), ("torch.clamp_max(a, 0.2)", "r4"), ("torch.clamp_min(a, 0.2)", "r4"), ("a // b", "r3 p3"), ("torch.where(a > 0, a, b)", "r4 r4"), ("a.square()", "r3"), ("a.clone().relu_()", "r4"), ("torch.logit(a.sigmoid())", "r4"), ("torch.logit(a, 0.2)", "p4"),
+    ("a.sigmoid().logit_(0.3)", "r4"), ("torch.special.logit(a * 0.5 + 0.5)", "r4"),
     # reductions
     ("a.median()", "r2x3"), ("a.median(1)[0]", "r2x3"), ("a.median(1, keepdim=True)[0]", "r2x3"),
     ("a.nanmedian()", "r2x3"), ("a.nanmedian(0)[0]", "r2x3"), ("a.amax(1)", "r2x3"), ("a.amin(1)", "r2x3"), ("a.cumsum(1)", "r2x3"), ("torch.linalg.vector_norm(a)", "r2x3"),
@@ -177,8 +178,6 @@ XFAIL = {
     "create_graph, the saved value hangs off the clone's node, not off HardtanhBackward0 (values agree)",
     "torch.linalg.svd(a, False)[2]": "forward: the engine's reduced SVD of a tall matrix picks other "
     "singular-vector signs than torch's LAPACK call, so every value downstream differs",
-    "F.binary_cross_entropy(a.sigmoid(), b.sigmoid())": "the engine has no logit op yet: the target gradient's graph "
-    "spells it log(x / (1 - x)) where torch has LogitBackward0 (values agree)",
 }
 
 # torch differentiates these with LU factors, triangular solves and diag_embed: the engine's formulas

@@ -192,6 +192,21 @@ def _xlogy(x: Any, y: Any) -> Any:
     return xlogy(x, y)
 
 
+def logit_backward(grad: Any, self: Any, eps: float | None) -> Any:
+    """torch's infinitely_differentiable_logit_backward (create_graph), else its logit_backward kernel, with
+    the same values: grad / (x (1 - x)) inside [eps, 1 - eps] (0 outside), or inside [0, 1] (NaN outside)
+    without eps. The kernel takes a negative eps for none; the composite takes it at its word."""
+    from engine.autograd import grad_mode
+    from engine.ops.core import scalar_tensor
+
+    if eps is not None and (eps >= 0 or grad_mode.state.enabled):
+        low, high, outside = eps, 1.0 - eps, 0.0
+    else:
+        low, high, outside = 0.0, 1.0, math.nan
+    inside = (self >= low).logical_and(self <= high)
+    return where(inside, grad / (self * _one_minus(self)), scalar_tensor(outside, self.dtype))
+
+
 def _polygamma(n: int, x: Any) -> Any:
     from engine.ops.gamma import polygamma
 
@@ -427,6 +442,7 @@ DERIVATIVES = {
                                 self=lambda c, grad: grad / B.add_scalar(_pow2(c.other - c.self), 1),
                                 other=lambda c, grad: grad / B.add_scalar(_pow2(c.self - c.other), 1)),
     "NanToNumBackward0": rule("self", saves="self", self=lambda c, grad: grad * c.self.isfinite()),
+    "LogitBackward0": rule("self", saves="self", keeps="eps", self=lambda c, grad: logit_backward(grad, c.self, c.eps)),
     "LinalgCrossBackward0": rule("self, other", saves={"other": "self", "self": "other"}, keeps="dim",
                                  self=lambda c, grad: _cross(c.other, grad, c.dim),
                                  other=lambda c, grad: _cross(grad, c.self, c.dim)),
