@@ -607,11 +607,12 @@ def hardtanh(self: Tensor, min_val: float = -1.0, max_val: float = 1.0, inplace:
 
 
 def hardtanh_(self: Tensor, min_val: float = -1.0, max_val: float = 1.0) -> Tensor:
-    """torch records the in-place form as HardtanhBackward0 too, saving the result (as `self`)."""
+    """torch records the in-place form as HardtanhBackward0 too, saving a clone of self from before the write
+    (its formula reads self; under create_graph the clone's CloneBackward0 is the saved value's history)."""
     check_inplace_allowed(self)
     check_writable(self)
     low, high = self.dtype.np.type(min_val), self.dtype.np.type(max_val)
-    return apply_inplace(self, lambda t: np.clip(t, low, high, out=t), "HardtanhBackward0", (), save_result="self",
+    return apply_inplace(self, lambda t: np.clip(t, low, high, out=t), "HardtanhBackward0", (), save_self_copy="self",
                          check_autograd=False, values={"max_val": max_val, "min_val": min_val})
 
 
