@@ -1,7 +1,7 @@
 """torch.linalg: norms, inverse, determinant, solve, QR, SVD, eigh and Cholesky.
 
-Factorisations run in numpy's LAPACK (the same routines torch's CPU build calls, so values and signs
-agree); each is one node named as torch names it (LinalgInvExBackward0, LinalgQrBackward0 ...) with
+Factorisations run in numpy's LAPACK (the routines torch's CPU build calls; for SVD, see _gesdd on
+where the signs of singular vectors can still differ); each is one node named as torch names it (LinalgInvExBackward0, LinalgQrBackward0 ...) with
 its derivative in the table (engine/autograd/derivatives/linalg.py), written in engine ops.
 """
 
@@ -64,6 +64,11 @@ def _wrap(array: np.ndarray, like: Tensor) -> Tensor:
     if array.ndim >= 2:
         array = np.swapaxes(np.ascontiguousarray(np.swapaxes(array, -1, -2)), -1, -2)
     return Tensor._wrap(np.array(array, order="C") if array.ndim < 2 else array, like.dtype)
+
+
+def _wrap_values(array: np.ndarray, like: Tensor) -> Tensor:
+    """Singular values or eigenvalues: one vector per matrix, in row-major order however many matrices."""
+    return Tensor._wrap(np.array(array, dtype=like.dtype.np, order="C"), like.dtype)
 
 
 def _mT(x: np.ndarray) -> np.ndarray:  # noqa: N802
@@ -184,9 +189,29 @@ def qr(a: Tensor, mode: str = "reduced") -> Any:
     return linalg_qr(q_t, r_t)
 
 
+def _gesdd(x: np.ndarray, full_matrices: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """gesdd as torch's CPU build (MKL) runs it. numpy's LAPACK factors a tall m x n matrix through a QR
+    step first from m >= 11n/6 on; MKL does so from m >= 1.5n on, and the two paths give the singular
+    vectors different signs. Between those bounds the QR path is taken here by hand (Q R, then R's SVD),
+    so a tall real matrix gets torch's signs (measured: float64 agrees wherever m >= n). A wide matrix
+    with n >= 11m/6, and float32 from n = 4 on, still get other signs in about a third of cases: MKL's
+    own kernels there are not reference LAPACK's."""
+    m, n = x.shape[-2:]
+    if not (n < m < int(11 * n / 6) and m >= int(1.5 * n)) or np.iscomplexobj(x):
+        return np.linalg.svd(x, full_matrices=full_matrices)
+    q, r = np.linalg.qr(x, mode="complete" if full_matrices else "reduced")
+    ur, s, vh = np.linalg.svd(r[..., :n, :], full_matrices=False)
+    if full_matrices:
+        u = q.copy()
+        u[..., :, :n] = q[..., :, :n] @ ur
+    else:
+        u = q @ ur
+    return u, s, vh
+
+
 def svd(a: Tensor, full_matrices: bool = True) -> Any:
-    u, s, vh = np.linalg.svd(a._numpy_view(), full_matrices=full_matrices)
-    u_t, s_t, vh_t = _wrap(u, a), _wrap(s, a), _wrap(vh, a)
+    u, s, vh = _gesdd(a._numpy_view(), full_matrices)
+    u_t, s_t, vh_t = _wrap(u, a), _wrap_values(s, a), _wrap(vh, a)
 
     record("LinalgSvdBackward0", (u_t, s_t, vh_t), (a,), save_outputs={"U": u_t, "S": s_t, "Vh": vh_t},
            values={"full_matrices": full_matrices})
@@ -194,8 +219,8 @@ def svd(a: Tensor, full_matrices: bool = True) -> Any:
 
 
 def svdvals(a: Tensor) -> Tensor:
-    u, s, vh = np.linalg.svd(a._numpy_view(), full_matrices=False)
-    s_t = _wrap(s, a)
+    u, s, vh = _gesdd(a._numpy_view(), False)
+    s_t = _wrap_values(s, a)
     u_t, vh_t = _wrap(u, a), _wrap(vh, a)
 
     # torch's svdvals is _linalg_svd's S: one node with the three outputs, U and Vh kept for backward
@@ -207,7 +232,7 @@ def svdvals(a: Tensor) -> Tensor:
 def eigh(a: Tensor, UPLO: str = "L") -> Any:  # noqa: N803
     x = _square(a, "eigh")
     values, vectors = np.linalg.eigh(x, UPLO=UPLO)
-    w_t, v_t = _wrap(values, a), _wrap(vectors, a)
+    w_t, v_t = _wrap_values(values, a), _wrap(vectors, a)
 
     record("LinalgEighBackward0", (w_t, v_t), (a,), save_outputs={"eigenvalues": w_t, "eigenvectors": v_t})
     return linalg_eigh(w_t, v_t)

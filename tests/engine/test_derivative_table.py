@@ -173,10 +173,7 @@ SAMPLES = [
     ("torch.nn.utils.rnn.pack_padded_sequence(a, torch.tensor([3, 1]), batch_first=True).data", "r2x3x2"),
 ]
 
-XFAIL = {
-    "torch.linalg.svd(a, False)[2]": "forward: the engine's reduced SVD of a tall matrix picks other "
-    "singular-vector signs than torch's LAPACK call, so every value downstream differs",
-}
+XFAIL: dict[str, str] = {}  # expression -> why it still differs from torch (a strict xfail)
 
 # torch differentiates these with LU factors, triangular solves and diag_embed: the engine's formulas
 # compute the same derivatives with inv/solve and products, so only values (first and second) are compared
