@@ -506,10 +506,14 @@ class Tensor:
                                "changing grad_dtype, or ensure the new grad_dtype matches the existing gradient's dtype.")
         self._grad_dtype = value
 
-    def _gradient_dtype(self) -> dtypes.dtype | None:
-        """What backward casts this leaf's incoming gradient to, and what `.grad =` must be (None: any)."""
+    def _gradient_dtype(self, own: dtypes.dtype | None = None) -> dtypes.dtype | None:
+        """What `.grad =` must be, and what backward casts this leaf's incoming gradient to (None: any).
+        Unless set, it is the leaf's dtype; an AccumulateGrad passes `own`, the dtype the leaf had when
+        it was made (a `.data =` of another dtype since gives the leaf a new one)."""
         chosen = self._grad_dtype
-        return self.dtype if chosen is OWN_DTYPE else chosen
+        if chosen is OWN_DTYPE:
+            return own if own is not None else self.dtype
+        return chosen
 
     @property
     def retains_grad(self) -> bool:
@@ -680,6 +684,8 @@ class Tensor:
             raise TypeError(f"Variable data has to be a tensor, but got {type(other).__name__}")
         if self.requires_grad and not (other.dtype.is_floating_point or other.dtype.is_complex):
             raise RuntimeError("data set to a tensor that requires gradients must be floating point or complex dtype")
+        if other.dtype is not self.dtype or other.device != self.device:
+            self._accumulator = None  # torch's set_data: a leaf of another type gets a new AccumulateGrad
         self._storage = other._storage
         self.dtype = other.dtype
         self._set_layout(other._shape, other._stride, other._offset)

@@ -143,6 +143,7 @@ def run_backward(tensors: Sequence[Any], grads: Sequence[Any], keep_graph: bool,
         if edge is None:
             raise RuntimeError(errors.NO_GRAD_FN.format(i=i))
         roots.append(edge)
+    grads = _validate_roots(roots, grads)
     dependencies = _discover([node for node, _ in roots])
     buffers = _Buffers()
     for (node, nr), grad in zip(roots, grads):
@@ -364,10 +365,32 @@ def _validate(node: Node, grads: list[Any]) -> list[Any]:
                                    f"{errors.shape_text(shape)}")
             grad = grads[i] = sum_to_size(grad, shape)
         if isinstance(child, AccumulateGrad):  # a leaf's grad_dtype, read when the gradient arrives
-            dtype = child.variable._gradient_dtype()
+            dtype = child.variable._gradient_dtype(dtype)
             if dtype is None:
                 continue
         if grad.dtype is not dtype:
+            grads[i] = grad.to(dtype)
+    return grads
+
+
+def _validate_roots(roots: list[tuple[Node, int]], grads: Sequence[Any]) -> list[Any]:
+    """validate_outputs on the root gradients, against what each root's node expects (which a `.data =`
+    may have left behind the tensor's new shape): summed to it where it expands, else refused."""
+    grads = list(grads)
+    for i, ((node, nr), grad) in enumerate(zip(roots, grads)):
+        if grad is None:
+            continue
+        shape, dtype, _ = node.output_meta[nr]
+        if grad._shape != shape:
+            from engine.ops.backward_ops import expandable, sum_to_size
+
+            if not expandable(shape, grad._shape):
+                raise RuntimeError(f"invalid gradient at index {i} - got {errors.shape_text(grad._shape)} but expected "
+                                   f"shape compatible with {errors.shape_text(shape)}")
+            grad = grads[i] = sum_to_size(grad, shape)
+        if isinstance(node, AccumulateGrad):
+            dtype = node.variable._gradient_dtype(dtype)
+        if dtype is not None and grad.dtype is not dtype:
             grads[i] = grad.to(dtype)
     return grads
 

@@ -1,23 +1,20 @@
 """The fuzzer's minimal repros of the mismatches the backward engine and the derivative table once
 had (gradients as the formula's own strided tensors, backward warnings, a leaf detached in place,
-backward twice, validate_outputs after a shape change, Tensor hooks, grad of a no_grad view) and the
-ones still open (tests/fuzz/known.py, strict xfails naming the cause): each is the program the
-shrinker reduced a failing one to, compared in full with torch 2.13 (the ported-test harness).
+backward twice, validate_outputs after a shape change, `.data =` of another shape or dtype then
+backward, Tensor hooks, grad of a no_grad view) and any still open (tests/fuzz/known.py, strict xfails
+naming the cause): each is the program the shrinker reduced a failing one to, compared in full with
+torch 2.13 (the ported-test harness).
 """
 
 from __future__ import annotations
 
 import pytest
 
-from tests.fuzz import known
 from tests.upstream.harness import cases, compare
 
 pytest.importorskip("torch")
 
-XFAIL = {
-    "backward after .data= gave the leaf another shape": known.DATA_SHAPE,
-    "backward of a leaf given a 0-dim .data": known.DATA_SHAPE,
-}
+XFAIL: dict[str, str] = {}  # case -> its class in tests/fuzz/known.py, while one is open
 
 CASES = cases(
     ("hook on a clone of an unfold", """
@@ -128,6 +125,28 @@ CASES = cases(
         d = b[0]
         b.data = d
         r = _err(lambda: b.backward(retain_graph=True))
+        """),
+    (".data = of another shape or dtype, then backward through old and new graphs", """
+        a = torch.ones(2, 3, requires_grad=True)
+        f = a * 2
+        a.data = torch.ones(3)
+        r1 = _err(lambda: f.sum().backward(retain_graph=True))
+        r2 = _err(lambda: a.sum().backward())
+        b = torch.ones(1, 3, requires_grad=True)
+        g = b * 2
+        b.data = torch.ones(2, 3)
+        r3 = _err(lambda: b.sum().backward())
+        r4 = _err(lambda: g.sum().backward())
+        c = torch.ones(3, requires_grad=True)
+        h = c * 2
+        c.data = torch.ones(3, dtype=torch.float64)
+        h.sum().backward()
+        r5 = _err(lambda: (c * 2).sum().backward())
+        d = torch.ones(3, requires_grad=True)
+        k = d.clone()
+        k.data = torch.ones(2)
+        r6 = _err(lambda: k.sum().backward())
+        r7 = _err(lambda: torch.autograd.grad(k.sum(), d))
         """),
     ("autograd.grad after backward through cat", """
         b = torch.full((1, 3,), 2.0, requires_grad=True)
