@@ -13,9 +13,10 @@ from typing import Any
 
 import numpy as np
 
-from engine import dtypes
+from engine import dtypes, geometry
 from engine.ops import reduction
 from engine.ops.core import record
+from engine.storage import Storage
 from engine.tensor import Tensor
 
 
@@ -59,11 +60,17 @@ def _square(a: Tensor, op: str) -> np.ndarray:
 
 
 def _wrap(array: np.ndarray, like: Tensor) -> Tensor:
-    """A LAPACK result as torch returns it: matrices in column-major (batched Fortran) order."""
+    """A LAPACK result as torch returns it: matrices in column-major (batched Fortran) order, with
+    torch's strides for that order even along dims of size 1 (a 1 x n matrix has strides (1, 1))."""
     array = np.asarray(array, dtype=like.dtype.np)
-    if array.ndim >= 2:
-        array = np.swapaxes(np.ascontiguousarray(np.swapaxes(array, -1, -2)), -1, -2)
-    return Tensor._wrap(np.array(array, order="C") if array.ndim < 2 else array, like.dtype)
+    if array.ndim < 2 or array.size == 0:
+        if array.ndim >= 2:
+            array = np.swapaxes(np.ascontiguousarray(np.swapaxes(array, -1, -2)), -1, -2)
+        return Tensor._wrap(np.array(array, order="C") if array.ndim < 2 else array, like.dtype)
+    m, n = array.shape[-2:]
+    columns = np.ascontiguousarray(np.swapaxes(array, -1, -2))  # row-major of the transpose: column-major
+    batch = tuple(s * m * n for s in geometry.contiguous_strides(array.shape[:-2]))
+    return Tensor._make(Storage.wrap(columns.reshape(-1)), 0, array.shape, (*batch, 1, m), like.dtype)
 
 
 def _wrap_values(array: np.ndarray, like: Tensor) -> Tensor:
