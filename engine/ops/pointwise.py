@@ -367,12 +367,22 @@ def _constant(dtype: np.dtype, value: int) -> np.ndarray:
     return found
 
 
+def _negative(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+    """np.negative, around a numpy 2.4 bug: from one strided array into another of the same strides (an
+    in-place neg_ on a column, a row of a unbind) its loop reads the input as if it were contiguous. Such
+    a pair goes through a fresh array instead."""
+    if out is None or (x.flags.c_contiguous and out.flags.c_contiguous):
+        return np.negative(x, out=out)
+    np.copyto(out, np.negative(x))
+    return out
+
+
 def _sigmoid(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     """1 / (1 + exp(-x)); only exp can overflow (to inf, whose reciprocal is the 0 torch gives), so
     only exp runs with numpy's warnings off: ufuncs run slower inside np.errstate."""
     if out is None:
         out = np.empty_like(x)  # a 0-dim input would make numpy scalars below
-    out = np.negative(x, out=out)
+    out = _negative(x, out=out)
     with np.errstate(over="ignore"):
         np.exp(out, out=out)
     np.add(out, _constant(out.dtype, 1), out=out)
@@ -427,7 +437,7 @@ def _frac(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
 # name: (node, numpy forward (x, out=None), what the node saves); each node's derivative is in the table
 # (engine/autograd/derivatives/pointwise.py)
 UNARY: dict[str, tuple[str, Callable[..., np.ndarray], str]] = {
-    "neg": ("NegBackward0", np.negative, "none"),
+    "neg": ("NegBackward0", _negative, "none"),
     "exp": ("ExpBackward0", np.exp, "result"),
     "log": ("LogBackward0", np.log, "self"),
     "log2": ("Log2Backward0", np.log2, "self"),
