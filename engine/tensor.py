@@ -523,8 +523,8 @@ class Tensor:
         """Keep this non-leaf's gradient in `.grad` (a hook on its grad_fn that follows in-place ops)."""
         if not self.requires_grad:
             raise RuntimeError(errors.RETAIN_GRAD_NO_GRAD)
-        if self.is_leaf or self._retains_grad:
-            return
+        if self._grad_fn is None or self._retains_grad:  # torch's C++ is_leaf: the history as recorded, not
+            return                                       # regenerated (a stale multi-output view passes)
         self.grad_fn.hooks().retains_grad[self._output_nr] = weakref.ref(self)
         self._retains_grad = True
 

@@ -309,6 +309,7 @@ def setitem(self: Tensor, index: Any, value: Any) -> None:
     if not advanced:
         _copy_to(view, value)
         return
+    check_inplace_allowed(view, value)  # index_put_'s autograd check comes before its kernel's index checks
     _check_bounds(view, advanced)
     lead = 0
     while lead < value.ndim and value._shape[lead] == 1:  # torch's slicePrefix1sDims

@@ -1,10 +1,10 @@
 """The fuzzer's minimal repros of the mismatches the backward engine and the derivative table once
 had (gradients as the formula's own strided tensors, backward warnings, a leaf detached in place,
 backward twice, validate_outputs after a shape change, `.data =` of another shape or dtype then
-backward, Tensor hooks, grad of a no_grad view) and any still open (tests/fuzz/known.py, strict xfails
-naming the cause): each is the program the shrinker reduced a failing one to, compared in full with
-torch 2.13 (the ported-test harness).
-"""
+backward, Tensor hooks, grad of a no_grad view, setitem's check order, retain_grad on a stale view,
+neg_ on a strided view) and any still open (tests/fuzz/known.py, strict xfails naming the cause):
+each is the program the shrinker reduced a failing one to, compared in full with torch 2.13 (the
+ported-test harness)."""
 
 from __future__ import annotations
 
@@ -147,6 +147,29 @@ CASES = cases(
         k.data = torch.ones(2)
         r6 = _err(lambda: k.sum().backward())
         r7 = _err(lambda: torch.autograd.grad(k.sum(), d))
+        """),
+    ("setitem with an index tensor on a leaf: autograd refuses before the index is checked", """
+        a = torch.ones(1, 1, requires_grad=True)
+        c = a.diagonal(1, 0, 1)
+        a.data = c
+        r1 = _err(lambda: a.__setitem__([0, -1], 3.0))
+        b = torch.zeros(3, requires_grad=True)
+        r2 = _err(lambda: b.__setitem__([5], 1.0))
+        r3 = _err(lambda: b.__setitem__([True], 1.0))
+        r4 = _err(lambda: b.__setitem__(5, 1.0))
+        """),
+    ("retain_grad on a multi-output view whose base changed in place", """
+        a = torch.zeros(1, 1, 3)
+        f = (torch.arange(1.) - 0).reshape(1).requires_grad_()
+        b = a.unbind(-3)[0]
+        a.div_(f)
+        b.retain_grad()
+        r = b.retains_grad
+        """),
+    ("neg_ on a row of an unbind", """
+        a = torch.arange(64.).reshape(4, 4, 4)
+        d = a.unbind(-1)[3]
+        d.neg_()
         """),
     ("autograd.grad after backward through cat", """
         b = torch.full((1, 3,), 2.0, requires_grad=True)
