@@ -720,7 +720,8 @@ def cat(tensors: Sequence[Tensor], dim: int = 0, *, out: Tensor | None = None) -
         _check_cat_out(out, dt, tensors)
     return _finish("CatBackward0", "cat", result, dt, tuple(tensors), out=out, layout="contiguous",
                    values={"dim": dim, "_sizes": [t._shape for t in tensors], "_d": d},
-                   after_resize=None if out is None else lambda: _check_cat_overlap(out, tensors))
+                   after_resize=None if out is None else lambda: _check_cat_overlap(
+                       out, [t for t, skip in zip(tensors, skipped) if not skip]))
 
 
 def _check_cat_out(out: Tensor, dt: dtypes.dtype, tensors: Sequence[Tensor], op: str = "cat") -> None:
@@ -731,7 +732,8 @@ def _check_cat_out(out: Tensor, dt: dtypes.dtype, tensors: Sequence[Tensor], op:
 
 
 def _check_cat_overlap(out: Tensor, tensors: Sequence[Tensor]) -> None:
-    """cat checks out only once it has its final size: no internal overlap, no overlap with an input."""
+    """cat checks out only once it has its final size: no internal overlap, no overlap with an input it
+    reads (the legacy 1-D empty inputs it skips are not looked at)."""
     check_internal_overlap(out)
     for t in tensors:
         check_no_overlap(out, t)
@@ -752,9 +754,11 @@ def stack(tensors: Sequence[Tensor], dim: int = 0, *, out: Tensor | None = None)
     result = np.stack([t._numpy_view().astype(dt.np, copy=False) for t in tensors], axis=d)
     if out is not None:
         _check_cat_out(out, dt, tensors, "stack")
+    # torch cats the inputs unsqueezed: views of their own, so an empty one overlaps nothing, out included
     return _finish("StackBackward0", "stack", result, dt, tuple(tensors), out=out, layout="contiguous",
                    values={"dim": dim, "_count": len(tensors)},
-                   after_resize=None if out is None else lambda: _check_cat_overlap(out, tensors))
+                   after_resize=None if out is None else lambda: _check_cat_overlap(
+                       out, [t for t in tensors if t.numel()]))
 
 
 def hstack(tensors: Sequence[Tensor]) -> Tensor:

@@ -282,14 +282,23 @@ def pow(self: Operand, exponent: Operand, *, out: Tensor | None = None) -> Tenso
         e = exponent
         if not dt.is_floating_point and isinstance(e, int) and e < 0:
             raise RuntimeError("Integers to negative integer powers are not allowed.")
-        with np.errstate(divide="ignore", invalid="ignore"):
-            result = np.power(a, dt.np.type(e)) if dt.is_floating_point else np.power(a, int(e))
+        result = _power_scalar(a, dt.np.type(e) if dt.is_floating_point else int(e))
         return _finish("PowBackward0", "pow", result, dt, (self,), {"self": self}, out=out, values={"exponent": e})
     b = array_of(exponent, dt)
     with np.errstate(divide="ignore", invalid="ignore"):
         result = np.power(a, b)
     return _finish("PowBackward1", "pow", result, dt, (self, exponent), {"exponent": exponent, "self": self},
                    save_result="result", out=out)
+
+
+def _power_scalar(a: np.ndarray, e: Any, out: np.ndarray | None = None) -> np.ndarray:
+    """x ** e for a number e as ATen's kernel computes it: e == -0.5 is rsqrt (so -0. gives -inf and -inf
+    NaN, where C's pow gives inf and 0); numpy already takes sqrt, square and reciprocal for 0.5, 2, -1."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if e == -0.5 and a.dtype.kind == "f":
+            root = np.sqrt(a, out=out)
+            return np.divide(a.dtype.type(1), root, out=root)
+        return np.power(a, e, out=out, casting="unsafe") if out is not None else np.power(a, e)
 
 
 def _scalar_pow(base: Operand, exponent: Tensor) -> Tensor:
@@ -799,8 +808,7 @@ def pow_(self: Tensor, exponent: Operand) -> Tensor:
                              save_self_copy="self", save_result="result", check_autograd=False)
 
     def write(t: np.ndarray, o: Any) -> None:
-        with np.errstate(divide="ignore", invalid="ignore"):
-            np.power(t, o, out=t, casting="unsafe")
+        _power_scalar(t, o, out=t)
 
     check_inplace_allowed(self)
     check_writable(self, dt)

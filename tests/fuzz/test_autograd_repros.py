@@ -171,6 +171,22 @@ CASES = cases(
         d = a.unbind(-1)[3]
         d.neg_()
         """),
+    ("cat and stack into out= one of their empty inputs", """
+        b = torch.arange(8.).reshape(2, 4).clone()
+        b.set_()
+        c = b.clone()
+        r1 = _err(lambda: torch.cat([c, c], out=c))
+        d = torch.empty(0, 2)
+        r2 = _err(lambda: torch.cat([d, d], out=d))
+        r3 = _err(lambda: torch.stack([d, d], out=d))
+        """),
+    ("pow(0.5)'s gradient at -0. (rsqrt, as torch's kernel takes for -0.5)", """
+        d = torch.tensor([-1.6, -0.0, float("-inf"), 4.0], requires_grad=True)
+        f = d.pow(0.5)
+        g, = torch.autograd.grad(f.sum(), [d], retain_graph=True, allow_unused=True)
+        h = d.detach().pow(-0.5)
+        k = d.detach().clone().pow_(-0.5)
+        """),
     ("autograd.grad after backward through cat", """
         b = torch.full((1, 3,), 2.0, requires_grad=True)
         d = torch.cat([b, b * 2], -1)
