@@ -65,16 +65,18 @@ def _counted(shape: tuple[int, ...], dims: tuple[int, ...]) -> int:
     return math.prod(shape[d] for d in dims)
 
 
-def _check_nonempty(self: Tensor, op: str, dims: tuple[int, ...], dim_given: bool, arg: bool = False) -> None:
-    """Extrema have no identity: torch refuses empty reductions (argmax/argmin word it differently)."""
+def _check_nonempty(self: Tensor, op: str, dims: tuple[int, ...], dim_given: bool, arg: bool = False,
+                    as_given: Sequence[int] = ()) -> None:
+    """Extrema have no identity: torch refuses empty reductions (argmax/argmin word it differently; amax
+    and amin name the dim as the caller wrote it, `as_given`)."""
     if not dim_given and self.numel() == 0:
         if arg:
             raise IndexError(f"{op}(): Expected reduction dim to be specified for input.numel() == 0.")
         raise RuntimeError(f"{op}(): Expected reduction dim to be specified for input.numel() == 0. Specify the "
                            "reduction dim with the 'dim' argument.")
-    for d in dims:
+    for d, name in zip(dims, as_given) if len(as_given) == len(dims) else zip(dims, dims):
         if self._shape[d] == 0:
-            raise IndexError(f"{op}(): Expected reduction dim {d} to have non-zero size.")
+            raise IndexError(f"{op}(): Expected reduction dim {name} to have non-zero size.")
 
 
 def _dense(array: Any, dt: np.dtype | None = None) -> np.ndarray:
@@ -379,7 +381,7 @@ def min(self: Tensor, dim: Any = _ABSENT, keepdim: bool = False, *, out: Any = N
 def _amax_amin(self: Tensor, dim: Dim, keepdim: bool, out: Tensor | None, op: str) -> Tensor:
     """amax/amin: a gradient split evenly among the tied extremes of each reduced slice."""
     dims = _dims(dim, self.ndim)
-    _check_nonempty(self, op, dims, dim not in (None, (), []))
+    _check_nonempty(self, op, dims, dim not in (None, (), []), as_given=_listed(dim) or ())
     pick = np.max if op == "amax" else np.min
     result = pick(self._numpy_view(), axis=dims, keepdims=keepdim)
     return _emit(result, self.dtype, "AmaxBackward0" if op == "amax" else "AminBackward0", op, (self,),

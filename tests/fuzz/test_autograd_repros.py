@@ -187,6 +187,15 @@ CASES = cases(
         h = d.detach().pow(-0.5)
         k = d.detach().clone().pow_(-0.5)
         """),
+    ("amax and amin over an empty dim name it as written", """
+        d = torch.arange(2.).reshape(2, 1)
+        d.set_()
+        r1 = _err(lambda: d.movedim(-1, -1).amax(-1))
+        e = torch.empty(2, 0)
+        r2 = _err(lambda: e.amin((0, -1)))
+        r3 = _err(lambda: e.max(-1))
+        r4 = _err(lambda: e.argmax(-1))
+        """),
     ("autograd.grad after backward through cat", """
         b = torch.full((1, 3,), 2.0, requires_grad=True)
         d = torch.cat([b, b * 2], -1)
