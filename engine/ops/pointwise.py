@@ -285,7 +285,7 @@ def pow(self: Operand, exponent: Operand, *, out: Tensor | None = None) -> Tenso
         result = _power_scalar(a, dt.np.type(e) if dt.is_floating_point else int(e))
         return _finish("PowBackward0", "pow", result, dt, (self,), {"self": self}, out=out, values={"exponent": e})
     b = array_of(exponent, dt)
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         result = np.power(a, b)
     return _finish("PowBackward1", "pow", result, dt, (self, exponent), {"exponent": exponent, "self": self},
                    save_result="result", out=out)
@@ -294,7 +294,7 @@ def pow(self: Operand, exponent: Operand, *, out: Tensor | None = None) -> Tenso
 def _power_scalar(a: np.ndarray, e: Any, out: np.ndarray | None = None) -> np.ndarray:
     """x ** e for a number e as ATen's kernel computes it: e == -0.5 is rsqrt (so -0. gives -inf and -inf
     NaN, where C's pow gives inf and 0); numpy already takes sqrt, square and reciprocal for 0.5, 2, -1."""
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         if e == -0.5 and a.dtype.kind == "f":
             root = np.sqrt(a, out=out)
             return np.divide(a.dtype.type(1), root, out=root)
@@ -489,7 +489,7 @@ _FLOAT_ONLY = {"exp", "log", "log2", "log10", "log1p", "expm1", "sqrt", "rsqrt",
 
 
 _CAN_WARN = {"exp", "log", "log2", "log10", "log1p", "expm1", "sqrt", "rsqrt", "tan", "sigmoid", "reciprocal",
-             "erf", "erfc", "asin", "acos", "sinh", "cosh", "acosh", "atanh", "exp2"}  # ops whose nan/inf results numpy would warn about (torch never does)
+             "erf", "erfc", "asin", "acos", "sinh", "cosh", "acosh", "atanh", "exp2", "square"}  # ops whose nan/inf results numpy would warn about (torch never does)
 
 
 # float32 transcendentals whose float64 value rounded to float32 is nearly always what torch's
@@ -798,7 +798,7 @@ def pow_(self: Tensor, exponent: Operand) -> Tensor:
     dt = result_type(self, exponent)
     if isinstance(exponent, Tensor):
         def write1(t: np.ndarray) -> None:
-            with np.errstate(divide="ignore", invalid="ignore"):
+            with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
                 np.power(t, operand, out=t, casting="unsafe")
 
         check_inplace_allowed(self, exponent)

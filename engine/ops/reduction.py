@@ -225,7 +225,8 @@ def prod(self: Tensor, dim: Any = _ABSENT, keepdim: bool = False, *, dtype: Any 
     dims = _dims(None if dim is _ABSENT else dim, self.ndim)
     dt = dtypes.to_dtype(dtype) if dtype is not None else (out.dtype if out is not None
                                                            else _sum_dtype(self.dtype))
-    result = np.prod(self._numpy_view(), axis=dims, dtype=_accumulate_in(dt), keepdims=keepdim)
+    with np.errstate(all="ignore"):  # torch never warns about inf/nan products
+        result = np.prod(self._numpy_view(), axis=dims, dtype=_accumulate_in(dt), keepdims=keepdim)
     if dim is _ABSENT:
         return _emit(result, dt, "ProdBackward0", "prod", (self,), {"self": self}, save_result="result", out=out)
     return _emit(result, dt, "ProdBackward1", "prod", (self,), {"self": self}, save_result="result", out=out,
@@ -589,7 +590,8 @@ def cumsum(self: Tensor, dim: int, *, dtype: Any = None, out: Tensor | None = No
     dt = dtypes.to_dtype(dtype) if dtype is not None else (out.dtype if out is not None
                                                            else _sum_dtype(self.dtype))
     x = self._numpy_view()
-    result = np.cumsum(x, axis=d, dtype=_accumulate_in(dt)) if self.ndim else x.astype(dt.np)
+    with np.errstate(all="ignore"):  # torch never warns about inf/nan sums
+        result = np.cumsum(x, axis=d, dtype=_accumulate_in(dt)) if self.ndim else x.astype(dt.np)
     return _emit(result, dt, "CumsumBackward0", "cumsum", (self,), out=out,
                  values={"dim": saved_dims(dim), "_self_dtype": self.dtype})
 
@@ -622,7 +624,8 @@ def cumprod(self: Tensor, dim: int, *, dtype: Any = None, out: Tensor | None = N
     dt = dtypes.to_dtype(dtype) if dtype is not None else (out.dtype if out is not None
                                                            else _sum_dtype(self.dtype))
     x = self._numpy_view()
-    result = np.cumprod(x, axis=d, dtype=_accumulate_in(dt)) if self.ndim else x.astype(dt.np)
+    with np.errstate(all="ignore"):
+        result = np.cumprod(x, axis=d, dtype=_accumulate_in(dt)) if self.ndim else x.astype(dt.np)
     return _emit(result, dt, "CumprodBackward0", "cumprod", (self,), {"self": self}, save_result="result", out=out,
                  values={"dim": saved_dims(dim), "_self_dtype": self.dtype})
 

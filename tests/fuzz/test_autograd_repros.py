@@ -196,6 +196,17 @@ CASES = cases(
         r3 = _err(lambda: e.max(-1))
         r4 = _err(lambda: e.argmax(-1))
         """),
+    ("overflow to inf in square, pow, prod and cumsum warns of nothing", """
+        g = torch.arange(64.).reshape(4, 4, 4)
+        torch.exp(g, out=g)
+        h = g.permute(2, 1, 0).square()
+        k = g.pow(2)
+        e = torch.arange(24.).reshape(4, 3, 2).clone()
+        e.exp_()
+        p = e.prod()
+        c = e.flatten().cumsum(0)
+        q = e.flatten().cumprod(0)
+        """),
     ("autograd.grad after backward through cat", """
         b = torch.full((1, 3,), 2.0, requires_grad=True)
         d = torch.cat([b, b * 2], -1)
