@@ -398,7 +398,11 @@ def _validate_roots(roots: list[tuple[Node, int]], grads: Sequence[Any]) -> list
 def _accumulate(node: AccumulateGrad, grad: Any) -> None:
     """AccumulateGrad::apply: steal, copy or add the gradient into the leaf's .grad."""
     variable = node.variable
-    if grad is None or not variable.requires_grad:  # requires_grad_(False) since the graph was built
+    if grad is None:
+        return
+    if variable.grad_fn is not None:  # a leaf (a view made a leaf by requires_grad_) whose base took a history
+        raise RuntimeError("leaf variable has been moved into the graph interior")
+    if not variable.requires_grad:  # requires_grad_(False) since the graph was built
         return
     device = variable._storage.device
     if device.type == "cpu":

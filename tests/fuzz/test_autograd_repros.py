@@ -207,6 +207,19 @@ CASES = cases(
         c = e.flatten().cumsum(0)
         q = e.flatten().cumprod(0)
         """),
+    ("a view made a leaf, then its base took a history: the leaf moved into the graph interior", """
+        a = torch.arange(1.).reshape(1, 1).clone()
+        c = a.transpose(1, 0)
+        c.requires_grad_()
+        a[1:] = c.sum()
+        r1 = _err(lambda: a.backward(retain_graph=True))
+        x = torch.zeros(3)
+        v = x[:2]
+        v.requires_grad_()
+        y = v * 2
+        x.mul_(torch.ones(3, requires_grad=True))
+        r2 = _err(lambda: y.sum().backward())
+        """),
     ("autograd.grad after backward through cat", """
         b = torch.full((1, 3,), 2.0, requires_grad=True)
         d = torch.cat([b, b * 2], -1)
