@@ -454,7 +454,9 @@ class Tensor:
 
     @property
     def grad(self) -> Tensor | None:
-        if not self._retains_grad and self.grad_fn is not None:
+        """torch warns of a non-leaf's unset .grad, judging the leaf by the history as recorded (C++'s
+        is_leaf: a stale view is not regenerated here)."""
+        if self._grad is None and self._grad_fn is not None and not self._retains_grad:
             warnings.warn(errors.NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
         return self._grad
 
@@ -497,7 +499,7 @@ class Tensor:
         if value is not None and not isinstance(value, dtypes.dtype):
             raise RuntimeError(f"grad_dtype must be a torch.dtype or None, but got {type(value).__name__}")
         if not self.is_leaf:
-            if not self._retains_grad:  # torch reads .grad on the way, with its non-leaf warning
+            if self._grad is None and not self._retains_grad:  # torch reads .grad on the way, with its warning
                 warnings.warn(errors.NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
             raise RuntimeError("grad_dtype can only be set on leaf tensors.")
         if value is not None and self._grad is not None and self._grad.dtype is not value:

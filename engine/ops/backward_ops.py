@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from engine import dtypes
+from engine import dtypes, errors
 from engine.ops.core import array_of, record, result_type
 from engine.tensor import Tensor
 
@@ -151,6 +151,8 @@ def gelu_backward(grad_output: Tensor, self: Tensor, approximate: str = "none") 
 
 
 def leaky_relu_backward(grad_output: Tensor, self: Tensor, negative_slope: float, self_is_result: bool) -> Tensor:
+    if self_is_result and negative_slope < 0:  # leaky_relu_ saved its result, whose sign no longer says the input's
+        raise RuntimeError(errors.LEAKY_RELU_INPLACE_NEGATIVE_SLOPE)
     dt = result_type(grad_output, self)
     g = array_of(grad_output, dt)
     out = _new(np.where(array_of(self, dt) > 0, g, g * dt.np.type(negative_slope)), dt)

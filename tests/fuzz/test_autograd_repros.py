@@ -220,6 +220,34 @@ CASES = cases(
         x.mul_(torch.ones(3, requires_grad=True))
         r2 = _err(lambda: y.sum().backward())
         """),
+    ("leaky_relu_ with a negative slope: its backward refuses, on a view too", """
+        a = torch.ones(4, 2, requires_grad=True)
+        x = a * 2
+        F.leaky_relu_(x, -0.5)
+        r1 = _err(lambda: x.sum().backward(retain_graph=True))
+        e = a * 2
+        b = e.transpose(0, 1)
+        F.leaky_relu_(b, -0.5)
+        r2 = _err(lambda: torch.autograd.grad(e.sum(), [a], retain_graph=True, allow_unused=True))
+        r3 = _err(lambda: torch.autograd.grad(b.sum(), [a], retain_graph=True, allow_unused=True))
+        """),
+    ("the .grad of a stale view and of a non-leaf given one: no error, no warning", """
+        a = torch.tensor([2.9, -1.1, 1.1, -0.2, -1.2], requires_grad=True)
+        c = a.chunk(2, 0)[0]
+        d = a.detach()
+        f = a / 3.0
+        d *= f
+        g1 = c.grad
+        y = a * 2
+        y.grad = torch.ones(5)
+        g2 = y.grad
+        z = a * 3
+        g3 = z.grad
+        x = torch.zeros(3)
+        v = x[:2]
+        x.mul_(torch.ones(3, requires_grad=True))
+        g4 = v.grad
+        """),
     ("autograd.grad after backward through cat", """
         b = torch.full((1, 3,), 2.0, requires_grad=True)
         d = torch.cat([b, b * 2], -1)

@@ -351,7 +351,7 @@ DERIVATIVES = {
                                self=lambda c, grad: B.leaky_relu_backward(grad, c.result, c.negative_slope, True)),
     "GeluBackward0": rule("self", saves="self", keeps="approximate",
                           self=lambda c, grad: B.gelu_backward(grad, c.self, c.approximate)),
-    "HardtanhBackward0": rule("self", saves="self", keeps="max_val, min_val",  # hardtanh_ saves its result as self
+    "HardtanhBackward0": rule("self", saves="self", keeps="max_val, min_val",  # hardtanh_ saves a clone of self
                               self=lambda c, grad: B.hardtanh_backward(grad, c.self, c.min_val, c.max_val)),
     "HardtanhBackwardBackward0": rule("grad_output, self", saves="self", keeps="max_val, min_val",
                                       grad_output=lambda c, grad: B.hardtanh_backward(grad, c.self, c.min_val,
