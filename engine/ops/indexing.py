@@ -159,12 +159,8 @@ def _slice_bounds(size: int, item: slice, single: bool) -> tuple[int | None, int
     start = None if start is None else int(start)
     stop = None if stop is None else int(stop)
     step = 1 if step is None else int(step)
-    if not single and step == 1:
-        if start is None and stop is None:
-            return None
-        begin, end, _ = slice(start, stop).indices(size)
-        if begin == 0 and end >= size:
-            return None
+    if not single and step == 1 and start in (None, 0) and (stop is None or stop >= size):
+        return None  # torch compares start and stop as written: `-4:` or `:-1` is a slice, even of nothing
     return start, stop, step
 
 

@@ -248,6 +248,19 @@ CASES = cases(
         x.mul_(torch.ones(3, requires_grad=True))
         g4 = v.grad
         """),
+    ("setitem through a slice torch does not skip (a start or stop as written), even of nothing", """
+        b = torch.full((4,), 2.0, requires_grad=True)
+        c = b / -1
+        c.set_()
+        c[1:] = 0.5
+        res = []
+        for n in (4, 0):
+            for index in (slice(None), slice(0, 10), slice(-10, None), slice(-4, None), slice(1, None),
+                          slice(0, -1), slice(None, -1), slice(0, 0)):
+                d = torch.full((n,), 2.0, requires_grad=True) * 1
+                d[index] = 0.5
+                res.append(d.grad_fn.name())
+        """),
     ("autograd.grad after backward through cat", """
         b = torch.full((1, 3,), 2.0, requires_grad=True)
         d = torch.cat([b, b * 2], -1)
