@@ -400,7 +400,9 @@ def _accumulate(node: AccumulateGrad, grad: Any) -> None:
     variable = node.variable
     if grad is None:
         return
-    if variable.grad_fn is not None:  # a leaf (a view made a leaf by requires_grad_) whose base took a history
+    # torch's, not the Paddle dialect's GradNodeAccumulation (which goes on accumulating into a former leaf):
+    # a leaf (a view made a leaf by requires_grad_) whose base has since taken a history is refused
+    if type(node) is AccumulateGrad and variable.grad_fn is not None:
         raise RuntimeError("leaf variable has been moved into the graph interior")
     if not variable.requires_grad:  # requires_grad_(False) since the graph was built
         return
