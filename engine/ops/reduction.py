@@ -80,7 +80,11 @@ def _check_nonempty(self: Tensor, op: str, dims: tuple[int, ...], dim_given: boo
 
 
 def _dense(array: Any, dt: np.dtype | None = None) -> np.ndarray:
-    """A C-contiguous array, 0-d kept 0-d (np.ascontiguousarray would make it 1-d)."""
+    """A C-contiguous array, 0-d kept 0-d (np.ascontiguousarray would make it 1-d); a cast down that
+    overflows (a float64 norm back to float32) gives inf without numpy's warning, as torch's does."""
+    if dt is not None and getattr(array, "dtype", dt) != dt:
+        with np.errstate(over="ignore"):
+            return np.asarray(array, dtype=dt, order="C")
     return np.asarray(array, dtype=dt, order="C")
 
 

@@ -196,7 +196,7 @@ CASES = cases(
         r3 = _err(lambda: e.max(-1))
         r4 = _err(lambda: e.argmax(-1))
         """),
-    ("overflow to inf in square, pow, prod and cumsum warns of nothing", """
+    ("overflow to inf in square, pow, prod, cumsum, norm and var warns of nothing", """
         g = torch.arange(64.).reshape(4, 4, 4)
         torch.exp(g, out=g)
         h = g.permute(2, 1, 0).square()
@@ -206,6 +206,8 @@ CASES = cases(
         p = e.prod()
         c = e.flatten().cumsum(0)
         q = e.flatten().cumprod(0)
+        n = torch.tensor([3e38, 3e38]).norm()
+        v = torch.tensor([3e38, -3e38]).var()
         """),
     ("a view made a leaf, then its base took a history: the leaf moved into the graph interior", """
         a = torch.arange(1.).reshape(1, 1).clone()
