@@ -205,9 +205,7 @@ class SavedScalar(SavedTensor):
         self.hooks = (pack_hook, unpack_hook)  # a wrapped number is never packed: torch skips its hooks
 
     def unpack(self, owner: Node, by_backward: bool = False) -> Any:
-        """The saved tensor, checked. A node's own backward unpacks as torch's unpack() without a
-        saved_for node (`by_backward`): a saved input that lost its history to detach_() is refused
-        there, while the `_saved_x` getters and custom Functions' saved_tensors still hand it out."""
+        """The saved number: only its release is checked (it has no history to lose)."""
         if self.released:
             raise RuntimeError(errors.BACKWARD_TWICE)
         return self.value
