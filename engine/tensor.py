@@ -498,7 +498,7 @@ class Tensor:
     def grad_dtype(self, value: dtypes.dtype | None) -> None:
         if value is not None and not isinstance(value, dtypes.dtype):
             raise RuntimeError(f"grad_dtype must be a torch.dtype or None, but got {type(value).__name__}")
-        if not self.is_leaf:
+        if self._grad_fn is not None:  # C++'s is_leaf, as the setter asks it (the getter asks Python's)
             if self._grad is None and not self._retains_grad:  # torch reads .grad on the way, with its warning
                 warnings.warn(errors.NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
             raise RuntimeError("grad_dtype can only be set on leaf tensors.")

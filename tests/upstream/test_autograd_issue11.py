@@ -107,6 +107,14 @@ CASES = cases(
     with torch.no_grad():
         v = y[0:1]
     leaf_view = v.grad_dtype
+    f = (torch.arange(1.) - 0).reshape(1).requires_grad_()
+    a = torch.zeros(1, 1, 3)
+    b = a.unbind(-3)[0]
+    a.div_(f)
+    r3 = _err(lambda: b.grad_dtype)
+    def set_it():
+        b.grad_dtype = torch.float64
+    r4 = _err(set_it)
     """),
     ("set_ gives a leaf a new AccumulateGrad, .data = of the same type does not", """
     x = torch.rand(3, requires_grad=True)
