@@ -296,8 +296,10 @@ def _power_scalar(a: np.ndarray, e: Any, out: np.ndarray | None = None) -> np.nd
     NaN, where C's pow gives inf and 0); numpy already takes sqrt, square and reciprocal for 0.5, 2, -1."""
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         if e == -0.5 and a.dtype.kind == "f":
-            root = np.sqrt(a, out=out)
-            return np.divide(a.dtype.type(1), root, out=root)
+            if out is None:
+                return np.divide(a.dtype.type(1), np.sqrt(a))
+            np.sqrt(a, out=out)
+            return np.divide(a.dtype.type(1), out, out=out)
         return np.power(a, e, out=out, casting="unsafe") if out is not None else np.power(a, e)
 
 

@@ -186,6 +186,11 @@ CASES = cases(
         g, = torch.autograd.grad(f.sum(), [d], retain_graph=True, allow_unused=True)
         h = d.detach().pow(-0.5)
         k = d.detach().clone().pow_(-0.5)
+        c = torch.full((1, 2, 3,), 2.0, requires_grad=True)
+        m = c.mean()
+        m.pow_(0.5)
+        b, = torch.autograd.grad(m.sum(), [c], retain_graph=True, allow_unused=True)
+        z = torch.tensor(-0.0).pow(-0.5)
         """),
     ("amax and amin over an empty dim name it as written", """
         d = torch.arange(2.).reshape(2, 1)
