@@ -436,6 +436,8 @@ def _accumulate_into(variable: Any, grad: Any) -> None:
 
 def _obeys_layout_contract(grad: Any, variable: Any) -> bool:
     stride = variable._stride
+    if len(stride) != len(grad._stride):  # a leaf whose .data = changed its rank: torch copies (and may fail)
+        return False
     if grad._stride == stride and stride == geometry.row_major_strides(variable._shape):
         return True  # the usual pair: both row-major (dense, and no size-1 dim has stride 0)
     if _dense(variable):
