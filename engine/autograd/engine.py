@@ -436,13 +436,13 @@ def _accumulate_into(variable: Any, grad: Any) -> None:
 
 def _obeys_layout_contract(grad: Any, variable: Any) -> bool:
     stride = variable._stride
-    if len(stride) != len(grad._stride):  # a leaf whose .data = changed its rank: torch copies (and may fail)
-        return False
     if grad._stride == stride and stride == geometry.row_major_strides(variable._shape):
         return True  # the usual pair: both row-major (dense, and no size-1 dim has stride 0)
     if _dense(variable):
-        for size, g_stride, v_stride in zip(grad._shape, grad._stride, variable._stride):
-            if size != 1 and g_stride != v_stride:
+        # torch walks the gradient's dims; a leaf whose `.data =` took away dims has no stride there to match
+        # (a dim of size 1 is not compared), so such a gradient is copied, and may not fit
+        for idx, (size, g_stride) in enumerate(zip(grad._shape, grad._stride)):
+            if size != 1 and (idx >= len(stride) or g_stride != stride[idx]):
                 return False
             if size == 1 and g_stride == 0:
                 return False
