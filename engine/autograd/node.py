@@ -290,6 +290,30 @@ class Context:
         return self.grad_input_mask[i]
 
 
+def apply_rule(node: Node, rule: Any, grads: list[Any], grad_input_mask: tuple[bool, ...]) -> Sequence[Any]:
+    """A table node's gradients: its formulas run on a Context of its saved tensors (unpacked, so
+    version-checked) and values; what backward calls for every table node."""
+    attrs = {"grad_input_mask": grad_input_mask}
+    attrs.update(rule.unsaved)  # a field the op did not keep reads as None (a list field as [])
+    lists = rule.lists
+    if lists:
+        for field in lists:
+            attrs[field] = []
+        for field, saved in node._saved:
+            if field in lists:
+                attrs[field].append(saved.unpack(node))
+            else:
+                attrs[field] = saved.unpack(node)
+    else:
+        for field, saved in node._saved:
+            attrs[field] = saved.unpack(node)
+    if node._values:
+        attrs.update(node._values)
+    ctx = object.__new__(Context)  # Context's fields as one dict, built without its __init__
+    ctx.__dict__ = attrs
+    return rule.apply(ctx, grads if len(node.output_meta) > 1 or rule.grads_list else grads[0])
+
+
 class Node:
     """One recorded op; its class names it and carries its derivative (see engine.autograd.derivatives)."""
 
@@ -408,25 +432,7 @@ class Node:
         rule = self._rule
         if rule is None or self._backward is not None:  # an op recorded with a numpy closure keeps it
             return self._apply_closure(grads)
-        attrs = {"grad_input_mask": grad_input_mask}
-        attrs.update(rule.unsaved)  # a field the op did not keep reads as None (a list field as [])
-        lists = rule.lists
-        if lists:
-            for field in lists:
-                attrs[field] = []
-            for field, saved in self._saved:
-                if field in lists:
-                    attrs[field].append(saved.unpack(self))
-                else:
-                    attrs[field] = saved.unpack(self)
-        else:
-            for field, saved in self._saved:
-                attrs[field] = saved.unpack(self)
-        if self._values:
-            attrs.update(self._values)
-        ctx = object.__new__(Context)  # Context's fields as one dict, built without its __init__
-        ctx.__dict__ = attrs
-        return rule.apply(ctx, grads if len(self.output_meta) > 1 or rule.grads_list else grads[0])
+        return apply_rule(self, rule, grads, grad_input_mask)
 
     def __call__(self, *grads: Any) -> Any:
         """`grad_fn(*grads)`: run this node alone on the given gradients (under the caller's grad
