@@ -294,7 +294,8 @@ def apply_rule(node: Node, rule: Any, grads: list[Any], grad_input_mask: tuple[b
     """A table node's gradients: its formulas run on a Context of its saved tensors (unpacked, so
     version-checked) and values; what backward calls for every table node."""
     attrs = {"grad_input_mask": grad_input_mask}
-    attrs.update(rule.unsaved)  # a field the op did not keep reads as None (a list field as [])
+    if rule.unsaved:
+        attrs.update(rule.unsaved)  # a field the op did not keep reads as None (a list field as [])
     lists = rule.lists
     if lists:
         for field in lists:
