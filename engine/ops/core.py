@@ -124,6 +124,11 @@ def edges_of(inputs: Sequence[Any]) -> tuple[tuple[Node | None, int], ...]:
             if fn is not None and (view is None or view.attr_version == t._vc.value):
                 edges.append((fn, t._output_nr))  # a current history: _gradient_edge's answer, inlined
                 continue
+            if fn is None and view is None and t._accumulator is not None:
+                acc = t._accumulator()  # a leaf whose AccumulateGrad lives: _gradient_edge's answer, inlined
+                if acc is not None and t._requires_grad:
+                    edges.append((acc, 0))
+                    continue
             edge = t._gradient_edge()
             edges.append(edge if edge is not None else _NO_EDGE)
         else:
