@@ -271,7 +271,7 @@ def _drain(ready: list[Any], buffers: _Buffers, dependencies: dict[Node, int], n
             if not keep_graph:
                 for _, saved in node._saved:
                     saved.release()
-        elif kind is _LEAF and not node.variable._backward_hooks:
+        elif kind is _LEAF and not node.variable._backward_hooks and node.output_meta[0][2] is CPU:
             _accumulate(node, incoming[0])
             continue
         else:
@@ -329,11 +329,13 @@ _TABLE, _LEAF = "table", "leaf"
 class _DirectKinds(dict):
     """Which node classes the direct path may run: derivative-table nodes whose class keeps Node's
     own apply and release (not a custom Function's, CopySlices' or a dialect's), and AccumulateGrad
-    itself; found once per class."""
+    itself (a leaf on the host: the path does not enter a device); found once per class."""
 
     def __missing__(self, cls: type) -> str | None:
         if cls is AccumulateGrad:
             kind: str | None = _LEAF
+        elif issubclass(cls, AccumulateGrad):  # a dialect's leaf sink (Paddle's GradNodeAccumulation)
+            kind = None
         elif cls.apply is Node.apply and cls.release is Node.release and not cls._runs_without_grads:
             kind = _TABLE
         else:
