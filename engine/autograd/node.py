@@ -11,6 +11,7 @@ exposes them (`grad_fn._saved_self`, `grad_fn._saved_dim`). Hooks (`register_hoo
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -40,14 +41,16 @@ sequences: Sequences = runtime.slot(__name__, "sequences", Sequences)
 class SavedTensor:
     """A tensor an op keeps for backward, checked against in-place changes when unpacked.
 
-    An op's own output is saved as an alias without grad_fn (as PyTorch does, to avoid a cycle); when
-    unpacked while the backward itself is recorded (create_graph) it is handed out with the node as
-    its grad_fn, so the second derivative flows through the op. An error about a saved output names
-    the op that saved it (or, for an in-place op on a view, the view's node after the rebase:
-    `view_grad_fn`); a saved input names its grad_fn at backward time.
+    An op's own output is saved as an alias without grad_fn (as PyTorch does, to avoid a cycle), made
+    the first time it is read (`tensor`): until then the output's layout at save time is kept, which
+    holds its memory as the alias would, so an op whose graph is never run or inspected does not pay
+    for a tensor object. When unpacked while the backward itself is recorded (create_graph) the alias
+    is handed out with the node as its grad_fn, so the second derivative flows through the op. An
+    error about a saved output names the op that saved it (or, for an in-place op on a view, the
+    view's node after the rebase: `view_grad_fn`); a saved input names its grad_fn at backward time.
     """
 
-    __slots__ = ("hooks", "is_output", "output_nr", "packed", "released", "target", "tensor", "version",
+    __slots__ = ("_layout", "_tensor", "hooks", "is_output", "output_nr", "packed", "released", "target", "version",
                  "view_grad_fn")
 
     def __init__(self, tensor: Any, is_output: bool, output_nr: int = 0) -> None:
@@ -56,7 +59,13 @@ class SavedTensor:
         self.version = tensor._vc.value
         self.is_output = is_output
         self.output_nr = output_nr
-        self.tensor = tensor._alias() if is_output else tensor
+        if is_output:
+            self._tensor = None
+            self._layout = (tensor._storage, tensor._offset, tensor._shape, tensor._stride, tensor.dtype, tensor._vc,
+                            tensor._bits, tensor._np_cache)
+        else:
+            self._tensor = tensor
+            self._layout = None
         self.released = False
         self.view_grad_fn: Node | None = None
         self.target = None
@@ -66,6 +75,21 @@ class SavedTensor:
             self.packed = self._pack(tensor)
         else:
             self.hooks = self.packed = None
+
+    @property
+    def tensor(self) -> Any:
+        """The saved tensor: an input itself, an output's alias (made now if not yet), None once freed
+        or packed by a hook."""
+        tensor = self._tensor
+        if tensor is None and self._layout is not None:
+            tensor = self._tensor = _alias_of(self._layout)
+            self._layout = None
+        return tensor
+
+    @tensor.setter
+    def tensor(self, value: Any) -> None:
+        self._tensor = value
+        self._layout = None
 
     def _pack(self, tensor: Any) -> Any:
         """saved_tensors_hooks: the pack hook sees the tensor itself, under no_grad, and may not write
@@ -83,7 +107,9 @@ class SavedTensor:
             raise RuntimeError(errors.BACKWARD_TWICE)
         if self.hooks is not None:  # hooked tensors are not version-checked, exactly as in PyTorch
             return self._from_unpack_hook(owner)
-        tensor = self.tensor
+        tensor = self._tensor
+        if tensor is None:
+            tensor = self.tensor
         current = tensor._vc.value
         if current != self.version:
             raise RuntimeError(errors.VERSION_MISMATCH.format(core=self._mismatch_core(owner, current)))
@@ -150,6 +176,23 @@ class SavedTensor:
                                "one pair of hooks is allowed at a time.")
         self.hooks = (pack_hook, unpack_hook)
         self.packed = self._pack(self.tensor)
+
+
+def _alias_of(layout: tuple[Any, ...]) -> Any:
+    """Tensor._alias of an output as it was when saved (its layout may have changed in place since)."""
+    storage, offset, shape, stride, dtype, vc, bits, np_cache = layout
+    alias = _tensor_class()._make(storage, offset, shape, stride, dtype, vc)
+    alias._bits = bits
+    alias._np_cache = np_cache
+    return alias
+
+
+@functools.cache
+def _tensor_class() -> Any:
+    """engine.tensor.Tensor, which imports this module (so it is looked up once, not imported here)."""
+    from engine.tensor import Tensor
+
+    return Tensor
 
 
 class _GradientTarget:

@@ -1,4 +1,5 @@
-"""Backward's direct path for the common node, and its numpy sum of two gradients, leave what PyTorch leaves.
+"""Backward's direct path for the common node, its numpy sum of two gradients and saved outputs kept
+as their layout until read leave what PyTorch leaves.
 
 A node without hooks (a derivative-table node, or a leaf's AccumulateGrad) runs without the general
 evaluation's checks, and two gradients of one shape and dtype meeting at a node are summed straight
@@ -51,6 +52,17 @@ SNIPPETS = {
     "backward(inputs=...) runs only what it needs": (
         "a = torch.ones(2, requires_grad=True)\nb = torch.ones(2, requires_grad=True)\n"
         "((a * b).sigmoid() + a).sum().backward(inputs=[b])"),
+    # a saved output, kept as its layout until read
+    "a saved result read before backward": (
+        "x = torch.arange(6.).reshape(2, 3).requires_grad_()\ny = x.sigmoid()\nr = y.grad_fn._saved_result\n"
+        "same = (r is y, r.data_ptr() == y.data_ptr(), r._version, r.requires_grad)\ny.sum().backward()"),
+    "a saved result whose tensor is transposed in place afterwards": (
+        "x = torch.arange(6.).reshape(2, 3).requires_grad_()\ny = x.relu()\ny.t_()\nr = y.grad_fn\n"
+        "y.sum().backward()"),
+    "a saved result packed by saved-tensor hooks": (
+        "packed = []\nx = torch.ones(2, 3, requires_grad=True)\n"
+        "with torch.autograd.graph.saved_tensors_hooks(lambda t: packed.append(t.shape) or t, lambda t: t):\n"
+        "    y = x.exp()\ny.sum().backward()"),
     # the errors the direct path keeps
     "a second backward through a freed graph": (
         "a = torch.ones(2, requires_grad=True)\ny = (a * a).sigmoid().sum()\ny.backward()\ny.backward()"),
