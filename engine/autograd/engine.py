@@ -199,7 +199,7 @@ def run_backward(tensors: Sequence[Any], grads: Sequence[Any], keep_graph: bool,
     captured: list[Any] = [None] * (len(inputs) if inputs is not None else 0)
     receives = None if needed is None else needed | set(captures)  # nodes whose gradient is wanted
 
-    ready = [(_priority(node), id(node), node) for node, count in dependencies.items() if count == 0]
+    ready = [(*_priority(node), id(node), node) for node, count in dependencies.items() if count == 0]
     heapq.heapify(ready)
     callbacks: list[Any] = []
     _graph_tasks.append(callbacks)
@@ -253,20 +253,22 @@ def _drain(ready: list[Any], buffers: _Buffers, dependencies: dict[Node, int], n
     pop, push, add, slots = heapq.heappop, heapq.heappush, buffers.add, buffers.slots
     every_node = needed is None
     while ready:
-        node = pop(ready)[2]
+        node = pop(ready)[3]
         incoming = slots.pop(node, None) or [None] * len(node.output_meta)  # its gradients, taken
         edges = node.next_functions
         kind = _DIRECT[type(node)] if every_node and node._hooks is None else None
         if kind is _TABLE and node._backward is None and node._rule is not None and \
                 node.output_meta[0][2] is CPU:
             if incoming[0] is None if len(incoming) == 1 else all(g is None for g in incoming):
-                outgoing: Sequence[Any] = ()
+                outgoing: list[Any] = [None] * len(edges)
             else:
                 if len(edges) == 1:
                     mask: tuple[bool, ...] = (edges[0][0] is not None,)
+                elif len(edges) == 2:
+                    mask = (edges[0][0] is not None, edges[1][0] is not None)
                 else:
                     mask = tuple([child is not None for child, _ in edges])
-                outgoing = _validate(node, list(apply_rule(node, node._rule, incoming, mask)))
+                outgoing = _validate(node, list(apply_rule(node, node._rule, incoming, mask)))  # a list of ours
             incoming = None
             if not keep_graph:
                 for _, saved in node._saved:
@@ -275,11 +277,10 @@ def _drain(ready: list[Any], buffers: _Buffers, dependencies: dict[Node, int], n
             _accumulate(node, incoming[0])
             continue
         else:
-            outgoing = _run_node(node, incoming, needed, captures, captured, receives, keep_graph)
+            given = _run_node(node, incoming, needed, captures, captured, receives, keep_graph)
             incoming = None
-        if not edges:
-            continue
-        outgoing = list(outgoing) if outgoing else [None] * len(edges)
+            outgoing = list(given) if given else [None] * len(edges)  # a list of ours, whatever a hook returned
+            given = None
         i = -1
         for child, nr in edges:
             i += 1
@@ -296,8 +297,10 @@ def _drain(ready: list[Any], buffers: _Buffers, dependencies: dict[Node, int], n
             left = dependencies[child] - 1
             dependencies[child] = left
             if left == 0:  # the ready queue's order: leaves' AccumulateGrad first (oldest first), then the newest
-                push(ready, ((0, child.order) if isinstance(child, AccumulateGrad) else (1, -child.sequence_nr),
-                             id(child), child))
+                if isinstance(child, AccumulateGrad):
+                    push(ready, (0, child.order, id(child), child))
+                else:
+                    push(ready, (1, -child.sequence_nr, id(child), child))
 
 
 def _run_node(node: Node, incoming: list[Any], needed: set[Node] | None, captures: dict[Node, list[tuple[int, int]]],
