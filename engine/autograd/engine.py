@@ -247,23 +247,28 @@ def _drain(ready: list[Any], buffers: _Buffers, dependencies: dict[Node, int], n
     """Run each node once all the gradients it waits for have arrived (a plain loop: it runs per node;
     the buffer's first gradient and the ready queue's priority are inlined, as they run per edge).
 
-    The common node (every node runs, no hooks on it, a derivative-table node or a leaf's
-    AccumulateGrad, on the host) takes a direct path: `_evaluate`'s steps without the checks that
-    would find nothing to do."""
+    The common node (one that runs and whose gradients are not captured, no hooks on it, a
+    derivative-table node or a leaf's AccumulateGrad, on the host) takes a direct path: `_evaluate`'s
+    steps without the checks that would find nothing to do."""
     pop, push, add, slots = heapq.heappop, heapq.heappush, buffers.add, buffers.slots
     every_node = needed is None
     while ready:
         node = pop(ready)[3]
         incoming = slots.pop(node, None) or [None] * len(node.output_meta)  # its gradients, taken
         edges = node.next_functions
-        kind = _DIRECT[type(node)] if every_node and node._hooks is None else None
+        if node._hooks is None and (every_node or (node in needed and node not in captures)):
+            kind = _DIRECT[type(node)]
+        else:
+            kind = None
         if kind is _TABLE and node._backward is None and node._rule is not None and \
                 node.output_meta[0][2] is CPU:
             if incoming[0] is None if len(incoming) == 1 else all(g is None for g in incoming):
                 outgoing: list[Any] = [None] * len(edges)
             else:
-                if len(edges) == 1:
-                    mask: tuple[bool, ...] = (edges[0][0] is not None,)
+                if not every_node:  # autograd.grad / backward(inputs=): only the edges whose gradient is wanted
+                    mask: tuple[bool, ...] = tuple([child is not None and child in receives for child, _ in edges])
+                elif len(edges) == 1:
+                    mask = (edges[0][0] is not None,)
                 elif len(edges) == 2:
                     mask = (edges[0][0] is not None, edges[1][0] is not None)
                 else:

@@ -49,6 +49,10 @@ SNIPPETS = {
     "create_graph records the summed gradient": (
         "a = torch.ones(2, 2, requires_grad=True)\n(g,) = torch.autograd.grad((a * a + a).sum(), a, create_graph=True)\n"
         "g.sum().backward()"),
+    "autograd.grad of an intermediate and a leaf": (
+        "x = torch.ones(2, 3, requires_grad=True)\nw = torch.full((2, 3), 3., requires_grad=True)\nh = x * w\n"
+        "y = (h.sigmoid() * h + x).sum()\ngh, gx = torch.autograd.grad(y, [h, x], retain_graph=True)\n"
+        "(gw,) = torch.autograd.grad(y, w)"),
     "backward(inputs=...) runs only what it needs": (
         "a = torch.ones(2, requires_grad=True)\nb = torch.ones(2, requires_grad=True)\n"
         "((a * b).sigmoid() + a).sum().backward(inputs=[b])"),
