@@ -268,12 +268,17 @@ CASES = cases(
                 d[index] = 0.5
                 res.append(d.grad_fn.name())
         """),
-    ("backward into a leaf whose .data = made it 0-dim: the gradient is copied, and does not fit", """
+    ("backward into a leaf whose .data = made it 0-dim: an expanded gradient is copied and does not fit, a dense one is adopted", """
         b = torch.tensor([0.2, -2.0, -0.3, 1.2, -0.5, -0.7], requires_grad=True)
         c = b.sum()
         d = c[...]
         b.data = d
         r = _err(lambda: c.backward(retain_graph=True))
+        f = torch.ones(3, requires_grad=True)
+        g = f.unbind(-1)[1]
+        h = g.clone()
+        f.data = h
+        h.backward(torch.ones_like(h))
         """),
     ("autograd.grad after backward through cat", """
         b = torch.full((1, 3,), 2.0, requires_grad=True)
