@@ -18,6 +18,7 @@ import numpy as np
 
 from engine import allocator as allocation
 from engine import dtypes, errors, geometry
+from engine.kernels.relu import relu as relu_kernel
 from engine.ops.core import (
     apply_inplace,
     array_of,
@@ -379,19 +380,6 @@ def _sigmoid(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     return np.reciprocal(out, out=out)
 
 
-def _relu(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
-    """torch's clamp_min(x, 0): x < 0 ? 0 : x, so -0. and NaN pass through. np.maximum (a SIMD
-    loop, several times faster than np.where) keeps NaN, but its float32/float64 loops make -0. 0.,
-    so the -0. of x are found first and given their sign back."""
-    zero = x.dtype.type(0)
-    if x.dtype.kind != "f":
-        return np.maximum(x, zero, out=out)
-    negative_zero = np.logical_and(x == 0, np.signbit(x))
-    result = np.maximum(x, zero, out=np.empty_like(x) if out is None else out)
-    np.copysign(result, x.dtype.type(-1), out=result, where=negative_zero)
-    return result
-
-
 def _rsqrt(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     out = np.sqrt(x, out=out)
     return np.reciprocal(out, out=out)
@@ -442,7 +430,7 @@ UNARY: dict[str, tuple[str, Callable[..., np.ndarray], str]] = {
     "tan": ("TanBackward0", np.tan, "result"),
     "tanh": ("TanhBackward0", np.tanh, "result"),
     "sigmoid": ("SigmoidBackward0", _sigmoid, "result"),
-    "relu": ("ReluBackward0", _relu, "result"),
+    "relu": ("ReluBackward0", relu_kernel, "result"),
     "reciprocal": ("ReciprocalBackward0", _reciprocal, "result"),
     "square": ("PowBackward0", np.square, "self"),
     "sign": ("SignBackward0", np.sign, "none"),

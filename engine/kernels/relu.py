@@ -1,0 +1,66 @@
+"""relu as ATen computes it (clamp_min(x, 0): `x < 0 ? 0 : x`), in one pass and without temporaries.
+
+torch keeps -0. and every NaN (its sign too) as they are. np.maximum is the fast loop (SIMD, one pass,
+in place when out is the input) and returns the NaN operand as documented; only which zero it gives
+for the tie -0. against 0. is left to the loop. On x86 the loop hands back its second operand on a
+tie, so `np.maximum(0, x)` is exactly relu. That is checked once per dtype on a probe (contiguous,
+strided and in-place, every tail length of a vector); where a loop does otherwise, an exact path
+marks the -0. first and puts them back, a chunk at a time, so the marks never cost a full-size array.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+CHUNK = 1 << 16  # elements per chunk of the exact path: its masks stay in cache and small
+
+
+def relu(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+    """relu of x into out (a new array if None; out may be x itself for relu_)."""
+    zero = x.dtype.type(0)
+    if out is None:
+        out = np.empty_like(x)  # a 0-dim input would make a numpy scalar otherwise
+    if x.dtype.kind != "f":
+        return np.maximum(x, zero, out=out)
+    if maximum_keeps_negative_zero(x.dtype):
+        return np.maximum(zero, x, out=out)
+    return _relu_marking_negative_zero(x, out)
+
+
+def _relu_marking_negative_zero(x: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """The exact path for any np.maximum: -0. are marked before the write (out may be x), then restored."""
+    if x.flags.c_contiguous and out.flags.c_contiguous and x.ndim > 0:
+        flat_x, flat_out = x.reshape(-1), out.reshape(-1)
+        for start in range(0, flat_x.size, CHUNK):
+            _relu_piece(flat_x[start:start + CHUNK], flat_out[start:start + CHUNK])
+    else:
+        _relu_piece(x, out)
+    return out
+
+
+def _relu_piece(x: np.ndarray, out: np.ndarray) -> None:
+    negative_zero = x == 0
+    np.logical_and(negative_zero, np.signbit(x), out=negative_zero)
+    np.maximum(x, x.dtype.type(0), out=out)
+    np.copyto(out, x.dtype.type(-0.0), where=negative_zero)
+
+
+@functools.cache
+def maximum_keeps_negative_zero(dtype: np.dtype) -> bool:
+    """Whether np.maximum(0, x) is relu for this dtype: -0. kept, NaN kept bit for bit, negatives 0."""
+    kind = np.dtype(f"u{dtype.itemsize}")
+    zero = dtype.type(0)
+    pattern = np.array([-0.0, 0.0, np.nan, -np.nan, -1.0, 1.0, -np.inf, np.inf, -2.5], dtype=dtype)
+    for length in range(1, 70):
+        x = np.resize(pattern, length)[::-1].copy()
+        expected = np.where(x < 0, zero, x).view(kind)
+        strided = np.repeat(x, 2)[::2]
+        in_place = x.copy()
+        np.maximum(zero, in_place, out=in_place)
+        if not (np.array_equal(np.maximum(zero, x).view(kind), expected)
+                and np.array_equal(np.maximum(zero, strided).view(kind), expected)
+                and np.array_equal(in_place.view(kind), expected)):
+            return False
+    return True
