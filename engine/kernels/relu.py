@@ -41,8 +41,9 @@ def _relu_marking_negative_zero(x: np.ndarray, out: np.ndarray) -> np.ndarray:
 
 
 def _relu_piece(x: np.ndarray, out: np.ndarray) -> None:
-    negative_zero = x == 0
-    np.logical_and(negative_zero, np.signbit(x), out=negative_zero)
+    negative_zero, is_zero = np.empty(x.shape, bool), np.empty(x.shape, bool)  # arrays even when 0-dim
+    np.signbit(x, out=negative_zero)
+    np.logical_and(negative_zero, np.equal(x, 0, out=is_zero), out=negative_zero)
     np.maximum(x, x.dtype.type(0), out=out)
     np.copyto(out, x.dtype.type(-0.0), where=negative_zero)
 
@@ -50,6 +51,8 @@ def _relu_piece(x: np.ndarray, out: np.ndarray) -> None:
 @functools.cache
 def maximum_keeps_negative_zero(dtype: np.dtype) -> bool:
     """Whether np.maximum(0, x) is relu for this dtype: -0. kept, NaN kept bit for bit, negatives 0."""
+    if dtype.itemsize not in (2, 4, 8):
+        return False
     kind = np.dtype(f"u{dtype.itemsize}")
     zero = dtype.type(0)
     pattern = np.array([-0.0, 0.0, np.nan, -np.nan, -1.0, 1.0, -np.inf, np.inf, -2.5], dtype=dtype)
