@@ -19,6 +19,7 @@ import numpy as np
 from engine import allocator as allocation
 from engine import dtypes, errors, geometry
 from engine.kernels.relu import relu as relu_kernel
+from engine.kernels.sigmoid import sigmoid_float32
 from engine.ops.core import (
     apply_inplace,
     array_of,
@@ -463,16 +464,19 @@ _CAN_WARN = {"exp", "log", "log2", "log10", "log1p", "expm1", "sqrt", "rsqrt", "
 
 # float32 transcendentals whose float64 value rounded to float32 is nearly always what torch's
 # vectorized (Sleef) kernels give, where numpy's own float32 loops differ in the last bit far more often
+# (float32 sigmoid replays Sleef's exp itself: engine/kernels/sigmoid.py)
 _VIA_DOUBLE = {"exp", "log", "log2", "log10", "log1p", "expm1", "sin", "cos", "tan", "tanh", "asin", "acos", "atan",
-               "sinh", "cosh", "atanh", "exp2", "sigmoid"}
+               "sinh", "cosh", "atanh", "exp2"}
 
 
 def _forward(op: str, x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     if op == "round" and out is not None:
         return np.round(x, out=out)
+    if op == "sigmoid" and x.dtype == np.float32:
+        return sigmoid_float32(x, out)
     if op in _VIA_DOUBLE and x.dtype == np.float32:
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            wide = _exp_then_f32(x) if op == "sigmoid" else UNARY[op][1](x.astype(np.float64)).astype(np.float32)
+            wide = UNARY[op][1](x.astype(np.float64)).astype(np.float32)
         if out is None:
             return wide
         np.copyto(out, wide)
@@ -481,12 +485,6 @@ def _forward(op: str, x: np.ndarray, out: np.ndarray | None = None) -> np.ndarra
         return UNARY[op][1](x, out=out)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         return UNARY[op][1](x, out=out)
-
-
-def _exp_then_f32(x: np.ndarray) -> np.ndarray:
-    """float32 sigmoid as torch computes it: 1 / (1 + exp(-x)) in float32, exp rounded from float64."""
-    e = np.exp(np.negative(x, dtype=np.float64)).astype(np.float32)
-    return np.float32(1) / (np.float32(1) + e)
 
 
 _SAME_DTYPE_OUT = {"neg", "abs", "sign", "floor", "ceil", "round", "trunc", "frac"}  # no casting into out=
