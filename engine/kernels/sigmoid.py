@@ -68,10 +68,13 @@ def _run(x: np.ndarray, out: np.ndarray) -> None:
 
 def _scalar(x: np.ndarray, out: np.ndarray) -> None:
     """The scalar loop: 1 / (1 + expf(-x)), expf correctly rounded (exp in float64, rounded)."""
+    wide = np.empty(x.shape, _F64)  # arrays throughout, even for a 0-dim x
+    np.negative(x, out=wide)
     with np.errstate(over="ignore", invalid="ignore"):
-        e = np.exp(np.negative(x, dtype=_F64)).astype(_F32)
-        np.add(e, _ONE, out=e)
-        np.divide(_ONE, e, out=out)
+        np.exp(wide, out=wide)
+        e = wide.astype(_F32)
+    np.add(e, _ONE, out=e)
+    np.divide(_ONE, e, out=out)
 
 
 class _Buffers:

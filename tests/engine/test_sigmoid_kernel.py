@@ -44,6 +44,12 @@ def test_special_values_as_torch_gives_them(torch1):
     assert np.array_equal(_bits(in_place), _bits(expected))
 
 
+def test_a_zero_dim_tensor_in_place(torch1):
+    x = engine.tensor(-1.5)
+    x.sigmoid_()
+    assert _bits(x.numpy()) == _bits(torch1.tensor(-1.5).sigmoid_().numpy())
+
+
 @pytest.mark.parametrize("view", ["t", "first_columns", "strided_rows", "every_other", "3d"])
 def test_views_run_row_by_row_as_tensor_iterator_does(torch1, view):
     """Only the scalar tails (and an all-strided last dimension) use the C library's expf, which
