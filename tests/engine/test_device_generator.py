@@ -44,7 +44,7 @@ def test_device_draws_have_the_distribution_and_dtype_asked_for(dtype):
     assert normal.dtype is dtype and normal.device.type == "cuda"
     assert abs(float(normal.float().mean()) - 2.0) < 0.05
     assert abs(float(normal.float().std()) - 3.0) < 0.05
-    uniform = engine.rand(200_000, device="cuda", dtype=dtype).float()
+    uniform = engine.rand(200_000, device="cuda", dtype=dtype).double()
     assert float(uniform.min()) >= 0 and float(uniform.max()) < 1
     assert abs(float(uniform.mean()) - 0.5) < 0.01
 
