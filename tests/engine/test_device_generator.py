@@ -52,3 +52,9 @@ def test_device_draws_have_the_distribution_and_dtype_asked_for(dtype):
 def test_uniform_bounds_on_the_device():
     values = engine.empty(100_000, device="cuda").uniform_(-2.0, 5.0).cpu()
     assert float(values.min()) >= -2 and float(values.max()) < 5
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 17])
+def test_device_normals_of_any_count(n):
+    values = engine.randn(n, device="cuda")
+    assert values.shape == (n,) and bool(engine.isfinite(values).all())
