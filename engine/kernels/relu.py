@@ -17,6 +17,19 @@ import numpy as np
 CHUNK = 1 << 16  # elements per chunk of the exact path: its masks stay in cache and small
 
 
+def relu_zeroing_nan(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+    """Paddle's relu, `x > 0 ? x : 0`: NaN and -0. become +0. np.fmax returns the number when one
+    operand is NaN (documented), and adding +0. turns whichever zero a tie gave into +0. (-0. + 0.
+    is +0.), while every other value is itself plus nothing: two passes, no temporary."""
+    if out is None:
+        out = np.empty_like(x)
+    zero = x.dtype.type(0)
+    np.fmax(x, zero, out=out)
+    if x.dtype.kind == "f":
+        np.add(out, zero, out=out)
+    return out
+
+
 def relu(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     """relu of x into out (a new array if None; out may be x itself for relu_)."""
     zero = x.dtype.type(0)

@@ -89,3 +89,22 @@ def test_relu_allocates_its_result_and_little_more(path):
     size = x.numel() * x.element_size()
     peak = _peak_allocated(lambda: engine.relu(x))
     assert size <= peak < 1.05 * size, f"relu allocated {peak} bytes for a {size}-byte result"
+
+
+def test_paddle_relu_and_relu_match_paddle_bit_for_bit():
+    paddle = pytest.importorskip("paddle")
+    import engine.paddle as ours
+
+    x = _values("float32", 4 * len(SPECIALS) + 5)
+    for name in ("relu", "relu_"):
+        expected = getattr(paddle.nn.functional, name)(paddle.to_tensor(x.copy())).numpy()
+        got = getattr(ours.nn.functional, name)(ours.to_tensor(x.copy())).numpy()
+        assert np.array_equal(_bits(got), _bits(expected)), name
+
+
+def test_paddle_relu_in_place_allocates_nothing_full_size():
+    import engine.paddle as ours
+
+    x = ours.to_tensor(_values("float32", 2_000_000))
+    peak = _peak_allocated(lambda: ours.nn.functional.relu_(x))
+    assert peak < 0.05 * 8_000_000, f"relu_ allocated {peak} bytes"
