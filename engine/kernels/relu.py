@@ -1,4 +1,5 @@
-"""relu as ATen computes it (clamp_min(x, 0): `x < 0 ? 0 : x`), in one pass and without temporaries.
+"""relu as ATen computes it (clamp_min(x, 0): `x < 0 ? 0 : x`), in one pass and without temporaries;
+and Paddle's, which makes NaN and -0. zero.
 
 torch keeps -0. and every NaN (its sign too) as they are. np.maximum is the fast loop (SIMD, one pass,
 in place when out is the input) and returns the NaN operand as documented; only which zero it gives
@@ -25,7 +26,7 @@ def relu_zeroing_nan(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray
         out = np.empty_like(x)
     zero = x.dtype.type(0)
     np.fmax(x, zero, out=out)
-    if x.dtype.kind == "f":
+    if x.dtype.kind not in "biu":  # floats, bfloat16 among them
         np.add(out, zero, out=out)
     return out
 
