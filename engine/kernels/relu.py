@@ -5,7 +5,7 @@ torch keeps -0. and every NaN (its sign too) as they are. np.maximum is the fast
 in place when out is the input) and returns the NaN operand as documented; only which zero it gives
 for the tie -0. against 0. is left to the loop. On x86 the loop hands back its second operand on a
 tie, so `np.maximum(0, x)` is exactly relu. That is checked once per dtype on a probe (contiguous,
-strided and in-place, every tail length of a vector); where a loop does otherwise, an exact path
+strided, unaligned and in place, every tail length of a vector); where a loop does otherwise, an exact path
 marks the -0. first and puts them back, a chunk at a time, so the marks never cost a full-size array.
 """
 
@@ -74,10 +74,11 @@ def maximum_keeps_negative_zero(dtype: np.dtype) -> bool:
         x = np.resize(pattern, length)[::-1].copy()
         expected = np.where(x < 0, zero, x).view(kind)
         strided = np.repeat(x, 2)[::2]
+        unaligned = np.concatenate(([zero], x))[1:]  # a view starting one element into its buffer
         in_place = x.copy()
         np.maximum(zero, in_place, out=in_place)
-        if not (np.array_equal(np.maximum(zero, x).view(kind), expected)
-                and np.array_equal(np.maximum(zero, strided).view(kind), expected)
-                and np.array_equal(in_place.view(kind), expected)):
+        if not all(np.array_equal(values.view(kind), expected)
+                   for values in (np.maximum(zero, x), np.maximum(zero, strided), np.maximum(zero, unaligned),
+                                  in_place)):
             return False
     return True
