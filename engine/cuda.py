@@ -216,4 +216,3 @@ __all__ = [
     "memory_cached", "memory_reserved", "memory_stats", "memory_summary", "reset_accumulated_memory_stats",
     "reset_max_memory_allocated", "reset_peak_memory_stats", "set_device", "synchronize",
 ]
-
