@@ -31,6 +31,7 @@ from engine.ops.core import (
     result_type,
     wrap_result,
 )
+from engine.quiet import quietly
 from engine.tensor import Tensor
 
 Operand = Tensor | float | int | bool
@@ -168,21 +169,12 @@ def _alike(self: Any, other: Any) -> tuple[np.ndarray, np.ndarray] | None:
     return None
 
 
-def _quietly(combine: Callable[[np.ndarray, np.ndarray], np.ndarray], a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """a op b without numpy's warnings for floats (inf - inf is nan, silently, as in torch); integer
-    arithmetic never warns, so it skips the errstate's cost."""
-    if a.dtype.kind != "f":
-        return combine(a, b)
-    with np.errstate(invalid="ignore", over="ignore"):
-        return combine(a, b)
-
-
 # --------------------------------------------------------------------------- binary arithmetic
 def add(self: Operand, other: Operand, *, alpha: float = 1, out: Tensor | None = None) -> Tensor:
     if alpha == 1 and out is None:
         alike = _alike(self, other)
         if alike is not None:
-            return wrap_result("AddBackward0", _quietly(np.add, *alike), self.dtype, (self, other),
+            return wrap_result("AddBackward0", quietly(np.add, *alike), self.dtype, (self, other),
                                values={"alpha": 1})
     dt = result_type(self, other)
     sa, sb = _shape_of(self), _shape_of(other)
@@ -221,7 +213,7 @@ def mul(self: Operand, other: Operand, *, out: Tensor | None = None) -> Tensor:
     if out is None:
         alike = _alike(self, other)
         if alike is not None:
-            return wrap_result("MulBackward0", _quietly(np.multiply, *alike), self.dtype, (self, other),
+            return wrap_result("MulBackward0", quietly(np.multiply, *alike), self.dtype, (self, other),
                                {"other": other, "self": self})
     if not isinstance(self, Tensor):
         self, other = other, self
@@ -368,24 +360,30 @@ def _constant(dtype: np.dtype, value: int) -> np.ndarray:
 
 
 def _sigmoid(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
-    """1 / (1 + exp(-x)); only exp can overflow (to inf, whose reciprocal is the 0 torch gives), so
-    only exp runs with numpy's warnings off: ufuncs run slower inside np.errstate."""
+    """1 / (1 + exp(-x)); exp may overflow to inf, whose reciprocal is the 0 torch gives (_forward
+    runs it with numpy's warnings off)."""
     if out is None:
         out = np.empty_like(x)  # a 0-dim input would make numpy scalars below
     out = np.negative(x, out=out)
-    with np.errstate(over="ignore"):
-        np.exp(out, out=out)
+    np.exp(out, out=out)
     np.add(out, _constant(out.dtype, 1), out=out)
     return np.reciprocal(out, out=out)
+
+
+_WHERE_UP_TO = 1024
 
 
 def _relu(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     """torch's clamp_min(x, 0): x < 0 ? 0 : x, so -0. and NaN pass through. np.maximum (a SIMD
     loop, several times faster than np.where) keeps NaN, but its float32/float64 loops make -0. 0.,
-    so the -0. of x are found first and given their sign back."""
+    so the -0. of x are found first and given their sign back. Up to _WHERE_UP_TO elements
+    np.where is the faster of the two (two numpy calls instead of five)."""
     zero = x.dtype.type(0)
     if x.dtype.kind != "f":
         return np.maximum(x, zero, out=out)
+    if out is None and x.size <= _WHERE_UP_TO:
+        zero = _constant(x.dtype, 0)  # a 0-d array: numpy takes it faster than a numpy scalar
+        return np.where(x < zero, zero, x)
     negative_zero = np.logical_and(x == 0, np.signbit(x))
     result = np.maximum(x, zero, out=np.empty_like(x) if out is None else out)
     np.copysign(result, x.dtype.type(-1), out=result, where=negative_zero)
@@ -480,25 +478,38 @@ _VIA_DOUBLE = {"exp", "log", "log2", "log10", "log1p", "expm1", "sin", "cos", "t
 
 
 def _forward(op: str, x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+    """op's numpy forward of x (into `out` when given), without numpy's warnings for the ops whose
+    nan/inf results it would warn about."""
     if op == "round" and out is not None:
         return np.round(x, out=out)
     if op in _VIA_DOUBLE and x.dtype == np.float32:
-        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            wide = _exp_then_f32(x) if op == "sigmoid" else UNARY[op][1](x.astype(np.float64)).astype(np.float32)
+        wide = quietly(_via_double, op, x)
         if out is None:
             return wide
         np.copyto(out, wide)
         return out
     if op not in _CAN_WARN:
         return UNARY[op][1](x, out=out)
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        return UNARY[op][1](x, out=out)
+    return quietly(UNARY[op][1], x, out=out)
+
+
+def _via_double(op: str, x: np.ndarray) -> np.ndarray:
+    """float32 op computed in float64 and rounded back (sigmoid: only its exp, see _exp_then_f32)."""
+    if op == "sigmoid":
+        return _exp_then_f32(x)
+    return UNARY[op][1](x.astype(np.float64)).astype(np.float32)
 
 
 def _exp_then_f32(x: np.ndarray) -> np.ndarray:
-    """float32 sigmoid as torch computes it: 1 / (1 + exp(-x)) in float32, exp rounded from float64."""
-    e = np.exp(np.negative(x, dtype=np.float64)).astype(np.float32)
-    return np.float32(1) / (np.float32(1) + e)
+    """float32 sigmoid as torch computes it: 1 / (1 + exp(-x)) in float32, exp rounded from float64;
+    in place after each new array (a 0-dim input stays an array, not a numpy scalar)."""
+    wide = x.astype(np.float64)  # numpy's ufuncs take far longer to set up a call with dtype= or a cast out=
+    np.negative(wide, out=wide)
+    np.exp(wide, out=wide)
+    e = wide.astype(np.float32)
+    one = _constant(e.dtype, 1)
+    np.add(e, one, out=e)
+    return np.divide(one, e, out=e)
 
 
 _SAME_DTYPE_OUT = {"neg", "abs", "sign", "floor", "ceil", "round", "trunc", "frac"}  # no casting into out=
@@ -515,9 +526,10 @@ def check_out_dtype(out: Tensor, dt: dtypes.dtype, op: str, inputs: tuple[Any, .
 
 
 def unary(op: str, self: Tensor, out: Tensor | None = None) -> Tensor:
-    if out is None and self.dtype.is_floating_point and (
-            self.ndim < 2 or geometry.is_contiguous(self._shape, self._stride)):
-        return _float_unary(op, self)
+    if out is None and self.dtype.is_floating_point:
+        x = self._numpy_view()
+        if x.ndim < 2 or x.flags.c_contiguous:  # numpy's flag agrees with torch's is_contiguous
+            return _float_unary(op, self, x)
     name, _, saves = UNARY[op]
     dt = self.dtype if (self.dtype.is_differentiable or op not in _FLOAT_ONLY) else dtypes.get_default_dtype()
     if op == "abs" and self.dtype.is_complex:
@@ -536,11 +548,10 @@ def unary(op: str, self: Tensor, out: Tensor | None = None) -> Tensor:
                    save_result="result" if "result" in saves else None, out=out, values=values)
 
 
-def _float_unary(op: str, self: Tensor) -> Tensor:
-    """unary() of a row-major floating-point tensor without out=, the common case: no dtype
-    change, none of the bool checks, and the output row-major as TensorIterator makes it."""
+def _float_unary(op: str, self: Tensor, x: np.ndarray) -> Tensor:
+    """unary() of a row-major floating-point tensor (values `x`) without out=, the common case: no
+    dtype change, none of the bool checks, and the output row-major as TensorIterator makes it."""
     name, _, saves = UNARY[op]
-    x = self._numpy_view()
     if x.size > _UNRESERVED:
         _reserve(self._shape, self.dtype)
     return wrap_result(name, _forward(op, x), self.dtype, (self,), {"self": self} if "self" in saves else None,

@@ -25,6 +25,7 @@ from engine import dtypes, errors, geometry
 from engine.kernels import activation, summation
 from engine.ops.core import needs_grad, record, wrap_result
 from engine.ops.pointwise import maximum, minimum, write_out
+from engine.quiet import quietly
 from engine.tensor import Tensor
 
 Dim = int | Sequence[int] | None
@@ -180,8 +181,7 @@ def _sum_all(self: Tensor) -> Tensor:
     accumulate = _accumulate_in(dt)
     x = self._numpy_view()
     if accumulate is dt.np and x.flags.c_contiguous and x.size > 0 and summation.is_short(x.size, x.itemsize):
-        with np.errstate(all="ignore"):  # torch never warns about nan/inf sums
-            result = summation.short_row_sum(x.reshape(-1)).reshape(())
+        result = quietly(summation.short_row_sum, x.reshape(-1))  # torch never warns about nan/inf sums
     else:
         result = _dense(_sum(self, tuple(range(len(self._shape))), False, accumulate), dt.np)
     return wrap_result("SumBackward0", result, dt, (self,), values={"self_sym_sizes": self._shape})
