@@ -483,7 +483,7 @@ def _forward(op: str, x: np.ndarray, out: np.ndarray | None = None) -> np.ndarra
     if op == "round" and out is not None:
         return np.round(x, out=out)
     if op in _VIA_DOUBLE and x.dtype == np.float32:
-        wide = quietly(_via_double, op, x)
+        wide = quietly(_exp_then_f32, x) if op == "sigmoid" else quietly(_in_double, UNARY[op][1], x)
         if out is None:
             return wide
         np.copyto(out, wide)
@@ -493,11 +493,9 @@ def _forward(op: str, x: np.ndarray, out: np.ndarray | None = None) -> np.ndarra
     return quietly(UNARY[op][1], x, out=out)
 
 
-def _via_double(op: str, x: np.ndarray) -> np.ndarray:
-    """float32 op computed in float64 and rounded back (sigmoid: only its exp, see _exp_then_f32)."""
-    if op == "sigmoid":
-        return _exp_then_f32(x)
-    return UNARY[op][1](x.astype(np.float64)).astype(np.float32)
+def _in_double(forward: Callable[[np.ndarray], np.ndarray], x: np.ndarray) -> np.ndarray:
+    """A float32 op computed in float64 and rounded back."""
+    return forward(x.astype(np.float64)).astype(np.float32)
 
 
 def _exp_then_f32(x: np.ndarray) -> np.ndarray:
@@ -526,11 +524,17 @@ def check_out_dtype(out: Tensor, dt: dtypes.dtype, op: str, inputs: tuple[Any, .
 
 
 def unary(op: str, self: Tensor, out: Tensor | None = None) -> Tensor:
+    name, _, saves = UNARY[op]
+    # A row-major float tensor without out=, the common case: no dtype change, none of the checks
+    # below, and the result row-major as TensorIterator makes it (numpy's contiguity is torch's here).
     if out is None and self.dtype.is_floating_point:
         x = self._numpy_view()
-        if x.ndim < 2 or x.flags.c_contiguous:  # numpy's flag agrees with torch's is_contiguous
-            return _float_unary(op, self, x)
-    name, _, saves = UNARY[op]
+        if x.ndim < 2 or x.flags.c_contiguous:
+            if x.size > _UNRESERVED:
+                _reserve(self._shape, self.dtype)
+            return wrap_result(name, _forward(op, x), self.dtype, (self,),
+                               {"self": self} if "self" in saves else None,
+                               {"exponent": 2} if op == "square" else None, "result" if "result" in saves else None)
     dt = self.dtype if (self.dtype.is_differentiable or op not in _FLOAT_ONLY) else dtypes.get_default_dtype()
     if op == "abs" and self.dtype.is_complex:
         dt = self.dtype.to_real()
@@ -546,16 +550,6 @@ def unary(op: str, self: Tensor, out: Tensor | None = None) -> Tensor:
     values = {"exponent": 2} if op == "square" else None
     return _finish(name, op, result, dt, (self,), {"self": self} if "self" in saves else None,
                    save_result="result" if "result" in saves else None, out=out, values=values)
-
-
-def _float_unary(op: str, self: Tensor, x: np.ndarray) -> Tensor:
-    """unary() of a row-major floating-point tensor (values `x`) without out=, the common case: no
-    dtype change, none of the bool checks, and the output row-major as TensorIterator makes it."""
-    name, _, saves = UNARY[op]
-    if x.size > _UNRESERVED:
-        _reserve(self._shape, self.dtype)
-    return wrap_result(name, _forward(op, x), self.dtype, (self,), {"self": self} if "self" in saves else None,
-                       {"exponent": 2} if op == "square" else None, "result" if "result" in saves else None)
 
 
 def unary_(op: str, self: Tensor) -> Tensor:
