@@ -174,8 +174,8 @@ def add(self: Operand, other: Operand, *, alpha: float = 1, out: Tensor | None =
     if alpha == 1 and out is None:
         alike = _alike(self, other)
         if alike is not None:
-            return wrap_result("AddBackward0", quietly(np.add, *alike), self.dtype, (self, other),
-                               values={"alpha": 1})
+            a, b = alike  # unpacked here: a call with *alike is Python's slower call path
+            return wrap_result("AddBackward0", quietly(np.add, a, b), self.dtype, (self, other), values={"alpha": 1})
     dt = result_type(self, other)
     sa, sb = _shape_of(self), _shape_of(other)
     _reserve(geometry.broadcast_shapes(sa, sb), dt)
@@ -213,7 +213,8 @@ def mul(self: Operand, other: Operand, *, out: Tensor | None = None) -> Tensor:
     if out is None:
         alike = _alike(self, other)
         if alike is not None:
-            return wrap_result("MulBackward0", quietly(np.multiply, *alike), self.dtype, (self, other),
+            a, b = alike
+            return wrap_result("MulBackward0", quietly(np.multiply, a, b), self.dtype, (self, other),
                                {"other": other, "self": self})
     if not isinstance(self, Tensor):
         self, other = other, self
@@ -378,11 +379,10 @@ def _relu(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     loop, several times faster than np.where) keeps NaN, but its float32/float64 loops make -0. 0.,
     so the -0. of x are found first and given their sign back. Up to _WHERE_UP_TO elements
     np.where is the faster of the two (two numpy calls instead of five)."""
-    zero = x.dtype.type(0)
+    zero = _constant(x.dtype, 0)  # a 0-d array: numpy takes it faster than a numpy scalar
     if x.dtype.kind != "f":
         return np.maximum(x, zero, out=out)
     if out is None and x.size <= _WHERE_UP_TO:
-        zero = _constant(x.dtype, 0)  # a 0-d array: numpy takes it faster than a numpy scalar
         return np.where(x < zero, zero, x)
     negative_zero = np.logical_and(x == 0, np.signbit(x))
     result = np.maximum(x, zero, out=np.empty_like(x) if out is None else out)
