@@ -90,6 +90,9 @@ def _short_interleaved(items: np.ndarray) -> np.ndarray:
     return _in_turn(np.concatenate((accumulators[:1], items[whole * _ILP:], accumulators[1:])))
 
 
+_ZEROS: dict[np.dtype, np.ndarray] = {}  # a 0-d +0. per dtype, never written
+
+
 def short_row_sum(row: np.ndarray) -> np.ndarray:
     """row_sums of one contiguous row of fewer than 64 vectors, as a fresh 0-d array, in a few vector
     operations instead of the cascade's reshapes (x.sum() of a small tensor, the common case): the
@@ -97,15 +100,18 @@ def short_row_sum(row: np.ndarray) -> np.ndarray:
     That changes only the sign of zeros (x + -0. and x + +0. differ only when x is a zero), and an
     accumulator starting at +0. never holds -0., so adding +0. to the total gives ATen's sum exactly."""
     width = lanes(row.itemsize)
-    n = row.shape[0]
-    if n < width:
+    vectors, left = divmod(row.shape[0], width)
+    if not vectors:
         total = _short_interleaved(row)
-    else:
-        vectors = n // width
-        lane_sums = _short_interleaved(row[:vectors * width].reshape(vectors, width))
-        tail = row[vectors * width:]
-        total = _in_turn(np.concatenate((tail, lane_sums)) if tail.size else lane_sums)
-    return np.add(total, np.zeros((), row.dtype), out=np.empty((), row.dtype))
+    elif not left:  # whole vectors: their lane sums, then the lanes in turn
+        total = _in_turn(_short_interleaved(row.reshape(vectors, width)))
+    else:  # the leftover elements first, then the lanes
+        body = vectors * width
+        total = _in_turn(np.concatenate((row[body:], _short_interleaved(row[:body].reshape(vectors, width)))))
+    zero = _ZEROS.get(row.dtype)
+    if zero is None:
+        zero = _ZEROS[row.dtype] = np.zeros((), row.dtype)
+    return np.add(total, zero, out=np.empty((), row.dtype))
 
 
 def is_short(n: int, itemsize: int) -> bool:
