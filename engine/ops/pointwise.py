@@ -908,11 +908,27 @@ FUNCTIONS.update({op: fn for op, (fn, _) in _UNARY_FNS.items()})
 
 
 def relu(self: Tensor) -> Tensor:
-    """torch.relu takes no out= (unlike torch.sigmoid)."""
+    """torch.relu and Tensor.relu, which take no out= (unlike torch.sigmoid). A small row-major float
+    tensor, most models' activations, goes straight to the kernel without unary()'s general steps."""
+    x = self._numpy_view()
+    if self.dtype.is_floating_point and (x.ndim < 2 or x.flags.c_contiguous) and x.size <= _UNRESERVED:
+        return wrap_result("ReluBackward0", _relu(x), self.dtype, (self,), save_result="result")
     return unary("relu", self)
 
 
-FUNCTIONS["relu"] = relu
+def sigmoid(self: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """torch.sigmoid and Tensor.sigmoid: as relu, a small row-major float tensor without out= goes
+    straight to the kernel (float32 by way of float64's exp, as unary() computes it)."""
+    x = self._numpy_view()
+    if out is None and self.dtype.is_floating_point and (x.ndim < 2 or x.flags.c_contiguous) and \
+            x.size <= _UNRESERVED:
+        result = quietly(_exp_then_f32, x) if x.dtype == np.float32 else quietly(_sigmoid, x)
+        return wrap_result("SigmoidBackward0", result, self.dtype, (self,), save_result="result")
+    return unary("sigmoid", self, out)
+
+
+METHODS.update(relu=relu, sigmoid=sigmoid)
+FUNCTIONS.update(relu=relu, sigmoid=sigmoid)
 FUNCTIONS.update({op + "_": fn_ for op, (_, fn_) in _UNARY_FNS.items() if op in ("relu", "sigmoid", "tanh", "exp")})
 FUNCTIONS["where"] = where
 FUNCTIONS["rsub"] = rsub
