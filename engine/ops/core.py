@@ -216,8 +216,8 @@ def wrap_result(name: str, result: Any, dtype: dtypes.dtype, inputs: tuple[Any, 
     """A numpy result as a new tensor of `dtype`, recorded as node `name` (see `record`) when an
     input requires grad (`backward`: a numpy closure, for a node not in the derivative table yet). A
     fresh C-contiguous result of the right dtype, what most ops produce, is adopted as it is;
-    needs_grad is inlined, with requires_grad's first two questions asked here (most inputs of
-    most ops are answered by them: no node needed, no property call)."""
+    needs_grad is inlined, and so is requires_grad for inputs that are not views (most results
+    need no node, and most inputs answer that from their own fields, without a property call)."""
     if type(result) is np.ndarray and result.base is None and (result.dtype is dtype.np or result.dtype == dtype.np) \
             and result.flags.c_contiguous:
         tensor = Tensor._adopt(result, dtype)

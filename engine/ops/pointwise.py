@@ -361,8 +361,8 @@ def _constant(dtype: np.dtype, value: int) -> np.ndarray:
 
 
 def _sigmoid(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
-    """1 / (1 + exp(-x)); exp may overflow to inf, whose reciprocal is the 0 torch gives (_forward
-    runs it with numpy's warnings off)."""
+    """1 / (1 + exp(-x)); exp may overflow to inf, whose reciprocal is the 0 torch gives (callers
+    run it with numpy's warnings off)."""
     if out is None:
         out = np.empty_like(x)  # a 0-dim input would make numpy scalars below
     out = np.negative(x, out=out)
