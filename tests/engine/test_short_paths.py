@@ -107,13 +107,16 @@ def test_a_tensors_numpy_view_wrapped_again_is_a_copy():
 @pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
 def test_relu_keeps_the_sign_of_zero_bit_for_bit(dtype):
     """relu is x < 0 ? 0 : x: -0. stays -0. and NaN stays NaN (the oracle compares values, where
-    -0. == 0., so this compares the bytes), out of place, in place and 0-dim."""
+    -0. == 0., so this compares the bytes), out of place, in place, 0-dim, and long enough for the
+    engine's other kernel (np.where up to 1024 elements, np.maximum with the signs put back above)."""
     values = [-0.0, 0.0, -1e-45, float("-inf"), float("nan"), 2.0]
 
     def results(lib):
         x = lib.tensor(values, dtype=getattr(lib, dtype))
         y = x.clone()
         y.relu_()
-        return [t.numpy().tobytes() for t in (x.relu(), y, lib.tensor(-0.0, dtype=getattr(lib, dtype)).relu())]
+        long = lib.tensor(values * 200, dtype=getattr(lib, dtype))
+        return [t.numpy().tobytes() for t in (x.relu(), y, lib.tensor(-0.0, dtype=getattr(lib, dtype)).relu(),
+                                               long.relu(), lib.relu(long[:1020]))]
 
     assert results(engine) == results(torch)
