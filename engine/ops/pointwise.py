@@ -169,10 +169,24 @@ def _alike(self: Any, other: Any) -> tuple[np.ndarray, np.ndarray] | None:
     return None
 
 
+def _with_number(self: Any, other: Any) -> tuple[np.ndarray, Any] | None:
+    """The numpy values of a plain floating-point tensor and of a Python number in its dtype, for
+    `x + 1`, `x * 0.5`: a number never lifts a float tensor's dtype, needs no broadcast check, and
+    small enough the result skips the budget check. TensorIterator lays the result out as x's
+    strides order it (a 0-dim operand never decides), so this takes x only when it is exactly
+    row-major (or 1-D): torch's `x.t() + 1` of an (n, 1) x keeps x's strides, not row-major ones.
+    None sends the op down its general path."""
+    if type(self) is Tensor and (type(other) is float or type(other) is int) and self.dtype.is_floating_point:
+        x = self._numpy_view()
+        if x.size <= _UNRESERVED and (x.ndim < 2 or x.size and self._stride == geometry.row_major_strides(self._shape)):
+            return x, self.dtype.np.type(other)
+    return None
+
+
 # --------------------------------------------------------------------------- binary arithmetic
 def add(self: Operand, other: Operand, *, alpha: float = 1, out: Tensor | None = None) -> Tensor:
     if alpha == 1 and out is None:
-        alike = _alike(self, other)
+        alike = _alike(self, other) or _with_number(self, other)
         if alike is not None:
             a, b = alike  # unpacked here: a call with *alike is Python's slower call path
             return wrap_result("AddBackward0", quietly(np.add, a, b), self.dtype, (self, other), values={"alpha": 1})
@@ -186,6 +200,12 @@ def add(self: Operand, other: Operand, *, alpha: float = 1, out: Tensor | None =
 
 
 def sub(self: Operand, other: Operand, *, alpha: float = 1, out: Tensor | None = None) -> Tensor:
+    if alpha == 1 and out is None:
+        alike = _alike(self, other) or _with_number(self, other)
+        if alike is not None and self.dtype is not dtypes.bool_:
+            a, b = alike
+            return wrap_result("SubBackward0", quietly(np.subtract, a, b), self.dtype, (self, other),
+                               values={"alpha": 1})
     dt = result_type(self, other)
     if dt is dtypes.bool_:
         raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. "
@@ -211,7 +231,7 @@ def rsub(self: Tensor, other: Operand, alpha: float = 1) -> Tensor:
 def mul(self: Operand, other: Operand, *, out: Tensor | None = None) -> Tensor:
     """A Python number operand is a wrapped scalar: an edge-less input that mul still saves."""
     if out is None:
-        alike = _alike(self, other)
+        alike = _alike(self, other) or _with_number(self, other)
         if alike is not None:
             a, b = alike
             return wrap_result("MulBackward0", quietly(np.multiply, a, b), self.dtype, (self, other),
@@ -239,6 +259,12 @@ def div(self: Operand, other: Operand, *, rounding_mode: str | None = _NO_MODE, 
     DivBackward2 (which shows `_saved_rounding_mode`)."""
     if rounding_mode is not _NO_MODE:
         return _rounded_div(self, other, rounding_mode, out)
+    if out is None:
+        alike = _alike(self, other) or _with_number(self, other)
+        if alike is not None and self.dtype.is_floating_point:  # true division keeps a float dtype
+            a, b = alike
+            return wrap_result("DivBackward0", quietly(np.true_divide, a, b), self.dtype, (self, other),
+                               {"other": other, "self": self})
     dt = _true_div_dtype(self, other)
     _reserve(_broadcast(self, other), dt)
     a, b = array_of(self, dt), array_of(other, dt)

@@ -28,6 +28,17 @@ SNIPPETS = {
     "add with alpha and out": "a = torch.ones(3)\nb = torch.ones(3)\no = torch.empty(3)\ntorch.add(a, b, alpha=2, out=o)",
     "mul of a parameter": "w = torch.nn.Parameter(torch.ones(2))\nx = torch.ones(2)\ny = w * x\ny.sum().backward()",
     "mul saves its operands": "a = torch.ones(2, requires_grad=True)\nb = a * 1\nc = b * b\nb.add_(1)\nc.sum().backward()",
+    # a tensor with a Python number, and sub and div of two tensors of one dtype and shape
+    "a number keeps the layout torch gives": ("x = torch.ones(4, 1).t()\ny = x + 1\nz = x * 2\n"
+                                              "w = torch.ones(2, 3).t() - 1.5\nv = torch.ones(0, 3) / 2"),
+    "a number with an int, a bool and a half tensor": ("i = torch.arange(3) + 1.5\nj = torch.arange(3) * 2\n"
+                                                       "b = torch.tensor([True]) + 1\n"
+                                                       "h = torch.ones(2, dtype=torch.float16) / 3"),
+    "sub and div of tensors, bool sub refused": ("a = torch.arange(4.)\nb = a - a\nc = a / a\n"
+                                                 "d = torch.arange(4) / torch.arange(4)\n"
+                                                 "m = torch.tensor([True])\nn = m - m"),
+    "numbers with grad": ("a = torch.ones(2, 2, requires_grad=True)\nb = (2 * a - 1) / 3 + 1\n"
+                          "b.sum().backward()\nc = 1 - a"),
     # unary ops
     "sigmoid at the edges": "x = torch.tensor([-1e30, -100., -88.8, 0., 100., float('inf'), float('nan')])\ny = x.sigmoid()",
     "sigmoid of float16 and float64": ("y = torch.tensor([-20., 0.5], dtype=torch.float16).sigmoid()\n"
