@@ -831,6 +831,11 @@ def pow_(self: Tensor, exponent: Operand) -> Tensor:
 # --------------------------------------------------------------------------- comparisons and logic
 def _compare(ufunc: np.ufunc) -> Callable[..., Tensor]:
     def compare(self: Operand, other: Operand, *, out: Tensor | None = None) -> Tensor:
+        if out is None:
+            alike = _alike(self, other) or _with_number(self, other)
+            if alike is not None:  # the binary ops' short path (a comparison records no node)
+                a, b = alike
+                return Tensor._wrap(np.asarray(ufunc(a, b)), dtypes.bool_)
         dt = result_type(self, other)
         geometry.broadcast_shapes(_shape_of(self), _shape_of(other))
         result = ufunc(array_of(self, dt), array_of(other, dt))

@@ -37,6 +37,9 @@ SNIPPETS = {
     "sub and div of tensors, bool sub refused": ("a = torch.arange(4.)\nb = a - a\nc = a / a\n"
                                                  "d = torch.arange(4) / torch.arange(4)\n"
                                                  "m = torch.tensor([True])\nn = m - m"),
+    "comparisons with numbers and tensors": ("x = torch.tensor([[1., float('nan')], [3., -0.]])\na = x > 0\n"
+                                            "b = x.t() == 1\nc = x <= x\nd = torch.arange(3) != 2.5\n"
+                                            "e = torch.ones(4, 1).t() < 2"),
     "numbers with grad": ("a = torch.ones(2, 2, requires_grad=True)\nb = (2 * a - 1) / 3 + 1\n"
                           "b.sum().backward()\nc = 1 - a"),
     # unary ops
