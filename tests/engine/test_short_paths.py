@@ -63,6 +63,10 @@ SNIPPETS = {
     "sum of an int tensor and with a dtype": "s = torch.arange(4).sum()\nt = torch.ones(3).sum(dtype=torch.float64)",
     "sum of a transposed view, with grad": ("a = torch.arange(6.).reshape(2, 3).requires_grad_()\n"
                                             "s = a.t().sum()\ns.backward()"),
+    "mean of small float tensors, with grad, of float16 and empty": (
+        "a = torch.tensor([[-0.2, -0.9, 0.2], [1.7, -1.2, -2.6]], requires_grad=True)\nm = a.mean()\n"
+        "m.backward()\nd = torch.arange(7.).double().mean()\nh = torch.ones(3, dtype=torch.float16).mean()\n"
+        "e = torch.ones(0).mean()\nt = a.t().mean()"),
     # basic indexing
     "negative indices and steps": "x = torch.arange(12.).reshape(3, 4)\ny = x[-1, ::-1]",
     "too many indices": "x = torch.ones(2)\ny = x[0, 0]",
