@@ -519,9 +519,10 @@ def _forward(op: str, x: np.ndarray, out: np.ndarray | None = None) -> np.ndarra
     return quietly(UNARY[op][1], x, out=out)
 
 
-def _in_double(forward: Callable[[np.ndarray], np.ndarray], x: np.ndarray) -> np.ndarray:
-    """A float32 op computed in float64 and rounded back."""
-    return forward(x.astype(np.float64)).astype(np.float32)
+def _in_double(forward: Callable[..., np.ndarray], x: np.ndarray) -> np.ndarray:
+    """A float32 op (a numpy ufunc) computed in float64, in place, and rounded back."""
+    wide = x.astype(np.float64)
+    return forward(wide, out=wide).astype(np.float32)
 
 
 def _exp_then_f32(x: np.ndarray) -> np.ndarray:
