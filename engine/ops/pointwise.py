@@ -18,6 +18,8 @@ import numpy as np
 
 from engine import allocator as allocation
 from engine import dtypes, errors, geometry
+from engine.kernels.relu import relu as relu_kernel
+from engine.kernels.sigmoid import sigmoid_float32
 from engine.ops.core import (
     apply_inplace,
     array_of,
@@ -397,25 +399,6 @@ def _sigmoid(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     return np.reciprocal(out, out=out)
 
 
-_WHERE_UP_TO = 1024
-
-
-def _relu(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
-    """torch's clamp_min(x, 0): x < 0 ? 0 : x, so -0. and NaN pass through. np.maximum (a SIMD
-    loop, several times faster than np.where) keeps NaN, but its float32/float64 loops make -0. 0.,
-    so the -0. of x are found first and given their sign back. Up to _WHERE_UP_TO elements
-    np.where is the faster of the two (two numpy calls instead of five)."""
-    zero = _constant(x.dtype, 0)  # a 0-d array: numpy takes it faster than a numpy scalar
-    if x.dtype.kind != "f":
-        return np.maximum(x, zero, out=out)
-    if out is None and x.size <= _WHERE_UP_TO:
-        return np.where(x < zero, zero, x)
-    negative_zero = np.logical_and(x == 0, np.signbit(x))
-    result = np.maximum(x, zero, out=np.empty_like(x) if out is None else out)
-    np.copysign(result, x.dtype.type(-1), out=result, where=negative_zero)
-    return result
-
-
 def _rsqrt(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     out = np.sqrt(x, out=out)
     return np.reciprocal(out, out=out)
@@ -466,7 +449,7 @@ UNARY: dict[str, tuple[str, Callable[..., np.ndarray], str]] = {
     "tan": ("TanBackward0", np.tan, "result"),
     "tanh": ("TanhBackward0", np.tanh, "result"),
     "sigmoid": ("SigmoidBackward0", _sigmoid, "result"),
-    "relu": ("ReluBackward0", _relu, "result"),
+    "relu": ("ReluBackward0", relu_kernel, "result"),
     "reciprocal": ("ReciprocalBackward0", _reciprocal, "result"),
     "square": ("PowBackward0", np.square, "self"),
     "sign": ("SignBackward0", np.sign, "none"),
@@ -499,8 +482,9 @@ _CAN_WARN = {"exp", "log", "log2", "log10", "log1p", "expm1", "sqrt", "rsqrt", "
 
 # float32 transcendentals whose float64 value rounded to float32 is nearly always what torch's
 # vectorized (Sleef) kernels give, where numpy's own float32 loops differ in the last bit far more often
+# (float32 sigmoid replays Sleef's exp itself: engine/kernels/sigmoid.py)
 _VIA_DOUBLE = {"exp", "log", "log2", "log10", "log1p", "expm1", "sin", "cos", "tan", "tanh", "asin", "acos", "atan",
-               "sinh", "cosh", "atanh", "exp2", "sigmoid"}
+               "sinh", "cosh", "atanh", "exp2"}
 
 
 def _forward(op: str, x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
@@ -508,8 +492,10 @@ def _forward(op: str, x: np.ndarray, out: np.ndarray | None = None) -> np.ndarra
     nan/inf results it would warn about."""
     if op == "round" and out is not None:
         return np.round(x, out=out)
+    if op == "sigmoid" and x.dtype == np.float32:
+        return sigmoid_float32(x, out)
     if op in _VIA_DOUBLE and x.dtype == np.float32:
-        wide = quietly(_exp_then_f32, x) if op == "sigmoid" else quietly(_in_double, UNARY[op][1], x)
+        wide = quietly(_in_double, UNARY[op][1], x)
         if out is None:
             return wide
         np.copyto(out, wide)
@@ -523,18 +509,6 @@ def _in_double(forward: Callable[..., np.ndarray], x: np.ndarray) -> np.ndarray:
     """A float32 op (a numpy ufunc) computed in float64, in place, and rounded back."""
     wide = x.astype(np.float64)
     return forward(wide, out=wide).astype(np.float32)
-
-
-def _exp_then_f32(x: np.ndarray) -> np.ndarray:
-    """float32 sigmoid as torch computes it: 1 / (1 + exp(-x)) in float32, exp rounded from float64;
-    in place after each new array (a 0-dim input stays an array, not a numpy scalar)."""
-    wide = x.astype(np.float64)  # numpy's ufuncs take far longer to set up a call with dtype= or a cast out=
-    np.negative(wide, out=wide)
-    np.exp(wide, out=wide)
-    e = wide.astype(np.float32)
-    one = _constant(e.dtype, 1)
-    np.add(e, one, out=e)
-    return np.divide(one, e, out=e)
 
 
 _SAME_DTYPE_OUT = {"neg", "abs", "sign", "floor", "ceil", "round", "trunc", "frac"}  # no casting into out=
@@ -944,17 +918,17 @@ def relu(self: Tensor) -> Tensor:
     tensor, most models' activations, goes straight to the kernel without unary()'s general steps."""
     x = self._numpy_view()
     if self.dtype.is_floating_point and (x.ndim < 2 or x.flags.c_contiguous) and x.size <= _UNRESERVED:
-        return wrap_result("ReluBackward0", _relu(x), self.dtype, (self,), save_result="result")
+        return wrap_result("ReluBackward0", relu_kernel(x), self.dtype, (self,), save_result="result")
     return unary("relu", self)
 
 
 def sigmoid(self: Tensor, *, out: Tensor | None = None) -> Tensor:
     """torch.sigmoid and Tensor.sigmoid: as relu, a small row-major float tensor without out= goes
-    straight to the kernel (float32 by way of float64's exp, as unary() computes it)."""
+    straight to the kernel (float32's replays torch's, as unary() computes it)."""
     x = self._numpy_view()
     if out is None and self.dtype.is_floating_point and (x.ndim < 2 or x.flags.c_contiguous) and \
             x.size <= _UNRESERVED:
-        result = quietly(_exp_then_f32, x) if x.dtype == np.float32 else quietly(_sigmoid, x)
+        result = sigmoid_float32(x) if x.dtype == np.float32 else quietly(_sigmoid, x)
         return wrap_result("SigmoidBackward0", result, self.dtype, (self,), save_result="result")
     return unary("sigmoid", self, out)
 

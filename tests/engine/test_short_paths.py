@@ -125,8 +125,7 @@ def test_a_tensors_numpy_view_wrapped_again_is_a_copy():
 @pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
 def test_relu_keeps_the_sign_of_zero_bit_for_bit(dtype):
     """relu is x < 0 ? 0 : x: -0. stays -0. and NaN stays NaN (the oracle compares values, where
-    -0. == 0., so this compares the bytes), out of place, in place, 0-dim, and long enough for the
-    engine's other kernel (np.where up to 1024 elements, np.maximum with the signs put back above)."""
+    -0. == 0., so this compares the bytes), out of place, in place, 0-dim, and for longer tensors."""
     values = [-0.0, 0.0, -1e-45, float("-inf"), float("nan"), 2.0]
 
     def results(lib):
