@@ -364,7 +364,11 @@ def _validate(node: Node, grads: list[Any]) -> list[Any]:
                                    f"{errors.shape_text(shape)}")
             grad = grads[i] = sum_to_size(grad, shape)
         if grad.dtype is not dtype:
-            grads[i] = grad.to(dtype)
+            if grad.dtype.is_complex and not dtype.is_complex:  # torch's formulas take handle_r_to_c's real part
+                from engine.ops.complex_ops import real
+
+                grad = real(grad)
+            grads[i] = grad if grad.dtype is dtype else grad.to(dtype)
     return grads
 
 

@@ -133,15 +133,10 @@ def _mkldnn_lstm_layer(inputs: Tensor, weights: list[Tensor | None], hx: Tensor,
     hy_t, cy_t = Tensor._wrap(np.ascontiguousarray(hy), dt), Tensor._wrap(np.ascontiguousarray(cy), dt)
     workspace_t = Tensor._wrap(np.ascontiguousarray(workspace), dt)
 
-    def backward(grads: list[np.ndarray], s: dict[str, np.ndarray]) -> tuple[np.ndarray | None, ...]:
-        g_out, g_hy, g_cy = grads
-        return kernels.lstm_layer_backward(g_out, g_hy, g_cy, s["input"], s["weight0"], s["weight1"], s["hx_"],
-                                           s["cx_"], s["result0"], s["result3"], reverse)
-
     saved = {"input": inputs, "weight0": w_ih, "weight1": w_hh, "weight2": b_ih, "weight3": b_hh, "hx_": hx, "cx_": cx}
     outputs = {"result0": output_t, "result1": hy_t, "result2": cy_t, "result3": workspace_t}
-    record("MkldnnRnnLayerBackward0", (output_t, hy_t, cy_t), (inputs, w_ih, w_hh, b_ih, b_hh, hx, cx), backward,
-           saved, outputs)
+    record("MkldnnRnnLayerBackward0", (output_t, hy_t, cy_t), (inputs, w_ih, w_hh, b_ih, b_hh, hx, cx), None,
+           saved, outputs, values={"_reverse": reverse})
     return output_t, hy_t, cy_t
 
 

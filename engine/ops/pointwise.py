@@ -235,7 +235,7 @@ def mul(self: Operand, other: Operand, *, out: Tensor | None = None) -> Tensor:
 
 def _true_div_dtype(self: Operand, other: Operand) -> dtypes.dtype:
     dt = result_type(self, other)
-    return dt if dt.is_floating_point else dtypes.get_default_dtype()
+    return dt if dt.is_floating_point or dt.is_complex else dtypes.get_default_dtype()
 
 
 _NO_MODE: Any = object()  # rounding_mode not given at all: torch's div.Tensor (DivBackward0)

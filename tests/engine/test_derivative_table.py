@@ -24,7 +24,17 @@ import torch.nn.functional as TF  # noqa: E402
 
 import engine  # noqa: E402
 import engine.nn.functional as EF  # noqa: E402
-from engine.autograd.derivatives import copying, indexing, linalg, nn, pointwise, reduction, views  # noqa: E402
+from engine.autograd.derivatives import (  # noqa: E402
+    complex,
+    copying,
+    indexing,
+    linalg,
+    nn,
+    pointwise,
+    recurrent,
+    reduction,
+    views,
+)
 
 SEEDS = [int(s) for s in os.environ.get("DERIVATIVE_SWEEP_SEEDS", "0").split(",")]
 
@@ -170,6 +180,25 @@ SAMPLES = [
     ("F.adaptive_max_pool2d(a, (2, 3))", "r2x5x5"),
     ("torch.nn.utils.rnn.pack_padded_sequence(a, torch.tensor([3, 2])).data", "r3x2x2"),
     ("torch.nn.utils.rnn.pack_padded_sequence(a, torch.tensor([3, 1]), batch_first=True).data", "r2x3x2"),
+    # binary elementwise ops, out of place and in place
+    ("torch.fmod(a, b)", "r3 p3"), ("torch.fmod(a, 0.7)", "r3"), ("a.clone().fmod_(b)", "r2x3 p3"),
+    ("torch.atan2(a, b)", "r2x3 r3"), ("a.clone().atan2_(b)", "r3 r3"), ("torch.hypot(a, b)", "r2x3 r1"),
+    ("a.clone().hypot_(b)", "r3 r3"), ("torch.lerp(a, b, c)", "r3 r3 r3"), ("a.clone().lerp_(b, c)", "r3 r3 r3"),
+    ("torch.fmax(a, b)", "r4 r4"), ("torch.fmin(a, b)", "r4 r4"), ("torch.copysign(a, b)", "r3 r3"),
+    ("torch.copysign(a, -2.)", "r3"), ("a.clone().copysign_(b)", "r3 r3"),
+    *((f"a.clone().{op}_(b)", "r2x3 r3") for op in ("eq", "ne", "lt", "le", "gt", "ge")),
+    *((f"a.clone().{op}_(0.1)", "r3") for op in ("eq", "ne", "lt", "le", "gt", "ge")),
+    # complex views and conversions (the outputs are real: view_as_real, .real, .imag)
+    ("torch.view_as_real(torch.complex(a, b))", "r3 r3"), ("torch.view_as_real(torch.polar(a, b))", "p3 r3"),
+    ("torch.polar(a, b).imag", "p2x3 r3"), ("torch.complex(a, b).conj().imag", "r3 r3"),
+    ("torch.complex(a, b).conj().real", "r3 r3"), ("torch.view_as_real(torch.complex(a, b).conj_physical())", "r3 r3"),
+    ("torch.view_as_real(torch.complex(a, b).conj_physical_())", "r3 r3"),
+    ("torch.view_as_real(torch.view_as_complex(a).conj_physical())", "r3x2"),
+    ("torch.view_as_real(torch.complex(a, b).sgn())", "r3 r3"),
+    ("torch.view_as_real(torch.view_as_complex(a) * torch.complex(b, b))", "r3x2 r3"),
+    ("torch.view_as_real(torch.view_as_complex(a) * (2 + 1j))", "r3x2"),
+    ("torch.view_as_real(torch.complex(a, b) / torch.complex(b, a))", "r3 r3"),
+    ("torch.view_as_real(torch.view_as_complex(a) * b)", "r3x2 r3"), ("torch.view_as_real(torch.view_as_complex(a) / b)", "r3x2 p3"),
 ]
 
 XFAIL = {
@@ -192,6 +221,7 @@ GRAPH_SPELLED_DIFFERENTLY |= {expr: "torch's infinitely differentiable group nor
 
 # nodes no sample reaches yet, and why
 UNREACHED = {"UniqueConsecutiveBackward0": "unique_consecutive is not in the engine yet",
+             "MkldnnRnnLayerBackward0": "a float32 layer: compared by test_an_lstm_gradient_penalty_as_torch",
              "ScaledDotProductFlashAttentionForCpuBackward0": "its double backward fails in torch: compared by "
              "test_flash_attention_double_backward_fails_as_in_torch"}
 
@@ -300,7 +330,7 @@ def test_first_and_second_derivatives_as_torch(expr, kinds, seed):
 
 def test_every_node_of_the_table_is_exercised():
     table = set()
-    for family in (pointwise, reduction, views, indexing, copying, linalg, nn):
+    for family in (pointwise, reduction, views, indexing, copying, linalg, nn, complex, recurrent):
         table |= set(family.DERIVATIVES)
     met: set[str] = set()
     for expr, kinds in SAMPLES:
@@ -363,28 +393,38 @@ def test_a_full_backward_hook_keeps_the_gradients_history_as_torch():
     assert _close(_hooked_gradient_penalty(engine), _hooked_gradient_penalty(torch))
 
 
-# nodes still differentiated outside the table: create_graph through them fails loudly, never graph-less
-def _float32_lstm():
-    lstm = engine.nn.LSTM(3, 4)
-    x = engine.randn(5, 2, 3, requires_grad=True)
-    return lstm(x)[0], [x, *lstm.parameters()]
+def _lstm_gradient_penalty(T, bidirectional: bool, state: bool) -> dict:
+    """create_graph through the fused float32 LSTM layer (MkldnnRnnLayerBackward0): torch switches to its
+    differentiable backward, whose graph is a composite of its own; values are compared (float32)."""
+    T.manual_seed(0)
+    lstm = T.nn.LSTM(3, 4, bidirectional=bidirectional)
+    x = T.randn(5, 2, 3, requires_grad=True)
+    layers = 2 if bidirectional else 1
+    hx = (T.randn(layers, 2, 4, requires_grad=True), T.randn(layers, 2, 4, requires_grad=True)) if state else None
+    out, (h, c) = lstm(x, hx)
+    inputs = [x, *lstm.parameters(), *(hx or ())]
+    first = T.autograd.grad(out.sum() + (h * h).sum() + c.sum(), inputs, create_graph=True)
+    second = T.autograd.grad(sum((g * g).sum() for g in first), inputs)
+    return {"node": out.grad_fn.name() if not bidirectional else None, "first": [_values(g) for g in first],
+            "second": [_values(g) for g in second]}
 
 
-def _atan2():
-    a, b = engine.tensor([0.3, -2.5], requires_grad=True), engine.tensor([1.5, 0.5], requires_grad=True)
-    return engine.atan2(a, b), [a, b]
+def _close_float32(x, y) -> bool:
+    if isinstance(x, float) and isinstance(y, float):
+        return math.isclose(x, y, rel_tol=1e-4, abs_tol=1e-5)
+    if isinstance(x, (list, tuple)) and isinstance(y, (list, tuple)):
+        return len(x) == len(y) and all(_close_float32(p, q) for p, q in zip(x, y))
+    if isinstance(x, dict) and isinstance(y, dict):
+        return x.keys() == y.keys() and all(_close_float32(x[k], y[k]) for k in x)
+    return x == y
 
 
-STILL_OUTSIDE_THE_TABLE = {"MkldnnRnnLayerBackward0": _float32_lstm, "Atan2Backward0": _atan2}
-
-
-@pytest.mark.parametrize("node", sorted(STILL_OUTSIDE_THE_TABLE))
-def test_create_graph_through_a_node_outside_the_table_fails_loudly(node):
-    engine.manual_seed(0)
-    out, inputs = STILL_OUTSIDE_THE_TABLE[node]()
-    with pytest.raises(NotImplementedError, match=f"create_graph=True through {node} is not supported by this engine"):
-        engine.autograd.grad(out.sum(), inputs, create_graph=True, retain_graph=True)
-    assert all(g is not None for g in engine.autograd.grad(out.sum(), inputs))  # first order still works
+@pytest.mark.parametrize(("bidirectional", "state"), [(False, False), (True, True)], ids=["plain", "bidirectional"])
+def test_an_lstm_gradient_penalty_as_torch(bidirectional, state):
+    expected = _lstm_gradient_penalty(torch, bidirectional, state)
+    got = _lstm_gradient_penalty(engine, bidirectional, state)
+    if not _close_float32(got, expected):
+        assert got == expected
 
 
 def test_every_unary_op_is_differentiated_by_the_table():
