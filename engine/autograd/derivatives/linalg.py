@@ -137,15 +137,19 @@ def eigh_backward(grads: list[Any], w: Any, v: Any) -> Any:
     return (result + result.mT) * 0.5
 
 
-def svd_backward(grads: list[Any], u: Any, s: Any, vh: Any) -> Any:
+def svd_backward(grads: list[Any], u: Any, s: Any, vh: Any, full_matrices: bool) -> Any:
     """The gradient of A = U diag(S) Vh for real matrices with distinct singular values."""
     g_u, g_s, g_vh = grads
     k = s._shape[-1]
+    if g_u is None and g_vh is None:  # singular values only: torch's U diag(gS) Vh, spelled as its svd_backward
+        if full_matrices:
+            u, vh = u.narrow(-1, 0, k), vh.narrow(-2, 0, k)
+        if u._shape[-2] >= vh._shape[-1]:
+            return u @ (g_s.unsqueeze(-1) * vh)
+        return (u * g_s.unsqueeze(-2)) @ vh
     eye = _eye(k, s)
     u, v = u[..., :k], vh.mT[..., :k]
     inner = None if g_s is None else g_s.unsqueeze(-2) * eye
-    if g_u is None and g_vh is None:
-        return u @ (inner @ v.mT)
     sigma = s.unsqueeze(-2) * eye
     f = _off_diagonal_reciprocal(s.unsqueeze(-2) ** 2 - s.unsqueeze(-1) ** 2)
     outside = []  # a non-square A: the parts of gU (gV) outside U's (V's) column span
@@ -198,7 +202,7 @@ DERIVATIVES.update({
     "LinalgEighBackward0": rule("A", saves="eigenvalues, eigenvectors", grads_list=True,
                                 A=lambda c, grads: eigh_backward(grads, c.eigenvalues, c.eigenvectors)),
     "LinalgSvdBackward0": rule("A", saves="S, U, Vh", keeps="full_matrices", grads_list=True,
-                               A=lambda c, grads: svd_backward(grads, c.U, c.S, c.Vh)),
+                               A=lambda c, grads: svd_backward(grads, c.U, c.S, c.Vh, c.full_matrices)),
 })
 
 
