@@ -17,13 +17,8 @@ import numpy as np
 
 from engine import dtypes, geometry
 from engine.autograd.node import node_type
-from engine.ops.core import (
-    apply_inplace,
-    array_of,
-    check_inplace_allowed,
-    check_writable,
-    result_type,
-)
+from engine.ops.core import array_of, result_type
+from engine.ops.inplace_forms import Form, generate
 from engine.ops.pointwise import _finish, _shape_of, iterated, output_strides, write_out
 from engine.tensor import Tensor
 
@@ -39,6 +34,7 @@ class Spec:
     floating: bool = False  # an integer computation promotes to the default float dtype
     cast_check: bool = True  # in place, the computation dtype must cast to self's
     values: dict[str, Any] | None = None  # the node's non-tensor fields, where the derivative table has it
+    dtype_of: Callable[..., dtypes.dtype] | None = None  # the op's own dtype rule and checks, where not result_type's
 
 
 def _node_fields(spec: Spec, operands: tuple[Operand, ...]) -> tuple[tuple[Operand, ...], dict[str, Any], dict[str, Any]]:
@@ -62,6 +58,8 @@ def _saved_fields(spec: Spec) -> tuple[str, ...]:
 
 
 def _dtype(spec: Spec, operands: tuple[Operand, ...]) -> dtypes.dtype:
+    if spec.dtype_of is not None:
+        return spec.dtype_of(*operands)
     dt = result_type(*operands)
     return dtypes.get_default_dtype() if spec.floating and not dt.is_floating_point else dt
 
@@ -76,31 +74,43 @@ def _apply(spec: Spec, operands: tuple[Operand, ...], out: Tensor | None) -> Ten
                    save_result="result" if "result" in _saved_fields(spec) else None)
 
 
-def _apply_(spec: Spec, self: Tensor, operands: tuple[Operand, ...]) -> Tensor:
-    """self.op_(...): checks as any in-place write, then the same node as the out-of-place op, whose
-    saved `self` is a copy of self's values before the write and `result` self after it."""
-    check_inplace_allowed(self, *operands)
-    everything = (self, *operands)
-    dt = _dtype(spec, everything)
-    check_writable(self, dt if spec.cast_check else None, tuple(_shape_of(x) for x in operands))
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        values = spec.forward(*(array_of(x, dt) for x in everything))
-    inputs, saved, node_values = _node_fields(spec, everything)
-    fields = _saved_fields(spec)
+def _is_number(x: Any) -> bool:
+    return isinstance(x, (bool, int, float, complex))
 
-    def write(target: np.ndarray) -> None:
-        np.copyto(target, values, casting="unsafe")
 
-    return apply_inplace(self, write, spec.node, inputs[1:], save={f: x for f, x in saved.items() if f != "self"},
-                         save_self_copy="self" if "self" in fields else None,
-                         save_result="result" if "result" in fields else None, check_autograd=False,
-                         values=node_values)
+def _inplace(choose: Callable[..., Spec], name: str, cast_check: bool = True, operands: int = 1) -> Callable[..., Tensor]:
+    """op_ for the spec `choose(*operands, **options)` picks (it tells a Tensor from a Python number,
+    which may also be given as an array), through the one in-place protocol (inplace_forms.generate):
+    the out-of-place forward computes from self's old values, the result is cast into self."""
+    def node(*operands: Operand, **options: Any) -> str:
+        return choose(*operands, **options).node
+
+    def dtype(self: Tensor, *operands: Operand, **options: Any) -> dtypes.dtype:
+        return _dtype(choose(*operands, **options), (self, *operands))
+
+    def kernel(target: np.ndarray, dt: dtypes.dtype, *operands: Any, **options: Any) -> None:
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            result = choose(*operands, **options).forward(target.astype(dt.np, copy=False), *operands)
+        np.copyto(target, result, casting="unsafe")
+
+    def values(*operands: Operand, **options: Any) -> dict[str, Any] | None:
+        spec = choose(*operands, **options)
+        return _node_fields(spec, (None, *operands))[2] or None
+
+    return generate(Form(node, dtype, kernel, values, cast_check=cast_check, operands=operands), name)
 
 
 FMOD_SCALAR = Spec("fmod", "FmodBackward0", np.fmod, ("self", "other"))
 FMOD = Spec("fmod", "FmodBackward1", np.fmod, ("self", "other"))
 ATAN2 = Spec("atan2", "Atan2Backward0", np.arctan2, ("self", "other"), floating=True)
-HYPOT = Spec("hypot", "HypotBackward0", np.hypot, ("self", "other"))
+def _hypot_dtype(self: Operand, other: Operand) -> dtypes.dtype:
+    dt = result_type(self, other)
+    if not dt.is_floating_point:
+        raise NotImplementedError(f"\"hypot_cpu\" not implemented for '{dt.short}'")
+    return dt
+
+
+HYPOT = Spec("hypot", "HypotBackward0", np.hypot, ("self", "other"), dtype_of=_hypot_dtype)
 FMAX = Spec("fmax", "FmaxBackward0", np.fmax, ("self", "other"))
 FMIN = Spec("fmin", "FminBackward0", np.fmin, ("self", "other"))
 COPYSIGN = Spec("copysign", "CopysignBackward0", np.copysign, ("self", "other"), floating=True)
@@ -123,36 +133,43 @@ def _lerp_values(a: np.ndarray, b: np.ndarray, w: Any) -> np.ndarray:
     return np.where(np.abs(w) < 0.5, a + w * diff, b - diff * (1 - w))
 
 
+def _lerp_dtype(self: Tensor, end: Tensor, weight: Operand) -> dtypes.dtype:
+    """lerp computes in self's dtype: end, and a weight tensor of one or more dimensions, must have it."""
+    for name, operand in (("end", end), ("weight", weight)):
+        if isinstance(operand, Tensor) and operand.dtype is not self.dtype and (name == "end" or operand.ndim):
+            raise RuntimeError(f"expected dtype {self.dtype.cpp} for `{name}` but got dtype {operand.dtype.cpp}")
+    if not self.dtype.is_floating_point:
+        kernel = "lerp_kernel_scalar" if _is_number(weight) else "lerp_kernel_tensor"
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{self.dtype.short}'")
+    return self.dtype
+
+
 def _lerp(weight: Operand) -> Spec:
-    if isinstance(weight, Tensor):
-        return Spec("lerp", "LerpBackward1", _lerp_values, ("self", "end", "weight"))
-    return Spec("lerp", "LerpBackward0", lambda a, b: _lerp_values(a, b, weight), ("self", "end"),
-                values={"weight": weight})
+    if _is_number(weight):
+        return Spec("lerp", "LerpBackward0", _lerp_values, ("self", "end", "weight"), values={"weight": weight},
+                    dtype_of=_lerp_dtype)
+    return Spec("lerp", "LerpBackward1", _lerp_values, ("self", "end", "weight"), dtype_of=_lerp_dtype)
+
+
+def _fmod(other: Operand) -> Spec:
+    return FMOD_SCALAR if _is_number(other) else FMOD
+
+
+def _copysign(other: Operand) -> Spec:
+    return COPYSIGN_SCALAR if _is_number(other) else COPYSIGN
 
 
 # --------------------------------------------------------------------------- the public ops
 def fmod(self: Tensor, other: Operand, *, out: Tensor | None = None) -> Tensor:
-    return _apply(FMOD if isinstance(other, Tensor) else FMOD_SCALAR, (self, other), out)
-
-
-def fmod_(self: Tensor, other: Operand) -> Tensor:
-    return _apply_(FMOD if isinstance(other, Tensor) else FMOD_SCALAR, self, (other,))
+    return _apply(_fmod(other), (self, other), out)
 
 
 def atan2(self: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
     return _apply(ATAN2, (self, other), out)
 
 
-def atan2_(self: Tensor, other: Tensor) -> Tensor:
-    return _apply_(ATAN2, self, (other,))
-
-
 def hypot(self: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
     return _apply(HYPOT, (self, other), out)
-
-
-def hypot_(self: Tensor, other: Tensor) -> Tensor:
-    return _apply_(HYPOT, self, (other,))
 
 
 def fmax(self: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
@@ -164,47 +181,26 @@ def fmin(self: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
 
 
 def copysign(self: Tensor, other: Operand, *, out: Tensor | None = None) -> Tensor:
-    return _apply(COPYSIGN if isinstance(other, Tensor) else COPYSIGN_SCALAR, (self, other), out)
-
-
-def copysign_(self: Tensor, other: Operand) -> Tensor:
-    return _apply_(COPYSIGN if isinstance(other, Tensor) else COPYSIGN_SCALAR, self, (other,))
+    return _apply(_copysign(other), (self, other), out)
 
 
 def addcmul(self: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: float = 1, out: Tensor | None = None) -> Tensor:
     return _apply(_addcmul(value), (self, tensor1, tensor2), out)
 
 
-def addcmul_(self: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: float = 1) -> Tensor:
-    return _apply_(_addcmul(value), self, (tensor1, tensor2))
-
-
 def addcdiv(self: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: float = 1, out: Tensor | None = None) -> Tensor:
     return _apply(_addcdiv(value), (self, tensor1, tensor2), out)
 
 
-def addcdiv_(self: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: float = 1) -> Tensor:
-    return _apply_(_addcdiv(value), self, (tensor1, tensor2))
-
-
 def lerp(self: Tensor, end: Tensor, weight: Operand, *, out: Tensor | None = None) -> Tensor:
-    operands = (self, end, weight) if isinstance(weight, Tensor) else (self, end)
-    return _apply(_lerp(weight), operands, out)
+    return _apply(_lerp(weight), (self, end, weight), out)
 
 
-def lerp_(self: Tensor, end: Tensor, weight: Operand) -> Tensor:
-    return _apply_(_lerp(weight), self, (end, weight) if isinstance(weight, Tensor) else (end,))
-
-
-def _compare_(ufunc: np.ufunc, node: str) -> Callable[..., Tensor]:
+def _compare(ufunc: np.ufunc, node: str) -> Callable[..., Spec]:
     """x.lt_(y): the comparison's 0/1 written into x in x's own dtype; its gradients are zeros."""
-    def compare_(self: Tensor, other: Operand) -> Tensor:
-        name = f"{node}Backward1" if isinstance(other, Tensor) else f"{node}Backward0"
-        spec = Spec(node.lower(), name, lambda a, b: ufunc(a, b).astype(a.dtype), ("self", "other"),
-                    cast_check=False)
-        return _apply_(spec, self, (other,))
-    compare_.__name__ = node.lower() + "_"
-    return compare_
+    specs = {number: Spec(node.lower(), f"{node}Backward{0 if number else 1}",
+                          lambda a, b: ufunc(a, b).astype(a.dtype), ("self", "other")) for number in (True, False)}
+    return lambda other: specs[_is_number(other)]
 
 
 def _logical(ufunc: np.ufunc) -> Callable[..., Tensor]:
@@ -221,20 +217,10 @@ def _logical(ufunc: np.ufunc) -> Callable[..., Tensor]:
     return logical
 
 
-def _logical_(ufunc: np.ufunc) -> Callable[..., Tensor]:
+def _logical_spec(ufunc: np.ufunc) -> Callable[..., Spec]:
     """x.logical_and_(y): 0/1 written into x in x's dtype; not differentiable (nothing recorded)."""
-    def logical_(self: Tensor, other: Operand) -> Tensor:
-        check_inplace_allowed(self, other)
-        check_writable(self, None, (_shape_of(other),))
-        b = other._numpy_view() if isinstance(other, Tensor) else other
-
-        def write(target: np.ndarray) -> None:
-            np.copyto(target, ufunc(target, b), casting="unsafe")
-
-        return apply_inplace(self, write, "", (other,) if isinstance(other, Tensor) else (), None,
-                             check_autograd=False)
-    logical_.__name__ = ufunc.__name__ + "_"
-    return logical_
+    spec = Spec(ufunc.__name__, "", lambda a, b: ufunc(a, b), ("self", "other"))
+    return lambda other: spec
 
 
 def _shift(ufunc: np.ufunc, kernel: str) -> tuple[Callable[..., Tensor], Callable[..., Tensor]]:
@@ -245,6 +231,7 @@ def _shift(ufunc: np.ufunc, kernel: str) -> tuple[Callable[..., Tensor], Callabl
             raise NotImplementedError(f"\"{kernel}_cpu\" not implemented for '{dt.short}'")
 
     spec = Spec(kernel, "", lambda a, b: ufunc(a, b), ("self", "other"))
+    generated = _inplace(lambda other: spec, f"bitwise_{kernel.replace('shift', '_shift')}_")
 
     def shift(self: Operand, other: Operand, *, out: Tensor | None = None) -> Tensor:
         check(self, other)
@@ -252,23 +239,30 @@ def _shift(ufunc: np.ufunc, kernel: str) -> tuple[Callable[..., Tensor], Callabl
 
     def shift_(self: Tensor, other: Operand) -> Tensor:
         check(self, other)
-        return _apply_(spec, self, (other,))
+        return generated(self, other)
     return shift, shift_
 
 
 lshift, lshift_ = _shift(np.left_shift, "lshift")
 rshift, rshift_ = _shift(np.right_shift, "rshift")
 
+INPLACE = {
+    "fmod_": _inplace(_fmod, "fmod_"), "atan2_": _inplace(lambda other: ATAN2, "atan2_"),
+    "hypot_": _inplace(lambda other: HYPOT, "hypot_"), "copysign_": _inplace(_copysign, "copysign_"),
+    "addcmul_": _inplace(lambda tensor1, tensor2, value=1: _addcmul(value), "addcmul_", operands=2),
+    "addcdiv_": _inplace(lambda tensor1, tensor2, value=1: _addcdiv(value), "addcdiv_", operands=2),
+    "lerp_": _inplace(lambda end, weight: _lerp(weight), "lerp_", operands=2),
+    **{f"{node.lower()}_": _inplace(_compare(ufunc, node), f"{node.lower()}_", cast_check=False)
+       for ufunc, node in ((np.less, "Lt"), (np.less_equal, "Le"), (np.greater, "Gt"), (np.greater_equal, "Ge"),
+                           (np.equal, "Eq"), (np.not_equal, "Ne"))},
+    **{f"{ufunc.__name__}_": _inplace(_logical_spec(ufunc), f"{ufunc.__name__}_", cast_check=False)
+       for ufunc in (np.logical_and, np.logical_or, np.logical_xor)},
+}
 METHODS = {
-    "fmod": fmod, "fmod_": fmod_, "atan2": atan2, "atan2_": atan2_, "arctan2": atan2, "arctan2_": atan2_,
-    "hypot": hypot, "hypot_": hypot_, "fmax": fmax, "fmin": fmin, "copysign": copysign, "copysign_": copysign_,
-    "addcmul": addcmul, "addcmul_": addcmul_, "addcdiv": addcdiv,
-    "addcdiv_": addcdiv_, "lerp": lerp, "lerp_": lerp_,
-    "lt_": _compare_(np.less, "Lt"), "le_": _compare_(np.less_equal, "Le"), "gt_": _compare_(np.greater, "Gt"),
-    "ge_": _compare_(np.greater_equal, "Ge"), "eq_": _compare_(np.equal, "Eq"), "ne_": _compare_(np.not_equal, "Ne"),
+    "fmod": fmod, "atan2": atan2, "arctan2": atan2, "arctan2_": INPLACE["atan2_"], "hypot": hypot, "fmax": fmax,
+    "fmin": fmin, "copysign": copysign, "addcmul": addcmul, "addcdiv": addcdiv, "lerp": lerp,
     "logical_and": _logical(np.logical_and), "logical_or": _logical(np.logical_or),
-    "logical_xor": _logical(np.logical_xor), "logical_and_": _logical_(np.logical_and),
-    "logical_or_": _logical_(np.logical_or), "logical_xor_": _logical_(np.logical_xor),
+    "logical_xor": _logical(np.logical_xor), **INPLACE,
 }
 METHODS.update({"bitwise_left_shift": lshift, "bitwise_left_shift_": lshift_, "bitwise_right_shift": rshift,
                 "bitwise_right_shift_": rshift_, "__lshift__": lshift, "__rshift__": rshift, "__ilshift__": lshift_,

@@ -193,11 +193,17 @@ def add(self: Operand, other: Operand, *, alpha: float = 1, out: Tensor | None =
     return _finish("AddBackward0", "add", result, dt, (self, other), out=out, values={"alpha": alpha})
 
 
-def sub(self: Operand, other: Operand, *, alpha: float = 1, out: Tensor | None = None) -> Tensor:
+def sub_dtype(self: Operand, other: Operand) -> dtypes.dtype:
+    """sub's result dtype, refusing two bools as torch does (sub_ shares it)."""
     dt = result_type(self, other)
     if dt is dtypes.bool_:
         raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. "
                            "Use the `^` or `logical_xor()` operator instead.")
+    return dt
+
+
+def sub(self: Operand, other: Operand, *, alpha: float = 1, out: Tensor | None = None) -> Tensor:
+    dt = sub_dtype(self, other)
     _reserve(_broadcast(self, other), dt)
     a, b = array_of(self, dt), array_of(other, dt)
     with np.errstate(invalid="ignore", over="ignore"):
@@ -238,13 +244,18 @@ def _true_div_dtype(self: Operand, other: Operand) -> dtypes.dtype:
     return dt if dt.is_floating_point or dt.is_complex else dtypes.get_default_dtype()
 
 
-_NO_MODE: Any = object()  # rounding_mode not given at all: torch's div.Tensor (DivBackward0)
+NO_MODE: Any = object()  # rounding_mode not given at all: torch's div.Tensor (DivBackward0)
 
 
-def div(self: Operand, other: Operand, *, rounding_mode: str | None = _NO_MODE, out: Tensor | None = None) -> Tensor:
+def div_dtype(self: Operand, other: Operand, rounding_mode: Any = NO_MODE) -> dtypes.dtype:
+    """A true division computes in a floating (or complex) dtype; a rounded one in the operands'."""
+    return _true_div_dtype(self, other) if rounding_mode in (NO_MODE, None) else result_type(self, other)
+
+
+def div(self: Operand, other: Operand, *, rounding_mode: str | None = NO_MODE, out: Tensor | None = None) -> Tensor:
     """`rounding_mode=None` given explicitly is torch's div.Tensor_mode: a true division recorded as
     DivBackward2 (which shows `_saved_rounding_mode`)."""
-    if rounding_mode is not _NO_MODE:
+    if rounding_mode is not NO_MODE:
         return _rounded_div(self, other, rounding_mode, out)
     dt = _true_div_dtype(self, other)
     _reserve(_broadcast(self, other), dt)
@@ -255,7 +266,7 @@ def div(self: Operand, other: Operand, *, rounding_mode: str | None = _NO_MODE, 
 
 
 def _rounded_div(self: Operand, other: Operand, mode: str | None, out: Tensor | None) -> Tensor:
-    dt = result_type(self, other) if mode is not None else _true_div_dtype(self, other)
+    dt = div_dtype(self, other, mode)
     _reserve(_broadcast(self, other), dt)
     a, b = array_of(self, dt), array_of(other, dt)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -336,22 +347,6 @@ def floor_divide(self: Operand, other: Operand) -> Tensor:
         result = np.floor_divide(a, b)
     return _finish("NotImplemented", "floor_divide", result, dt, tuple(x for x in (self, other) if isinstance(x, Tensor)),
                    values={"_op": "floor_divide"})
-
-
-def floor_divide_(self: Tensor, other: Operand) -> Tensor:
-    return div_(self, other, rounding_mode="floor")
-
-
-def remainder_(self: Tensor, other: Operand) -> Tensor:
-    dt = result_type(self, other)
-
-    def write(t: np.ndarray, o: Any) -> None:
-        with np.errstate(divide="ignore", invalid="ignore"):
-            np.mod(t, o, out=t, casting="unsafe")
-
-    if isinstance(other, Tensor):
-        return _binary_inplace(self, other, "RemainderBackward1", dt, write, {"other": other}, save_self_copy="self")
-    return _binary_inplace(self, other, "RemainderBackward0", dt, write)
 
 
 # --------------------------------------------------------------------------- unary ops
@@ -718,85 +713,6 @@ def clamp_max(self: Tensor, max: float) -> Tensor:  # noqa: A002
     return _finish("ClampMaxBackward0", "clamp_max", result, dt, (self,), {"self": self}, values={"max": max})
 
 
-# --------------------------------------------------------------------------- in-place arithmetic
-def _binary_inplace(self: Tensor, other: Operand, name: str, dt: dtypes.dtype,
-                    write: Callable[[np.ndarray, Any], None], save: dict[str, Any] | None = None,
-                    save_self_copy: str | None = None, values: dict[str, Any] | None = None) -> Tensor:
-    check_inplace_allowed(self, other)
-    check_writable(self, dt, (_shape_of(other),))
-    operand = array_of(other, dt) if isinstance(other, Tensor) else other
-    return apply_inplace(self, lambda t: write(t, operand), name, (other,), save=save, save_self_copy=save_self_copy,
-                         check_autograd=False, values=values)
-
-
-def add_(self: Tensor, other: Operand, *, alpha: float = 1) -> Tensor:
-    dt = result_type(self, other)
-
-    def write(t: np.ndarray, o: Any) -> None:
-        np.add(t, o * alpha if alpha != 1 else o, out=t, casting="unsafe")
-
-    return _binary_inplace(self, other, "AddBackward0", dt, write, values={"alpha": alpha})
-
-
-def sub_(self: Tensor, other: Operand, *, alpha: float = 1) -> Tensor:
-    dt = result_type(self, other)
-
-    def write(t: np.ndarray, o: Any) -> None:
-        np.subtract(t, o * alpha if alpha != 1 else o, out=t, casting="unsafe")
-
-    return _binary_inplace(self, other, "SubBackward0", dt, write, values={"alpha": alpha})
-
-
-def mul_(self: Tensor, other: Operand) -> Tensor:
-    dt = result_type(self, other)
-
-    def write(t: np.ndarray, o: Any) -> None:
-        np.multiply(t, o, out=t, casting="unsafe")
-
-    return _binary_inplace(self, other, "MulBackward0", dt, write, {"other": other}, save_self_copy="self")
-
-
-def div_(self: Tensor, other: Operand, *, rounding_mode: str | None = None) -> Tensor:
-    dt = _true_div_dtype(self, other) if rounding_mode is None else result_type(self, other)
-
-    def write(t: np.ndarray, o: Any) -> None:
-        with np.errstate(divide="ignore", invalid="ignore"):
-            if rounding_mode == "floor":
-                np.floor_divide(t, o, out=t, casting="unsafe")
-            elif rounding_mode == "trunc":
-                t[...] = np.trunc(t / o)
-            else:
-                np.divide(t, o, out=t, casting="unsafe")
-
-    if rounding_mode is not None:
-        return _binary_inplace(self, other, "DivBackward2", dt, write, {"other": other}, save_self_copy="self",
-                               values={"rounding_mode": rounding_mode})
-    return _binary_inplace(self, other, "DivBackward0", dt, write, {"other": other}, save_self_copy="self")
-
-
-def pow_(self: Tensor, exponent: Operand) -> Tensor:
-    dt = result_type(self, exponent)
-    if isinstance(exponent, Tensor):
-        def write1(t: np.ndarray) -> None:
-            with np.errstate(divide="ignore", invalid="ignore"):
-                np.power(t, operand, out=t, casting="unsafe")
-
-        check_inplace_allowed(self, exponent)
-        check_writable(self, dt, (exponent._shape,))
-        operand = array_of(exponent, dt)
-        return apply_inplace(self, write1, "PowBackward1", (exponent,), save={"exponent": exponent},
-                             save_self_copy="self", save_result="result", check_autograd=False)
-
-    def write(t: np.ndarray, o: Any) -> None:
-        with np.errstate(divide="ignore", invalid="ignore"):
-            np.power(t, o, out=t, casting="unsafe")
-
-    check_inplace_allowed(self)
-    check_writable(self, dt)
-    return apply_inplace(self, lambda t: write(t, exponent), "PowBackward0", (), save_self_copy="self",
-                         check_autograd=False, values={"exponent": exponent})
-
-
 # --------------------------------------------------------------------------- comparisons and logic
 def _compare(ufunc: np.ufunc) -> Callable[..., Tensor]:
     def compare(self: Operand, other: Operand, *, out: Tensor | None = None) -> Tensor:
@@ -875,15 +791,14 @@ _UNARY_FNS = {op: _make_unary(op) for op in UNARY}
 METHODS: dict[str, Callable[..., Any]] = {
     "add": add, "sub": sub, "subtract": sub, "mul": mul, "multiply": mul, "div": div, "divide": div,
     "true_divide": div, "pow": pow, "maximum": maximum, "minimum": minimum, "remainder": remainder,
-    "floor_divide": floor_divide, "add_": add_, "sub_": sub_, "mul_": mul_, "div_": div_, "pow_": pow_,
+    "floor_divide": floor_divide,
     "leaky_relu": leaky_relu, "clamp": clamp, "clip": clamp, "clamp_": clamp_, "clip_": clamp_,
     "clamp_min": clamp_min, "clamp_max": clamp_max, "clamp_min_": clamp_min_, "clamp_max_": clamp_max_,
-    "floor_divide_": floor_divide_, "remainder_": remainder_, "eq": eq, "ne": ne, "lt": lt, "le": le, "gt": gt, "ge": ge,
+    "eq": eq, "ne": ne, "lt": lt, "le": le, "gt": gt, "ge": ge,
     "greater": gt, "less": lt, "greater_equal": ge, "less_equal": le, "not_equal": ne,
     "logical_not": logical_not,
     "bitwise_and": bitwise_and, "bitwise_or": bitwise_or, "bitwise_xor": bitwise_xor, "bitwise_not": bitwise_not, "bitwise_not_": bitwise_not_,
     "isnan": isnan, "isinf": isinf, "isfinite": isfinite, "where": lambda self, cond, other: where(cond, self, other),
-    "multiply_": mul_, "subtract_": sub_,
 }
 for _op, (_fn, _fn_) in _UNARY_FNS.items():
     METHODS[_op] = _fn
