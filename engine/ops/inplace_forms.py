@@ -13,9 +13,11 @@
 - Ops the engine had only out of place (addmm_, cumsum_, tril_, triu_): the out-of-place value
   computed without grad, written into self, the same node and fields recorded (`_write_result`).
 
+clamp_, clamp_min_ and clamp_max_ with tensor bounds are generated too (ClampBackward0, ClampMinBackward1...).
+
 Hand-written still: the unary family (pointwise.unary_, generated from the UNARY table), clamp_ and
-its min/max forms (torch checks the cast before the overlap there and names the dtype the C++ way),
-the activations' in-place forms (their nodes differ from the out-of-place ones: LeakyReluBackward1,
+its min/max forms with number bounds (torch checks the cast before the overlap there and names the
+dtype the C++ way: "can't be cast to the desired output type long int"), the activations' in-place forms (their nodes differ from the out-of-place ones: LeakyReluBackward1,
 ThresholdBackward1), fill_/zero_/copy_ and the random fills.
 """
 
@@ -221,10 +223,38 @@ bitwise_and_, bitwise_or_, bitwise_xor_ = (
     generate(Form("", _binary_dtype, _bitwise_kernel(ufunc, f"bitwise_{op}")), f"bitwise_{op}_")
     for op, ufunc in (("and", np.bitwise_and), ("or", np.bitwise_or), ("xor", np.bitwise_xor)))
 
+def _clip_kernel(target: np.ndarray, dt: dtypes.dtype, low: Any, high: Any = None) -> None:
+    pointwise._clip(target, low, high, out=target)
+
+
+_CLAMP_TENSORS = generate(Form("ClampBackward0", pointwise.clamp_tensor_dtype, _clip_kernel, operands=2), "clamp_")
+_CLAMP_MIN_TENSOR = generate(Form("ClampMinBackward1", _binary_dtype, lambda t, dt, low: _clip_kernel(t, dt, low)),
+                             "clamp_min_")
+_CLAMP_MAX_TENSOR = generate(Form("ClampMaxBackward1", _binary_dtype, lambda t, dt, high: _clip_kernel(t, dt, None, high)),
+                             "clamp_max_")
+
+
+def clamp_(self: Tensor, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002 - torch's names
+    """Tensor bounds: generated from clamp.Tensor (ClampBackward0, the bounds its inputs). Number bounds:
+    pointwise.clamp_scalars_, where torch checks the cast first and names the dtype the C++ way."""
+    if pointwise.clamp_bounds_check("clamp_", self, min, max):
+        return _CLAMP_TENSORS(self, min, max)
+    return pointwise.clamp_scalars_(self, min, max)
+
+
+def clamp_min_(self: Tensor, min: Any) -> Tensor:  # noqa: A002
+    return _CLAMP_MIN_TENSOR(self, min) if isinstance(min, Tensor) else pointwise.clamp_min_(self, min)
+
+
+def clamp_max_(self: Tensor, max: Any) -> Tensor:  # noqa: A002
+    return _CLAMP_MAX_TENSOR(self, max) if isinstance(max, Tensor) else pointwise.clamp_max_(self, max)
+
+
 BINARY_METHODS: dict[str, Callable[..., Tensor]] = {
     "add_": add_, "sub_": sub_, "subtract_": sub_, "mul_": mul_, "multiply_": mul_, "div_": div_, "divide_": div_,
     "true_divide_": div_, "pow_": pow_, "remainder_": remainder_, "floor_divide_": floor_divide_,
     "bitwise_and_": bitwise_and_, "bitwise_or_": bitwise_or_, "bitwise_xor_": bitwise_xor_,
+    "clamp_": clamp_, "clip_": clamp_, "clamp_min_": clamp_min_, "clamp_max_": clamp_max_,
 }
 
 
@@ -273,5 +303,5 @@ tril_, triu_ = _triangles()
 
 METHODS: dict[str, Callable[..., Any]] = {"addmm_": addmm_, "cumsum_": cumsum_, "tril_": tril_, "triu_": triu_,
                                           **BINARY_METHODS}
-FUNCTIONS: dict[str, Callable[..., Any]] = {"clamp_min_": pointwise.clamp_min_, "clamp_max_": pointwise.clamp_max_,
-                                            "clamp_": pointwise.clamp_, "clip_": pointwise.clamp_}
+FUNCTIONS: dict[str, Callable[..., Any]] = {"clamp_min_": clamp_min_, "clamp_max_": clamp_max_, "clamp_": clamp_,
+                                            "clip_": clamp_}

@@ -662,10 +662,53 @@ def _clip(x: np.ndarray, low: Any, high: Any, out: np.ndarray | None = None) -> 
     return result
 
 
+def clamp_bounds_check(name: str, self: Tensor, low: Any, high: Any) -> bool:
+    """clamp's argument checks, shared by clamp_: at least one bound, and bounds all tensors or all
+    numbers (torch's two overloads). Whether they are tensors."""
+    if low is None and high is None:
+        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    given = [b for b in (low, high) if b is not None]
+    tensors = [isinstance(b, Tensor) for b in given]
+    if any(tensors) and not all(tensors):
+        kinds = ", ".join(type(x).__name__ if not isinstance(x, Tensor) else "Tensor"
+                          for x in ((self,) if name == "clamp" else ()) + (low, high) if x is not None)
+        first = "Tensor input, " if name == "clamp" else ""
+        out = ", *, Tensor out = None" if name == "clamp" else ""
+        why = "" if name == "clamp" else ("      didn't match because some of the arguments have invalid types: ("
+                                          + ", ".join(f"!{kind}!" for kind in kinds.split(", ")) + ")\n")
+        raise TypeError(f"{name}() received an invalid combination of arguments - got ({kinds}), but expected one of:"
+                        f"\n * ({first}Tensor min = None, Tensor max = None{out})\n{why}"
+                        f" * ({first}Number min = None, Number max = None{out})\n{why}")
+    return any(tensors)
+
+
+def clamp_tensor_dtype(self: Tensor, low: Tensor | None, high: Tensor | None) -> dtypes.dtype:
+    return result_type(self, *(b for b in (low, high) if b is not None))
+
+
+def _clamp_tensors(self: Tensor, low: Tensor | None, high: Tensor | None, name: str, op: str,
+                   out: Tensor | None) -> Tensor:
+    """clamp with tensor bounds (torch's clamp.Tensor, clamp_min.Tensor, clamp_max.Tensor): bounds
+    broadcast with self, and are inputs of the node (their gradients where they win)."""
+    dt = clamp_tensor_dtype(self, low, high)
+    bounds = [b for b in (low, high) if b is not None]
+    shape = geometry.broadcast_shapes(self._shape, *(b._shape for b in bounds))
+    _reserve(shape, dt)
+    result = np.array(np.broadcast_to(array_of(self, dt), shape))
+    _clip(result, None if low is None else array_of(low, dt), None if high is None else array_of(high, dt),
+          out=result)
+    if name == "ClampBackward0":
+        inputs: tuple[Any, ...] = (self, low, high)
+    else:
+        inputs = (self, low if low is not None else high)
+    saved = {"self": self, **({"min": low} if low is not None else {}), **({"max": high} if high is not None else {})}
+    return _finish(name, op, result, dt, inputs, saved, out=out)
+
+
 def clamp(self: Tensor, min: float | None = None, max: float | None = None, *,  # noqa: A002
           out: Tensor | None = None) -> Tensor:
-    if min is None and max is None:
-        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    if clamp_bounds_check("clamp", self, min, max):
+        return _clamp_tensors(self, min, max, "ClampBackward0", "clamp", out)
     dt = result_type(self, *(v for v in (min, max) if v is not None))
     if out is not None:
         check_out_dtype(out, dt, "clamp", (self,))
@@ -675,7 +718,7 @@ def clamp(self: Tensor, min: float | None = None, max: float | None = None, *,  
                    values={"max": max, "min": min})
 
 
-def clamp_(self: Tensor, min: float | None = None, max: float | None = None) -> Tensor:  # noqa: A002
+def clamp_scalars_(self: Tensor, min: float | None = None, max: float | None = None) -> Tensor:  # noqa: A002
     return _clamp_inplace(self, min, max, "ClampBackward1", {"max": max, "min": min})
 
 
@@ -694,20 +737,26 @@ def _clamp_inplace(self: Tensor, low: Any, high: Any, name: str, values: dict[st
 
 
 def clamp_min_(self: Tensor, min: float) -> Tensor:  # noqa: A002
+    """Number bounds (inplace_forms.clamp_min_ takes a tensor too)."""
     return _clamp_inplace(self, min, None, "ClampMinBackward0", {"min": min})
 
 
 def clamp_max_(self: Tensor, max: float) -> Tensor:  # noqa: A002
+    """Number bounds (inplace_forms.clamp_max_ takes a tensor too)."""
     return _clamp_inplace(self, None, max, "ClampMaxBackward0", {"max": max})
 
 
 def clamp_min(self: Tensor, min: float) -> Tensor:  # noqa: A002
+    if isinstance(min, Tensor):
+        return _clamp_tensors(self, min, None, "ClampMinBackward1", "clamp_min", None)
     dt = result_type(self, min)
     result = np.maximum(array_of(self, dt), dt.np.type(min))
     return _finish("ClampMinBackward0", "clamp_min", result, dt, (self,), {"self": self}, values={"min": min})
 
 
 def clamp_max(self: Tensor, max: float) -> Tensor:  # noqa: A002
+    if isinstance(max, Tensor):
+        return _clamp_tensors(self, None, max, "ClampMaxBackward1", "clamp_max", None)
     dt = result_type(self, max)
     result = np.minimum(array_of(self, dt), dt.np.type(max))
     return _finish("ClampMaxBackward0", "clamp_max", result, dt, (self,), {"self": self}, values={"max": max})
@@ -792,8 +841,7 @@ METHODS: dict[str, Callable[..., Any]] = {
     "add": add, "sub": sub, "subtract": sub, "mul": mul, "multiply": mul, "div": div, "divide": div,
     "true_divide": div, "pow": pow, "maximum": maximum, "minimum": minimum, "remainder": remainder,
     "floor_divide": floor_divide,
-    "leaky_relu": leaky_relu, "clamp": clamp, "clip": clamp, "clamp_": clamp_, "clip_": clamp_,
-    "clamp_min": clamp_min, "clamp_max": clamp_max, "clamp_min_": clamp_min_, "clamp_max_": clamp_max_,
+    "leaky_relu": leaky_relu, "clamp": clamp, "clip": clamp, "clamp_min": clamp_min, "clamp_max": clamp_max,
     "eq": eq, "ne": ne, "lt": lt, "le": le, "gt": gt, "ge": ge,
     "greater": gt, "less": lt, "greater_equal": ge, "less_equal": le, "not_equal": ne,
     "logical_not": logical_not,

@@ -200,6 +200,9 @@ SAMPLES = [
     ("torch.view_as_real(torch.view_as_complex(a) * (2 + 1j))", "r3x2"),
     ("torch.view_as_real(torch.complex(a, b) / torch.complex(b, a))", "r3 r3"),
     ("torch.view_as_real(torch.view_as_complex(a) * b)", "r3x2 r3"), ("torch.view_as_real(torch.view_as_complex(a) / b)", "r3x2 p3"),
+    # clamp with tensor bounds
+    ("torch.clamp(a, b, c)", "r4 r4 r4"), ("torch.clamp(a, max=b)", "r2x4 r4"), ("torch.clamp_min(a, b)", "r4 r4"),
+    ("torch.clamp_max(a, b)", "r4 r4"), ("a.clone().clamp_(b, c)", "r4 r4 r1"),
 ]
 
 XFAIL = {

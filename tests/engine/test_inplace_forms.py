@@ -29,6 +29,10 @@ WRITES = [
     # the in-place protocol: overlap, broadcast, then the cast, in TensorIterator's order
     "e.add_(1)", "e.mul_(y)", "f.add_(z)", "x.add_(z)", "f[:3].add_(f[1:])", "f[:3].mul_(f[1:])", "f.add_(f)",
     "f.atan2_(f[1:])", "x.__iadd__(1)", "f.__itruediv__(2)", "f.__imod__(3)", "f.__ifloordiv__(2)", "f.__ipow__(2)",
+    # clamp_: number bounds check the cast first (naming the C++ type), tensor bounds as any binary op
+    "x.clamp_(0.5)", "e.clamp_(0.5)", "f.clamp_(y, y)", "f.clamp_(max=y)", "x.clamp_(y)", "f.clamp_(z)",
+    "f.clamp_(f[1:])", "f.clamp_min_(y)", "f.clamp_max_(y)", "x.clamp_min_(0.5)", "f.clamp_()", "f.clamp_(0.5, y)",
+    "f.clip_(0, 1)", "x.clamp_(y.long())",
 ]
 
 
@@ -59,6 +63,8 @@ RECORDS = [
     "a.clone().hypot_(b)", "a.clone().copysign_(b)", "a.clone().copysign_(2)", "a.clone().lerp_(b, 0.3)",
     "a.clone().lerp_(b, b)", "a.clone().addcmul_(b, b)", "a.clone().addcdiv_(b, b, value=2)", "a.clone().lt_(b)",
     "a.clone().eq_(1)", "a.clone().true_divide_(b)", "a.clone().multiply_(b)", "a.clone().subtract_(b)",
+    "a.clone().clamp_(0.1, 0.5)", "a.clone().clamp_(b, b)", "a.clone().clamp_(b)", "a.clone().clamp_min_(b)",
+    "a.clone().clamp_max_(b)", "torch.clamp(a, max=b)", "torch.clamp_max(a, b)",
 ]
 
 
@@ -66,7 +72,7 @@ def _record(T, statement: str):
     T.manual_seed(0)
     a = T.randn(3, dtype=T.float64, requires_grad=True)
     b = T.rand(3, dtype=T.float64, requires_grad=True) + 0.5
-    fn = eval(statement, {"a": a, "b": b}).grad_fn  # noqa: S307 - our statements
+    fn = eval(statement, {"a": a, "b": b, "torch": T}).grad_fn  # noqa: S307 - our statements
     saved = sorted(name for name in dir(fn) if name.startswith("_saved_") and name != "_saved_values")
     return fn.name(), len(fn.next_functions), saved
 

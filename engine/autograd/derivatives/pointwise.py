@@ -103,6 +103,24 @@ def clamp_backward(grad: Any, self: Any, low: Any, high: Any) -> Any:
     return grad
 
 
+def clamp_tensors_backward(c: Any, grad: Any) -> list[Any]:
+    """ClampBackward0 (tensor bounds): self's as clamp_backward; a bound's where it wins, torch's
+    clamp_backward_min_max (min where self < min < max, max where self > max or max < min)."""
+    mask, self, low, high = c.grad_input_mask, c.self, c.min, c.max
+    zero = _scalar_zero(grad)
+    g_min = g_max = None
+    if low is not None and high is not None:
+        if mask[1]:
+            g_min = where((self < low).logical_and(low < high), grad, zero)
+        if mask[2]:
+            g_max = where((self > high).logical_or(high < low), grad, zero)
+    elif low is not None and mask[1]:
+        g_min = where(self < low, grad, zero)
+    elif high is not None and mask[2]:
+        g_max = where(self > high, grad, zero)
+    return [clamp_backward(grad, self, low, high) if mask[0] else None, g_min, g_max]
+
+
 def sgn_backward(self: Any, grad: Any, sgn: Any) -> Any:
     """torch's sgn_backward (complex input): (g - sgn * sgn * conj(g)) / (2 |x|), 0 where x is 0."""
     magnitude = self.abs()
@@ -382,6 +400,13 @@ DERIVATIVES = {
     "TruncBackward0": rule("self", self=zeros),
     "ClampBackward1": rule("self", saves="self", keeps="max, min",
                            self=lambda c, grad: clamp_backward(grad, c.self, c.min, c.max)),
+    "ClampBackward0": rule("self, min, max", clamp_tensors_backward, saves="max, min, self"),
+    "ClampMinBackward1": rule("self, min", saves="min, self",
+                              self=lambda c, grad: where(c.self >= c.min, grad, _scalar_zero(grad)),
+                              min=lambda c, grad: where(c.self < c.min, grad, _scalar_zero(grad))),
+    "ClampMaxBackward1": rule("self, max", saves="max, self",
+                              self=lambda c, grad: where(c.self <= c.max, grad, _scalar_zero(grad)),
+                              max=lambda c, grad: where(c.self > c.max, grad, _scalar_zero(grad))),
     "ClampMinBackward0": rule("self", saves="self", keeps="min",
                               self=lambda c, grad: clamp_backward(grad, c.self, c.min, None)),
     "ClampMaxBackward0": rule("self", saves="self", keeps="max",
