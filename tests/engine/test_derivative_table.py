@@ -101,7 +101,8 @@ SAMPLES = [
     ("a @ b", "r2x3 r3x2"), ("torch.mv(a, b)", "r2x3 r3"),
     ("torch.baddbmm(a, b, c, beta=0.5, alpha=2)", "r2x2x2 r2x2x3 r2x3x2"), ("torch.baddbmm(a, b, c)", "r2 r2x2x3 r2x3x2"),
     ("a.trace()", "r3x4"), ("a.trace()", "r4x2"), ("torch.dist(a, b)", "r2x3 r3"), ("torch.dist(a, b, 1)", "r2x3 r2x3"), ("torch.linalg.inv(spd(a))", "r3x3"),
-    ("torch.linalg.det(a)", "r3x3"), ("torch.linalg.slogdet(spd(a))[1]", "r3x3"),
+    ("torch.linalg.det(a)", "r3x3"), ("torch.linalg.slogdet(spd(a))[1]", "r3x3"), ("torch.linalg.det(a)", "r2x3x3"),
+    ("torch.linalg.slogdet(spd(a))[1]", "r2x3x3"),
     ("torch.linalg.solve(spd(a), b)", "r3x3 r3x2"), ("torch.linalg.solve(spd(a), b)", "r3x3 r3"),
     ("torch.linalg.cholesky(spd(a))", "r3x3"), ("torch.linalg.cholesky(spd(a), upper=True)", "r3x3"),
     ("sum(torch.linalg.qr(a))", "r3x3"), ("torch.linalg.qr(a)[1]", "r4x3"),
@@ -218,7 +219,8 @@ XFAIL = {
 # compute the same derivatives with inv/solve and products, so only values (first and second) are compared
 _LINALG = "torch's backward is spelled with LU solves; the engine's with inv/solve and products (values compared)"
 _LINALG_GRAPHS_AS_TORCH = {"torch.linalg.cross(a, b)", "torch.linalg.inv(spd(a))", "torch.linalg.solve(spd(a), b)",
-                           "torch.linalg.vector_norm(a)", "torch.linalg.svdvals(a)", "torch.linalg.svd(a)[1]"}
+                           "torch.linalg.vector_norm(a)", "torch.linalg.svdvals(a)", "torch.linalg.svd(a)[1]",
+                           "torch.linalg.det(a)", "torch.linalg.slogdet(spd(a))[1]"}
 GRAPH_SPELLED_DIFFERENTLY = {expr: _LINALG for expr, _ in SAMPLES if (expr.startswith("torch.linalg")
                              or expr.startswith("sum(torch.linalg")) and expr not in _LINALG_GRAPHS_AS_TORCH}
 GRAPH_SPELLED_DIFFERENTLY |= {expr: "torch's infinitely differentiable group norm backward is its own composite; the "

@@ -11,6 +11,7 @@ from typing import Any
 
 from engine.autograd.derivatives import rule
 from engine.autograd.derivatives.pointwise import maybe_multiply
+from engine.ops import backward_ops as B
 
 
 def _column_major(sizes: tuple[int, ...], strides: tuple[int, ...]) -> bool:
@@ -54,9 +55,11 @@ DERIVATIVES = {
 
 
 # --------------------------------------------------------------------------- torch.linalg (engine/linalg.py)
-# torch computes these with LU and triangular solves; the formulas below are the same derivatives
-# written with inv/solve and products, so values (and second derivatives) agree while the graph a
-# create_graph backward records is spelled with other nodes.
+# inv, solve, det, slogdet, svdvals (and svd's S alone) are torch's formulas op for op, so create_graph
+# records torch's graph. cholesky, qr, eigh and svd's U / Vh: torch spells them with triangular solves
+# (linalg_solve_triangular, which the engine does not have) and its own products; the formulas below
+# are the same derivatives with inv/solve and products: values and second derivatives agree, the
+# gradient's graph has other nodes.
 def _eye(n: int, like: Any) -> Any:
     import engine
 
@@ -71,6 +74,11 @@ def _inv(a: Any) -> Any:
 
 def _scalar_times_matrix(scalar: Any, matrix: Any) -> Any:
     return scalar.unsqueeze(-1).unsqueeze(-1) * matrix
+
+
+def _times_eye(d: Any, n: int) -> Any:
+    """torch's `d.unsqueeze(-1).expand(n).diag_embed()`: d times the n x n identity."""
+    return B.diag_embed(d.unsqueeze(-1).expand(*d._shape, n))
 
 
 def inv_backward(grad: Any, inverse: Any) -> Any:
@@ -174,9 +182,19 @@ def svd_backward(grads: list[Any], u: Any, s: Any, vh: Any, full_matrices: bool)
 
 
 def _det_backward(c: Any, grad: Any) -> Any:
+    """torch's linalg_det_backward for an invertible A (under create_graph): solve(A^H, (g det) I)."""
     from engine import linalg
 
-    return linalg.solve(c.A.mT, _scalar_times_matrix(grad * c.result, _eye(c.A._shape[-1], c.A)))
+    return linalg.solve(c.A.mT, _times_eye(grad * c.result, c.A._shape[-1]).mT)
+
+
+def _slogdet_backward(c: Any, grads: list[Any]) -> Any:
+    """torch's slogdet_backward for real A: solve(A^H, g_logabsdet I)."""
+    from engine import linalg
+
+    if grads[1] is None:
+        return None
+    return linalg.solve(c.A.mT, _times_eye(grads[1], c.A._shape[-1]).mT)
 
 
 def _dist_backward(c: Any, grad: Any) -> Any:
@@ -191,9 +209,7 @@ DERIVATIVES.update({
                           self=_dist_backward, other=lambda c, grad: -_dist_backward(c, grad)),
     "LinalgInvExBackward0": rule("A", saves="inverse", A=lambda c, grad: inv_backward(grad, c.inverse)),
     "LinalgDetBackward0": rule("A", saves="A, result", A=_det_backward),
-    "LinalgSlogdetBackward0": rule("A", saves="A, sign", grads_list=True,
-                                   A=lambda c, grads: None if grads[1] is None else
-                                   _scalar_times_matrix(grads[1], _inv(c.A).mT)),
+    "LinalgSlogdetBackward0": rule("A", saves="A, sign", grads_list=True, A=_slogdet_backward),
     "LinalgSolveExBackward0": rule("A, B", solve_backward, saves="A, result", keeps="left"),
     "LinalgCholeskyExBackward0": rule("A", saves="L", keeps="upper",
                                       A=lambda c, grad: cholesky_backward(grad, c.L, c.upper)),
