@@ -90,6 +90,16 @@ def add_scalar_(self: Tensor, other: Any) -> Tensor:
     return apply_inplace(self, write, "AddBackward1", ())
 
 
+def mul_scalar_(self: Tensor, other: Any) -> Tensor:
+    """at::Tensor::mul_(Scalar) (MulBackward1, in place)."""
+    from engine.ops.core import apply_inplace
+
+    def write(target: np.ndarray) -> None:
+        np.multiply(target, target.dtype.type(other), out=target)
+
+    return apply_inplace(self, write, "MulBackward1", (), values={"other": other})
+
+
 def div_scalar_(self: Tensor, other: Any) -> Tensor:
     """at::Tensor::div_(Scalar) (DivBackward1, in place)."""
     from engine.ops.core import apply_inplace
