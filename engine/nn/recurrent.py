@@ -151,11 +151,13 @@ def run_layers(mode: str, inputs: Any, hx: Any, weights: list[list[Tensor | None
     the final hidden states stacked (h and c separately for LSTM)."""
     directions = 2 if bidirectional else 1
     lstm = mode == "LSTM"
-    if lstm:
+    fused = lstm and batch_sizes is None and inputs.dtype in (dtypes.float32, dtypes.bfloat16)
+    if fused:  # the fused layer selects each layer's state as it goes (SelectBackward0, not UnbindBackward0)
+        initial: list[Any] = []
+    elif lstm:
         initial = list(zip(views.unbind(hx[0], 0), views.unbind(hx[1], 0)))
     else:
         initial = list(views.unbind(hx, 0))
-    fused = lstm and batch_sizes is None and inputs.dtype in (dtypes.float32, dtypes.bfloat16)
     if batch_sizes is not None and bidirectional:
         raise NotImplementedError("bidirectional recurrent layers over a PackedSequence are not supported by this "
                                   "engine")
@@ -166,8 +168,8 @@ def run_layers(mode: str, inputs: Any, hx: Any, weights: list[list[Tensor | None
         for direction in range(directions):
             index = layer * directions + direction
             if fused:
-                out, hy, cy = _mkldnn_lstm_layer(layer_input, weights[index], initial[index][0], initial[index][1],
-                                                 direction == 1)
+                out, hy, cy = _mkldnn_lstm_layer(layer_input, weights[index], views.select(hx[0], 0, index),
+                                                 views.select(hx[1], 0, index), direction == 1)
                 outputs.append(out)
                 finals.append((hy, cy))
             elif batch_sizes is not None:

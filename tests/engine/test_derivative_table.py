@@ -14,6 +14,7 @@ This is the fixed slice CI runs (seed 0); DERIVATIVE_SWEEP_SEEDS=0,1,2,... sweep
 
 from __future__ import annotations
 
+import hashlib
 import math
 import os
 
@@ -401,9 +402,20 @@ def test_a_full_backward_hook_keeps_the_gradients_history_as_torch():
     assert _close(_hooked_gradient_penalty(engine), _hooked_gradient_penalty(torch))
 
 
+def _graph_signature(fn, memo: dict) -> str:
+    """_desc's text, hashed node by node: an LSTM's gradient graph shares subgraphs too often to print."""
+    if fn is None:
+        return "None"
+    if id(fn) not in memo:
+        text = type(fn).__name__ + "(" + ", ".join(_graph_signature(n, memo) for n, _ in fn.next_functions) + ")"
+        memo[id(fn)] = hashlib.sha1(text.encode()).hexdigest()
+    return memo[id(fn)]
+
+
 def _lstm_gradient_penalty(T, bidirectional: bool, state: bool) -> dict:
     """create_graph through the fused float32 LSTM layer (MkldnnRnnLayerBackward0): torch switches to its
-    differentiable backward, whose graph is a composite of its own; values are compared (float32)."""
+    differentiable backward (the gates recomputed, backpropagation through time in ops); the gradients'
+    graphs are compared, and their values in float32's precision."""
     T.manual_seed(0)
     lstm = T.nn.LSTM(3, 4, bidirectional=bidirectional)
     x = T.randn(5, 2, 3, requires_grad=True)
@@ -412,9 +424,11 @@ def _lstm_gradient_penalty(T, bidirectional: bool, state: bool) -> dict:
     out, (h, c) = lstm(x, hx)
     inputs = [x, *lstm.parameters(), *(hx or ())]
     first = T.autograd.grad(out.sum() + (h * h).sum() + c.sum(), inputs, create_graph=True)
+    memo: dict = {}
+    graphs = [_graph_signature(g.grad_fn, memo) for g in first]
     second = T.autograd.grad(sum((g * g).sum() for g in first), inputs)
-    return {"node": out.grad_fn.name() if not bidirectional else None, "first": [_values(g) for g in first],
-            "second": [_values(g) for g in second]}
+    return {"node": out.grad_fn.name() if not bidirectional else None, "graphs": graphs,
+            "first": [_values(g) for g in first], "second": [_values(g) for g in second]}
 
 
 def _close_float32(x, y) -> bool:

@@ -2,9 +2,9 @@
 
 As in torch, the node has two backwards: without create_graph the fused kernel
 (engine/kernels/recurrent.py, mkldnn_rnn_layer_backward), with it a differentiable one written in
-engine ops (torch's mkldnn_rnn_layer_differentiable_backward): the gates are recomputed from the
-saved inputs and weights and backpropagated through time, so every step's ops are recorded and a
-gradient penalty through an LSTM can be differentiated again.
+engine ops (torch's mkldnn_rnn_layer_differentiable_backward, op for op): the gates are recomputed
+from the saved inputs and weights and backpropagated through time, so every step's ops are recorded
+(the same graph as torch's) and a gradient penalty through an LSTM can be differentiated again.
 """
 
 from __future__ import annotations
@@ -40,38 +40,54 @@ def lstm_layer_backward(c: Any, grads: list[Any]) -> list[Any]:
 
 
 def differentiable_backward(c: Any, g_out: Any, g_hy: Any, g_cy: Any) -> list[Any]:
-    """Backpropagation through time in engine ops, over gates recomputed from the saved operands."""
-    from engine.ops.indexing import cat, stack
+    """torch's mkldnn_rnn_layer_differentiable_backward, op for op: the gates recomputed from the
+    saved operands (linear = addmm, unsafe_chunk, in-place activations), then backpropagation
+    through time, the weights' gradients summed step by step in place."""
+    from engine.autograd.derivatives.pointwise import _one_minus
+    from engine.ops.indexing import cat
+    from engine.ops.linalg import addmm
+    from engine.ops.views import unsafe_chunk
 
     x, w_ih, w_hh, b_ih, b_hh = c.input, c.weight0, c.weight1, c.weight2, c.weight3
     steps = x._shape[0]
-    order = list(range(steps - 1, -1, -1)) if c._reverse else list(range(steps))
-    h, cell = c.hx_, c.cx_
-    record = {}
-    for t in order:  # the forward again, recorded: (gates, previous h, previous and new cell state)
-        i, f, g, o = (x[t] @ w_ih.t() + b_ih + h @ w_hh.t() + b_hh).chunk(4, 1)
-        i, f, g, o = i.sigmoid(), f.sigmoid(), g.tanh(), o.sigmoid()
-        new_cell = f * cell + i * g
-        record[t] = (i, f, g, o, h, cell, new_cell)
-        h, cell = o * new_cell.tanh(), new_cell
-    dh, dc = g_hy, g_cy
-    grad_gates, grad_x = {}, {}
-    for t in reversed(order):
-        i, f, g, o, h_prev, c_prev, c_t = record[t]
-        dh = dh + g_out[t]
-        tanh_c = c_t.tanh()
-        dc = dc + dh * o * B.scalar_rsub(1, tanh_c * tanh_c)
-        gates = cat([dc * g * i * B.scalar_rsub(1, i), dc * c_prev * f * B.scalar_rsub(1, f),
-                     dc * i * B.scalar_rsub(1, g * g), dh * tanh_c * o * B.scalar_rsub(1, o)], 1)
-        grad_gates[t] = (gates, h_prev)
-        grad_x[t] = gates @ w_ih
-        dh, dc = gates @ w_hh, dc * f
-    all_gates = cat([grad_gates[t][0] for t in range(steps)], 0)
-    previous_h = cat([grad_gates[t][1] for t in range(steps)], 0)
-    grad_w_ih = all_gates.t() @ x.reshape(steps * x._shape[1], -1)
-    grad_w_hh = all_gates.t() @ previous_h
-    grad_b = all_gates.sum(0)
-    return [stack([grad_x[t] for t in range(steps)]), grad_w_ih, grad_w_hh, grad_b, grad_b, dh, dc]
+    gates: list[Any] = [None] * steps
+    states = [(c.hx_, c.cx_)]
+    for seq in range(1, steps + 1):
+        h, cell = states[-1]
+        t = steps - seq if c._reverse else seq - 1
+        gate = addmm(b_ih, x[t], w_ih.t()).add_(addmm(b_hh, h, w_hh.t()))
+        i, f, g, o = unsafe_chunk(gate, 4, 1)
+        i, f, g, o = i.sigmoid_(), f.sigmoid_(), g.tanh_(), o.sigmoid_()
+        gates[t] = (i, f, g, o)
+        new_cell = (f * cell).add(i * g)
+        states.append((o * new_cell.tanh(), new_cell))
+    layer_dx: list[Any] = [None] * steps
+    d_wx = d_wh = d_b = None
+    for seq in range(steps - 1, -1, -1):
+        t = steps - seq - 1 if c._reverse else seq
+        i, f, g, o = gates[t]
+        cell = states[seq + 1][1]
+        h, c_prev = states[seq]
+        new_g_hy = g_out[t].add(g_hy)
+        d1 = g_cy.add(new_g_hy * o * _one_minus(cell.tanh() * cell.tanh()))
+        dgp, dip, d_prev_c, dfp = d1 * i, d1 * g, d1 * f, d1 * c_prev
+        dop = new_g_hy * cell.tanh()
+        da = cat([dip * i * _one_minus(i), dfp * f * _one_minus(f), dgp * _one_minus(g * g),
+                  dop * o * _one_minus(o)], 1)
+        db_ = da.sum(0)
+        dx = (da @ w_ih).unsqueeze(0)
+        d_prev_h = da @ w_hh
+        dwx_ = da.transpose(0, 1) @ x[t]
+        dwh_ = da.transpose(0, 1) @ h
+        if d_b is None:
+            d_b, d_wx, d_wh = db_, dwx_, dwh_
+        else:
+            d_b += db_
+            d_wx += dwx_
+            d_wh += dwh_
+        layer_dx[t] = dx
+        g_hy, g_cy = d_prev_h, d_prev_c
+    return [cat(layer_dx, 0), d_wx, d_wh, d_b, d_b, g_hy, g_cy]
 
 
 DERIVATIVES = {
