@@ -3,8 +3,9 @@ and comparisons and logic written in place, each with its out= and in-place form
 
 Each op is one Spec: its forward on numpy arrays and PyTorch's node name; the node's derivatives
 (and so which operands it saves) are the derivative table's (engine/autograd/derivatives/pointwise.py).
-The same spec builds the out-of-place op (a new tensor, or out=) and the in-place one (self's values
-before the write are what the backward sees as `self`), so the two cannot drift apart.
+The same spec builds the out-of-place op (a new tensor, or out=) and, through the one in-place
+protocol of engine/ops/inplace_forms.py, the in-place one (self's values before the write are what
+the backward sees as `self`), so the two cannot drift apart.
 """
 
 from __future__ import annotations
@@ -32,7 +33,6 @@ class Spec:
     forward: Callable[..., np.ndarray]  # arrays (self, *operands) in the computation dtype -> result
     fields: tuple[str, ...]  # the operands' names: "self", "other", "tensor1", ...
     floating: bool = False  # an integer computation promotes to the default float dtype
-    cast_check: bool = True  # in place, the computation dtype must cast to self's
     values: dict[str, Any] | None = None  # the node's non-tensor fields, where the derivative table has it
     dtype_of: Callable[..., dtypes.dtype] | None = None  # the op's own dtype rule and checks, where not result_type's
 

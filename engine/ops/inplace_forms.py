@@ -99,18 +99,6 @@ def generate(form: Form, name: str) -> Callable[..., Tensor]:
     node, dtype_of, kernel, values_of, cast_check = form.node, form.dtype, form.kernel, form.values, form.cast_check
     number_edges = form.number_edges
 
-    def record(self: Tensor, operands: tuple[Operand, ...], options: dict[str, Any], dt: dtypes.dtype,
-               write: Callable[[np.ndarray], None]) -> Tensor:
-        name_ = node if isinstance(node, str) else node(*operands, **options)
-        plan = _PLANS.get(name_) or _plan(name_)  # read off the table on first use: it is installed after the ops
-        inputs = operands if plan.edges is None else operands[:plan.edges]
-        if not number_edges:
-            inputs = tuple(o for o in inputs if isinstance(o, Tensor))
-        save = {field: operands[i] for i, field in plan.saved if i < len(operands)} if plan.saved else None
-        return apply_inplace(self, write, name_, inputs, save=save, save_self_copy=plan.self_copy,
-                             save_result=plan.result, check_autograd=False, values=values_of(*operands, **options),
-                             check_overlap=False)
-
     plain_dtype = dtype_of is _binary_dtype  # the usual rule: result_type, without a call through the form
     named = node if isinstance(node, str) else None
     valued = values_of is not _no_values
@@ -140,7 +128,7 @@ def generate(form: Form, name: str) -> Callable[..., Tensor]:
                              save_result=plan.result, check_autograd=False,
                              values=values_of(other, **options) if valued else None, check_overlap=False)
 
-    def op_n(self: Tensor, *operands: Operand, **options: Any) -> Tensor:  # several: addcmul_, lerp_
+    def op_n(self: Tensor, *operands: Operand, **options: Any) -> Tensor:  # several: addcmul_, lerp_, clamp_
         check_inplace_allowed(self, *operands)
         dt = dtype_of(self, *operands, **options)
         for other in operands:
@@ -149,7 +137,15 @@ def generate(form: Form, name: str) -> Callable[..., Tensor]:
         check_writable(self, dt if cast_check else None,
                        [o._shape if isinstance(o, Tensor) else () for o in operands])
         arrays = [array_of(o, dt) if isinstance(o, Tensor) else o for o in operands]
-        return record(self, operands, options, dt, lambda target: kernel(target, dt, *arrays, **options))
+        name_ = named if named is not None else node(*operands, **options)
+        plan = _plan(name_)
+        inputs = operands if plan.edges is None else operands[:plan.edges]
+        if not number_edges:
+            inputs = tuple(o for o in inputs if isinstance(o, Tensor))
+        return apply_inplace(self, lambda target: kernel(target, dt, *arrays, **options), name_, inputs,
+                             save={field: operands[i] for i, field in plan.saved if i < len(operands)} or None,
+                             save_self_copy=plan.self_copy, save_result=plan.result, check_autograd=False,
+                             values=values_of(*operands, **options), check_overlap=False)
 
     generated = op_ if form.operands == 1 else op_n
     generated.__name__ = generated.__qualname__ = name
