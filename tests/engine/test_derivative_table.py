@@ -112,7 +112,7 @@ SAMPLES = [
     ("torch.linalg.svd(a)[1]", "r4x3"), ("torch.linalg.svd(a)[1]", "r3x4"), ("sum(torch.linalg.svd(a, full_matrices=False))", "r3x3"),
     ("torch.linalg.svd(a, full_matrices=False)[2]", "r3x4"), ("torch.linalg.svd(a, False)[2]", "r4x3"), ("torch.linalg.svd(a, full_matrices=False)[0]", "r3x4"),
     ("torch.linalg.svd(a)[0]", "r3x4"), ("torch.linalg.svd(a)[2]", "r3x4"), ("sum(torch.linalg.svd(a, full_matrices=False))", "r2x3x3"),
-    ("torch.linalg.eigh(a + a.mT)[1]", "r3x3"), ("torch.linalg.eigh(a + a.mT)[1]", "r2x3x3"), ("torch.linalg.eigvalsh(a + a.mT)", "r3x3"),
+    ("torch.linalg.eigh(a + a.mT)[1]", "r3x3"), ("torch.linalg.eigh(a + a.mT)[1].abs()", "r2x3x3"), ("torch.linalg.eigvalsh(a + a.mT)", "r3x3"),
     ("torch.linalg.qr(a)[0]", "r4x3"), ("torch.linalg.qr(a)[0]", "r3x4"), ("torch.linalg.qr(a)[1]", "r3x4"),
     ("torch.linalg.qr(a)[0] @ torch.linalg.qr(a)[1]", "r3x4"), ("sum(torch.linalg.qr(a))", "r2x4x3"),
     ("torch.linalg.solve_triangular(a.triu() + torch.eye(3, dtype=a.dtype) * 3, b, upper=True)", "r3x3 r3x2"),
