@@ -193,6 +193,11 @@ def run_backward(tensors: Sequence[Any], grads: Sequence[Any], keep_graph: bool,
 _graph_tasks: list[list[Any]] = []
 
 
+def current_graph_task() -> object | None:
+    """The backward running now (torch's _current_graph_task_id), None outside backward."""
+    return _graph_tasks[-1] if _graph_tasks else None
+
+
 def queue_callback(callback: Any) -> None:
     """Variable._execution_engine.queue_callback: run `callback` when the current backward finishes."""
     if not _graph_tasks:

@@ -385,6 +385,22 @@ def test_flash_attention_double_backward_fails_as_in_torch(kwargs):
     assert _close(_attention_double_backward(engine, EF, kwargs), expected)
 
 
+def _checkpointed_gradient_penalty(T) -> dict:
+    """A gradient penalty through a non-reentrant checkpoint: each backward reruns the block for itself,
+    so the second autograd.grad finds the saved tensors the first one consumed."""
+    T.manual_seed(0)
+    layer = T.nn.Linear(3, 3).double()
+    x = T.randn(2, 3, dtype=T.float64, requires_grad=True)
+    out = T.utils.checkpoint.checkpoint(lambda t: layer(t).tanh(), x, use_reentrant=False)
+    (gx,) = T.autograd.grad(out.sum(), [x], create_graph=True)
+    second = T.autograd.grad((gx * gx).sum(), [x, layer.weight])
+    return {"first": (_desc(gx.grad_fn), _values(gx)), "second": [_values(g) for g in second]}
+
+
+def test_a_gradient_penalty_through_a_checkpoint_as_torch():
+    assert _close(_checkpointed_gradient_penalty(engine), _checkpointed_gradient_penalty(torch))
+
+
 def _hooked_gradient_penalty(T) -> dict:
     """A gradient penalty through a module with a full backward hook: the hook's identity nodes keep
     the gradients' history, and the hook sees the gradients flowing through."""
