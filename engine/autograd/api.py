@@ -10,6 +10,7 @@ from engine import errors, runtime
 from engine.autograd.engine import run_backward
 from engine.autograd.graph import GradientEdge
 from engine.devices import on
+from engine.tensor import Tensor
 
 
 class Warned:
@@ -26,8 +27,6 @@ warned: Warned = runtime.slot(__name__, "warned", Warned)
 
 
 def _as_tuple(value: Any) -> tuple[Any, ...]:
-    from engine.tensor import Tensor
-
     if isinstance(value, (Tensor, GradientEdge)):
         return (value,)
     return tuple(value)
@@ -41,8 +40,6 @@ def _output_meta(out: Any) -> tuple[tuple[int, ...], Any, Any]:
 
 
 def _grads_tuple(grads: Any, length: int) -> tuple[Any, ...]:
-    from engine.tensor import Tensor
-
     if grads is None:
         return (None,) * length
     if isinstance(grads, Tensor):
@@ -134,8 +131,6 @@ def backward_of(tensor: Any, keep_graph: bool) -> None:
             tensor._storage.device.type != "cpu":
         backward((tensor,), None, retain_graph=keep_graph)
         return
-    from engine.tensor import Tensor
-
     root = Tensor._empty((), tensor.dtype)
     root._storage.data.fill(1)
     run_backward((tensor,), [root], keep_graph=keep_graph, create_graph=False, inputs=None, allow_unused=True,

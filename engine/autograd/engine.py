@@ -11,18 +11,23 @@ fails), which nodes autograd.grad skips.
 from __future__ import annotations
 
 import heapq
+import math
 import sys
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
-from engine import errors, geometry
+from engine import allocator as allocation
+from engine import devices, errors, geometry
 from engine.autograd import grad_mode
 from engine.autograd.graph import GradientEdge
 from engine.autograd.hooks import check_tensor_result, check_tuple_result
-from engine.autograd.node import AccumulateGrad, Node
+from engine.autograd.node import AccumulateGrad, Node, apply_rule
 from engine.devices import CPU, on
+from engine.tensor import Tensor
+
+_UNRESERVED = 1 << 16  # sums of up to this many elements skip the budget check, as add's do
 
 
 class _Buffers:
@@ -39,6 +44,7 @@ class _Buffers:
 
     def __init__(self) -> None:
         self.slots: dict[Node, list[Any]] = {}
+        self.quiet = False  # inside the pass's errstate: numpy sums here warn of nothing
 
     def add(self, node: Node, nr: int, grad: Any) -> None:
         slots = self.slots.get(node)
@@ -52,7 +58,28 @@ class _Buffers:
         if not grad_mode.state.enabled and not _held_elsewhere(old, 2) and old._view is None and _dense(old):
             _add_into(old, grad)  # torch: old_var.add_(var)
             return
-        slots[nr] = old + grad
+        slots[nr] = _summed(old, grad) if self.quiet else old + grad
+
+
+def _summed(old: Any, grad: Any) -> Any:
+    """`old + grad`, a new gradient. The usual pair (host tensors of one shape and dtype, each
+    row-major or a broadcast number such as sum's expanded gradient, no graph to record) is summed
+    in numpy straight into a row-major result, the layout TensorIterator gives it, allocated through
+    the allocator as add's would be; any other pair goes through add itself."""
+    if (grad_mode.state.enabled or type(old) is not Tensor or type(grad) is not Tensor or old.dtype is not grad.dtype
+            or old._shape != grad._shape or old._bits or grad._bits or old._storage.device is not CPU
+            or grad._storage.device is not CPU or devices.state.current is not CPU or grad_mode.state.inference):
+        return old + grad
+    shape = old._shape
+    row_major = geometry.row_major_strides(shape)
+    old_row, grad_row = old._stride == row_major, grad._stride == row_major
+    if not ((old_row and (grad_row or not any(grad._stride))) or (grad_row and not any(old._stride))):
+        return old + grad
+    count = math.prod(shape)
+    if count > _UNRESERVED:
+        allocation.allocator.check(count * old.dtype.itemsize)  # the budget check add makes
+    result = np.add(old._raw_view(), grad._raw_view())
+    return Tensor._adopt(result if type(result) is np.ndarray else np.array(result), old.dtype)
 
 
 def _held_elsewhere(tensor: Any, engine_refs: int) -> bool:
@@ -172,7 +199,7 @@ def run_backward(tensors: Sequence[Any], grads: Sequence[Any], keep_graph: bool,
     captured: list[Any] = [None] * (len(inputs) if inputs is not None else 0)
     receives = None if needed is None else needed | set(captures)  # nodes whose gradient is wanted
 
-    ready = [(_priority(node), id(node), node) for node, count in dependencies.items() if count == 0]
+    ready = [(*_priority(node), id(node), node) for node, count in dependencies.items() if count == 0]
     heapq.heapify(ready)
     callbacks: list[Any] = []
     _graph_tasks.append(callbacks)
@@ -213,6 +240,7 @@ def _run(ready: list[Any], buffers: _Buffers, dependencies: dict[Node, int], nee
     previous, mode.enabled = mode.enabled, create_graph
     try:
         with np.errstate(all="ignore"):  # torch's kernels never warn of inf or nan (0 * inf in log's backward)
+            buffers.quiet = True
             _drain(ready, buffers, dependencies, needed, captures, captured, receives, keep_graph)
     finally:
         mode.enabled = previous
@@ -222,34 +250,47 @@ def _drain(ready: list[Any], buffers: _Buffers, dependencies: dict[Node, int], n
            captures: dict[Node, list[tuple[int, int]]], captured: list[Any], receives: set[Node] | None,
            keep_graph: bool) -> None:
     """Run each node once all the gradients it waits for have arrived (a plain loop: it runs per node;
-    the buffer's first gradient and the ready queue's priority are inlined, as they run per edge)."""
+    the buffer's first gradient and the ready queue's priority are inlined, as they run per edge).
+
+    The common node (one that runs and whose gradients are not captured, no hooks on it, a
+    derivative-table node or a leaf's AccumulateGrad, on the host) takes a direct path: `_evaluate`'s
+    steps without the checks that would find nothing to do."""
     pop, push, add, slots = heapq.heappop, heapq.heappush, buffers.add, buffers.slots
+    every_node = needed is None
     while ready:
-        node = pop(ready)[2]
+        node = pop(ready)[3]
         incoming = slots.pop(node, None) or [None] * len(node.output_meta)  # its gradients, taken
-        if needed is None:
-            runs = True
-        else:
-            runs = node in needed
-            if runs or node in captures:
-                seen = incoming if runs else _tensor_pre_hooks(node, incoming)
-                for nr, index in captures.get(node, ()):
-                    captured[index] = seen[nr]
-                seen = None
         edges = node.next_functions
-        outgoing: Sequence[Any] = ()
-        if runs:
-            meta = node.output_meta
-            device = meta[0][2] if meta else None
-            if device is not None and device is not CPU and device.type != "cpu":
-                with on(device):
-                    outgoing = _evaluate(node, incoming, keep_graph, receives)
+        if node._hooks is None and (every_node or (node in needed and node not in captures)):
+            kind = _DIRECT[type(node)]
+        else:
+            kind = None
+        if kind is _TABLE and node._backward is None and node._rule is not None and \
+                node.output_meta[0][2] is CPU:
+            if incoming[0] is None if len(incoming) == 1 else all(g is None for g in incoming):
+                outgoing: list[Any] = [None] * len(edges)
             else:
-                outgoing = _evaluate(node, incoming, keep_graph, receives)
-        incoming = None
-        if not edges:
+                if not every_node:  # autograd.grad / backward(inputs=): only the edges whose gradient is wanted
+                    mask: tuple[bool, ...] = tuple([child is not None and child in receives for child, _ in edges])
+                elif len(edges) == 1:
+                    mask = (edges[0][0] is not None,)
+                elif len(edges) == 2:
+                    mask = (edges[0][0] is not None, edges[1][0] is not None)
+                else:
+                    mask = tuple([child is not None for child, _ in edges])
+                outgoing = _validate(node, list(apply_rule(node, node._rule, incoming, mask)))  # a list of ours
+            incoming = None
+            if not keep_graph:
+                for _, saved in node._saved:
+                    saved.release()
+        elif kind is _LEAF and not node.variable._backward_hooks and node.output_meta[0][2] is CPU:
+            _accumulate(node, incoming[0])
             continue
-        outgoing = list(outgoing) if outgoing else [None] * len(edges)
+        else:
+            given = _run_node(node, incoming, needed, captures, captured, receives, keep_graph)
+            incoming = None
+            outgoing = list(given) if given else [None] * len(edges)  # a list of ours, whatever a hook returned
+            given = None
         i = -1
         for child, nr in edges:
             i += 1
@@ -266,8 +307,57 @@ def _drain(ready: list[Any], buffers: _Buffers, dependencies: dict[Node, int], n
             left = dependencies[child] - 1
             dependencies[child] = left
             if left == 0:  # the ready queue's order: leaves' AccumulateGrad first (oldest first), then the newest
-                push(ready, ((0, child.order) if isinstance(child, AccumulateGrad) else (1, -child.sequence_nr),
-                             id(child), child))
+                if isinstance(child, AccumulateGrad):
+                    push(ready, (0, child.order, id(child), child))
+                else:
+                    push(ready, (1, -child.sequence_nr, id(child), child))
+
+
+def _run_node(node: Node, incoming: list[Any], needed: set[Node] | None, captures: dict[Node, list[tuple[int, int]]],
+              captured: list[Any], receives: set[Node] | None, keep_graph: bool) -> Sequence[Any]:
+    """A node in general: captured for autograd.grad, skipped when not needed, evaluated on its
+    device with all its hooks."""
+    if needed is None:
+        runs = True
+    else:
+        runs = node in needed
+        if runs or node in captures:
+            seen = incoming if runs else _tensor_pre_hooks(node, incoming)
+            for nr, index in captures.get(node, ()):
+                captured[index] = seen[nr]
+            seen = None
+    if not runs:
+        return ()
+    meta = node.output_meta
+    device = meta[0][2] if meta else None
+    if device is not None and device is not CPU and device.type != "cpu":
+        with on(device):
+            return _evaluate(node, incoming, keep_graph, receives)
+    return _evaluate(node, incoming, keep_graph, receives)
+
+
+_TABLE, _LEAF = "table", "leaf"
+
+
+class _DirectKinds(dict):
+    """Which node classes the direct path may run: derivative-table nodes whose class keeps Node's
+    own apply and release (not a custom Function's, CopySlices' or a dialect's), and AccumulateGrad
+    itself (a leaf on the host: the path does not enter a device); found once per class."""
+
+    def __missing__(self, cls: type) -> str | None:
+        if cls is AccumulateGrad:
+            kind: str | None = _LEAF
+        elif issubclass(cls, AccumulateGrad):  # a dialect's leaf sink (Paddle's GradNodeAccumulation)
+            kind = None
+        elif cls.apply is Node.apply and cls.release is Node.release and not cls._runs_without_grads:
+            kind = _TABLE
+        else:
+            kind = None
+        self[cls] = kind
+        return kind
+
+
+_DIRECT = _DirectKinds()
 
 
 def _evaluate(node: Node, incoming: list[Any], keep_graph: bool, receives: set[Node] | None) -> Sequence[Any]:

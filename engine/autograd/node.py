@@ -11,6 +11,7 @@ exposes them (`grad_fn._saved_self`, `grad_fn._saved_dim`). Hooks (`register_hoo
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -40,14 +41,16 @@ sequences: Sequences = runtime.slot(__name__, "sequences", Sequences)
 class SavedTensor:
     """A tensor an op keeps for backward, checked against in-place changes when unpacked.
 
-    An op's own output is saved as an alias without grad_fn (as PyTorch does, to avoid a cycle); when
-    unpacked while the backward itself is recorded (create_graph) it is handed out with the node as
-    its grad_fn, so the second derivative flows through the op. An error about a saved output names
-    the op that saved it (or, for an in-place op on a view, the view's node after the rebase:
-    `view_grad_fn`); a saved input names its grad_fn at backward time.
+    An op's own output is saved as an alias without grad_fn (as PyTorch does, to avoid a cycle), made
+    the first time it is read (`tensor`): until then the output's layout at save time is kept, which
+    holds its memory as the alias would, so an op whose graph is never run or inspected does not pay
+    for a tensor object. When unpacked while the backward itself is recorded (create_graph) the alias
+    is handed out with the node as its grad_fn, so the second derivative flows through the op. An
+    error about a saved output names the op that saved it (or, for an in-place op on a view, the
+    view's node after the rebase: `view_grad_fn`); a saved input names its grad_fn at backward time.
     """
 
-    __slots__ = ("hooks", "is_output", "output_nr", "packed", "released", "target", "tensor", "version",
+    __slots__ = ("_layout", "_tensor", "hooks", "is_output", "output_nr", "packed", "released", "target", "version",
                  "view_grad_fn")
 
     def __init__(self, tensor: Any, is_output: bool, output_nr: int = 0) -> None:
@@ -56,7 +59,13 @@ class SavedTensor:
         self.version = tensor._vc.value
         self.is_output = is_output
         self.output_nr = output_nr
-        self.tensor = tensor._alias() if is_output else tensor
+        if is_output:
+            self._tensor = None
+            self._layout = (tensor._storage, tensor._offset, tensor._shape, tensor._stride, tensor.dtype, tensor._vc,
+                            tensor._bits, tensor._np_cache)
+        else:
+            self._tensor = tensor
+            self._layout = None
         self.released = False
         self.view_grad_fn: Node | None = None
         self.target = None
@@ -66,6 +75,21 @@ class SavedTensor:
             self.packed = self._pack(tensor)
         else:
             self.hooks = self.packed = None
+
+    @property
+    def tensor(self) -> Any:
+        """The saved tensor: an input itself, an output's alias (made now if not yet), None once freed
+        or packed by a hook."""
+        tensor = self._tensor
+        if tensor is None and self._layout is not None:
+            tensor = self._tensor = _alias_of(self._layout)
+            self._layout = None
+        return tensor
+
+    @tensor.setter
+    def tensor(self, value: Any) -> None:
+        self._tensor = value
+        self._layout = None
 
     def _pack(self, tensor: Any) -> Any:
         """saved_tensors_hooks: the pack hook sees the tensor itself, under no_grad, and may not write
@@ -83,7 +107,9 @@ class SavedTensor:
             raise RuntimeError(errors.BACKWARD_TWICE)
         if self.hooks is not None:  # hooked tensors are not version-checked, exactly as in PyTorch
             return self._from_unpack_hook(owner)
-        tensor = self.tensor
+        tensor = self._tensor
+        if tensor is None:
+            tensor = self.tensor
         current = tensor._vc.value
         if current != self.version:
             raise RuntimeError(errors.VERSION_MISMATCH.format(core=self._mismatch_core(owner, current)))
@@ -150,6 +176,23 @@ class SavedTensor:
                                "one pair of hooks is allowed at a time.")
         self.hooks = (pack_hook, unpack_hook)
         self.packed = self._pack(self.tensor)
+
+
+def _alias_of(layout: tuple[Any, ...]) -> Any:
+    """Tensor._alias of an output as it was when saved (its layout may have changed in place since)."""
+    storage, offset, shape, stride, dtype, vc, bits, np_cache = layout
+    alias = _tensor_class()._make(storage, offset, shape, stride, dtype, vc)
+    alias._bits = bits
+    alias._np_cache = np_cache
+    return alias
+
+
+@functools.cache
+def _tensor_class() -> Any:
+    """engine.tensor.Tensor, which imports this module (so it is looked up once, not imported here)."""
+    from engine.tensor import Tensor
+
+    return Tensor
 
 
 class _GradientTarget:
@@ -277,6 +320,31 @@ class Context:
         return self.grad_input_mask[i]
 
 
+def apply_rule(node: Node, rule: Any, grads: list[Any], grad_input_mask: tuple[bool, ...]) -> Sequence[Any]:
+    """A table node's gradients: its formulas run on a Context of its saved tensors (unpacked, so
+    version-checked) and values; what backward calls for every table node."""
+    attrs = {"grad_input_mask": grad_input_mask}
+    if rule.unsaved:
+        attrs.update(rule.unsaved)  # a field the op did not keep reads as None (a list field as [])
+    lists = rule.lists
+    if lists:
+        for field in lists:
+            attrs[field] = []
+        for field, saved in node._saved:
+            if field in lists:
+                attrs[field].append(saved.unpack(node))
+            else:
+                attrs[field] = saved.unpack(node)
+    else:
+        for field, saved in node._saved:
+            attrs[field] = saved.unpack(node)
+    if node._values:
+        attrs.update(node._values)
+    ctx = object.__new__(Context)  # Context's fields as one dict, built without its __init__
+    ctx.__dict__ = attrs
+    return rule.apply(ctx, grads if len(node.output_meta) > 1 or rule.grads_list else grads[0])
+
+
 class Node:
     """One recorded op; its class names it and carries its derivative (see engine.autograd.derivatives)."""
 
@@ -395,25 +463,7 @@ class Node:
         rule = self._rule
         if rule is None or self._backward is not None:  # an op recorded with a numpy closure keeps it
             return self._apply_closure(grads)
-        attrs = {"grad_input_mask": grad_input_mask}
-        attrs.update(rule.unsaved)  # a field the op did not keep reads as None (a list field as [])
-        lists = rule.lists
-        if lists:
-            for field in lists:
-                attrs[field] = []
-            for field, saved in self._saved:
-                if field in lists:
-                    attrs[field].append(saved.unpack(self))
-                else:
-                    attrs[field] = saved.unpack(self)
-        else:
-            for field, saved in self._saved:
-                attrs[field] = saved.unpack(self)
-        if self._values:
-            attrs.update(self._values)
-        ctx = object.__new__(Context)  # Context's fields as one dict, built without its __init__
-        ctx.__dict__ = attrs
-        return rule.apply(ctx, grads if len(self.output_meta) > 1 or rule.grads_list else grads[0])
+        return apply_rule(self, rule, grads, grad_input_mask)
 
     def __call__(self, *grads: Any) -> Any:
         """`grad_fn(*grads)`: run this node alone on the given gradients (under the caller's grad

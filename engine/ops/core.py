@@ -124,6 +124,11 @@ def edges_of(inputs: Sequence[Any]) -> tuple[tuple[Node | None, int], ...]:
             if fn is not None and (view is None or view.attr_version == t._vc.value):
                 edges.append((fn, t._output_nr))  # a current history: _gradient_edge's answer, inlined
                 continue
+            if fn is None and view is None and t._accumulator is not None:
+                acc = t._accumulator()  # a leaf whose AccumulateGrad lives: _gradient_edge's answer, inlined
+                if acc is not None and t._requires_grad:
+                    edges.append((acc, 0))
+                    continue
             edge = t._gradient_edge()
             edges.append(edge if edge is not None else _NO_EDGE)
         else:
@@ -141,14 +146,8 @@ def _needed_saves(cls: type[Node], inputs: Sequence[Any], save: dict[str, Any]) 
     kept = {}
     for field, value in save.items():
         readers = save_when.get(field)
-        if readers is None:
+        if readers is None or _read_by_one_requiring(readers, inputs):
             kept[field] = value
-            continue
-        for i in readers:  # a plain loop: this runs for every recorded op
-            t = inputs[i]
-            if isinstance(t, Tensor) and t.requires_grad:
-                kept[field] = value
-                break
     return kept
 
 
@@ -190,23 +189,52 @@ def attach_node(name: str, outputs: Tensor | Sequence[Tensor], inputs: Sequence[
         for i, out in enumerate(outs):
             if out is not None:  # a backward op's output it did not compute (output_mask)
                 out._set_grad_fn(node, i)
-    if not (save or save_outputs):
-        if values:
-            node._values = values  # what node.save does when it keeps no tensor
-    else:
-        saved_inputs = _needed_saves(cls, inputs, save) if save else {}
-        outputs_saved = {}
-        if save_outputs:
-            for field, t in save_outputs.items():
-                nr = _index_of(outs, t)
-                if nr is None:  # a non-differentiable output (indices): saved like a tensor without history
-                    saved_inputs[field] = t
-                else:
-                    outputs_saved[field] = (t, nr)
-        node._saved = make_saved(saved_inputs, outputs_saved)  # what node.save does, without its call
-        if values:
-            node._values = values
+    if save or save_outputs:
+        node._saved = _saved_fields(cls, inputs, outs, save, save_outputs)  # what node.save does, without its call
+    if values:
+        node._values = values
     return node
+
+
+def _saved_fields(cls: type[Node], inputs: Sequence[Any], outs: tuple[Tensor, ...], save: dict[str, Any] | None,
+                  save_outputs: dict[str, Tensor] | None) -> tuple[tuple[str, Any], ...]:
+    """make_saved of the input fields a formula will read (`_needed_saves`) and of the outputs, in
+    one pass: a tensor input, the usual entry, becomes its SavedTensor here; other kinds (numbers,
+    lists) and a non-differentiable output saved like an input go through make_saved."""
+    saved: list[tuple[str, Any]] = []
+    if save:
+        rule = cls.formula
+        save_when = rule.save_when if rule is not None else None
+        for field, t in save.items():
+            if save_when:
+                readers = save_when.get(field)
+                if readers is not None and not _read_by_one_requiring(readers, inputs):
+                    continue
+            if t is None:
+                continue
+            if type(t) is Tensor:
+                saved.append((field, SavedTensor(t, False)))
+            else:
+                saved.extend(make_saved({field: t}, {}))
+    if save_outputs:
+        outputs_saved = []
+        for field, t in save_outputs.items():
+            nr = _index_of(outs, t)
+            if nr is None:  # a non-differentiable output (indices): saved like a tensor without history
+                saved.extend(make_saved({field: t}, {}))
+            else:
+                outputs_saved.append((field, SavedTensor(t, True, nr)))
+        saved += outputs_saved
+    return tuple(saved)
+
+
+def _read_by_one_requiring(readers: tuple[int, ...], inputs: Sequence[Any]) -> bool:
+    """Whether an input whose formula reads a field requires grad (the field is kept only then)."""
+    for i in readers:  # a plain loop: this runs for every recorded op
+        t = inputs[i]
+        if isinstance(t, Tensor) and t.requires_grad:
+            return True
+    return False
 
 
 def wrap_result(name: str, result: Any, dtype: dtypes.dtype, inputs: tuple[Any, ...],
