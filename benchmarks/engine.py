@@ -5,7 +5,7 @@ skips the 400 MB relu case). Times are CPU time of this process (the least of se
 they do not depend much on what else the machine runs. Targets (issue 15): per-op overhead at most
 2x torch's on small tensors, with and without requires_grad, and for a 4-op forward+backward;
 large-tensor ops within 1.2x of numpy; `relu_` adds under 5% to peak RSS while `relu` adds the
-tensor's size.
+tensor's size; float32 sigmoid equal to torch's bit for bit.
 """
 
 from __future__ import annotations
@@ -195,6 +195,29 @@ def relu_memory_table() -> None:
     print("  target: relu_ adds under 5% of the tensor to peak RSS, relu adds the tensor's size")
 
 
+def sigmoid_agreement(n: int = 4_000_000) -> None:
+    """How many float32 sigmoid values equal torch's bit for bit, over random inputs of several
+    scales (torch on one thread, one dense tensor per scale)."""
+    if not importlib.util.find_spec("torch"):
+        return
+    import numpy as np
+    import torch
+
+    import engine
+
+    torch.set_num_threads(1)
+    rng = np.random.default_rng(0)
+    same = total = 0
+    for scale in (0.5, 2.0, 8.0, 40.0):
+        x = (rng.standard_normal(n // 4) * scale).astype(np.float32)
+        ours = engine.sigmoid(engine.from_numpy(x)).numpy().view(np.uint32)
+        theirs = torch.sigmoid(torch.from_numpy(x)).numpy().view(np.uint32)
+        same += int((ours == theirs).sum())
+        total += x.size
+    print(f"\nfloat32 sigmoid equal to torch's bit for bit: {same:,} of {total:,} random values "
+          f"({100 * same / total:.3f}%)   target: all")
+
+
 def summary(small: list[tuple[str, float]], large: list[tuple[str, float]]) -> None:
     over = [name for name, ratio in small if ratio > SMALL_TARGET]
     print(f"\nsmall ops within {SMALL_TARGET:.0f}x of torch: {len(small) - len(over)} of {len(small)}"
@@ -207,6 +230,7 @@ def summary(small: list[tuple[str, float]], large: list[tuple[str, float]]) -> N
 if __name__ == "__main__":
     small = small_op_table()
     large = large_op_table()
+    sigmoid_agreement()
     if "--quick" not in sys.argv:
         relu_memory_table()
     summary(small, large)

@@ -4,7 +4,9 @@ Run by hand: `python benchmarks/generator.py` (`--quick`: 10^7 elements instead 
 engine replays ATen's CPU kernels (mt19937 words, Box-Muller in blocks of 16 with the Cephes
 polynomials for float32, libm for float64), so its values equal torch's; numpy's generator
 (PCG64, ziggurat) draws the same distribution with no such constraint. CPU seconds, the least of
-a few runs. Target (issue 15): a 10^8-element float32 `randn` within 3x of numpy's generator.
+a few runs. Target (issue 15): a 10^8-element float32 `randn` within 3x of numpy's generator. The
+simulated CUDA device draws from a generator of its own (numpy's SFC64), so its row has no torch
+column: a GPU's values are curand's.
 """
 
 from __future__ import annotations
@@ -51,6 +53,9 @@ def main() -> None:
                                  torch and (lambda: torch.randn(n // 10, dtype=torch.float64))),
         "normal_ float32": (lambda: rng.standard_normal(n, dtype=np.float32), lambda: engine.empty(n).normal_(),
                             torch and (lambda: torch.empty(n).normal_())),
+        # the simulated GPU's own stream: no CPU replay (a GPU's values are curand's), numpy's speed
+        "randn float32 cuda": (lambda: rng.standard_normal(n, dtype=np.float32),
+                               lambda: engine.randn(n, device="cuda"), None),
     }
     print(f"{n:,} elements (threads: 1), CPU seconds")
     print(f"{'draw':<22}{'numpy':>8}{'engine':>8}{'torch':>8}{'engine/numpy':>14}   target")

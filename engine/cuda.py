@@ -161,6 +161,24 @@ def memory_summary(device: Any = None, abbreviated: bool = False) -> str:
     return _require().memory_summary(abbreviated=abbreviated)
 
 
+def manual_seed(seed: int) -> None:
+    """Seed the device's generator (torch.manual_seed seeds it too); as in torch, lazily, so it also
+    works, and does nothing visible, without the device."""
+    from engine.ops import random
+
+    random.device_generator.manual_seed(int(seed))
+
+
+def manual_seed_all(seed: int) -> None:
+    manual_seed(seed)
+
+
+def initial_seed() -> int:
+    from engine.ops import random
+
+    return random.device_generator.initial_seed()
+
+
 class _Memory:
     """torch.cuda.memory: the snapshot functions PyTorch's memory visualiser reads."""
 
@@ -194,6 +212,7 @@ memory = _Memory()
 __all__ = [
     "OutOfMemoryError", "current_device", "device_count", "empty_cache", "get_device_name", "is_available",
     "is_initialized", "max_memory_allocated", "max_memory_reserved", "memory", "memory_allocated",
+    "manual_seed", "manual_seed_all", "initial_seed",
     "memory_cached", "memory_reserved", "memory_stats", "memory_summary", "reset_accumulated_memory_stats",
     "reset_max_memory_allocated", "reset_peak_memory_stats", "set_device", "synchronize",
 ]

@@ -73,8 +73,9 @@ _SB = [-2.24409524465858183362e+01, 4.74528541206955367215e+02, 2.55305040643316
 def _polyval(coefficients: list[float], x: np.ndarray) -> np.ndarray:
     """np.polyval's arithmetic (`y = y * x + c`, highest power first) in place: the same roundings
     without a new array per term."""
-    y = np.full_like(x, coefficients[0])  # polyval's first term, 0 * x + c, is c for finite x
-    for c in coefficients[1:]:
+    y = x * coefficients[0]  # polyval's first two terms: (0 * x + c0) * x + c1, the same for finite x
+    y += coefficients[1]
+    for c in coefficients[2:]:
         y *= x
         y += c
     return y
@@ -94,24 +95,34 @@ def _erfc_tail(a: np.ndarray) -> np.ndarray:
 
 
 def erf(x: np.ndarray) -> np.ndarray:
-    """Elementwise erf in float64, fdlibm's intervals each evaluated on the elements in it only."""
+    """Elementwise erf in float64, fdlibm's intervals. Most inputs are small, so the first
+    interval's formula runs on every element (element by element, so each value is what it would
+    be alone) and the others only on the elements in them, gathered and put back."""
     x = np.asarray(x, dtype=np.float64)
     a = np.abs(x).reshape(-1)
-    magnitude = np.ones_like(a)  # |x| >= 6, and NaN (put back below)
-    interval = np.digitize(a, (0.84375, 1.25, 6.0))  # NaN sorts past the last edge
-    index = np.flatnonzero(interval == 0)
+    with np.errstate(all="ignore"):  # the first formula overflows on the large elements it does not keep
+        z = a * a
+        magnitude = _polyval(_PP, z)
+        magnitude /= _polyval(_QQ, z)
+        magnitude *= a
+        magnitude += a
+    index = np.flatnonzero(~(a < 0.84375))  # NaN too: it is put back below
     if index.size:
-        small = a[index]
-        z = small * small
-        magnitude[index] = small + small * (_polyval(_PP, z) / _polyval(_QQ, z))
-    index = np.flatnonzero(interval == 1)
-    if index.size:
-        s = a[index] - 1.0
-        magnitude[index] = _ERX + _polyval(_PA, s) / _polyval(_QA, s)
-    index = np.flatnonzero(interval == 2)
-    if index.size:
-        magnitude[index] = 1.0 - _erfc_tail(a[index])
-    return np.where(np.isnan(x), x, np.copysign(magnitude.reshape(x.shape), x))
+        rest = a[index]
+        values = np.ones_like(rest)  # |x| >= 6
+        middle = (rest >= 0.84375) & (rest < 1.25)
+        if middle.any():
+            s = rest[middle] - 1.0
+            values[middle] = _ERX + _polyval(_PA, s) / _polyval(_QA, s)
+        tail = (rest >= 1.25) & (rest < 6.0)
+        if tail.any():
+            values[tail] = 1.0 - _erfc_tail(rest[tail])
+        magnitude[index] = values
+    result = np.copysign(magnitude.reshape(x.shape), x)
+    nan = np.isnan(x)
+    if nan.any():
+        result[nan] = x[nan]
+    return result
 
 
 _SQRT1_2 = 1 / math.sqrt(2)

@@ -18,6 +18,8 @@ import numpy as np
 
 from engine import allocator as allocation
 from engine import dtypes, errors, geometry
+from engine.kernels.relu import relu as relu_kernel
+from engine.kernels.sigmoid import sigmoid_float32
 from engine.ops.core import (
     apply_inplace,
     array_of,
@@ -374,19 +376,6 @@ def _sigmoid(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     return np.reciprocal(out, out=out)
 
 
-def _relu(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
-    """torch's clamp_min(x, 0): x < 0 ? 0 : x, so -0. and NaN pass through. np.maximum (a SIMD
-    loop, several times faster than np.where) keeps NaN, but its float32/float64 loops make -0. 0.,
-    so the -0. of x are found first and given their sign back."""
-    zero = x.dtype.type(0)
-    if x.dtype.kind != "f":
-        return np.maximum(x, zero, out=out)
-    negative_zero = np.logical_and(x == 0, np.signbit(x))
-    result = np.maximum(x, zero, out=np.empty_like(x) if out is None else out)
-    np.copysign(result, x.dtype.type(-1), out=result, where=negative_zero)
-    return result
-
-
 def _rsqrt(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     out = np.sqrt(x, out=out)
     return np.reciprocal(out, out=out)
@@ -437,7 +426,7 @@ UNARY: dict[str, tuple[str, Callable[..., np.ndarray], str]] = {
     "tan": ("TanBackward0", np.tan, "result"),
     "tanh": ("TanhBackward0", np.tanh, "result"),
     "sigmoid": ("SigmoidBackward0", _sigmoid, "result"),
-    "relu": ("ReluBackward0", _relu, "result"),
+    "relu": ("ReluBackward0", relu_kernel, "result"),
     "reciprocal": ("ReciprocalBackward0", _reciprocal, "result"),
     "square": ("PowBackward0", np.square, "self"),
     "sign": ("SignBackward0", np.sign, "none"),
@@ -470,16 +459,19 @@ _CAN_WARN = {"exp", "log", "log2", "log10", "log1p", "expm1", "sqrt", "rsqrt", "
 
 # float32 transcendentals whose float64 value rounded to float32 is nearly always what torch's
 # vectorized (Sleef) kernels give, where numpy's own float32 loops differ in the last bit far more often
+# (float32 sigmoid replays Sleef's exp itself: engine/kernels/sigmoid.py)
 _VIA_DOUBLE = {"exp", "log", "log2", "log10", "log1p", "expm1", "sin", "cos", "tan", "tanh", "asin", "acos", "atan",
-               "sinh", "cosh", "atanh", "exp2", "sigmoid"}
+               "sinh", "cosh", "atanh", "exp2"}
 
 
 def _forward(op: str, x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     if op == "round" and out is not None:
         return np.round(x, out=out)
+    if op == "sigmoid" and x.dtype == np.float32:
+        return sigmoid_float32(x, out)
     if op in _VIA_DOUBLE and x.dtype == np.float32:
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            wide = _exp_then_f32(x) if op == "sigmoid" else UNARY[op][1](x.astype(np.float64)).astype(np.float32)
+            wide = UNARY[op][1](x.astype(np.float64)).astype(np.float32)
         if out is None:
             return wide
         np.copyto(out, wide)
@@ -488,12 +480,6 @@ def _forward(op: str, x: np.ndarray, out: np.ndarray | None = None) -> np.ndarra
         return UNARY[op][1](x, out=out)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         return UNARY[op][1](x, out=out)
-
-
-def _exp_then_f32(x: np.ndarray) -> np.ndarray:
-    """float32 sigmoid as torch computes it: 1 / (1 + exp(-x)) in float32, exp rounded from float64."""
-    e = np.exp(np.negative(x, dtype=np.float64)).astype(np.float32)
-    return np.float32(1) / (np.float32(1) + e)
 
 
 _SAME_DTYPE_OUT = {"neg", "abs", "sign", "floor", "ceil", "round", "trunc", "frac"}  # no casting into out=

@@ -44,6 +44,7 @@ class Unary:
     function_: bool = True  # paddle.op_ exists
     float_only: bool = True  # integer input computes in the default float dtype
     libm: bool = False  # the kernel calls the C library per element (sinf...) rather than an Eigen loop
+    into: Callable[[np.ndarray, np.ndarray], object] | None = None  # writes forward(x) into out, for op_
 
 
 def _round_half_away(x: np.ndarray) -> np.ndarray:
@@ -149,7 +150,10 @@ def apply_unary_(name: str | Unary, x: Tensor) -> Tensor:
 
     def run(t: EngineTensor) -> None:
         def write(target: np.ndarray) -> None:
-            target[...] = _evaluate(spec, target, target.dtype)
+            if spec.into is not None:  # in place for real: no full-size temporary
+                spec.into(target, target)
+            else:
+                target[...] = _evaluate(spec, target, target.dtype)
         apply_inplace(t, write, spec.node, (), _backward(spec), check_autograd=False,
                       save_self_copy="x" if spec.saves in ("x", "both") else None,
                       save_result="out" if spec.saves in ("out", "both") else None)

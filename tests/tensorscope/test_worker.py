@@ -96,6 +96,7 @@ def test_the_worker_environment_is_scrubbed_and_finds_our_code() -> None:
     assert (Path(package_root()) / "engine" / "__init__.py").is_file()
     assert env["OPENBLAS_NUM_THREADS"] == env["OMP_NUM_THREADS"] == env["MKL_NUM_THREADS"] == "1"
     assert env["HOME"] == env["TMPDIR"] == "/private"
+    assert env["NUMPY_MADVISE_HUGEPAGE"] == "0"  # large arrays in ordinary pages: no compaction at first touch
     assert not {"PATH", "USER", "SSH_AUTH_SOCK"} & set(env)
 
 

@@ -14,12 +14,14 @@ Paddle's node names and what each keeps for backward.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
 import engine
 import engine.nn.functional as engine_functional
+from engine.kernels.relu import relu_zeroing_nan
 from engine.ops.core import apply_inplace, record
 from engine.paddle import random as rng
 from engine.paddle.elementwise import Unary, apply_unary, apply_unary_, result_tensor
@@ -31,7 +33,8 @@ def _activation(node: str, forward: Any, derivative: Any, saves: str) -> Unary:
     return Unary(node, forward, derivative, saves, float_only=False)
 
 
-RELU = _activation("ReluGradNode", lambda v: np.where(v > 0, v, v.dtype.type(0)), lambda x, y: y > 0, "out")  # NaN -> 0
+RELU = replace(_activation("ReluGradNode", relu_zeroing_nan, lambda x, y: y > 0, "out"),  # NaN -> 0
+               into=relu_zeroing_nan)
 
 
 def relu(x: Tensor, name: str | None = None) -> Tensor:
