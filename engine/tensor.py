@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import math
+import operator
 import warnings
 import weakref
 from typing import Any
@@ -57,6 +58,18 @@ class ViewInfo:
         self.replay_layout: tuple[tuple[int, ...], tuple[int, ...], int] | None = None
 
 
+_row_major: dict[tuple[int, ...], tuple[int, ...]] = {}  # shape -> row-major strides, for _adopt
+
+
+def _remember_row_major(shape: tuple[int, ...]) -> tuple[int, ...]:
+    """Row-major strides of `shape`, kept for the next result of that shape (a dict lookup costs
+    less than geometry's lru_cache call; a program with ever new shapes starts the table afresh)."""
+    if len(_row_major) >= 4096:
+        _row_major.clear()
+    stride = _row_major[shape] = geometry.row_major_strides(shape)
+    return stride
+
+
 class Size(tuple):
     """torch.Size: a tuple of ints that prints as `torch.Size([2, 3])`."""
 
@@ -84,7 +97,8 @@ class Tensor:
     _backward_hooks: Any = None  # register_hook's hooks (set per tensor, in its __dict__)
     _post_accumulate_grad_hooks: Any = None
 
-    __slots__ = ("__dict__", "__weakref__", "_accumulator", "_bits", "_grad", "_grad_fn", "_np_cache", "_offset",
+    # `_fn` holds grad_fn as recorded; ops read and write it as `_grad_fn` (see the property below the class)
+    __slots__ = ("__dict__", "__weakref__", "_accumulator", "_bits", "_fn", "_grad", "_np_cache", "_offset",
                  "_output_nr", "_requires_grad", "_retains_grad", "_shape", "_storage", "_stride",
                  "_vc", "_view", "dtype")
 
@@ -107,7 +121,7 @@ class Tensor:
         t.dtype = dtype
         t._vc = vc if vc is not None else VersionCounter()
         t._requires_grad = False
-        t._grad_fn = None
+        t._fn = None
         t._output_nr = 0
         t._grad = None
         t._retains_grad = False
@@ -165,11 +179,12 @@ class Tensor:
         t._storage = storage
         t._offset = 0
         t._shape = shape
-        t._stride = geometry.row_major_strides(shape)
+        stride = _row_major.get(shape)
+        t._stride = stride if stride is not None else _remember_row_major(shape)
         t.dtype = dtype
         t._vc = VersionCounter()
         t._requires_grad = False
-        t._grad_fn = None
+        t._fn = None
         t._output_nr = 0
         t._grad = None
         t._retains_grad = False
@@ -183,7 +198,11 @@ class Tensor:
     def _numpy_view(self) -> np.ndarray:
         """This tensor as a numpy array over the same memory: writes go straight to the storage.
         A lazy conjugate or negative view (conj(), the imag of one) reads as a computed array
-        instead; writes to it go through `_write` (the in-place and out= paths do)."""
+        instead; writes to it go through `_write` (the in-place and out= paths do). Every op reads
+        its operands here, so the cached view is looked up first, without _raw_view's call."""
+        cache = self._np_cache
+        if cache is not None and cache[0] is self._storage.data and not self._bits:
+            return cache[1]
         if self._bits:
             raw = self._raw_view()
             value = np.conj(raw) if self._bits & CONJ_BIT else raw
@@ -333,20 +352,24 @@ class Tensor:
     # ----------------------------------------------------------------- autograd metadata
     @property
     def requires_grad(self) -> bool:
-        if self._requires_grad or self._grad_fn is not None:
+        if self._requires_grad or self._fn is not None:
             return True
         return self._view is not None and self._view.base.requires_grad
 
     @requires_grad.setter
     def requires_grad(self, flag: bool) -> None:
-        if self._grad_fn is not None:  # C++'s is_leaf: the stored grad_fn, no view regeneration
+        if self._fn is not None:  # C++'s is_leaf: the stored grad_fn, no view regeneration
             raise RuntimeError(errors.REQUIRES_GRAD_NON_LEAF if flag else errors.REQUIRES_GRAD_NON_LEAF_FALSE)
         if flag and not self.dtype.is_differentiable:
             raise RuntimeError(errors.REQUIRES_GRAD_DTYPE_ATTR)
         self._requires_grad = bool(flag)
 
+    @requires_grad.deleter
+    def requires_grad(self) -> None:
+        raise RuntimeError("requires_grad must be a bool")
+
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
-        if self._grad_fn is not None:  # a non-leaf already requires grad: asking for it again is a no-op
+        if self._fn is not None:  # a non-leaf already requires grad: asking for it again is a no-op
             if requires_grad:
                 return self
             raise RuntimeError(errors.REQUIRES_GRAD_NON_LEAF_FALSE)
@@ -364,7 +387,7 @@ class Tensor:
         view = self._view
         if view is not None and view.attr_version != self._vc.value:
             return self._regenerate_view_grad_fn(view)
-        return self._grad_fn
+        return self._fn
 
     @property
     def output_nr(self) -> int:
@@ -375,7 +398,7 @@ class Tensor:
         AsStridedBackward0 of the base's new history, as in PyTorch; a view that may not be rebased
         (made in no_grad mode or by a multi-output op) raises instead, whatever the grad mode."""
         base = view.base
-        if self._grad_fn is None and not base.requires_grad:
+        if self._fn is None and not base.requires_grad:
             return None
         self._check_rebase(view, indirect=True)
         base_edge = base._gradient_edge() or (None, 0)
@@ -409,7 +432,7 @@ class Tensor:
         """PyTorch's handle_view_on_rebase: only views made the default way may take a new history."""
         if view.creation_meta == DEFAULT:
             return
-        fn = self._grad_fn
+        fn = self._fn
         raise RuntimeError(errors.view_rebase(view.creation_meta, None if fn is None else fn.forward_op_name(),
                                               self._output_nr, indirect))
 
@@ -418,13 +441,13 @@ class Tensor:
         try:
             return self.grad_fn
         except RuntimeError:
-            return self._grad_fn
+            return self._fn
 
     def _set_grad_fn(self, node: Node | None, output_nr: int) -> None:
         """A new history: hooks registered so far stay with the old node (they see the gradient of the
         old value), a retain_grad moves to the new one, as in PyTorch."""
-        old, old_nr = self._grad_fn, self._output_nr
-        self._grad_fn = node
+        old, old_nr = self._fn, self._output_nr
+        self._fn = node
         self._output_nr = output_nr
         if self._view is not None:  # torch's set_gradient_edge: this history is current for the view's version
             self._view.attr_version = self._vc.value
@@ -652,13 +675,17 @@ class Tensor:
         self.dtype = other.dtype
         self._set_layout(other._shape, other._stride, other._offset)
 
+    @data.deleter
+    def data(self) -> None:
+        raise RuntimeError("Deleting tensor data is not allowed. Delete tensor instead!")
+
     def detach(self) -> Tensor:
         return self._alias()
 
     def detach_(self) -> Tensor:
         if self._view is not None:
             raise RuntimeError(errors.DETACH_VIEW)
-        self._grad_fn = None
+        self._fn = None
         self._requires_grad = False
         return self
 
@@ -683,17 +710,18 @@ class Tensor:
     def type_as(self, other: Tensor) -> Tensor:
         return self.type(other.type())
 
-    def __delattr__(self, name: str) -> None:
-        """torch refuses to delete what autograd relies on."""
-        refused = {"data": "Deleting tensor data is not allowed. Delete tensor instead!",
-                   "requires_grad": "requires_grad must be a bool",
-                   "_grad_fn": "Deletion of _grad_fn not allowed. Detach tensor instead!"}
-        if name in refused:
-            raise RuntimeError(refused[name])
-        object.__delattr__(self, name)
-
     def get_device(self) -> int:
         return -1 if self.is_cpu else 0
+
+
+def _refuse_grad_fn_deletion(self: Tensor) -> None:
+    raise RuntimeError("Deletion of _grad_fn not allowed. Detach tensor instead!")
+
+
+# torch refuses `del t._grad_fn`. A __delattr__ would say so too, but it routes every attribute write on
+# every tensor through Python (several times slower, and an op's result sets a dozen), so `_grad_fn` is a
+# property over the slot `_fn`, read and written by C-level accessors.
+Tensor._grad_fn = property(operator.attrgetter("_fn"), Tensor._fn.__set__, _refuse_grad_fn_deletion)
 
 
 class Parameter(Tensor):

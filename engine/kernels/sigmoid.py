@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from engine.quiet import quietly
+
 _F32, _F64 = np.float32, np.float64
 VECTOR_STEP = 32  # floats per iteration of ATen's vectorized loop: two AVX-512 vectors
 _CHUNK = 1 << 14  # elements per pass: the float64 buffers stay in the core's cache
@@ -34,7 +36,12 @@ _ONE = _F32(1)
 
 
 def sigmoid_float32(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
-    """torch.sigmoid of a float32 array, into out (new if None; may be x itself for sigmoid_)."""
+    """torch.sigmoid of a float32 array, into out (new if None; may be x itself for sigmoid_), with
+    numpy's float errors ignored whatever the caller's numpy error state (torch has none)."""
+    return quietly(_sigmoid_float32, x, out)
+
+
+def _sigmoid_float32(x: np.ndarray, out: np.ndarray | None) -> np.ndarray:
     if out is None:
         out = np.empty_like(x)
     if x.ndim == 0 or x.size < VECTOR_STEP:
@@ -67,12 +74,13 @@ def _run(x: np.ndarray, out: np.ndarray) -> None:
 
 
 def _scalar(x: np.ndarray, out: np.ndarray) -> None:
-    """The scalar loop: 1 / (1 + expf(-x)), expf correctly rounded (exp in float64, rounded)."""
-    wide = np.empty(x.shape, _F64)  # arrays throughout, even for a 0-dim x
-    np.negative(x, out=wide)
-    with np.errstate(over="ignore", invalid="ignore"):
-        np.exp(wide, out=wide)
-        e = wide.astype(_F32)
+    """The scalar loop: 1 / (1 + expf(-x)), expf correctly rounded (exp in float64, rounded). In
+    place after each new array (arrays throughout, even for a 0-dim x): numpy sets up a call with a
+    cast out= several times slower, which is most of a small tensor's sigmoid."""
+    wide = x.astype(_F64)
+    np.negative(wide, out=wide)
+    np.exp(wide, out=wide)
+    e = wide.astype(_F32)
     np.add(e, _ONE, out=e)
     np.divide(_ONE, e, out=out)
 

@@ -74,33 +74,44 @@ def _row_sum(rows: np.ndarray) -> np.ndarray:
 
 
 def _in_turn(items: np.ndarray) -> np.ndarray:
-    """items[0] + items[1] + ... left to right along axis 0 (np.add.accumulate adds in order)."""
-    return np.add.accumulate(items, axis=0)[-1]
+    """items[0] + items[1] + ... left to right along axis 0 (np.add.accumulate adds in order); an
+    array even when 0-d (numpy takes arrays faster than its scalars)."""
+    return np.add.accumulate(items, axis=0)[-1, ...]
 
 
 def _short_interleaved(items: np.ndarray) -> np.ndarray:
-    """_row_sum of one row of `items` (m, *lane) too short for the cascade's chunks (m < 64): the
-    four accumulators sum their items in turn from zero (the cascade's empty levels then add only
-    zeros, which change nothing: an accumulator that starts at +0. is never -0.), then the first
-    adds the leftover items and the other three accumulators."""
+    """_row_sum of one row of `items` (m, *lane) too short for the cascade's chunks (m < 64), but for
+    the sign of a zero (see short_row_sum): the four accumulators sum their items in turn (the
+    cascade's empty levels add only zeros), then the first adds the leftover items and the others."""
     whole = items.shape[0] // _ILP
-    zero = np.zeros((1, _ILP, *items.shape[1:]), dtype=items.dtype)
-    body = items[:whole * _ILP].reshape(whole, _ILP, *items.shape[1:])
-    accumulators = _in_turn(np.concatenate((zero, body)))
+    if not whole:  # the accumulators hold only their zeros
+        return _in_turn(items)
+    accumulators = _in_turn(items[:whole * _ILP].reshape(whole, _ILP, *items.shape[1:]))
     return _in_turn(np.concatenate((accumulators[:1], items[whole * _ILP:], accumulators[1:])))
 
 
+_ZEROS: dict[np.dtype, np.ndarray] = {}  # a 0-d +0. per dtype, never written
+
+
 def short_row_sum(row: np.ndarray) -> np.ndarray:
-    """row_sums of one contiguous row of fewer than 64 vectors, in a few vector operations instead
-    of the cascade's reshapes (x.sum() of a small tensor, the common case): the same order."""
+    """row_sums of one contiguous row of fewer than 64 vectors, as a fresh 0-d array, in a few vector
+    operations instead of the cascade's reshapes (x.sum() of a small tensor, the common case): the
+    same additions in the same order, except that ATen's accumulators start at +0. and these do not.
+    That changes only the sign of zeros (x + -0. and x + +0. differ only when x is a zero), and an
+    accumulator starting at +0. never holds -0., so adding +0. to the total gives ATen's sum exactly."""
     width = lanes(row.itemsize)
-    n = row.shape[0]
-    if n < width:
-        return _short_interleaved(row).reshape(1)
-    vectors = n // width
-    lane_sums = _short_interleaved(row[:vectors * width].reshape(vectors, width))
-    zero = np.zeros(1, dtype=row.dtype)
-    return _in_turn(np.concatenate((zero, row[vectors * width:], lane_sums))).reshape(1)
+    vectors, left = divmod(row.shape[0], width)
+    if not vectors:
+        total = _short_interleaved(row)
+    elif not left:  # whole vectors: their lane sums, then the lanes in turn
+        total = _in_turn(_short_interleaved(row.reshape(vectors, width)))
+    else:  # the leftover elements first, then the lanes
+        body = vectors * width
+        total = _in_turn(np.concatenate((row[body:], _short_interleaved(row[:body].reshape(vectors, width)))))
+    zero = _ZEROS.get(row.dtype)
+    if zero is None:
+        zero = _ZEROS[row.dtype] = np.zeros((), row.dtype)
+    return np.add(total, zero, out=np.empty((), row.dtype))
 
 
 def is_short(n: int, itemsize: int) -> bool:
@@ -114,7 +125,7 @@ def row_sums(rows: np.ndarray, contiguous: bool = True) -> np.ndarray:
     n = rows.shape[1]
     width = lanes(rows.itemsize)
     if contiguous and rows.shape[0] == 1 and is_short(n, rows.itemsize):
-        return short_row_sum(rows[0])
+        return short_row_sum(rows[0]).reshape(1)
     if not contiguous or n < width:
         return _row_sum(rows)
     vectors = n // width

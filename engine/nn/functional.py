@@ -32,7 +32,7 @@ def _np(t: Tensor | None) -> np.ndarray | None:
 
 # --------------------------------------------------------------------------- activations
 def relu(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002 - torch's argument names
-    return pw.unary_("relu", input) if inplace else pw.unary("relu", input)
+    return pw.unary_("relu", input) if inplace else pw.relu(input)
 
 
 def relu_(input: Tensor) -> Tensor:  # noqa: A002
@@ -40,7 +40,7 @@ def relu_(input: Tensor) -> Tensor:  # noqa: A002
 
 
 def sigmoid(input: Tensor) -> Tensor:  # noqa: A002
-    return pw.unary("sigmoid", input)
+    return pw.sigmoid(input)
 
 
 def tanh(input: Tensor) -> Tensor:  # noqa: A002

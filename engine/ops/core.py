@@ -20,6 +20,7 @@ from engine import dtypes, errors, geometry
 from engine.autograd import grad_mode
 from engine.autograd.copy_slices import CopySlices
 from engine.autograd.node import Node, SavedTensor, _node_types, make_saved, node_type
+from engine.quiet import quietly
 from engine.tensor import DEFAULT, INFERENCE_MODE, MULTI_OUTPUT, NO_GRAD_MODE, Tensor, ViewInfo
 
 Backward = Callable[..., Sequence[np.ndarray | None]]
@@ -241,16 +242,19 @@ def wrap_result(name: str, result: Any, dtype: dtypes.dtype, inputs: tuple[Any, 
             save: dict[str, Any] | None = None, values: dict[str, Any] | None = None,
             save_result: str | None = None, backward: Backward | None = None) -> Tensor:
     """A numpy result as a new tensor of `dtype`, recorded as node `name` (see `record`) when an
-    input requires grad (`backward`: a numpy closure, for a node not in the derivative table yet). A fresh C-contiguous result of the right dtype, what most ops produce, is
-    adopted as it is; needs_grad is inlined, since most results need no node."""
-    if type(result) is np.ndarray and result.base is None and result.dtype == dtype.np and \
-            result.flags.c_contiguous:
+    input requires grad (`backward`: a numpy closure, for a node not in the derivative table yet). A
+    fresh C-contiguous result of the right dtype, what most ops produce, is adopted as it is;
+    needs_grad is inlined, and so is requires_grad for inputs that are not views (most results
+    need no node, and most inputs answer that from their own fields, without a property call)."""
+    if type(result) is np.ndarray and result.base is None and (result.dtype is dtype.np or result.dtype == dtype.np) \
+            and result.flags.c_contiguous:
         tensor = Tensor._adopt(result, dtype)
     else:
         tensor = Tensor._wrap(result, dtype)
     if grad_mode.state.enabled:
         for t in inputs:
-            if isinstance(t, Tensor) and t.requires_grad:
+            if isinstance(t, Tensor) and (t._requires_grad or t._grad_fn is not None or
+                                          (t._view is not None and t.requires_grad)):
                 attach_node(name, tensor, inputs, backward, save, {save_result: tensor} if save_result else None,
                             values)
                 break
@@ -386,8 +390,7 @@ def apply_inplace(self: Tensor, write: Callable[[np.ndarray], None], name: str, 
         self_edge = edges_of([self])[0]
         input_edges = edges_of(inputs)  # before the write: a view of self is not rebased yet
         base_edge = edges_of([self._view.base])[0] if self._view is not None else None
-    with np.errstate(all="ignore"):  # torch never warns about nan/inf results
-        self._write(write)
+    quietly(self._write, write)  # torch never warns about nan/inf results
     bump_written(self)
     if not tracked:
         return self

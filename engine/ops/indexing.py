@@ -93,7 +93,7 @@ def _apply_basic(self: Tensor, items: tuple[Any, ...], single: bool) -> tuple[Te
     advanced: list[tuple[int, Any]] = []
     specified = 0
     for item in items:
-        specified += _consumed_dims(item)
+        specified += 1 if type(item) is int or type(item) is slice else _consumed_dims(item)
     if specified > len(self._shape):
         raise IndexError(f"too many indices for tensor of dimension {self.ndim}")
     if not (grad_mode.state.enabled and self.requires_grad):
@@ -130,26 +130,40 @@ def _apply_basic(self: Tensor, items: tuple[Any, ...], single: bool) -> tuple[Te
 
 def _composed_view(self: Tensor, items: tuple[Any, ...], single: bool) -> Tensor | None:
     """ints and slices applied as one view when no node is recorded: the chain's intermediate views
-    would be seen by nothing (same base, version counter and view metadata as the last one). None
-    when an item is of another kind."""
-    layout = (self._shape, self._stride, self._offset)
+    would be seen by nothing (same base, version counter and view metadata as the last one), so the
+    geometry is composed in one pass over self's dims (a select drops one, a slice narrows one).
+    None when an item is of another kind."""
+    shape, stride = self._shape, self._stride
+    kept_shape: list[int] = []
+    kept_stride: list[int] = []
+    offset = self._offset
     dim = 0
+    applied = False  # some item selected or sliced (a full `:` in a tuple index does neither)
     for position, item in enumerate(items):
         if type(item) is int:
-            size = layout[0][dim]
+            applied = True
+            size = shape[dim]
             if not -size <= item < size:  # torch names the item's place in the index, not the dim
                 raise IndexError(errors.INDEX_RANGE.format(i=item, dim=position, size=size))
-            layout = views.select_layout(layout, dim, item)
+            offset += (item % size) * stride[dim]
         elif type(item) is slice:
-            bounds = _slice_bounds(layout[0][dim], item, single)
-            if bounds is not None:
-                layout = views.slice_layout(layout, dim, *bounds)
-            dim += 1
+            bounds = _slice_bounds(shape[dim], item, single)
+            if bounds is None:
+                kept_shape.append(shape[dim])
+                kept_stride.append(stride[dim])
+            else:
+                applied = True
+                begin, length = views.slice_extent(shape[dim], *bounds)
+                kept_shape.append(length)
+                kept_stride.append(stride[dim] * bounds[2])
+                offset += begin * stride[dim]
         else:
             return None
-    if layout[0] is self._shape and layout[1] is self._stride:
-        return self  # every slice was a full `:`
-    return make_view(self, *layout, "AsStridedBackward0")  # never recorded: no node is made here
+        dim += 1
+    if not applied:
+        return self
+    return make_view(self, (*kept_shape, *shape[dim:]), (*kept_stride, *stride[dim:]), offset,
+                     "AsStridedBackward0")  # never recorded: no node is made here
 
 
 def _slice_bounds(size: int, item: slice, single: bool) -> tuple[int | None, int | None, int] | None:

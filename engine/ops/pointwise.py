@@ -33,6 +33,7 @@ from engine.ops.core import (
     result_type,
     wrap_result,
 )
+from engine.quiet import quietly
 from engine.tensor import Tensor
 
 Operand = Tensor | float | int | bool
@@ -170,22 +171,27 @@ def _alike(self: Any, other: Any) -> tuple[np.ndarray, np.ndarray] | None:
     return None
 
 
-def _quietly(combine: Callable[[np.ndarray, np.ndarray], np.ndarray], a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """a op b without numpy's warnings for floats (inf - inf is nan, silently, as in torch); integer
-    arithmetic never warns, so it skips the errstate's cost."""
-    if a.dtype.kind != "f":
-        return combine(a, b)
-    with np.errstate(invalid="ignore", over="ignore"):
-        return combine(a, b)
+def _with_number(self: Any, other: Any) -> tuple[np.ndarray, Any] | None:
+    """The numpy values of a plain floating-point tensor and of a Python number in its dtype, for
+    `x + 1`, `x * 0.5`: a number never lifts a float tensor's dtype, needs no broadcast check, and
+    small enough the result skips the budget check. TensorIterator lays the result out as x's
+    strides order it (a 0-dim operand never decides), so this takes x only when it is exactly
+    row-major (or 1-D): torch's `x.t() + 1` of an (n, 1) x keeps x's strides, not row-major ones.
+    None sends the op down its general path."""
+    if type(self) is Tensor and (type(other) is float or type(other) is int) and self.dtype.is_floating_point:
+        x = self._numpy_view()
+        if x.size <= _UNRESERVED and (x.ndim < 2 or x.size and self._stride == geometry.row_major_strides(self._shape)):
+            return x, self.dtype.np.type(other)
+    return None
 
 
 # --------------------------------------------------------------------------- binary arithmetic
 def add(self: Operand, other: Operand, *, alpha: float = 1, out: Tensor | None = None) -> Tensor:
     if alpha == 1 and out is None:
-        alike = _alike(self, other)
+        alike = _alike(self, other) or _with_number(self, other)
         if alike is not None:
-            return wrap_result("AddBackward0", _quietly(np.add, *alike), self.dtype, (self, other),
-                               values={"alpha": 1})
+            a, b = alike  # unpacked here: a call with *alike is Python's slower call path
+            return wrap_result("AddBackward0", quietly(np.add, a, b), self.dtype, (self, other), values={"alpha": 1})
     dt = result_type(self, other)
     sa, sb = _shape_of(self), _shape_of(other)
     _reserve(geometry.broadcast_shapes(sa, sb), dt)
@@ -205,6 +211,12 @@ def sub_dtype(self: Operand, other: Operand) -> dtypes.dtype:
 
 
 def sub(self: Operand, other: Operand, *, alpha: float = 1, out: Tensor | None = None) -> Tensor:
+    if alpha == 1 and out is None:
+        alike = _alike(self, other) or _with_number(self, other)
+        if alike is not None and self.dtype is not dtypes.bool_:
+            a, b = alike
+            return wrap_result("SubBackward0", quietly(np.subtract, a, b), self.dtype, (self, other),
+                               values={"alpha": 1})
     dt = sub_dtype(self, other)
     _reserve(_broadcast(self, other), dt)
     a, b = array_of(self, dt), array_of(other, dt)
@@ -227,9 +239,10 @@ def rsub(self: Tensor, other: Operand, alpha: float = 1) -> Tensor:
 def mul(self: Operand, other: Operand, *, out: Tensor | None = None) -> Tensor:
     """A Python number operand is a wrapped scalar: an edge-less input that mul still saves."""
     if out is None:
-        alike = _alike(self, other)
+        alike = _alike(self, other) or _with_number(self, other)
         if alike is not None:
-            return wrap_result("MulBackward0", _quietly(np.multiply, *alike), self.dtype, (self, other),
+            a, b = alike
+            return wrap_result("MulBackward0", quietly(np.multiply, a, b), self.dtype, (self, other),
                                {"other": other, "self": self})
     if not isinstance(self, Tensor):
         self, other = other, self
@@ -259,6 +272,12 @@ def div(self: Operand, other: Operand, *, rounding_mode: str | None = NO_MODE, o
     DivBackward2 (which shows `_saved_rounding_mode`)."""
     if rounding_mode is not NO_MODE:
         return _rounded_div(self, other, rounding_mode, out)
+    if out is None:
+        alike = _alike(self, other) or _with_number(self, other)
+        if alike is not None and self.dtype.is_floating_point:  # true division keeps a float dtype
+            a, b = alike
+            return wrap_result("DivBackward0", quietly(np.true_divide, a, b), self.dtype, (self, other),
+                               {"other": other, "self": self})
     dt = _true_div_dtype(self, other)
     _reserve(_broadcast(self, other), dt)
     a, b = array_of(self, dt), array_of(other, dt)
@@ -365,13 +384,12 @@ def _constant(dtype: np.dtype, value: int) -> np.ndarray:
 
 
 def _sigmoid(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
-    """1 / (1 + exp(-x)); only exp can overflow (to inf, whose reciprocal is the 0 torch gives), so
-    only exp runs with numpy's warnings off: ufuncs run slower inside np.errstate."""
+    """1 / (1 + exp(-x)); exp may overflow to inf, whose reciprocal is the 0 torch gives (callers
+    run it with numpy's warnings off)."""
     if out is None:
         out = np.empty_like(x)  # a 0-dim input would make numpy scalars below
     out = np.negative(x, out=out)
-    with np.errstate(over="ignore"):
-        np.exp(out, out=out)
+    np.exp(out, out=out)
     np.add(out, _constant(out.dtype, 1), out=out)
     return np.reciprocal(out, out=out)
 
@@ -465,21 +483,27 @@ _VIA_DOUBLE = {"exp", "log", "log2", "log10", "log1p", "expm1", "sin", "cos", "t
 
 
 def _forward(op: str, x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+    """op's numpy forward of x (into `out` when given), without numpy's warnings for the ops whose
+    nan/inf results it would warn about."""
     if op == "round" and out is not None:
         return np.round(x, out=out)
     if op == "sigmoid" and x.dtype == np.float32:
         return sigmoid_float32(x, out)
     if op in _VIA_DOUBLE and x.dtype == np.float32:
-        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            wide = UNARY[op][1](x.astype(np.float64)).astype(np.float32)
+        wide = quietly(_in_double, UNARY[op][1], x)
         if out is None:
             return wide
         np.copyto(out, wide)
         return out
     if op not in _CAN_WARN:
         return UNARY[op][1](x, out=out)
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        return UNARY[op][1](x, out=out)
+    return quietly(UNARY[op][1], x, out=out)
+
+
+def _in_double(forward: Callable[..., np.ndarray], x: np.ndarray) -> np.ndarray:
+    """A float32 op (a numpy ufunc) computed in float64, in place, and rounded back."""
+    wide = x.astype(np.float64)
+    return forward(wide, out=wide).astype(np.float32)
 
 
 _SAME_DTYPE_OUT = {"neg", "abs", "sign", "floor", "ceil", "round", "trunc", "frac"}  # no casting into out=
@@ -496,10 +520,17 @@ def check_out_dtype(out: Tensor, dt: dtypes.dtype, op: str, inputs: tuple[Any, .
 
 
 def unary(op: str, self: Tensor, out: Tensor | None = None) -> Tensor:
-    if out is None and self.dtype.is_floating_point and (
-            self.ndim < 2 or geometry.is_contiguous(self._shape, self._stride)):
-        return _float_unary(op, self)
     name, _, saves = UNARY[op]
+    # A row-major float tensor without out=, the common case: no dtype change, none of the checks
+    # below, and the result row-major as TensorIterator makes it (numpy's contiguity is torch's here).
+    if out is None and self.dtype.is_floating_point:
+        x = self._numpy_view()
+        if x.ndim < 2 or x.flags.c_contiguous:
+            if x.size > _UNRESERVED:
+                _reserve(self._shape, self.dtype)
+            return wrap_result(name, _forward(op, x), self.dtype, (self,),
+                               {"self": self} if "self" in saves else None,
+                               {"exponent": 2} if op == "square" else None, "result" if "result" in saves else None)
     dt = self.dtype if (self.dtype.is_differentiable or op not in _FLOAT_ONLY) else dtypes.get_default_dtype()
     if op == "abs" and self.dtype.is_complex:
         dt = self.dtype.to_real()
@@ -515,17 +546,6 @@ def unary(op: str, self: Tensor, out: Tensor | None = None) -> Tensor:
     values = {"exponent": 2} if op == "square" else None
     return _finish(name, op, result, dt, (self,), {"self": self} if "self" in saves else None,
                    save_result="result" if "result" in saves else None, out=out, values=values)
-
-
-def _float_unary(op: str, self: Tensor) -> Tensor:
-    """unary() of a row-major floating-point tensor without out=, the common case: no dtype
-    change, none of the bool checks, and the output row-major as TensorIterator makes it."""
-    name, _, saves = UNARY[op]
-    x = self._numpy_view()
-    if x.size > _UNRESERVED:
-        _reserve(self._shape, self.dtype)
-    return wrap_result(name, _forward(op, x), self.dtype, (self,), {"self": self} if "self" in saves else None,
-                       {"exponent": 2} if op == "square" else None, "result" if "result" in saves else None)
 
 
 def unary_(op: str, self: Tensor) -> Tensor:
@@ -751,6 +771,11 @@ def clamp_max(self: Tensor, max: float) -> Tensor:  # noqa: A002
 # --------------------------------------------------------------------------- comparisons and logic
 def _compare(ufunc: np.ufunc) -> Callable[..., Tensor]:
     def compare(self: Operand, other: Operand, *, out: Tensor | None = None) -> Tensor:
+        if out is None:
+            alike = _alike(self, other) or _with_number(self, other)
+            if alike is not None:  # the binary ops' short path (a comparison records no node)
+                a, b = alike
+                return Tensor._wrap(np.asarray(ufunc(a, b)), dtypes.bool_)
         dt = result_type(self, other)
         geometry.broadcast_shapes(_shape_of(self), _shape_of(other))
         result = ufunc(array_of(self, dt), array_of(other, dt))
@@ -852,11 +877,27 @@ FUNCTIONS.update({op: fn for op, (fn, _) in _UNARY_FNS.items()})
 
 
 def relu(self: Tensor) -> Tensor:
-    """torch.relu takes no out= (unlike torch.sigmoid)."""
+    """torch.relu and Tensor.relu, which take no out= (unlike torch.sigmoid). A small row-major float
+    tensor, most models' activations, goes straight to the kernel without unary()'s general steps."""
+    x = self._numpy_view()
+    if self.dtype.is_floating_point and (x.ndim < 2 or x.flags.c_contiguous) and x.size <= _UNRESERVED:
+        return wrap_result("ReluBackward0", relu_kernel(x), self.dtype, (self,), save_result="result")
     return unary("relu", self)
 
 
-FUNCTIONS["relu"] = relu
+def sigmoid(self: Tensor, *, out: Tensor | None = None) -> Tensor:
+    """torch.sigmoid and Tensor.sigmoid: as relu, a small row-major float tensor without out= goes
+    straight to the kernel (float32's replays torch's, as unary() computes it)."""
+    x = self._numpy_view()
+    if out is None and self.dtype.is_floating_point and (x.ndim < 2 or x.flags.c_contiguous) and \
+            x.size <= _UNRESERVED:
+        result = sigmoid_float32(x) if x.dtype == np.float32 else quietly(_sigmoid, x)
+        return wrap_result("SigmoidBackward0", result, self.dtype, (self,), save_result="result")
+    return unary("sigmoid", self, out)
+
+
+METHODS.update(relu=relu, sigmoid=sigmoid)
+FUNCTIONS.update(relu=relu, sigmoid=sigmoid)
 FUNCTIONS.update({op + "_": fn_ for op, (_, fn_) in _UNARY_FNS.items() if op in ("relu", "sigmoid", "tanh", "exp")})
 FUNCTIONS["where"] = where
 FUNCTIONS["rsub"] = rsub

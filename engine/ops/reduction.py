@@ -25,6 +25,7 @@ from engine import dtypes, errors, geometry
 from engine.kernels import activation, summation
 from engine.ops.core import needs_grad, record, wrap_result
 from engine.ops.pointwise import maximum, minimum, write_out
+from engine.quiet import quietly
 from engine.tensor import Tensor
 
 Dim = int | Sequence[int] | None
@@ -173,22 +174,34 @@ def sum(self: Tensor, dim: Any = _ABSENT, keepdim: bool = False, *, dtype: Any =
                  values={"dim": saved_dims(_listed(dim)), "keepdim": keepdim, "self_sym_sizes": self._shape})
 
 
-def _sum_all(self: Tensor) -> Tensor:
-    """`x.sum()` of a floating-point tensor, the common case, without sum()'s argument handling
-    (summed in ATen's order all the same; a small row-major one by the kernel's short path)."""
-    dt = self.dtype
-    accumulate = _accumulate_in(dt)
+def _short_total(self: Tensor) -> np.ndarray | None:
+    """The sum of every element of a small row-major floating-point tensor that sums in its own
+    dtype, as a fresh 0-d array, by the kernel's short path (ATen's order all the same); None for
+    any other tensor."""
     x = self._numpy_view()
-    if accumulate is dt.np and x.flags.c_contiguous and x.size > 0 and summation.is_short(x.size, x.itemsize):
-        with np.errstate(all="ignore"):  # torch never warns about nan/inf sums
-            result = summation.short_row_sum(x.reshape(-1)).reshape(())
-    else:
-        result = _dense(_sum(self, tuple(range(len(self._shape))), False, accumulate), dt.np)
+    if _accumulate_in(self.dtype) is self.dtype.np and x.flags.c_contiguous and x.size > 0 and \
+            summation.is_short(x.size, x.itemsize):
+        return quietly(summation.short_row_sum, x.reshape(-1))  # torch never warns about nan/inf sums
+    return None
+
+
+def _sum_all(self: Tensor) -> Tensor:
+    """`x.sum()` of a floating-point tensor, the common case, without sum()'s argument handling."""
+    dt = self.dtype
+    result = _short_total(self)
+    if result is None:
+        result = _dense(_sum(self, tuple(range(len(self._shape))), False, _accumulate_in(dt)), dt.np)
     return wrap_result("SumBackward0", result, dt, (self,), values={"self_sym_sizes": self._shape})
 
 
 def mean(self: Tensor, dim: Any = _ABSENT, keepdim: bool = False, *, dtype: Any = None,
          out: Tensor | None = None) -> Tensor:
+    if dim is _ABSENT and not keepdim and dtype is None and out is None and self.dtype.is_floating_point:
+        total = _short_total(self)  # `x.mean()` of a small float tensor: its sum, divided in place
+        if total is not None:
+            quietly(np.divide, total, self.dtype.np.type(self.numel()), out=total)
+            return wrap_result("MeanBackward0", total, self.dtype, (self,),
+                               values={"self_sym_numel": self.numel(), "self_sym_sizes": self._shape})
     if dim is _ABSENT and keepdim:
         raise _keepdim_without_dim("mean")
     if dtype is not None:

@@ -15,12 +15,12 @@ from typing import Any
 import numpy as np
 
 from engine import dtypes, errors, geometry
+from engine.autograd import grad_mode
 from engine.ops.core import (
     apply_inplace,
     check_inplace_allowed,
     make_multi_views,
     make_view,
-    needs_grad,
     record,
 )
 from engine.tensor import Tensor
@@ -420,18 +420,24 @@ def select_layout(layout: Layout, dim: int, index: int) -> Layout:
 
 def select(self: Tensor, dim: int, index: int) -> Tensor:
     shape, stride, offset = select_layout((self._shape, self._stride, self._offset), dim, index)
-    values = {"dim": dim, "index": int(index), "self_sym_sizes": self._shape} if needs_grad(self) else None
+    values = {"dim": dim, "index": int(index), "self_sym_sizes": self._shape} \
+        if grad_mode.state.enabled and self.requires_grad else None
     return make_view(self, shape, stride, offset, "SelectBackward0", values=values)
 
 
-def slice_layout(layout: Layout, dim: int, start: int | None, stop: int | None, step: int = 1) -> Layout:
-    """The geometry of x[start:stop:step] along `dim` of `layout`, with Python's clamping of the bounds."""
-    shape, stride, offset = layout
+def slice_extent(size: int, start: int | None, stop: int | None, step: int) -> tuple[int, int]:
+    """(first index, length) of x[start:stop:step] along a dim of `size`, with Python's clamping."""
     if step <= 0:
         raise ValueError("step must be greater than zero")
+    begin, end, _ = slice(start, stop, step).indices(size)
+    return begin, max(0, (end - begin + step - 1) // step)
+
+
+def slice_layout(layout: Layout, dim: int, start: int | None, stop: int | None, step: int = 1) -> Layout:
+    """The geometry of x[start:stop:step] along `dim` of `layout`."""
+    shape, stride, offset = layout
     d = dim if 0 <= dim < len(shape) else geometry.wrap_dim(dim, len(shape))
-    begin, end, _ = slice(start, stop, step).indices(shape[d])
-    length = max(0, (end - begin + step - 1) // step)
+    begin, length = slice_extent(shape[d], start, stop, step)
     return (shape[:d] + (length,) + shape[d + 1:], stride[:d] + (stride[d] * step,) + stride[d + 1:],
             offset + begin * stride[d])
 
@@ -440,7 +446,7 @@ def slice_dim(self: Tensor, dim: int, start: int | None, stop: int | None, step:
     """x[start:stop:step] along one dim (SliceBackward0)."""
     shape, stride, offset = slice_layout((self._shape, self._stride, self._offset), dim, start, stop, step)
     values = {"dim": dim, "end": INT64_MAX if stop is None else stop, "start": 0 if start is None else start,
-              "step": step, "self_sym_sizes": self._shape} if needs_grad(self) else None
+              "step": step, "self_sym_sizes": self._shape} if grad_mode.state.enabled and self.requires_grad else None
     return make_view(self, shape, stride, offset, "SliceBackward0", values=values)
 
 

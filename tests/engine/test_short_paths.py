@@ -28,6 +28,20 @@ SNIPPETS = {
     "add with alpha and out": "a = torch.ones(3)\nb = torch.ones(3)\no = torch.empty(3)\ntorch.add(a, b, alpha=2, out=o)",
     "mul of a parameter": "w = torch.nn.Parameter(torch.ones(2))\nx = torch.ones(2)\ny = w * x\ny.sum().backward()",
     "mul saves its operands": "a = torch.ones(2, requires_grad=True)\nb = a * 1\nc = b * b\nb.add_(1)\nc.sum().backward()",
+    # a tensor with a Python number, and sub and div of two tensors of one dtype and shape
+    "a number keeps the layout torch gives": ("x = torch.ones(4, 1).t()\ny = x + 1\nz = x * 2\n"
+                                              "w = torch.ones(2, 3).t() - 1.5\nv = torch.ones(0, 3) / 2"),
+    "a number with an int, a bool and a half tensor": ("i = torch.arange(3) + 1.5\nj = torch.arange(3) * 2\n"
+                                                       "b = torch.tensor([True]) + 1\n"
+                                                       "h = torch.ones(2, dtype=torch.float16) / 3"),
+    "sub and div of tensors, bool sub refused": ("a = torch.arange(4.)\nb = a - a\nc = a / a\n"
+                                                 "d = torch.arange(4) / torch.arange(4)\n"
+                                                 "m = torch.tensor([True])\nn = m - m"),
+    "comparisons with numbers and tensors": ("x = torch.tensor([[1., float('nan')], [3., -0.]])\na = x > 0\n"
+                                            "b = x.t() == 1\nc = x <= x\nd = torch.arange(3) != 2.5\n"
+                                            "e = torch.ones(4, 1).t() < 2"),
+    "numbers with grad": ("a = torch.ones(2, 2, requires_grad=True)\nb = (2 * a - 1) / 3 + 1\n"
+                          "b.sum().backward()\nc = 1 - a"),
     # unary ops
     "sigmoid at the edges": "x = torch.tensor([-1e30, -100., -88.8, 0., 100., float('inf'), float('nan')])\ny = x.sigmoid()",
     "sigmoid of float16 and float64": ("y = torch.tensor([-20., 0.5], dtype=torch.float16).sigmoid()\n"
@@ -49,6 +63,10 @@ SNIPPETS = {
     "sum of an int tensor and with a dtype": "s = torch.arange(4).sum()\nt = torch.ones(3).sum(dtype=torch.float64)",
     "sum of a transposed view, with grad": ("a = torch.arange(6.).reshape(2, 3).requires_grad_()\n"
                                             "s = a.t().sum()\ns.backward()"),
+    "mean of small float tensors, with grad, of float16 and empty": (
+        "a = torch.tensor([[-0.2, -0.9, 0.2], [1.7, -1.2, -2.6]], requires_grad=True)\nm = a.mean()\n"
+        "m.backward()\nd = torch.arange(7.).double().mean()\nh = torch.ones(3, dtype=torch.float16).mean()\n"
+        "e = torch.ones(0).mean()\nt = a.t().mean()"),
     # basic indexing
     "negative indices and steps": "x = torch.arange(12.).reshape(3, 4)\ny = x[-1, ::-1]",
     "too many indices": "x = torch.ones(2)\ny = x[0, 0]",
@@ -107,13 +125,15 @@ def test_a_tensors_numpy_view_wrapped_again_is_a_copy():
 @pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
 def test_relu_keeps_the_sign_of_zero_bit_for_bit(dtype):
     """relu is x < 0 ? 0 : x: -0. stays -0. and NaN stays NaN (the oracle compares values, where
-    -0. == 0., so this compares the bytes), out of place, in place and 0-dim."""
+    -0. == 0., so this compares the bytes), out of place, in place, 0-dim, and for longer tensors."""
     values = [-0.0, 0.0, -1e-45, float("-inf"), float("nan"), 2.0]
 
     def results(lib):
         x = lib.tensor(values, dtype=getattr(lib, dtype))
         y = x.clone()
         y.relu_()
-        return [t.numpy().tobytes() for t in (x.relu(), y, lib.tensor(-0.0, dtype=getattr(lib, dtype)).relu())]
+        long = lib.tensor(values * 200, dtype=getattr(lib, dtype))
+        return [t.numpy().tobytes() for t in (x.relu(), y, lib.tensor(-0.0, dtype=getattr(lib, dtype)).relu(),
+                                               long.relu(), lib.relu(long[:1020]))]
 
     assert results(engine) == results(torch)
