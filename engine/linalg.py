@@ -183,6 +183,27 @@ def solve(a: Tensor, b: Tensor, *, left: bool = True) -> Tensor:
     return result
 
 
+def solve_triangular(a: Tensor, b: Tensor, *, upper: bool, left: bool = True, unitriangular: bool = False) -> Tensor:
+    """X with A X = B (X A = B when not left), reading only A's upper or lower triangle (its diagonal
+    taken as ones when unitriangular); the result column-major, as LAPACK's trsm leaves it."""
+    x = _square(a, "solve_triangular")
+    rhs = b._numpy_view()
+    n = x.shape[-1]
+    if b.ndim < 2 or (rhs.shape[-2] if left else rhs.shape[-1]) != n:
+        equation = "AX = B" if left else "XA = B"
+        raise RuntimeError(f"linalg.solve_triangular: Incompatible shapes of A and B for the equation {equation} "
+                           f"({'x'.join(map(str, a._shape[-2:]))} and {'x'.join(map(str, b._shape[-2:]))})")
+    triangle = np.triu(x) if upper else np.tril(x)
+    if unitriangular:
+        triangle = triangle.copy()
+        triangle[..., np.arange(n), np.arange(n)] = 1
+    solution = np.linalg.solve(triangle, rhs) if left else _mT(np.linalg.solve(_mT(triangle), _mT(rhs)))
+    result = _wrap(np.asfortranarray(solution) if solution.ndim == 2 else solution, a)
+    record("LinalgSolveTriangularBackward0", result, (a, b), save={"self": a}, save_outputs={"result": result},
+           values={"left": left, "unitriangular": unitriangular, "upper": upper})
+    return result
+
+
 # --------------------------------------------------------------------------- factorisations
 def qr(a: Tensor, mode: str = "reduced") -> Any:
     if mode not in ("reduced", "complete", "r"):
@@ -270,4 +291,4 @@ def cross(input: Tensor, other: Tensor, *, dim: int = -1) -> Tensor:  # noqa: A0
 
 
 __all__ = ["LinAlgError", "cholesky", "cross", "det", "eigh", "eigvalsh", "inv", "matrix_norm", "norm", "qr", "slogdet",
-           "solve", "svd", "svdvals", "vector_norm"]
+           "solve", "solve_triangular", "svd", "svdvals", "vector_norm"]

@@ -221,6 +221,11 @@ def run_backward(tensors: Sequence[Any], grads: Sequence[Any], keep_graph: bool,
 _graph_tasks: list[list[Any]] = []
 
 
+def current_graph_task() -> object | None:
+    """The backward running now (torch's _current_graph_task_id), None outside backward."""
+    return _graph_tasks[-1] if _graph_tasks else None
+
+
 def queue_callback(callback: Any) -> None:
     """Variable._execution_engine.queue_callback: run `callback` when the current backward finishes."""
     if not _graph_tasks:
@@ -459,7 +464,11 @@ def _validate(node: Node, grads: list[Any]) -> list[Any]:
             if dtype is None:
                 continue
         if grad.dtype is not dtype:
-            grads[i] = grad.to(dtype)
+            if grad.dtype.is_complex and not dtype.is_complex:  # torch's formulas take handle_r_to_c's real part
+                from engine.ops.complex_ops import real
+
+                grad = real(grad)
+            grads[i] = grad if grad.dtype is dtype else grad.to(dtype)
     return grads
 
 

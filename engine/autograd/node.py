@@ -273,19 +273,6 @@ SavedScalar.__name__ = SavedScalar.__qualname__ = "SavedTensor"  # one class to 
 
 _NUMBERS = (bool, int, float, complex, np.generic)
 
-# torch nodes the engine still differentiates with a numpy closure, whose double backward torch records:
-# create_graph through them raises instead of returning a gradient without a graph
-WITHOUT_DOUBLE_BACKWARD = frozenset({
-    "MkldnnRnnLayerBackward0",
-    # complex views and conversions (engine/ops/complex_ops.py)
-    "ConjBackward0", "NegViewBackward0", "ConjPhysicalBackward0", "ConjPhysicalBackward1", "ViewAsRealBackward0",
-    "ViewAsComplexBackward0", "ComplexBackward0", "PolarBackward0",
-    # binary pointwise ops of engine/ops/elementwise.py
-    "FmodBackward0", "FmodBackward1", "Atan2Backward0", "HypotBackward0", "LerpBackward1", "FmaxBackward0",
-    "FminBackward0", "CopysignBackward0", "CopysignBackward1",
-})
-
-
 def make_saved(inputs: dict[str, Any], outputs: dict[str, Any]) -> tuple[tuple[str, Any], ...]:
     """SavedTensors for input tensors (a Python number becomes a SavedScalar, a list one entry per
     tensor) and for outputs (given as tensor or (tensor, output_nr)), in that order."""
@@ -467,7 +454,7 @@ class Node:
         fields |= {f"_saved_{v}" for v in (self._values or ()) if not v.startswith("_")}
         if self._rule is not None:
             fields |= {f"_saved_{field}" for field in self._rule.saves}
-            fields |= {f"_saved_{field}" for field in self._rule.values}
+            fields |= {f"_saved_{field}" for field in self._rule.values if not field.startswith("_")}
         return sorted(set(super().__dir__()) | fields)
 
     def release(self) -> None:
@@ -507,13 +494,8 @@ class Node:
         return out[0] if len(out) == 1 else tuple(out)
 
     def _apply_closure(self, grads: list[Any]) -> Sequence[Any]:
-        """A node recorded with a numpy backward closure (ops not yet in the derivative table): first
-        order only, its gradients are new tensors outside the graph. Where torch's node records the
-        gradient's graph, create_graph through it is refused rather than silently graph-less."""
-        if grad_mode.state.enabled and type(self).__name__ in WITHOUT_DOUBLE_BACKWARD and self._graph_would_matter(grads):
-            raise NotImplementedError(
-                f"create_graph=True through {type(self).__name__} is not supported by this engine yet: its gradient "
-                "is computed outside the graph, so a second derivative through it would be silently wrong")
+        """A node recorded with a numpy backward closure (the Paddle dialect's own nodes, checkpoint):
+        first order only, its gradients are new tensors outside the graph."""
         saved = {field: s.unpack(self, True)._numpy_view() for field, s in self._saved if not isinstance(s, SavedScalar)}
         arrays = [None if g is None else g._numpy_view() for g in grads]
         if len(self.output_meta) == 1:
@@ -523,13 +505,6 @@ class Node:
                       zip(arrays, self.output_meta)]
             results = self._backward(filled, saved)
         return [None if r is None else _closure_result(r) for r in results]
-
-    def _graph_would_matter(self, grads: list[Any]) -> bool:
-        """Whether torch would record a graph for this node's gradients: an incoming gradient or a
-        saved tensor has history."""
-        if any(g is not None and g.requires_grad for g in grads):
-            return True
-        return any(s.tensor is not None and s.tensor.requires_grad for _, s in self._saved)
 
     # ----------------------------------------------------------------- hooks
     def hooks(self) -> NodeHooks:

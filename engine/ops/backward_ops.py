@@ -32,6 +32,18 @@ def new_empty_strided(like: Tensor, shape: Sequence[int], stride: Sequence[int])
     return Tensor._empty_strided(tuple(shape), tuple(stride), like.dtype)
 
 
+def diag_embed(self: Tensor) -> Tensor:
+    """at::diag_embed(self): a batch of square matrices with self's last dimension on their diagonals
+    (DiagEmbedBackward0, dim1=-2, dim2=-1 as torch keeps them, unsigned)."""
+    n = self._shape[-1]
+    result = np.zeros((*self._shape, n), self.dtype.np)
+    index = np.arange(n)
+    result[..., index, index] = self._numpy_view()
+    out = _new(result, self.dtype)
+    record("DiagEmbedBackward0", out, (self,), values={"dim1": (1 << 64) - 2, "dim2": (1 << 64) - 1, "offset": 0})
+    return out
+
+
 def new_zeros(like: Tensor, shape: Sequence[int]) -> Tensor:
     t = Tensor._empty(tuple(shape), like.dtype)
     t._storage.data.fill(0)
@@ -76,6 +88,16 @@ def add_scalar_(self: Tensor, other: Any) -> Tensor:
         np.add(target, target.dtype.type(other), out=target)
 
     return apply_inplace(self, write, "AddBackward1", ())
+
+
+def mul_scalar_(self: Tensor, other: Any) -> Tensor:
+    """at::Tensor::mul_(Scalar) (MulBackward1, in place)."""
+    from engine.ops.core import apply_inplace
+
+    def write(target: np.ndarray) -> None:
+        np.multiply(target, target.dtype.type(other), out=target)
+
+    return apply_inplace(self, write, "MulBackward1", (), values={"other": other})
 
 
 def div_scalar_(self: Tensor, other: Any) -> Tensor:

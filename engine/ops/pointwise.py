@@ -201,6 +201,15 @@ def add(self: Operand, other: Operand, *, alpha: float = 1, out: Tensor | None =
     return _finish("AddBackward0", "add", result, dt, (self, other), out=out, values={"alpha": alpha})
 
 
+def sub_dtype(self: Operand, other: Operand) -> dtypes.dtype:
+    """sub's result dtype, refusing two bools as torch does (sub_ shares it)."""
+    dt = result_type(self, other)
+    if dt is dtypes.bool_:
+        raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. "
+                           "Use the `^` or `logical_xor()` operator instead.")
+    return dt
+
+
 def sub(self: Operand, other: Operand, *, alpha: float = 1, out: Tensor | None = None) -> Tensor:
     if alpha == 1 and out is None:
         alike = _alike(self, other) or _with_number(self, other)
@@ -208,10 +217,7 @@ def sub(self: Operand, other: Operand, *, alpha: float = 1, out: Tensor | None =
             a, b = alike
             return wrap_result("SubBackward0", quietly(np.subtract, a, b), self.dtype, (self, other),
                                values={"alpha": 1})
-    dt = result_type(self, other)
-    if dt is dtypes.bool_:
-        raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. "
-                           "Use the `^` or `logical_xor()` operator instead.")
+    dt = sub_dtype(self, other)
     _reserve(_broadcast(self, other), dt)
     a, b = array_of(self, dt), array_of(other, dt)
     with np.errstate(invalid="ignore", over="ignore"):
@@ -250,16 +256,21 @@ def mul(self: Operand, other: Operand, *, out: Tensor | None = None) -> Tensor:
 
 def _true_div_dtype(self: Operand, other: Operand) -> dtypes.dtype:
     dt = result_type(self, other)
-    return dt if dt.is_floating_point else dtypes.get_default_dtype()
+    return dt if dt.is_floating_point or dt.is_complex else dtypes.get_default_dtype()
 
 
-_NO_MODE: Any = object()  # rounding_mode not given at all: torch's div.Tensor (DivBackward0)
+NO_MODE: Any = object()  # rounding_mode not given at all: torch's div.Tensor (DivBackward0)
 
 
-def div(self: Operand, other: Operand, *, rounding_mode: str | None = _NO_MODE, out: Tensor | None = None) -> Tensor:
+def div_dtype(self: Operand, other: Operand, rounding_mode: Any = NO_MODE) -> dtypes.dtype:
+    """A true division computes in a floating (or complex) dtype; a rounded one in the operands'."""
+    return _true_div_dtype(self, other) if rounding_mode in (NO_MODE, None) else result_type(self, other)
+
+
+def div(self: Operand, other: Operand, *, rounding_mode: str | None = NO_MODE, out: Tensor | None = None) -> Tensor:
     """`rounding_mode=None` given explicitly is torch's div.Tensor_mode: a true division recorded as
     DivBackward2 (which shows `_saved_rounding_mode`)."""
-    if rounding_mode is not _NO_MODE:
+    if rounding_mode is not NO_MODE:
         return _rounded_div(self, other, rounding_mode, out)
     if out is None:
         alike = _alike(self, other) or _with_number(self, other)
@@ -276,7 +287,7 @@ def div(self: Operand, other: Operand, *, rounding_mode: str | None = _NO_MODE, 
 
 
 def _rounded_div(self: Operand, other: Operand, mode: str | None, out: Tensor | None) -> Tensor:
-    dt = result_type(self, other) if mode is not None else _true_div_dtype(self, other)
+    dt = div_dtype(self, other, mode)
     _reserve(_broadcast(self, other), dt)
     a, b = array_of(self, dt), array_of(other, dt)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -368,22 +379,6 @@ def floor_divide(self: Operand, other: Operand) -> Tensor:
         result = np.floor_divide(a, b)
     return _finish("NotImplemented", "floor_divide", result, dt, tuple(x for x in (self, other) if isinstance(x, Tensor)),
                    values={"_op": "floor_divide"})
-
-
-def floor_divide_(self: Tensor, other: Operand) -> Tensor:
-    return div_(self, other, rounding_mode="floor")
-
-
-def remainder_(self: Tensor, other: Operand) -> Tensor:
-    dt = result_type(self, other)
-
-    def write(t: np.ndarray, o: Any) -> None:
-        with np.errstate(divide="ignore", invalid="ignore"):
-            np.mod(t, o, out=t, casting="unsafe")
-
-    if isinstance(other, Tensor):
-        return _binary_inplace(self, other, "RemainderBackward1", dt, write, {"other": other}, save_self_copy="self")
-    return _binary_inplace(self, other, "RemainderBackward0", dt, write)
 
 
 # --------------------------------------------------------------------------- unary ops
@@ -695,10 +690,53 @@ def _clip(x: np.ndarray, low: Any, high: Any, out: np.ndarray | None = None) -> 
     return result
 
 
+def clamp_bounds_check(name: str, self: Tensor, low: Any, high: Any) -> bool:
+    """clamp's argument checks, shared by clamp_: at least one bound, and bounds all tensors or all
+    numbers (torch's two overloads). Whether they are tensors."""
+    if low is None and high is None:
+        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    given = [b for b in (low, high) if b is not None]
+    tensors = [isinstance(b, Tensor) for b in given]
+    if any(tensors) and not all(tensors):
+        kinds = ", ".join(type(x).__name__ if not isinstance(x, Tensor) else "Tensor"
+                          for x in ((self,) if name == "clamp" else ()) + (low, high) if x is not None)
+        first = "Tensor input, " if name == "clamp" else ""
+        out = ", *, Tensor out = None" if name == "clamp" else ""
+        why = "" if name == "clamp" else ("      didn't match because some of the arguments have invalid types: ("
+                                          + ", ".join(f"!{kind}!" for kind in kinds.split(", ")) + ")\n")
+        raise TypeError(f"{name}() received an invalid combination of arguments - got ({kinds}), but expected one of:"
+                        f"\n * ({first}Tensor min = None, Tensor max = None{out})\n{why}"
+                        f" * ({first}Number min = None, Number max = None{out})\n{why}")
+    return any(tensors)
+
+
+def clamp_tensor_dtype(self: Tensor, low: Tensor | None, high: Tensor | None) -> dtypes.dtype:
+    return result_type(self, *(b for b in (low, high) if b is not None))
+
+
+def _clamp_tensors(self: Tensor, low: Tensor | None, high: Tensor | None, name: str, op: str,
+                   out: Tensor | None) -> Tensor:
+    """clamp with tensor bounds (torch's clamp.Tensor, clamp_min.Tensor, clamp_max.Tensor): bounds
+    broadcast with self, and are inputs of the node (their gradients where they win)."""
+    dt = clamp_tensor_dtype(self, low, high)
+    bounds = [b for b in (low, high) if b is not None]
+    shape = geometry.broadcast_shapes(self._shape, *(b._shape for b in bounds))
+    _reserve(shape, dt)
+    result = np.array(np.broadcast_to(array_of(self, dt), shape))
+    _clip(result, None if low is None else array_of(low, dt), None if high is None else array_of(high, dt),
+          out=result)
+    if name == "ClampBackward0":
+        inputs: tuple[Any, ...] = (self, low, high)
+    else:
+        inputs = (self, low if low is not None else high)
+    saved = {"self": self, **({"min": low} if low is not None else {}), **({"max": high} if high is not None else {})}
+    return _finish(name, op, result, dt, inputs, saved, out=out)
+
+
 def clamp(self: Tensor, min: float | None = None, max: float | None = None, *,  # noqa: A002
           out: Tensor | None = None) -> Tensor:
-    if min is None and max is None:
-        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    if clamp_bounds_check("clamp", self, min, max):
+        return _clamp_tensors(self, min, max, "ClampBackward0", "clamp", out)
     dt = result_type(self, *(v for v in (min, max) if v is not None))
     if out is not None:
         check_out_dtype(out, dt, "clamp", (self,))
@@ -708,7 +746,7 @@ def clamp(self: Tensor, min: float | None = None, max: float | None = None, *,  
                    values={"max": max, "min": min})
 
 
-def clamp_(self: Tensor, min: float | None = None, max: float | None = None) -> Tensor:  # noqa: A002
+def clamp_scalars_(self: Tensor, min: float | None = None, max: float | None = None) -> Tensor:  # noqa: A002
     return _clamp_inplace(self, min, max, "ClampBackward1", {"max": max, "min": min})
 
 
@@ -727,101 +765,29 @@ def _clamp_inplace(self: Tensor, low: Any, high: Any, name: str, values: dict[st
 
 
 def clamp_min_(self: Tensor, min: float) -> Tensor:  # noqa: A002
+    """Number bounds (inplace_forms.clamp_min_ takes a tensor too)."""
     return _clamp_inplace(self, min, None, "ClampMinBackward0", {"min": min})
 
 
 def clamp_max_(self: Tensor, max: float) -> Tensor:  # noqa: A002
+    """Number bounds (inplace_forms.clamp_max_ takes a tensor too)."""
     return _clamp_inplace(self, None, max, "ClampMaxBackward0", {"max": max})
 
 
 def clamp_min(self: Tensor, min: float) -> Tensor:  # noqa: A002
+    if isinstance(min, Tensor):
+        return _clamp_tensors(self, min, None, "ClampMinBackward1", "clamp_min", None)
     dt = result_type(self, min)
     result = np.maximum(array_of(self, dt), dt.np.type(min))
     return _finish("ClampMinBackward0", "clamp_min", result, dt, (self,), {"self": self}, values={"min": min})
 
 
 def clamp_max(self: Tensor, max: float) -> Tensor:  # noqa: A002
+    if isinstance(max, Tensor):
+        return _clamp_tensors(self, None, max, "ClampMaxBackward1", "clamp_max", None)
     dt = result_type(self, max)
     result = np.minimum(array_of(self, dt), dt.np.type(max))
     return _finish("ClampMaxBackward0", "clamp_max", result, dt, (self,), {"self": self}, values={"max": max})
-
-
-# --------------------------------------------------------------------------- in-place arithmetic
-def _binary_inplace(self: Tensor, other: Operand, name: str, dt: dtypes.dtype,
-                    write: Callable[[np.ndarray, Any], None], save: dict[str, Any] | None = None,
-                    save_self_copy: str | None = None, values: dict[str, Any] | None = None) -> Tensor:
-    check_inplace_allowed(self, other)
-    check_writable(self, dt, (_shape_of(other),))
-    operand = array_of(other, dt) if isinstance(other, Tensor) else other
-    return apply_inplace(self, lambda t: write(t, operand), name, (other,), save=save, save_self_copy=save_self_copy,
-                         check_autograd=False, values=values)
-
-
-def add_(self: Tensor, other: Operand, *, alpha: float = 1) -> Tensor:
-    dt = result_type(self, other)
-
-    def write(t: np.ndarray, o: Any) -> None:
-        np.add(t, o * alpha if alpha != 1 else o, out=t, casting="unsafe")
-
-    return _binary_inplace(self, other, "AddBackward0", dt, write, values={"alpha": alpha})
-
-
-def sub_(self: Tensor, other: Operand, *, alpha: float = 1) -> Tensor:
-    dt = result_type(self, other)
-
-    def write(t: np.ndarray, o: Any) -> None:
-        np.subtract(t, o * alpha if alpha != 1 else o, out=t, casting="unsafe")
-
-    return _binary_inplace(self, other, "SubBackward0", dt, write, values={"alpha": alpha})
-
-
-def mul_(self: Tensor, other: Operand) -> Tensor:
-    dt = result_type(self, other)
-
-    def write(t: np.ndarray, o: Any) -> None:
-        np.multiply(t, o, out=t, casting="unsafe")
-
-    return _binary_inplace(self, other, "MulBackward0", dt, write, {"other": other}, save_self_copy="self")
-
-
-def div_(self: Tensor, other: Operand, *, rounding_mode: str | None = None) -> Tensor:
-    dt = _true_div_dtype(self, other) if rounding_mode is None else result_type(self, other)
-
-    def write(t: np.ndarray, o: Any) -> None:
-        with np.errstate(divide="ignore", invalid="ignore"):
-            if rounding_mode == "floor":
-                np.floor_divide(t, o, out=t, casting="unsafe")
-            elif rounding_mode == "trunc":
-                t[...] = np.trunc(t / o)
-            else:
-                np.divide(t, o, out=t, casting="unsafe")
-
-    if rounding_mode is not None:
-        return _binary_inplace(self, other, "DivBackward2", dt, write, {"other": other}, save_self_copy="self",
-                               values={"rounding_mode": rounding_mode})
-    return _binary_inplace(self, other, "DivBackward0", dt, write, {"other": other}, save_self_copy="self")
-
-
-def pow_(self: Tensor, exponent: Operand) -> Tensor:
-    dt = result_type(self, exponent)
-    if isinstance(exponent, Tensor):
-        def write1(t: np.ndarray) -> None:
-            with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-                np.power(t, operand, out=t, casting="unsafe")
-
-        check_inplace_allowed(self, exponent)
-        check_writable(self, dt, (exponent._shape,))
-        operand = array_of(exponent, dt)
-        return apply_inplace(self, write1, "PowBackward1", (exponent,), save={"exponent": exponent},
-                             save_self_copy="self", save_result="result", check_autograd=False)
-
-    def write(t: np.ndarray, o: Any) -> None:
-        _power_scalar(t, o, out=t)
-
-    check_inplace_allowed(self)
-    check_writable(self, dt)
-    return apply_inplace(self, lambda t: write(t, exponent), "PowBackward0", (), save_self_copy="self",
-                         check_autograd=False, values={"exponent": exponent})
 
 
 # --------------------------------------------------------------------------- comparisons and logic
@@ -907,15 +873,13 @@ _UNARY_FNS = {op: _make_unary(op) for op in UNARY}
 METHODS: dict[str, Callable[..., Any]] = {
     "add": add, "sub": sub, "subtract": sub, "mul": mul, "multiply": mul, "div": div, "divide": div,
     "true_divide": div, "pow": pow, "maximum": maximum, "minimum": minimum, "remainder": remainder,
-    "floor_divide": floor_divide, "add_": add_, "sub_": sub_, "mul_": mul_, "div_": div_, "pow_": pow_,
-    "leaky_relu": leaky_relu, "clamp": clamp, "clip": clamp, "clamp_": clamp_, "clip_": clamp_,
-    "clamp_min": clamp_min, "clamp_max": clamp_max, "clamp_min_": clamp_min_, "clamp_max_": clamp_max_,
-    "floor_divide_": floor_divide_, "remainder_": remainder_, "eq": eq, "ne": ne, "lt": lt, "le": le, "gt": gt, "ge": ge,
+    "floor_divide": floor_divide,
+    "leaky_relu": leaky_relu, "clamp": clamp, "clip": clamp, "clamp_min": clamp_min, "clamp_max": clamp_max,
+    "eq": eq, "ne": ne, "lt": lt, "le": le, "gt": gt, "ge": ge,
     "greater": gt, "less": lt, "greater_equal": ge, "less_equal": le, "not_equal": ne,
     "logical_not": logical_not,
     "bitwise_and": bitwise_and, "bitwise_or": bitwise_or, "bitwise_xor": bitwise_xor, "bitwise_not": bitwise_not, "bitwise_not_": bitwise_not_,
     "isnan": isnan, "isinf": isinf, "isfinite": isfinite, "where": lambda self, cond, other: where(cond, self, other),
-    "multiply_": mul_, "subtract_": sub_,
 }
 for _op, (_fn, _fn_) in _UNARY_FNS.items():
     METHODS[_op] = _fn
