@@ -185,10 +185,48 @@ def _with_number(self: Any, other: Any) -> tuple[np.ndarray, Any] | None:
     return None
 
 
+def _one_value_operand(t: Tensor, shape: tuple[int, ...]) -> bool:
+    """Whether `t` broadcasts to `shape` reading a single element (a 0-dim tensor, an expanded
+    number such as sum's gradient, a (1, 1) tensor): every dim it has is of size 1 or stride 0."""
+    lead = len(shape) - len(t._shape)
+    if lead < 0:
+        return False
+    for d, (n, st) in enumerate(zip(t._shape, t._stride)):
+        if n != 1 and (st or n != shape[lead + d]):
+            return False
+    return True
+
+
+def _with_one_value(self: Any, other: Any) -> tuple[np.ndarray, np.ndarray] | None:
+    """The numpy values of a plain row-major tensor and of a tensor of its dtype that broadcasts to
+    its shape from one element (`grad * c` with a 0-dim c, an expanded gradient), either way round,
+    small enough to skip the budget check. TensorIterator lays such a result out by the full
+    operand alone (a broadcast dim never decides), so this takes it only when its strides order
+    the dims strictly (no size-1 or size-0 dims): the result is row-major, as numpy gives it.
+    None sends the op down its general path."""
+    if type(self) is not Tensor or type(other) is not Tensor or self.dtype is not other.dtype:
+        return None
+    if len(self._shape) >= len(other._shape) and self._stride == geometry.row_major_strides(self._shape):
+        full, single = self, other
+    elif other._stride == geometry.row_major_strides(other._shape):
+        full, single = other, self
+    else:
+        return None
+    shape = full._shape
+    if not shape or not _one_value_operand(single, shape):
+        return None
+    for n in shape:
+        if n < 2:
+            return None
+    if math.prod(shape) > _UNRESERVED:
+        return None
+    return self._numpy_view(), other._numpy_view()
+
+
 # --------------------------------------------------------------------------- binary arithmetic
 def add(self: Operand, other: Operand, *, alpha: float = 1, out: Tensor | None = None) -> Tensor:
     if alpha == 1 and out is None:
-        alike = _alike(self, other) or _with_number(self, other)
+        alike = _alike(self, other) or _with_number(self, other) or _with_one_value(self, other)
         if alike is not None:
             a, b = alike  # unpacked here: a call with *alike is Python's slower call path
             return wrap_result("AddBackward0", quietly(np.add, a, b), self.dtype, (self, other), values={"alpha": 1})
@@ -239,7 +277,7 @@ def rsub(self: Tensor, other: Operand, alpha: float = 1) -> Tensor:
 def mul(self: Operand, other: Operand, *, out: Tensor | None = None) -> Tensor:
     """A Python number operand is a wrapped scalar: an edge-less input that mul still saves."""
     if out is None:
-        alike = _alike(self, other) or _with_number(self, other)
+        alike = _alike(self, other) or _with_number(self, other) or _with_one_value(self, other)
         if alike is not None:
             a, b = alike
             return wrap_result("MulBackward0", quietly(np.multiply, a, b), self.dtype, (self, other),
