@@ -15,6 +15,7 @@ tests/engine/test_quiet.py fails on a numpy without them).
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextvars import Token
 from typing import Any, TypeVar
 
 from numpy._core._ufunc_config import _extobj_contextvar, _make_extobj
@@ -30,6 +31,7 @@ def _ignoring_state(current: object) -> object:
     if len(_ignoring) >= _KEPT:
         _ignoring.clear()
     found = _ignoring[current] = _make_extobj(all="ignore")
+    _ignoring[found] = found  # already ignoring: `quietly` inside a quiet stretch finds it at once
     return found
 
 
@@ -41,3 +43,15 @@ def quietly(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         return fn(*args, **kwargs)
     finally:
         _extobj_contextvar.reset(token)
+
+
+def begin_quiet() -> Token[Any]:
+    """Start a stretch of engine arithmetic with numpy's floating-point errors ignored (the backward
+    pass), as entering `np.errstate(all="ignore")` would; `end_quiet(token)` ends it."""
+    current = _extobj_contextvar.get()
+    return _extobj_contextvar.set(_ignoring.get(current) or _ignoring_state(current))
+
+
+def end_quiet(token: Token[Any]) -> None:
+    """Give back the numpy error state `begin_quiet` found."""
+    _extobj_contextvar.reset(token)

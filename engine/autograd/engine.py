@@ -25,6 +25,7 @@ from engine.autograd.graph import GradientEdge
 from engine.autograd.hooks import check_tensor_result, check_tuple_result
 from engine.autograd.node import AccumulateGrad, Node, apply_rule
 from engine.devices import CPU, on
+from engine.quiet import begin_quiet, end_quiet
 from engine.tensor import Tensor
 
 _UNRESERVED = 1 << 16  # sums of up to this many elements skip the budget check, as add's do
@@ -239,11 +240,12 @@ def _run(ready: list[Any], buffers: _Buffers, dependencies: dict[Node, int], nee
     """The ready queue: each node once all the gradients it waits for have arrived."""
     mode = grad_mode.state
     previous, mode.enabled = mode.enabled, create_graph
+    quiet = begin_quiet()  # torch's kernels never warn of inf or nan (0 * inf in log's backward)
     try:
-        with np.errstate(all="ignore"):  # torch's kernels never warn of inf or nan (0 * inf in log's backward)
-            buffers.quiet = True
-            _drain(ready, buffers, dependencies, needed, captures, captured, receives, keep_graph)
+        buffers.quiet = True
+        _drain(ready, buffers, dependencies, needed, captures, captured, receives, keep_graph)
     finally:
+        end_quiet(quiet)
         mode.enabled = previous
 
 

@@ -58,3 +58,16 @@ def test_quietly_lets_exceptions_through_and_restores_numpy_state() -> None:
     with pytest.raises(ValueError, match="boom"):
         quietly(fail)
     assert np.geterr() == before
+
+
+def test_backward_runs_quietly_and_gives_numpy_state_back() -> None:
+    x = engine.tensor([0.0, 1.0], requires_grad=True)
+    seen = []
+    x.register_hook(lambda grad: seen.append(np.geterr()["invalid"]))
+    with np.errstate(all="raise"):
+        (x.log() * engine.tensor([0.0, INF])).sum().backward()  # 0 * inf and inf / 0: no error
+        with pytest.raises(FloatingPointError):
+            np.multiply(np.array([INF]), np.array([0.0]))
+    assert seen == ["ignore"]
+    assert np.geterr()["invalid"] == "warn"
+    assert np.isnan(x.grad.tolist()[0])
