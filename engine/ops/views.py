@@ -301,6 +301,10 @@ def unsqueeze(self: Tensor, dim: int) -> Tensor:
 
 
 def expand(self: Tensor, *sizes: Any) -> Tensor:
+    if not self._shape:
+        expanded = _expand_number(self, sizes)
+        if expanded is not None:
+            return expanded
     target = sizes_arg(sizes)
     if len(target) < self.ndim:
         raise RuntimeError(
@@ -332,6 +336,21 @@ def expand(self: Tensor, *sizes: Any) -> Tensor:
     if geometry.numel_overflows(shape):  # a negative size, as torch's view metadata refuses it
         raise RuntimeError("numel: integer multiplication overflow")
     return make_view(self, shape, stride, self._offset, "ExpandBackward0", values=_sizes(self))
+
+
+def _expand_number(self: Tensor, sizes: tuple[Any, ...]) -> Tensor | None:
+    """A 0-dim tensor expanded (sum's gradient): torch takes the sizes as given, each stride 0 (what
+    inferExpandGeometry would give), so a negative size meets the numel check first. None for a
+    negative size that passes it (`expand(0, -1)`, which torch keeps as a size and this engine's
+    tensors cannot hold): expand's general checks refuse it."""
+    target = sizes[0] if len(sizes) == 1 and type(sizes[0]) is tuple else None
+    if target is None or any(type(n) is not int for n in target):
+        target = sizes_arg(sizes)
+    if geometry.numel_overflows(target):
+        raise RuntimeError("numel: integer multiplication overflow")
+    if any(n < 0 for n in target):
+        return None
+    return make_view(self, target, (0,) * len(target), self._offset, "ExpandBackward0", values={"self_sym_sizes": ()})
 
 
 def expand_as(self: Tensor, other: Tensor) -> Tensor:

@@ -78,6 +78,12 @@ SNIPPETS = {
         "a = torch.tensor([[-0.2, -0.9, 0.2], [1.7, -1.2, -2.6]], requires_grad=True)\nm = a.mean()\n"
         "m.backward()\nd = torch.arange(7.).double().mean()\nh = torch.ones(3, dtype=torch.float16).mean()\n"
         "e = torch.ones(0).mean()\nt = a.t().mean()"),
+    "expand of a 0-dim tensor, with grad": (
+        "c = torch.tensor(2., requires_grad=True) * 1\na = c.expand((2, 3))\nb = c.expand((1, 4, 1))\n"
+        "e = c.expand((0, 2))\nf = c.expand(2, 2)\ng = c.expand(())\n(a.sum() + b.sum()).backward()"),
+    "expand of a 0-dim tensor to a negative size": "c = torch.tensor(2.)\na = c.expand((-1, 2))",
+    "expand of a 0-dim tensor to a negative size at the end": "c = torch.tensor(2.)\na = c.expand(3, -1)",
+    "expand of a 0-dim tensor to an overflowing size": "c = torch.tensor(2.)\na = c.expand(2**62, 4)",
     # basic indexing
     "negative indices and steps": "x = torch.arange(12.).reshape(3, 4)\ny = x[-1, ::-1]",
     "too many indices": "x = torch.ones(2)\ny = x[0, 0]",
