@@ -440,6 +440,33 @@ def make_view(source: Tensor, shape: Sequence[int], stride: Sequence[int], offse
     return out
 
 
+def make_view_chain(source: Tensor, shape: tuple[int, ...], stride: tuple[int, ...], offset: int,
+                    steps: Sequence[tuple[str, tuple[int, ...], dict[str, Any]]]) -> Tensor:
+    """The last view of a chain of view ops on `source` (x[1:3, ::2]: two slices), made in one step
+    and recorded as torch records the chain when source requires grad in grad mode: one node per op
+    (`steps`: its name, output shape and values), each taking the one before, the last the view's.
+    The chain's intermediate views would be seen by nothing (the same base, version counter and view
+    metadata as the last one), so they are not made."""
+    out = Tensor._make(source._storage, offset, shape, stride, source.dtype, source._vc)
+    out._bits = source._bits
+    _mark_view(out, source, DEFAULT)
+    if out._view is not None and out.dtype is not out._view.base.dtype:
+        out._view.replay_layout = out._layout_key()
+    edges = edges_of((source,))
+    meta_of = source.dtype, source._storage.device
+    node = None
+    for name, step_shape, values in steps:
+        node = (_node_types.get(name) or node_type(name))(None, edges, ((step_shape, *meta_of),))
+        node._values = values
+        edges = ((node, 0),)
+    if node is not None:
+        out._grad_fn = node
+        out._output_nr = 0
+        if out._view is not None:
+            out._view.attr_version = out._vc.value
+    return out
+
+
 def make_multi_views(source: Tensor, layouts: Sequence[tuple[tuple[int, ...], tuple[int, ...], int]],
                      name: str, backward: Backward | None = None,
                      values: dict[str, Any] | None = None) -> tuple[Tensor, ...]:

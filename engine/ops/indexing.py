@@ -27,6 +27,7 @@ from engine.ops.core import (
     check_no_partial_overlap,
     check_writable,
     make_view,
+    make_view_chain,
     needs_grad,
     record,
 )
@@ -96,8 +97,9 @@ def _apply_basic(self: Tensor, items: tuple[Any, ...], single: bool) -> tuple[Te
         specified += 1 if type(item) is int or type(item) is slice else _consumed_dims(item)
     if specified > len(self._shape):
         raise IndexError(f"too many indices for tensor of dimension {self.ndim}")
-    if not (grad_mode.state.enabled and self.requires_grad):
-        composed = _composed_view(self, items, single)
+    recording = grad_mode.state.enabled and self.requires_grad
+    if not recording or not self._storage.inference:
+        composed = _composed_view(self, items, single, recording)
         if composed is not None:
             return composed, []
     for position, item in enumerate(items):
@@ -128,14 +130,17 @@ def _apply_basic(self: Tensor, items: tuple[Any, ...], single: bool) -> tuple[Te
     return result, advanced
 
 
-def _composed_view(self: Tensor, items: tuple[Any, ...], single: bool) -> Tensor | None:
-    """ints and slices applied as one view when no node is recorded: the chain's intermediate views
-    would be seen by nothing (same base, version counter and view metadata as the last one), so the
-    geometry is composed in one pass over self's dims (a select drops one, a slice narrows one).
-    None when an item is of another kind."""
+def _composed_view(self: Tensor, items: tuple[Any, ...], single: bool, recording: bool) -> Tensor | None:
+    """ints and slices applied as one view: the chain's intermediate views would be seen by nothing
+    (same base, version counter and view metadata as the last one), so the geometry is composed in
+    one pass over self's dims (a select drops one, a slice narrows one). `recording`: self requires
+    grad in grad mode, so the chain's nodes are recorded as the chain would record them (see
+    make_view_chain); an index out of range then leaves the error to the chain, which raises it
+    after the nodes made before it. None when an item is of another kind."""
     shape, stride = self._shape, self._stride
     kept_shape: list[int] = []
     kept_stride: list[int] = []
+    steps: list[tuple[str, tuple[int, ...], dict[str, Any]]] = []
     offset = self._offset
     dim = 0
     applied = False  # some item selected or sliced (a full `:` in a tuple index does neither)
@@ -144,7 +149,12 @@ def _composed_view(self: Tensor, items: tuple[Any, ...], single: bool) -> Tensor
             applied = True
             size = shape[dim]
             if not -size <= item < size:  # torch names the item's place in the index, not the dim
+                if recording:
+                    return None
                 raise IndexError(errors.INDEX_RANGE.format(i=item, dim=position, size=size))
+            if recording:
+                steps.append(("SelectBackward0", (*kept_shape, *shape[dim + 1:]),
+                              {"dim": len(kept_shape), "index": item, "self_sym_sizes": (*kept_shape, *shape[dim:])}))
             offset += (item % size) * stride[dim]
         elif type(item) is slice:
             bounds = _slice_bounds(shape[dim], item, single)
@@ -153,15 +163,23 @@ def _composed_view(self: Tensor, items: tuple[Any, ...], single: bool) -> Tensor
                 kept_stride.append(stride[dim])
             else:
                 applied = True
-                begin, length = views.slice_extent(shape[dim], *bounds)
+                start, stop, step = bounds
+                begin, length = views.slice_extent(shape[dim], start, stop, step)
+                if recording:
+                    steps.append(("SliceBackward0", (*kept_shape, length, *shape[dim + 1:]),
+                                  {"dim": len(kept_shape), "end": views.INT64_MAX if stop is None else stop,
+                                   "start": 0 if start is None else start, "step": step,
+                                   "self_sym_sizes": (*kept_shape, *shape[dim:])}))
                 kept_shape.append(length)
-                kept_stride.append(stride[dim] * bounds[2])
+                kept_stride.append(stride[dim] * step)
                 offset += begin * stride[dim]
         else:
             return None
         dim += 1
     if not applied:
         return self
+    if recording:
+        return make_view_chain(self, (*kept_shape, *shape[dim:]), (*kept_stride, *stride[dim:]), offset, steps)
     return make_view(self, (*kept_shape, *shape[dim:]), (*kept_stride, *stride[dim:]), offset,
                      "AsStridedBackward0")  # never recorded: no node is made here
 

@@ -98,6 +98,15 @@ SNIPPETS = {
         "r = v.requires_grad\nv.mul_(2)"),
     "indexing with grad records the chain": ("x = torch.arange(12.).reshape(3, 4).requires_grad_()\n"
                                              "y = x[1:, ::2]\nz = y * 1\nz.sum().backward()"),
+    "ints and slices with grad record one node each": (
+        "x = torch.arange(24.).reshape(2, 3, 4).requires_grad_()\ny = x * 1\nv = y[1, 1:, ::2]\nw = v[0, -1]\n"
+        "u = y[:, 1, 1:3]\nt = y[0:1, :, 3]\nr = y[..., 1]\n(v.sum() + w + u.sum() + t.sum() + r.sum()).backward()\n"
+        "chain = (v.grad_fn.next_functions[0][0].name(), v.grad_fn._saved_dim, v.grad_fn._saved_self_sym_sizes, "
+        "u.grad_fn._saved_start, u.grad_fn.next_functions[0][0]._saved_index, t.grad_fn._saved_dim)"),
+    "an index out of range with grad": "x = (torch.ones(2, 3, requires_grad=True) * 1)\ny = x[0:1, 5]",
+    "indexing a view of a leaf with grad, then writing to it": (
+        "x = torch.ones(3, 4, requires_grad=True)\ny = x * 1\nv = y[1:]\nw = v[0, ::2]\nw.mul_(2)\n"
+        "y.sum().backward()\nb = (w._base is y, w._version, w.grad_fn.name())"),
 }
 
 
