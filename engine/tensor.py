@@ -70,6 +70,18 @@ def _remember_row_major(shape: tuple[int, ...]) -> tuple[int, ...]:
     return stride
 
 
+_autograd_api: Any = None  # engine.autograd.api once loaded: Tensor.backward reads it, not an import, per call
+
+
+def _load_autograd_api() -> Any:
+    """engine.autograd.api, imported when first needed (it imports this module)."""
+    global _autograd_api
+    from engine.autograd import api
+
+    _autograd_api = api
+    return api
+
+
 class Size(tuple):
     """torch.Size: a tuple of ints that prints as `torch.Size([2, 3])`."""
 
@@ -580,8 +592,7 @@ class Tensor:
 
     def backward(self, gradient: Tensor | None = None, retain_graph: bool | None = None,
                  create_graph: bool = False, inputs: Any = None) -> None:
-        from engine.autograd import api
-
+        api = _autograd_api or _load_autograd_api()
         if gradient is None and not create_graph and inputs is None:
             api.backward_of(self, bool(retain_graph))
         else:
