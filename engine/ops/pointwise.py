@@ -250,7 +250,7 @@ def sub_dtype(self: Operand, other: Operand) -> dtypes.dtype:
 
 def sub(self: Operand, other: Operand, *, alpha: float = 1, out: Tensor | None = None) -> Tensor:
     if alpha == 1 and out is None:
-        alike = _alike(self, other) or _with_number(self, other)
+        alike = _alike(self, other) or _with_number(self, other) or _with_one_value(self, other)
         if alike is not None and self.dtype is not dtypes.bool_:
             a, b = alike
             return wrap_result("SubBackward0", quietly(np.subtract, a, b), self.dtype, (self, other),
@@ -311,7 +311,7 @@ def div(self: Operand, other: Operand, *, rounding_mode: str | None = NO_MODE, o
     if rounding_mode is not NO_MODE:
         return _rounded_div(self, other, rounding_mode, out)
     if out is None:
-        alike = _alike(self, other) or _with_number(self, other)
+        alike = _alike(self, other) or _with_number(self, other) or _with_one_value(self, other)
         if alike is not None and self.dtype.is_floating_point:  # true division keeps a float dtype
             a, b = alike
             return wrap_result("DivBackward0", quietly(np.true_divide, a, b), self.dtype, (self, other),

@@ -27,14 +27,16 @@ SNIPPETS = {
     "a tensor with a 0-dim or expanded one-value tensor": (
         "a = torch.arange(6.).reshape(2, 3)\nc = torch.tensor(2.)\nb = a * c\nd = c + a\n"
         "e = torch.tensor(3.).expand(2, 3)\nf = e * a\ng = a + e\nh = a * torch.ones(1, 1)\n"
-        "k = torch.ones(3, 1, 4) + torch.ones(1, 4, 4)[0, :1, :1]\nm = torch.tensor(True) * torch.ones(2, 2, dtype=torch.bool)"),
+        "k = torch.ones(3, 1, 4) + torch.ones(1, 4, 4)[0, :1, :1]\nm = torch.tensor(True) * torch.ones(2, 2, dtype=torch.bool)\n"
+        "n = a - c\no = e - a\np = a / c\nq = c / a\nr = torch.arange(4).reshape(2, 2) / torch.tensor(2)\n"
+        "s = torch.tensor(True) - torch.ones(2, 2, dtype=torch.bool)"),
     "a one-value tensor where the layout or dtype sends it the long way": (
         "a = torch.arange(6.).reshape(2, 3)\nc = torch.tensor(2.)\nb = a.t() * c\nd = torch.ones(2, 1, 3) + c\n"
         "e = a * torch.tensor(2, dtype=torch.float64)\nf = a + torch.tensor(2)\ng = torch.ones(0, 3) * c\n"
         "h = torch.ones(3, 2)[::2] * c\nk = c.expand(2, 3) * c.expand(2, 3)"),
     "a one-value tensor with grad": (
         "x = torch.ones(2, 3, requires_grad=True)\nc = torch.tensor(2., requires_grad=True)\ny = x * c + c\n"
-        "(y * c).sum().backward()\nz = c.expand(2, 3) * x\nz.sum().backward()"),
+        "(y * c).sum().backward()\nz = c.expand(2, 3) * x\nz.sum().backward()\nw = (x / c - c).mean()\nw.backward()"),
     "add of mismatched shapes": "a = torch.ones(2, 3)\nb = torch.ones(3, 2)\nc = a + b",
     "add with alpha and out": "a = torch.ones(3)\nb = torch.ones(3)\no = torch.empty(3)\ntorch.add(a, b, alpha=2, out=o)",
     "mul of a parameter": "w = torch.nn.Parameter(torch.ones(2))\nx = torch.ones(2)\ny = w * x\ny.sum().backward()",
