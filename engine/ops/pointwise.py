@@ -197,23 +197,29 @@ def _one_value_operand(t: Tensor, shape: tuple[int, ...]) -> bool:
     return True
 
 
+def _decides_row_major(t: Tensor) -> bool:
+    """Whether TensorIterator lays out a result of `t`'s shape row-major when t is its only operand
+    with strides that matter: t is row-major itself, or an expanded number (no dim decides)."""
+    return t._stride == geometry.row_major_strides(t._shape) or not any(t._stride)
+
+
 def _with_one_value(self: Any, other: Any) -> tuple[np.ndarray, np.ndarray] | None:
     """The numpy values of a plain row-major tensor and of a tensor of its dtype that broadcasts to
     its shape from one element (`grad * c` with a 0-dim c, an expanded gradient), either way round,
     small enough to skip the budget check. TensorIterator lays such a result out by the full
     operand alone (a broadcast dim never decides), so this takes it only when its strides order
-    the dims strictly (no size-1 or size-0 dims): the result is row-major, as numpy gives it.
+    the dims strictly (no size-1 or size-0 dims) or it is itself an expanded number (nothing
+    decides): the result is row-major, as numpy gives it.
     None sends the op down its general path."""
     if type(self) is not Tensor or type(other) is not Tensor or self.dtype is not other.dtype:
         return None
-    if len(self._shape) >= len(other._shape) and self._stride == geometry.row_major_strides(self._shape):
-        full, single = self, other
-    elif other._stride == geometry.row_major_strides(other._shape):
-        full, single = other, self
+    if _one_value_operand(other, self._shape) and _decides_row_major(self):
+        shape = self._shape
+    elif _one_value_operand(self, other._shape) and _decides_row_major(other):
+        shape = other._shape
     else:
         return None
-    shape = full._shape
-    if not shape or not _one_value_operand(single, shape):
+    if not shape:
         return None
     for n in shape:
         if n < 2:

@@ -29,11 +29,12 @@ SNIPPETS = {
         "e = torch.tensor(3.).expand(2, 3)\nf = e * a\ng = a + e\nh = a * torch.ones(1, 1)\n"
         "k = torch.ones(3, 1, 4) + torch.ones(1, 4, 4)[0, :1, :1]\nm = torch.tensor(True) * torch.ones(2, 2, dtype=torch.bool)\n"
         "n = a - c\no = e - a\np = a / c\nq = c / a\nr = torch.arange(4).reshape(2, 2) / torch.tensor(2)\n"
-        "s = torch.tensor(True) - torch.ones(2, 2, dtype=torch.bool)"),
+        "s = torch.tensor(True) - torch.ones(2, 2, dtype=torch.bool)\nt = c.expand(2, 3) * c.expand(2, 3)\n"
+        "u = c * c.expand(3, 2, 4)\nv = c.expand(2, 1, 3) + c"),
     "a one-value tensor where the layout or dtype sends it the long way": (
         "a = torch.arange(6.).reshape(2, 3)\nc = torch.tensor(2.)\nb = a.t() * c\nd = torch.ones(2, 1, 3) + c\n"
         "e = a * torch.tensor(2, dtype=torch.float64)\nf = a + torch.tensor(2)\ng = torch.ones(0, 3) * c\n"
-        "h = torch.ones(3, 2)[::2] * c\nk = c.expand(2, 3) * c.expand(2, 3)"),
+        "h = torch.ones(3, 2)[::2] * c"),
     "a one-value tensor with grad": (
         "x = torch.ones(2, 3, requires_grad=True)\nc = torch.tensor(2., requires_grad=True)\ny = x * c + c\n"
         "(y * c).sum().backward()\nz = c.expand(2, 3) * x\nz.sum().backward()\nw = (x / c - c).mean()\nw.backward()"),
