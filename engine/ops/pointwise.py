@@ -201,6 +201,23 @@ def add(self: Operand, other: Operand, *, alpha: float = 1, out: Tensor | None =
     return _finish("AddBackward0", "add", result, dt, (self, other), out=out, values={"alpha": alpha})
 
 
+def _is_bool(x: Operand) -> bool:
+    """Whether an operand is bool as ATen sees it: a bool tensor, or a Python bool (wrapped as one)."""
+    return x.dtype is dtypes.bool_ if isinstance(x, Tensor) else type(x) is bool or isinstance(x, np.bool_)
+
+
+def check_sub(self: Operand, other: Operand) -> None:
+    """ATen's sub_check: subtraction refuses a bool operand, whatever the other one would promote
+    it to (`mask - 1`, `1.5 - mask`, `x - mask`), with its own message for two bools."""
+    self_bool, other_bool = _is_bool(self), _is_bool(other)
+    if self_bool and other_bool:
+        raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. "
+                           "Use the `^` or `logical_xor()` operator instead.")
+    if self_bool or other_bool:
+        raise RuntimeError("Subtraction, the `-` operator, with a bool tensor is not supported. "
+                           "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.")
+
+
 def sub(self: Operand, other: Operand, *, alpha: float = 1, out: Tensor | None = None) -> Tensor:
     if alpha == 1 and out is None:
         alike = _alike(self, other) or _with_number(self, other)
@@ -208,10 +225,8 @@ def sub(self: Operand, other: Operand, *, alpha: float = 1, out: Tensor | None =
             a, b = alike
             return wrap_result("SubBackward0", quietly(np.subtract, a, b), self.dtype, (self, other),
                                values={"alpha": 1})
+    check_sub(self, other)
     dt = result_type(self, other)
-    if dt is dtypes.bool_:
-        raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. "
-                           "Use the `^` or `logical_xor()` operator instead.")
     _reserve(_broadcast(self, other), dt)
     a, b = array_of(self, dt), array_of(other, dt)
     with np.errstate(invalid="ignore", over="ignore"):
@@ -221,6 +236,7 @@ def sub(self: Operand, other: Operand, *, alpha: float = 1, out: Tensor | None =
 
 def rsub(self: Tensor, other: Operand, alpha: float = 1) -> Tensor:
     """`2 - x` (RsubBackward1 for a scalar, RsubBackward0 for a tensor)."""
+    check_sub(other, self)
     dt = result_type(self, other)
     a, b = array_of(self, dt), array_of(other, dt)
     with np.errstate(invalid="ignore", over="ignore"):
@@ -524,6 +540,28 @@ def check_out_dtype(out: Tensor, dt: dtypes.dtype, op: str, inputs: tuple[Any, .
         raise RuntimeError(f"Found dtype {out.dtype.short} but expected {dt.short}")
 
 
+def check_unary_dtype(op: str, self: Tensor) -> None:
+    """The dtypes ATen's activations refuse before they compute (relu checks bool itself, the others
+    have no kernel for it)."""
+    if op == "relu" and self.dtype is dtypes.bool_:
+        raise RuntimeError("Boolean inputs not supported for relu")
+
+
+def _kernel_for(kernel: str, self: Tensor, integers: bool) -> None:
+    """ATen's dispatch error for a dtype an activation's CPU kernel has no instance for: bool
+    always, integers too unless `integers`."""
+    if self.dtype is dtypes.bool_ or not (integers or self.dtype.is_floating_point):
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{self.dtype.short}'")
+
+
+def _hardtanh_bounds(self: Tensor, min_val: float, max_val: float) -> None:
+    """ATen's hardtanh_out: no bool, and no negative bound for uint8 (integer bounds truncate)."""
+    if self.dtype is dtypes.bool_:
+        raise RuntimeError("Bool inputs not supported for hardtanh")
+    if self.dtype is dtypes.uint8 and (int(min_val) < 0 or int(max_val) < 0):
+        raise RuntimeError("cannot do hardtanh on an unsigned type with negative limits")
+
+
 def unary(op: str, self: Tensor, out: Tensor | None = None) -> Tensor:
     name, _, saves = UNARY[op]
     # A row-major float tensor without out=, the common case: no dtype change, none of the checks
@@ -536,6 +574,7 @@ def unary(op: str, self: Tensor, out: Tensor | None = None) -> Tensor:
             return wrap_result(name, _forward(op, x), self.dtype, (self,),
                                {"self": self} if "self" in saves else None,
                                {"exponent": 2} if op == "square" else None, "result" if "result" in saves else None)
+    check_unary_dtype(op, self)
     dt = self.dtype if (self.dtype.is_differentiable or op not in _FLOAT_ONLY) else dtypes.get_default_dtype()
     if op == "abs" and self.dtype.is_complex:
         dt = self.dtype.to_real()
@@ -556,6 +595,7 @@ def unary(op: str, self: Tensor, out: Tensor | None = None) -> Tensor:
 def unary_(op: str, self: Tensor) -> Tensor:
     """The in-place form: ops needing their input save a copy of it; the others save self after."""
     name, _, saves = UNARY[op]
+    check_unary_dtype(op, self)
     check_inplace_allowed(self)
     check_internal_overlap(self)  # TensorIterator checks memory overlap before dtypes
     if op in _FLOAT_ONLY and not self.dtype.is_differentiable:
@@ -586,6 +626,7 @@ def _make_unary(op: str) -> tuple[Callable[..., Tensor], Callable[..., Tensor]]:
 def leaky_relu(self: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
     if inplace:
         return leaky_relu_(self, negative_slope)
+    _kernel_for("leaky_relu_cpu", self, integers=False)
     x = self._numpy_view()
     result = np.where(x > 0, x, x * self.dtype.np.type(negative_slope))
     return _finish("LeakyReluBackward0", "leaky_relu", result, self.dtype, (self,), {"self": self},
@@ -593,6 +634,7 @@ def leaky_relu(self: Tensor, negative_slope: float = 0.01, inplace: bool = False
 
 
 def leaky_relu_(self: Tensor, negative_slope: float = 0.01) -> Tensor:
+    _kernel_for("leaky_relu_cpu", self, integers=False)
     check_inplace_allowed(self)
     check_writable(self)
 
@@ -606,6 +648,7 @@ def leaky_relu_(self: Tensor, negative_slope: float = 0.01) -> Tensor:
 def hardtanh(self: Tensor, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False) -> Tensor:
     if inplace:
         return hardtanh_(self, min_val, max_val)
+    _hardtanh_bounds(self, min_val, max_val)
     x = self._numpy_view()
     result = np.clip(x, self.dtype.np.type(min_val), self.dtype.np.type(max_val))
     return _finish("HardtanhBackward0", "hardtanh", result, self.dtype, (self,), {"self": self},
@@ -614,6 +657,7 @@ def hardtanh(self: Tensor, min_val: float = -1.0, max_val: float = 1.0, inplace:
 
 def hardtanh_(self: Tensor, min_val: float = -1.0, max_val: float = 1.0) -> Tensor:
     """torch records the in-place form as HardtanhBackward0 too, saving the result (as `self`)."""
+    _hardtanh_bounds(self, min_val, max_val)
     check_inplace_allowed(self)
     check_writable(self)
     low, high = self.dtype.np.type(min_val), self.dtype.np.type(max_val)
@@ -625,6 +669,7 @@ def threshold(self: Tensor, threshold: float, value: float, inplace: bool = Fals
     """x > threshold ? x : value (NaN stays NaN)."""
     if inplace:
         return threshold_(self, threshold, value)
+    _kernel_for("threshold_cpu", self, integers=True)
     x = self._numpy_view()
     result = np.where(x <= threshold, self.dtype.np.type(value), x)
     return _finish("ThresholdBackward0", "threshold", result, self.dtype, (self,), {"self": self},
@@ -633,6 +678,7 @@ def threshold(self: Tensor, threshold: float, value: float, inplace: bool = Fals
 
 def threshold_(self: Tensor, threshold: float, value: float) -> Tensor:
     """In place: ThresholdBackward1, which keeps a copy of self from before the write."""
+    _kernel_for("threshold_cpu", self, integers=True)
     check_inplace_allowed(self)
     check_writable(self)
     fill = self.dtype.np.type(value)
@@ -656,6 +702,7 @@ def isin(elements: Operand, test_elements: Operand, *, assume_unique: bool = Fal
 def gelu(self: Tensor, approximate: str = "none", *, out: Tensor | None = None) -> Tensor:
     from engine.kernels import activation
 
+    _kernel_for("GeluKernelImpl", self, integers=False)
     return _finish("GeluBackward0", "gelu", activation.gelu(self._numpy_view(), approximate), self.dtype, (self,),
                    {"self": self}, out=out, values={"approximate": approximate})
 
@@ -745,6 +792,7 @@ def add_(self: Tensor, other: Operand, *, alpha: float = 1) -> Tensor:
 
 
 def sub_(self: Tensor, other: Operand, *, alpha: float = 1) -> Tensor:
+    check_sub(self, other)
     dt = result_type(self, other)
 
     def write(t: np.ndarray, o: Any) -> None:
