@@ -171,6 +171,9 @@ def _alike(self: Any, other: Any) -> tuple[np.ndarray, np.ndarray] | None:
     return None
 
 
+_HALF_MAX = 65504.0  # no number within this overflows a floating dtype
+
+
 def _with_number(self: Any, other: Any) -> tuple[np.ndarray, Any] | None:
     """The numpy values of a plain floating-point tensor and of a Python number in its dtype, for
     `x + 1`, `x * 0.5`: a number never lifts a float tensor's dtype, needs no broadcast check, and
@@ -181,7 +184,9 @@ def _with_number(self: Any, other: Any) -> tuple[np.ndarray, Any] | None:
     if type(self) is Tensor and (type(other) is float or type(other) is int) and self.dtype.is_floating_point:
         x = self._numpy_view()
         if x.size <= _UNRESERVED and (x.ndim < 2 or x.size and self._stride == geometry.row_major_strides(self._shape)):
-            return x, self.dtype.np.type(other)
+            # a number beyond the dtype's range is inf, silently as in torch
+            return x, self.dtype.np.type(other) if -_HALF_MAX <= other <= _HALF_MAX else \
+                quietly(self.dtype.np.type, other)
     return None
 
 
@@ -777,7 +782,9 @@ def _binary_inplace(self: Tensor, other: Operand, name: str, dt: dtypes.dtype,
                     save_self_copy: str | None = None, values: dict[str, Any] | None = None) -> Tensor:
     check_inplace_allowed(self, other)
     check_writable(self, dt, (_shape_of(other),))
-    operand = array_of(other, dt) if isinstance(other, Tensor) else other
+    # an int beyond an integer dtype wraps as C++ casts it (int8's add_(300) adds 44)
+    operand = array_of(other, dt) if isinstance(other, Tensor) or (type(other) is int and not dt.is_floating_point) \
+        else other
     return apply_inplace(self, lambda t: write(t, operand), name, (other,), save=save, save_self_copy=save_self_copy,
                          check_autograd=False, values=values)
 

@@ -58,7 +58,57 @@ BOOL_ACTIVATIONS = {
     "gelu of ints": "r = F.gelu(torch.arange(3))",
 }
 
-SNIPPETS = {**BOOL_SUBTRACTION, **BOOL_ACTIVATIONS}
+NUMBERS_OUT_OF_RANGE = {
+    "an int64 tensor of inf": "t = torch.tensor(float('inf'), dtype=torch.int64)",
+    "an int64 tensor of nan in a list": "t = torch.tensor([0, float('nan')], dtype=torch.int64)",
+    "an int64 tensor of 1e20": "t = torch.tensor([1e20], dtype=torch.int64)",
+    "an int64 tensor of 2.**63 wraps": "t = torch.tensor(2.0 ** 63, dtype=torch.int64)",
+    "an int64 tensor of 2**63 fails unpacking": "t = torch.tensor([2 ** 63], dtype=torch.int64)",
+    "an inferred tensor of 2**63": "t = torch.tensor(2 ** 63)",
+    "an int32 tensor of 2**40": "t = torch.tensor(2 ** 40, dtype=torch.int32)",
+    "an int8 tensor of 300.": "t = torch.tensor([300.], dtype=torch.int8)",
+    "a uint8 tensor of -1 and -255 wraps": "t = torch.tensor([-1, -255], dtype=torch.uint8)",
+    "a uint8 tensor of -256": "t = torch.tensor([-256], dtype=torch.uint8)",
+    "a uint8 tensor of -1.": "t = torch.tensor([-1.], dtype=torch.uint8)",
+    "a uint8 tensor of 255.5": "t = torch.tensor([255.5], dtype=torch.uint8)",
+    "an int16 tensor of a numpy inf": "t = torch.tensor([np.float64('inf')], dtype=torch.int16)",
+    "an int64 tensor of an array holding inf": "t = torch.tensor(np.array([np.inf]), dtype=torch.int64)",
+    "float tensors of huge numbers are inf": ("a = torch.tensor(1e300, dtype=torch.float32)\n"
+                                             "b = torch.tensor([1e6], dtype=torch.float16)"),
+    "full of inf into int64": "t = torch.full((2,), float('inf'), dtype=torch.int64)",
+    "full of 300 into int8": "t = torch.full((2,), 300, dtype=torch.int8)",
+    "full of 2**63": "t = torch.full((2,), 2 ** 63)",
+    "full of 1e6 into float16": "t = torch.full((2,), 1e6, dtype=torch.float16)",
+    "full of 1e6 into a single float16": "t = torch.full((1,), 1e6, dtype=torch.float16)",
+    "full of 1e39 into bfloat16": "t = torch.full((0,), 1e39, dtype=torch.bfloat16)",
+    "full_like of 300 into int8": "t = torch.full_like(torch.zeros(2, dtype=torch.int8), 300)",
+    "full_like of 1e6 into float16": "t = torch.full_like(torch.zeros(2, dtype=torch.float16), 1e6)",
+    "new_full of -1 into uint8": "t = torch.zeros(2, dtype=torch.uint8).new_full((2,), -1)",
+    "fill_ of inf into int64": "t = torch.zeros(2, dtype=torch.int64)\nt.fill_(float('inf'))",
+    "fill_ of 1e6 into float16": "t = torch.zeros(2, dtype=torch.float16)\nt.fill_(1e6)",
+    "fill_ of 1e6 into a single float16": "t = torch.zeros(1, dtype=torch.float16)\nt.fill_(1e6)",
+    "setitem of inf into int64": "t = torch.zeros(2, dtype=torch.int64)\nt[0] = float('inf')",
+    "setitem of 2.**63 into int64": "t = torch.zeros(2, dtype=torch.int64)\nt[:] = 2.0 ** 63",
+    "setitem of 2**63 into float32": "t = torch.zeros(2)\nt[0] = 2 ** 63",
+    "setitem of 1e6 into float16": "t = torch.zeros(2, dtype=torch.float16)\nt[:] = 1e6",
+    "an int8 tensor plus 300 wraps": "t = torch.ones(2, dtype=torch.int8) + 300",
+    "add_ of 300 into int8 wraps": "t = torch.ones(2, dtype=torch.int8)\nt.add_(300)",
+    "arange to inf": "t = torch.arange(0, float('inf'))",
+    "arange against its step": "t = torch.arange(0, 5, -1)",
+}
+
+SILENT_CASTS = {
+    "long of inf, nan and 1e20": "t = torch.tensor([float('inf'), float('nan'), 1e20]).long()",
+    "uint8 of inf, -1 and 300": "t = torch.tensor([float('inf'), -1., 300.]).to(torch.uint8)",
+    "half of a value beyond its range": "t = torch.tensor([1e6, 1e-10]).half()",
+    "float and bfloat16 of 1e300": ("d = torch.tensor([1e300], dtype=torch.float64)\nf = d.float()\n"
+                                    "b = d.bfloat16()\nc = d.to(torch.bfloat16)"),
+    "type() to float16": "t = torch.tensor([1e6]).type(torch.float16)",
+    "a float32 tensor plus 1e300": "t = torch.ones(2) + 1e300",
+    "a float16 tensor times 1e6": "t = torch.ones(2, dtype=torch.float16) * 1e6",
+}
+
+SNIPPETS = {**BOOL_SUBTRACTION, **BOOL_ACTIVATIONS, **NUMBERS_OUT_OF_RANGE, **SILENT_CASTS}
 
 
 @pytest.mark.parametrize("code", list(SNIPPETS.values()), ids=list(SNIPPETS))
