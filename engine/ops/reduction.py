@@ -216,8 +216,9 @@ def mean(self: Tensor, dim: Any = _ABSENT, keepdim: bool = False, *, dtype: Any 
         dt = out.dtype if out is not None and out.dtype.is_floating_point else self.dtype
     dims = _dims(None if dim is _ABSENT else dim, self.ndim)
     count = _counted(self._shape, dims)
+    acc = _accumulate_in(dt)  # ATen's CPU mean of float16/bfloat16 divides the float32 sum, then rounds
     with np.errstate(divide="ignore", invalid="ignore"):
-        result = _sum(self, dims, keepdim, _accumulate_in(dt)).astype(dt.np) / dt.np.type(count)
+        result = (_sum(self, dims, keepdim, acc).astype(acc) / acc.type(count)).astype(dt.np)
     values = {"self_sym_numel": self.numel(), "self_sym_sizes": self._shape}
     if dim is _ABSENT:
         return _emit(result, dt, "MeanBackward0", "mean", (self,), out=out, values=values)

@@ -116,3 +116,25 @@ def test_small_ops_at_dtype_edges_leave_what_torch_leaves(code):
     expected = summarize(run_snippet(code, torch, torch.nn, torch.nn.functional))
     got = summarize(run_snippet(code, engine, engine.nn, engine.nn.functional))
     assert reconcile(expected, got) == expected
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_half_precision_mean_divides_the_float32_sum_bit_for_bit(dtype):
+    """ATen's CPU mean of float16/bfloat16 sums in float32, divides in float32 and rounds once
+    (rounding the sum before dividing is off in the last bit for many inputs); sum rounds its
+    float32 total. Checked over whole tensors, dims, keepdim and strided views."""
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    cases = [rng.standard_normal(tuple(rng.integers(1, 9, size=rng.integers(1, 4)))).tolist() for _ in range(60)]
+
+    def results(lib):
+        found = []
+        for data in cases:
+            x = lib.tensor(data, dtype=getattr(lib, dtype))
+            for r in (x.mean(), x.sum(), x.mean(0), x.sum(-1), x.mean(-1, keepdim=True), x[..., ::2].mean(),
+                      x.mean(dim=tuple(range(x.ndim)))):
+                found.append(r.float().numpy().tobytes())
+        return found
+
+    assert results(engine) == results(torch)
