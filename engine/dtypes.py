@@ -167,6 +167,12 @@ def overflows(value: object, d: dtype) -> bool:
     return value < info.min or value > info.max
 
 
+def through_float(values: np.ndarray, target: dtype) -> np.ndarray:
+    """float64 values bound for float16 as c10 converts them, through float32 (`Half(float(x))`), so
+    a double rounds twice: 859.74998 is 860. in torch, where numpy's direct cast gives 859.5."""
+    return values.astype(np.float32) if target is float16 and values.dtype == np.float64 else values
+
+
 def checked_scalar(value: object, d: dtype, *, single: bool = False) -> np.ndarray:
     """A Python number converted to `d` as ATen's fill does (`Scalar.to<T>()`, c10's checked_convert):
     out of range is an error naming the C++ type. A single element is filled through another path
@@ -177,7 +183,7 @@ def checked_scalar(value: object, d: dtype, *, single: bool = False) -> np.ndarr
     if d.name == "uint8" and isinstance(value, int) and not isinstance(value, bool):
         value = value % 256
     with np.errstate(invalid="ignore", over="ignore"):
-        return np.array(value).astype(d.np)
+        return through_float(np.array(value), d).astype(d.np)
 
 
 def category(d: dtype) -> int:

@@ -50,7 +50,8 @@ def _copy_to(self: Tensor, dtype: dtypes.dtype, target: device, copy: bool = Fal
     with on(target):
         out = Tensor._empty_strided(self._shape, geometry.like_strides(self._shape, self._stride), dtype)
     # a value out of the new dtype's range becomes inf (or C++'s cast of it), silently as in torch
-    quietly(np.copyto, out._numpy_view(), _cast_source(self._numpy_view(), dtype), casting="unsafe")
+    source = dtypes.through_float(_cast_source(self._numpy_view(), dtype), dtype)
+    quietly(np.copyto, out._numpy_view(), source, casting="unsafe")
     if dtype.is_differentiable:
         record("ToCopyBackward0", out, (self,), values={"_dtype": self.dtype, "_device": self.device})
     return out
@@ -110,7 +111,8 @@ def copy_(self: Tensor, src: Tensor | float, non_blocking: bool = False) -> Tens
                            and src.dtype is self.dtype and src._bits == self._bits)
     if not same:
         check_writable(self, None, (src._shape,))
-    source_array = _cast_source(src._numpy_view(), self.dtype) if not same else src._numpy_view()
+    source_array = dtypes.through_float(_cast_source(src._numpy_view(), self.dtype), self.dtype) if not same \
+        else src._numpy_view()
 
     def write(target: np.ndarray) -> None:
         if same:

@@ -90,6 +90,13 @@ def _to_nested(data: Any, integral: dtypes.dtype | None = None) -> Any:
     return data if integral is None else _integral(data, integral)
 
 
+def _converted(nested: Any, target: dtypes.dtype) -> np.ndarray:
+    """Nested data as an array of `target`; a double becomes a half through float, as c10 converts it."""
+    if target is dtypes.float16:
+        return dtypes.through_float(np.asarray(nested), target).astype(target.np)
+    return np.array(nested, dtype=target.np)
+
+
 def _integral(value: Any, target: dtypes.dtype) -> Any:
     """A Python number stored into an integer tensor as torch.tensor stores it: an int is unpacked
     as a C++ long long first, then each is range-checked (c10's checked_convert, naming the dtype);
@@ -124,7 +131,7 @@ def tensor(data: Any, *, dtype: dtypes.dtype | None = None, device: Any = None, 
     checked = not isinstance(data, np.ndarray) and target is not dtypes.bool_ and not target.is_floating_point \
         and not target.is_complex
     # a float beyond float32's range is inf, an array's inf into int64 its lowest, silently as in torch
-    array = quietly(np.array, _to_nested(data, target if checked else None), dtype=target.np)
+    array = quietly(_converted, _to_nested(data, target if checked else None), target)
     return _finish(Tensor._wrap(np.require(array, requirements='C'), target), requires_grad)
 
 

@@ -138,3 +138,46 @@ def test_half_precision_mean_divides_the_float32_sum_bit_for_bit(dtype):
         return found
 
     assert results(engine) == results(torch)
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32", "float16", "bfloat16"])
+def test_sum_of_a_strided_view_adds_in_atens_order_bit_for_bit(dtype):
+    """A full sum of a non-dense view follows TensorIterator's loop: its rows (the smallest stride,
+    merged with the dims it steps over) summed one by one, each added in turn to the output; a
+    float16/bfloat16 view is summed as a float32 copy, as ATen's sum_out does. Values over sixteen
+    orders of magnitude make any other order show in the last bit."""
+    import numpy as np
+
+    rng = np.random.default_rng(1)
+    cases = []
+    for _ in range(40):
+        shape = tuple(int(s) for s in rng.integers(1, 30, size=rng.integers(1, 4)))
+        cases.append((rng.standard_normal(shape) * 10.0 ** rng.integers(-8, 9, size=shape)).tolist())
+
+    def results(lib):
+        found = []
+        for data in cases:
+            x = lib.tensor(data, dtype=getattr(lib, dtype))
+            views = [x[..., ::2], x[..., 1:], x.transpose(0, -1)[..., ::3] if x.ndim > 1 else x[::3]]
+            if x.ndim == 3:
+                views.append(x.permute(1, 2, 0)[:, ::2])
+            for v in views:  # exact values (the mean of an empty view is a NaN, of whatever bits)
+                found.append(tuple(float(r.item()).hex() for r in (v.sum(), v.mean())))
+        return found
+
+    assert results(engine) == results(torch)
+
+
+def test_a_double_becomes_a_half_through_float():
+    """c10 converts a double to float16 through float32, so some doubles round twice (859.74998 is
+    860. in torch, 859.5 rounded once): torch.tensor, a float64 tensor's half(), copy_ and fill_."""
+    values = [859.7499845212891, 0.044876099725003636, -0.051101686171152405, 1e-8, 70000.0]
+
+    def results(lib):
+        h = lib.float16
+        made = [lib.tensor(values, dtype=h), lib.tensor(values, dtype=lib.float64).half(),
+                lib.zeros(len(values), dtype=h).copy_(lib.tensor(values, dtype=lib.float64)),
+                lib.zeros(1, dtype=h).fill_(values[0])]
+        return [t.numpy().tobytes() for t in made]
+
+    assert results(engine) == results(torch)
