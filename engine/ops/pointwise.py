@@ -19,7 +19,7 @@ import numpy as np
 from engine import allocator as allocation
 from engine import dtypes, errors, geometry
 from engine.kernels.relu import relu as relu_kernel
-from engine.kernels.sigmoid import sigmoid_float32
+from engine.kernels.sigmoid import sigmoid_float32, sigmoid_reduced
 from engine.ops.core import (
     apply_inplace,
     array_of,
@@ -515,6 +515,8 @@ def _forward(op: str, x: np.ndarray, out: np.ndarray | None = None) -> np.ndarra
         return np.round(x, out=out)
     if op == "sigmoid" and x.dtype == np.float32:
         return sigmoid_float32(x, out)
+    if op == "sigmoid" and x.dtype.itemsize == 2 and x.dtype.kind in "fV":  # float16, bfloat16
+        return sigmoid_reduced(x, out)
     if op in _VIA_DOUBLE and x.dtype == np.float32:
         wide = quietly(_in_double, UNARY[op][1], x)
         if out is None:
@@ -983,7 +985,8 @@ def sigmoid(self: Tensor, *, out: Tensor | None = None) -> Tensor:
     x = self._numpy_view()
     if out is None and self.dtype.is_floating_point and (x.ndim < 2 or x.flags.c_contiguous) and \
             x.size <= _UNRESERVED:
-        result = sigmoid_float32(x) if x.dtype == np.float32 else quietly(_sigmoid, x)
+        result = sigmoid_float32(x) if x.dtype == np.float32 else quietly(_sigmoid, x) \
+            if x.dtype.itemsize != 2 else sigmoid_reduced(x)
         return wrap_result("SigmoidBackward0", result, self.dtype, (self,), save_result="result")
     return unary("sigmoid", self, out)
 

@@ -181,3 +181,27 @@ def test_a_double_becomes_a_half_through_float():
         return [t.numpy().tobytes() for t in made]
 
     assert results(engine) == results(torch)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_half_precision_sigmoid_rounds_the_float32_kernel_once(dtype):
+    """ATen's float16/bfloat16 sigmoid converts to float32, runs the float32 kernel (SLEEF's exp
+    over whole pairs of 32-element vectors, expf for the rest) and rounds once; computing in the
+    half type rounds after each step instead. Lengths around the vector loop's edges, strided and
+    transposed layouts, and in place."""
+    import numpy as np
+
+    rng = np.random.default_rng(3)
+    cases = [(rng.standard_normal(n) * 4).tolist() for n in (5, 33, 63, 64, 65, 130, 1000)]
+
+    def results(lib):
+        found = []
+        for data in cases:
+            x = lib.tensor(data, dtype=getattr(lib, dtype))
+            ys = [x.sigmoid(), lib.sigmoid(x[::2]), x.clone().sigmoid_()]
+            if x.numel() % 10 == 0:
+                ys += [x.reshape(10, -1).t().sigmoid(), x.reshape(-1, 10)[:, 1:].sigmoid()]
+            found += [y.float().numpy().tobytes() for y in ys]
+        return found
+
+    assert results(engine) == results(torch)
