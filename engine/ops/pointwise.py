@@ -174,14 +174,41 @@ def _alike(self: Any, other: Any) -> tuple[np.ndarray, np.ndarray] | None:
 _HALF_MAX = 65504.0  # no number within this overflows a floating dtype
 
 
-def _with_number(self: Any, other: Any) -> tuple[np.ndarray, Any] | None:
+_REDUCED = (dtypes.float16, dtypes.bfloat16)
+
+
+def _opmath_scalar(other: Operand) -> np.float32 | None:
+    """A CPU scalar operand (a Python number, a 0-dim tensor) as ATen's float16/bfloat16 mul and div
+    kernels take it: its own value as a float (x * 0.3 multiplies by 0.3f, not by float16's 0.2998).
+    None for any other operand."""
+    if type(other) in (int, float):
+        return quietly(np.float32, other)
+    if isinstance(other, Tensor) and not other._shape and not other.dtype.is_complex:
+        return quietly(np.float32, other._numpy_view()[()])
+    return None
+
+
+def _operands(self: Operand, other: Operand, dt: dtypes.dtype) -> tuple[Any, Any]:
+    """Both operands' numpy values in dt, for mul and div; a float16/bfloat16 tensor with a CPU
+    scalar computes in float32 instead (rounded once into dt), as ATen's kernels do (add and sub
+    take the scalar in dt, as the engine does)."""
+    if dt in _REDUCED and isinstance(self, Tensor) and self.dtype is dt:
+        scalar = _opmath_scalar(other)
+        if scalar is not None:
+            return array_of(self, dtypes.float32), scalar
+    return array_of(self, dt), array_of(other, dt)
+
+
+
+def _with_number(self: Any, other: Any, opmath: bool = False) -> tuple[np.ndarray, Any] | None:
     """The numpy values of a plain floating-point tensor and of a Python number in its dtype, for
     `x + 1`, `x * 0.5`: a number never lifts a float tensor's dtype, needs no broadcast check, and
     small enough the result skips the budget check. TensorIterator lays the result out as x's
     strides order it (a 0-dim operand never decides), so this takes x only when it is exactly
     row-major (or 1-D): torch's `x.t() + 1` of an (n, 1) x keeps x's strides, not row-major ones.
-    None sends the op down its general path."""
-    if type(self) is Tensor and (type(other) is float or type(other) is int) and self.dtype.is_floating_point:
+    None sends the op down its general path (`opmath`: for mul and div, float16 takes it)."""
+    if type(self) is Tensor and (type(other) is float or type(other) is int) and self.dtype.is_floating_point \
+            and not (opmath and self.dtype in _REDUCED):  # float16/bfloat16 mul and div: see _operands
         x = self._numpy_view()
         if x.size <= _UNRESERVED and (x.ndim < 2 or x.size and self._stride == geometry.row_major_strides(self._shape)):
             # a number beyond the dtype's range is inf, silently as in torch
@@ -254,7 +281,7 @@ def rsub(self: Tensor, other: Operand, alpha: float = 1) -> Tensor:
 def mul(self: Operand, other: Operand, *, out: Tensor | None = None) -> Tensor:
     """A Python number operand is a wrapped scalar: an edge-less input that mul still saves."""
     if out is None:
-        alike = _alike(self, other) or _with_number(self, other)
+        alike = _alike(self, other) or _with_number(self, other, opmath=True)
         if alike is not None:
             a, b = alike
             return wrap_result("MulBackward0", quietly(np.multiply, a, b), self.dtype, (self, other),
@@ -263,7 +290,7 @@ def mul(self: Operand, other: Operand, *, out: Tensor | None = None) -> Tensor:
         self, other = other, self
     dt = result_type(self, other)
     _reserve(geometry.broadcast_shapes(_shape_of(self), _shape_of(other)), dt)
-    a, b = array_of(self, dt), array_of(other, dt)
+    a, b = _operands(self, other, dt)
     with np.errstate(invalid="ignore", over="ignore"):  # inf * 0 is nan, silently, as in torch
         result = a * b
     return _finish("MulBackward0", "mul", result, dt, (self, other), {"other": other, "self": self}, out=out)
@@ -283,14 +310,14 @@ def div(self: Operand, other: Operand, *, rounding_mode: str | None = _NO_MODE, 
     if rounding_mode is not _NO_MODE:
         return _rounded_div(self, other, rounding_mode, out)
     if out is None:
-        alike = _alike(self, other) or _with_number(self, other)
+        alike = _alike(self, other) or _with_number(self, other, opmath=True)
         if alike is not None and self.dtype.is_floating_point:  # true division keeps a float dtype
             a, b = alike
             return wrap_result("DivBackward0", quietly(np.true_divide, a, b), self.dtype, (self, other),
                                {"other": other, "self": self})
     dt = _true_div_dtype(self, other)
     _reserve(_broadcast(self, other), dt)
-    a, b = array_of(self, dt), array_of(other, dt)
+    a, b = _operands(self, other, dt)
     with np.errstate(divide="ignore", invalid="ignore"):
         result = a / b
     return _finish("DivBackward0", "div", result, dt, (self, other), {"other": other, "self": self}, out=out)
@@ -781,12 +808,21 @@ def clamp_max(self: Tensor, max: float) -> Tensor:  # noqa: A002
 # --------------------------------------------------------------------------- in-place arithmetic
 def _binary_inplace(self: Tensor, other: Operand, name: str, dt: dtypes.dtype,
                     write: Callable[[np.ndarray, Any], None], save: dict[str, Any] | None = None,
-                    save_self_copy: str | None = None, values: dict[str, Any] | None = None) -> Tensor:
+                    save_self_copy: str | None = None, values: dict[str, Any] | None = None,
+                    opmath: bool = False) -> Tensor:
     check_inplace_allowed(self, other)
     check_writable(self, dt, (_shape_of(other),))
-    # an int beyond an integer dtype wraps as C++ casts it (int8's add_(300) adds 44)
-    operand = array_of(other, dt) if isinstance(other, Tensor) or (type(other) is int and not dt.is_floating_point) \
-        else other
+    # an int beyond an integer dtype wraps as C++ casts it (int8's add_(300) adds 44); float16/bfloat16
+    # mul_ and div_ compute with a scalar in float32 (see _operands), their add_ and sub_ take a number
+    # in their dtype (numpy would lift it to float32 for bfloat16)
+    scalar = _opmath_scalar(other) if opmath and dt in _REDUCED and self.dtype is dt else None
+    if scalar is not None:
+        operand = scalar
+    elif isinstance(other, Tensor) or (type(other) is int and not dt.is_floating_point) or \
+            (dt is dtypes.bfloat16 and type(other) in (int, float)):
+        operand = quietly(array_of, other, dt)
+    else:
+        operand = other
     return apply_inplace(self, lambda t: write(t, operand), name, (other,), save=save, save_self_copy=save_self_copy,
                          check_autograd=False, values=values)
 
@@ -816,7 +852,7 @@ def mul_(self: Tensor, other: Operand) -> Tensor:
     def write(t: np.ndarray, o: Any) -> None:
         np.multiply(t, o, out=t, casting="unsafe")
 
-    return _binary_inplace(self, other, "MulBackward0", dt, write, {"other": other}, save_self_copy="self")
+    return _binary_inplace(self, other, "MulBackward0", dt, write, {"other": other}, save_self_copy="self", opmath=True)
 
 
 def div_(self: Tensor, other: Operand, *, rounding_mode: str | None = None) -> Tensor:
@@ -834,7 +870,7 @@ def div_(self: Tensor, other: Operand, *, rounding_mode: str | None = None) -> T
     if rounding_mode is not None:
         return _binary_inplace(self, other, "DivBackward2", dt, write, {"other": other}, save_self_copy="self",
                                values={"rounding_mode": rounding_mode})
-    return _binary_inplace(self, other, "DivBackward0", dt, write, {"other": other}, save_self_copy="self")
+    return _binary_inplace(self, other, "DivBackward0", dt, write, {"other": other}, save_self_copy="self", opmath=True)
 
 
 def pow_(self: Tensor, exponent: Operand) -> Tensor:

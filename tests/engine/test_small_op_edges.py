@@ -205,3 +205,22 @@ def test_half_precision_sigmoid_rounds_the_float32_kernel_once(dtype):
         return found
 
     assert results(engine) == results(torch)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_half_precision_mul_and_div_by_a_scalar_compute_in_float(dtype):
+    """ATen's float16/bfloat16 mul and div by a CPU scalar (a Python number, a 0-dim tensor) take
+    the scalar's own value as a float and round once (x * 0.3 multiplies by 0.3f, not by the half
+    type's 0.2998); add and sub take a number in the half type. In place too, and `3.3 / x`."""
+    import numpy as np
+
+    data = (np.random.default_rng(4).standard_normal(300) * 10).tolist()
+
+    def results(lib):
+        x = lib.tensor(data, dtype=getattr(lib, dtype))
+        made = [x * 0.3, x / 3.3, 0.3 * x, 3.3 / x, x * 3, x / 7, x * lib.tensor(0.3), x / lib.tensor(3.3),
+                x * lib.tensor(0.3, dtype=lib.float64), x.clone().mul_(0.3), x.clone().div_(lib.tensor(3.3)),
+                x + 0.1, x - 1.7, x.clone().add_(0.1), x.clone().sub_(0.1), x * x.flip(0)]
+        return [t.float().numpy().tobytes() for t in made]
+
+    assert results(engine) == results(torch)
