@@ -132,8 +132,8 @@ def _finish(name: str, op: str, result: Any, dtype: dtypes.dtype, inputs: tuple[
     output_strides), and record it (`backward`: a numpy closure, for a node the derivative table
     does not have yet); or honour `out=`."""
     result = np.asarray(result)
-    if result.dtype != dtype.np:
-        result = result.astype(dtype.np, copy=False)
+    if result.dtype != dtype.np:  # a value beyond dtype's range is inf, silently as in torch
+        result = quietly(result.astype, dtype.np, copy=False)
     strides = output_strides(result.shape, inputs, layout)
     if out is not None:
         return write_out(out, result, op, inputs, after_resize=after_resize, strides=strides,
