@@ -59,6 +59,16 @@ UNUSED_INPUT = (
     "The differentiated Tensor at index {i} appears to not have been used in the graph. "
     "Set allow_unused=True if this is the desired behavior."
 )
+LEAKY_RELU_INPLACE_NEGATIVE_SLOPE = (
+    "In-place leakyReLu backward calculation is triggered with a negative slope which is not supported. This is "
+    "caused by calling in-place forward function with a negative slope, please call out-of-place version instead. "
+    "File an issue at https://github.com/pytorch/pytorch if you do require supporting in-place leakRelu backward "
+    "calculation with negative slope"
+)
+SAVED_DETACHED_INPLACE = (
+    "Trying to use a saved tensor that has been detached in-place, i.e. with .detach_()."
+    "This is not supported, please use out-of-place `.detach()` instead"
+)
 NON_LEAF_GRAD_WARNING = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad attribute "
     "won't be populated during autograd.backward(). If you indeed want the .grad field to be populated "

@@ -1,7 +1,7 @@
 """torch.linalg: norms, inverse, determinant, solve, QR, SVD, eigh and Cholesky.
 
-Factorisations run in numpy's LAPACK (the same routines torch's CPU build calls, so values and signs
-agree); each is one node named as torch names it (LinalgInvExBackward0, LinalgQrBackward0 ...) with
+Factorisations run in numpy's LAPACK (the routines torch's CPU build calls; for SVD, see _gesdd on
+where the signs of singular vectors can still differ); each is one node named as torch names it (LinalgInvExBackward0, LinalgQrBackward0 ...) with
 its derivative in the table (engine/autograd/derivatives/linalg.py), written in engine ops.
 """
 
@@ -13,9 +13,10 @@ from typing import Any
 
 import numpy as np
 
-from engine import dtypes
+from engine import dtypes, geometry
 from engine.ops import reduction
 from engine.ops.core import record
+from engine.storage import Storage
 from engine.tensor import Tensor
 
 
@@ -59,11 +60,22 @@ def _square(a: Tensor, op: str) -> np.ndarray:
 
 
 def _wrap(array: np.ndarray, like: Tensor) -> Tensor:
-    """A LAPACK result as torch returns it: matrices in column-major (batched Fortran) order."""
+    """A LAPACK result as torch returns it: matrices in column-major (batched Fortran) order, with
+    torch's strides for that order even along dims of size 1 (a 1 x n matrix has strides (1, 1))."""
     array = np.asarray(array, dtype=like.dtype.np)
-    if array.ndim >= 2:
-        array = np.swapaxes(np.ascontiguousarray(np.swapaxes(array, -1, -2)), -1, -2)
-    return Tensor._wrap(np.array(array, order="C") if array.ndim < 2 else array, like.dtype)
+    if array.ndim < 2 or array.size == 0:
+        if array.ndim >= 2:
+            array = np.swapaxes(np.ascontiguousarray(np.swapaxes(array, -1, -2)), -1, -2)
+        return Tensor._wrap(np.array(array, order="C") if array.ndim < 2 else array, like.dtype)
+    m, n = array.shape[-2:]
+    columns = np.ascontiguousarray(np.swapaxes(array, -1, -2))  # row-major of the transpose: column-major
+    batch = tuple(s * m * n for s in geometry.contiguous_strides(array.shape[:-2]))
+    return Tensor._make(Storage.wrap(columns.reshape(-1)), 0, array.shape, (*batch, 1, m), like.dtype)
+
+
+def _wrap_values(array: np.ndarray, like: Tensor) -> Tensor:
+    """Singular values or eigenvalues: one vector per matrix, in row-major order however many matrices."""
+    return Tensor._wrap(np.array(array, dtype=like.dtype.np, order="C"), like.dtype)
 
 
 def _mT(x: np.ndarray) -> np.ndarray:  # noqa: N802
@@ -171,6 +183,27 @@ def solve(a: Tensor, b: Tensor, *, left: bool = True) -> Tensor:
     return result
 
 
+def solve_triangular(a: Tensor, b: Tensor, *, upper: bool, left: bool = True, unitriangular: bool = False) -> Tensor:
+    """X with A X = B (X A = B when not left), reading only A's upper or lower triangle (its diagonal
+    taken as ones when unitriangular); the result column-major, as LAPACK's trsm leaves it."""
+    x = _square(a, "solve_triangular")
+    rhs = b._numpy_view()
+    n = x.shape[-1]
+    if b.ndim < 2 or (rhs.shape[-2] if left else rhs.shape[-1]) != n:
+        equation = "AX = B" if left else "XA = B"
+        raise RuntimeError(f"linalg.solve_triangular: Incompatible shapes of A and B for the equation {equation} "
+                           f"({'x'.join(map(str, a._shape[-2:]))} and {'x'.join(map(str, b._shape[-2:]))})")
+    triangle = np.triu(x) if upper else np.tril(x)
+    if unitriangular:
+        triangle = triangle.copy()
+        triangle[..., np.arange(n), np.arange(n)] = 1
+    solution = np.linalg.solve(triangle, rhs) if left else _mT(np.linalg.solve(_mT(triangle), _mT(rhs)))
+    result = _wrap(np.asfortranarray(solution) if solution.ndim == 2 else solution, a)
+    record("LinalgSolveTriangularBackward0", result, (a, b), save={"self": a}, save_outputs={"result": result},
+           values={"left": left, "unitriangular": unitriangular, "upper": upper})
+    return result
+
+
 # --------------------------------------------------------------------------- factorisations
 def qr(a: Tensor, mode: str = "reduced") -> Any:
     if mode not in ("reduced", "complete", "r"):
@@ -184,9 +217,29 @@ def qr(a: Tensor, mode: str = "reduced") -> Any:
     return linalg_qr(q_t, r_t)
 
 
+def _gesdd(x: np.ndarray, full_matrices: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """gesdd as torch's CPU build (MKL) runs it. numpy's LAPACK factors a tall m x n matrix through a QR
+    step first from m >= 11n/6 on; MKL does so from m >= 1.5n on, and the two paths give the singular
+    vectors different signs. Between those bounds the QR path is taken here by hand (Q R, then R's SVD),
+    so a tall real matrix gets torch's signs (measured: float64 agrees wherever m >= n). A wide matrix
+    with n >= 11m/6, and float32 from n = 4 on, still get other signs in about a third of cases: MKL's
+    own kernels there are not reference LAPACK's."""
+    m, n = x.shape[-2:]
+    if not (n < m < int(11 * n / 6) and m >= int(1.5 * n)) or np.iscomplexobj(x):
+        return np.linalg.svd(x, full_matrices=full_matrices)
+    q, r = np.linalg.qr(x, mode="complete" if full_matrices else "reduced")
+    ur, s, vh = np.linalg.svd(r[..., :n, :], full_matrices=False)
+    if full_matrices:
+        u = q.copy()
+        u[..., :, :n] = q[..., :, :n] @ ur
+    else:
+        u = q @ ur
+    return u, s, vh
+
+
 def svd(a: Tensor, full_matrices: bool = True) -> Any:
-    u, s, vh = np.linalg.svd(a._numpy_view(), full_matrices=full_matrices)
-    u_t, s_t, vh_t = _wrap(u, a), _wrap(s, a), _wrap(vh, a)
+    u, s, vh = _gesdd(a._numpy_view(), full_matrices)
+    u_t, s_t, vh_t = _wrap(u, a), _wrap_values(s, a), _wrap(vh, a)
 
     record("LinalgSvdBackward0", (u_t, s_t, vh_t), (a,), save_outputs={"U": u_t, "S": s_t, "Vh": vh_t},
            values={"full_matrices": full_matrices})
@@ -194,8 +247,8 @@ def svd(a: Tensor, full_matrices: bool = True) -> Any:
 
 
 def svdvals(a: Tensor) -> Tensor:
-    u, s, vh = np.linalg.svd(a._numpy_view(), full_matrices=False)
-    s_t = _wrap(s, a)
+    u, s, vh = _gesdd(a._numpy_view(), False)
+    s_t = _wrap_values(s, a)
     u_t, vh_t = _wrap(u, a), _wrap(vh, a)
 
     # torch's svdvals is _linalg_svd's S: one node with the three outputs, U and Vh kept for backward
@@ -207,7 +260,7 @@ def svdvals(a: Tensor) -> Tensor:
 def eigh(a: Tensor, UPLO: str = "L") -> Any:  # noqa: N803
     x = _square(a, "eigh")
     values, vectors = np.linalg.eigh(x, UPLO=UPLO)
-    w_t, v_t = _wrap(values, a), _wrap(vectors, a)
+    w_t, v_t = _wrap_values(values, a), _wrap(vectors, a)
 
     record("LinalgEighBackward0", (w_t, v_t), (a,), save_outputs={"eigenvalues": w_t, "eigenvectors": v_t})
     return linalg_eigh(w_t, v_t)
@@ -238,4 +291,4 @@ def cross(input: Tensor, other: Tensor, *, dim: int = -1) -> Tensor:  # noqa: A0
 
 
 __all__ = ["LinAlgError", "cholesky", "cross", "det", "eigh", "eigvalsh", "inv", "matrix_norm", "norm", "qr", "slogdet",
-           "solve", "svd", "svdvals", "vector_norm"]
+           "solve", "solve_triangular", "svd", "svdvals", "vector_norm"]

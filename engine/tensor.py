@@ -91,11 +91,15 @@ class Size(tuple):
 
 
 
+OWN_DTYPE = "own dtype"  # grad_dtype never set: gradients take the tensor's dtype, whatever it becomes
+
+
 class Tensor:
     """A strided view of a Storage that behaves like torch.Tensor."""
 
     _backward_hooks: Any = None  # register_hook's hooks (set per tensor, in its __dict__)
     _post_accumulate_grad_hooks: Any = None
+    _grad_dtype: Any = OWN_DTYPE  # Tensor.grad_dtype once set (a dtype, or None for any), in the tensor's __dict__
 
     # `_fn` holds grad_fn as recorded; ops read and write it as `_grad_fn` (see the property below the class)
     __slots__ = ("__dict__", "__weakref__", "_accumulator", "_bits", "_fn", "_grad", "_np_cache", "_offset",
@@ -473,7 +477,9 @@ class Tensor:
 
     @property
     def grad(self) -> Tensor | None:
-        if not self._retains_grad and self.grad_fn is not None:
+        """torch warns of a non-leaf's unset .grad, judging the leaf by the history as recorded (C++'s
+        is_leaf: a stale view is not regenerated here)."""
+        if self._grad is None and self._grad_fn is not None and not self._retains_grad:
             warnings.warn(errors.NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
         return self._grad
 
@@ -488,8 +494,9 @@ class Tensor:
                                 f"{type(value).__name__}")
             if value is self:
                 raise RuntimeError("can't assign Variable as its own grad")
-            if value.dtype is not self.dtype:
-                raise RuntimeError(errors.GRAD_ASSIGN_DTYPE.format(got=value.dtype.cpp, want=self.dtype.short))
+            want = self._gradient_dtype()
+            if want is not None and value.dtype is not want:
+                raise RuntimeError(errors.GRAD_ASSIGN_DTYPE.format(got=value.dtype.cpp, want=want.short))
             if value.device.type != self.device.type:
                 raise RuntimeError(f"attempting to assign a gradient with device type '{value.device.type}' to a "
                                    f"tensor with device type '{self.device.type}'. Please ensure that the gradient "
@@ -504,6 +511,36 @@ class Tensor:
         self._grad = None
 
     @property
+    def grad_dtype(self) -> dtypes.dtype | None:
+        """The dtype this leaf's gradients are cast to (None: whatever arrives); its own dtype unless set."""
+        if not self.is_leaf:
+            raise RuntimeError("grad_dtype can only be accessed on leaf tensors.")
+        return self._gradient_dtype()
+
+    @grad_dtype.setter
+    def grad_dtype(self, value: dtypes.dtype | None) -> None:
+        if value is not None and not isinstance(value, dtypes.dtype):
+            raise RuntimeError(f"grad_dtype must be a torch.dtype or None, but got {type(value).__name__}")
+        if self._grad_fn is not None:  # C++'s is_leaf, as the setter asks it (the getter asks Python's)
+            if self._grad is None and not self._retains_grad:  # torch reads .grad on the way, with its warning
+                warnings.warn(errors.NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
+            raise RuntimeError("grad_dtype can only be set on leaf tensors.")
+        if value is not None and self._grad is not None and self._grad.dtype is not value:
+            raise RuntimeError(f"Cannot set grad_dtype to '{value.short}' because there is already a gradient with "
+                               f"dtype '{self._grad.dtype.cpp}'. Please clear the gradient (.grad = None) before "
+                               "changing grad_dtype, or ensure the new grad_dtype matches the existing gradient's dtype.")
+        self._grad_dtype = value
+
+    def _gradient_dtype(self, own: dtypes.dtype | None = None) -> dtypes.dtype | None:
+        """What `.grad =` must be, and what backward casts this leaf's incoming gradient to (None: any).
+        Unless set, it is the leaf's dtype; an AccumulateGrad passes `own`, the dtype the leaf had when
+        it was made (a `.data =` of another dtype since gives the leaf a new one)."""
+        chosen = self._grad_dtype
+        if chosen is OWN_DTYPE:
+            return own if own is not None else self.dtype
+        return chosen
+
+    @property
     def retains_grad(self) -> bool:
         return self._retains_grad
 
@@ -511,8 +548,8 @@ class Tensor:
         """Keep this non-leaf's gradient in `.grad` (a hook on its grad_fn that follows in-place ops)."""
         if not self.requires_grad:
             raise RuntimeError(errors.RETAIN_GRAD_NO_GRAD)
-        if self.is_leaf or self._retains_grad:
-            return
+        if self._grad_fn is None or self._retains_grad:  # torch's C++ is_leaf: the history as recorded, not
+            return                                       # regenerated (a stale multi-output view passes)
         self.grad_fn.hooks().retains_grad[self._output_nr] = weakref.ref(self)
         self._retains_grad = True
 
@@ -655,6 +692,7 @@ class Tensor:
         if self._grad is not None:
             new._grad = self._grad.__deepcopy__(memo)
         new.__dict__.update(copy.deepcopy(self.__dict__, memo))
+        new.__dict__.pop("_grad_dtype", None)  # torch's copy starts with the default grad_dtype
         memo[id(self)] = new
         return new
 
@@ -671,6 +709,8 @@ class Tensor:
             raise TypeError(f"Variable data has to be a tensor, but got {type(other).__name__}")
         if self.requires_grad and not (other.dtype.is_floating_point or other.dtype.is_complex):
             raise RuntimeError("data set to a tensor that requires gradients must be floating point or complex dtype")
+        if other.dtype is not self.dtype or other.device != self.device:
+            self._accumulator = None  # torch's set_data: a leaf of another type gets a new AccumulateGrad
         self._storage = other._storage
         self.dtype = other.dtype
         self._set_layout(other._shape, other._stride, other._offset)

@@ -164,7 +164,7 @@ def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, retain_graph: bool
     if retain_graph is None:
         retain_graph = create_graph
     if is_grads_batched:
-        result = _batched_grad(outputs, inputs, grads, create_graph, bool(allow_unused))
+        result = _batched_grad(outputs, inputs, grads, bool(retain_graph), create_graph, bool(allow_unused))
     else:
         grads = _root_grads(outputs, grads)
         result = tuple(run_backward(outputs, grads, keep_graph=bool(retain_graph), create_graph=bool(create_graph),
@@ -185,16 +185,54 @@ def _zeros_on_device(like: Any, requires_grad: bool) -> Any:
         return zeros_like(like, requires_grad=requires_grad)
 
 
-def _batched_grad(outputs: tuple[Any, ...], inputs: tuple[Any, ...], grads: list[Any], create_graph: bool,
-                  allow_unused: bool) -> tuple[Any, ...]:
+def _batched_grad(outputs: tuple[Any, ...], inputs: tuple[Any, ...], grads: list[Any], retain_graph: bool,
+                  create_graph: bool, allow_unused: bool) -> tuple[Any, ...]:
     """is_grads_batched: one backward per row of the batched grad_outputs, results stacked (torch
-    vectorises this with vmap; values agree, the rows are computed one by one here)."""
-    from engine.ops.indexing import stack
-
+    vectorises this with vmap; values agree, the rows are computed one by one here, then laid out as
+    vmap lays them out: see _vmapped)."""
+    grads = _root_grads(outputs, grads)  # cast once, as vmap casts the whole batched grad_output
     count = next(g._shape[0] for g in grads if g is not None)
+    fed: list[list[Any]] = []
     rows: list[tuple[Any, ...]] = []
     for b in range(count):
-        row_grads = _root_grads(outputs, [None if g is None else g[b] for g in grads])
-        rows.append(tuple(run_backward(outputs, row_grads, keep_graph=True, create_graph=create_graph,
+        fed.append([None if g is None else g[b] for g in grads])
+        keep_graph = retain_graph or b < count - 1  # torch's one vmapped backward frees the graph once, at the end
+        rows.append(tuple(run_backward(outputs, list(fed[b]), keep_graph=keep_graph, create_graph=create_graph,
                                        inputs=inputs, allow_unused=allow_unused, accumulate=False)))
-    return tuple(None if rows[0][k] is None else stack([row[k] for row in rows]) for k in range(len(inputs)))
+    return tuple(None if rows[0][k] is None else _vmapped([row[k] for row in rows], grads, fed)
+                 for k in range(len(inputs)))
+
+
+def _vmapped(rows: list[Any], grads: list[Any], fed: list[list[Any]]) -> Any:
+    """The per-row gradients as one tensor, laid out as torch's vmap leaves them: the batched
+    grad_output itself where each row is its row, handed through (CloneBackward); where each row is
+    the same view of its row (a formula that only reshaped, transposed or expanded the gradient:
+    `t()`, `view`, SumBackward's expand), that view of the whole batched grad_output, the batch dim
+    striding over it; where each row is the same view of a new tensor of its own (a sum with keepdim,
+    then a view), that view of those tensors stacked; otherwise, and when the rows have a graph of their
+    own, the rows stacked. (Ops vmap runs through its per-row fallback, flip or cumsum, give torch a
+    view of the stacked rows where the engine gives the stack itself.)"""
+    from engine.ops.indexing import stack
+
+    for j, whole in enumerate(grads):
+        if whole is not None and all(row is given[j] for row, given in zip(rows, fed)):
+            return whole
+    first = rows[0]
+    if len(rows) < 2 or first._view is None or any(r.requires_grad for r in rows):
+        return stack(rows)
+    shape, stride = first._shape, first._stride
+    if any(r._view is None or r._shape != shape or r._stride != stride for r in rows):
+        return stack(rows)
+    bases = [r._view.base for r in rows]
+    base = bases[0]
+    if all(b is base for b in bases):
+        step = rows[1]._offset - first._offset
+        if any(b._offset - a._offset != step for a, b in zip(rows, rows[1:])):
+            return stack(rows)
+        return base.as_strided((len(rows), *shape), (step, *stride), first._offset)
+    offset = first._offset - base._offset
+    if len({id(b) for b in bases}) < len(bases) or any(
+            b._view is not None or b._shape != base._shape or not b.is_contiguous() or r._offset - b._offset != offset
+            for r, b in zip(rows, bases)):
+        return stack(rows)
+    return stack(bases).as_strided((len(rows), *shape), (base.numel(), *stride), offset)

@@ -170,6 +170,7 @@ def run_backward(tensors: Sequence[Any], grads: Sequence[Any], keep_graph: bool,
         if edge is None:
             raise RuntimeError(errors.NO_GRAD_FN.format(i=i))
         roots.append(edge)
+    grads = _validate_roots(roots, grads)
     dependencies = _discover([node for node, _ in roots])
     buffers = _Buffers()
     for (node, nr), grad in zip(roots, grads):
@@ -218,6 +219,11 @@ def run_backward(tensors: Sequence[Any], grads: Sequence[Any], keep_graph: bool,
 
 # the final callbacks of each backward running (a reentrant backward runs inside another one)
 _graph_tasks: list[list[Any]] = []
+
+
+def current_graph_task() -> object | None:
+    """The backward running now (torch's _current_graph_task_id), None outside backward."""
+    return _graph_tasks[-1] if _graph_tasks else None
 
 
 def queue_callback(callback: Any) -> None:
@@ -453,7 +459,37 @@ def _validate(node: Node, grads: list[Any]) -> list[Any]:
                                    f"{errors.shape_text(grad._shape)} but expected shape compatible with "
                                    f"{errors.shape_text(shape)}")
             grad = grads[i] = sum_to_size(grad, shape)
+        if isinstance(child, AccumulateGrad):  # a leaf's grad_dtype, read when the gradient arrives
+            dtype = child.variable._gradient_dtype(dtype)
+            if dtype is None:
+                continue
         if grad.dtype is not dtype:
+            if grad.dtype.is_complex and not dtype.is_complex:  # torch's formulas take handle_r_to_c's real part
+                from engine.ops.complex_ops import real
+
+                grad = real(grad)
+            grads[i] = grad if grad.dtype is dtype else grad.to(dtype)
+    return grads
+
+
+def _validate_roots(roots: list[tuple[Node, int]], grads: Sequence[Any]) -> list[Any]:
+    """validate_outputs on the root gradients, against what each root's node expects (which a `.data =`
+    may have left behind the tensor's new shape): summed to it where it expands, else refused."""
+    grads = list(grads)
+    for i, ((node, nr), grad) in enumerate(zip(roots, grads)):
+        if grad is None:
+            continue
+        shape, dtype, _ = node.output_meta[nr]
+        if grad._shape != shape:
+            from engine.ops.backward_ops import expandable, sum_to_size
+
+            if not expandable(shape, grad._shape):
+                raise RuntimeError(f"invalid gradient at index {i} - got {errors.shape_text(grad._shape)} but expected "
+                                   f"shape compatible with {errors.shape_text(shape)}")
+            grad = grads[i] = sum_to_size(grad, shape)
+        if isinstance(node, AccumulateGrad):
+            dtype = node.variable._gradient_dtype(dtype)
+        if dtype is not None and grad.dtype is not dtype:
             grads[i] = grad.to(dtype)
     return grads
 
@@ -461,7 +497,13 @@ def _validate(node: Node, grads: list[Any]) -> list[Any]:
 def _accumulate(node: AccumulateGrad, grad: Any) -> None:
     """AccumulateGrad::apply: steal, copy or add the gradient into the leaf's .grad."""
     variable = node.variable
-    if grad is None or not variable.requires_grad:  # requires_grad_(False) since the graph was built
+    if grad is None:
+        return
+    # torch's, not the Paddle dialect's GradNodeAccumulation (which goes on accumulating into a former leaf):
+    # a leaf (a view made a leaf by requires_grad_) whose base has since taken a history is refused
+    if type(node) is AccumulateGrad and variable.grad_fn is not None:
+        raise RuntimeError("leaf variable has been moved into the graph interior")
+    if not variable.requires_grad:  # requires_grad_(False) since the graph was built
         return
     device = variable._storage.device
     if device.type == "cpu":
@@ -496,8 +538,12 @@ def _obeys_layout_contract(grad: Any, variable: Any) -> bool:
     if grad._stride == stride and stride == geometry.row_major_strides(variable._shape):
         return True  # the usual pair: both row-major (dense, and no size-1 dim has stride 0)
     if _dense(variable):
-        for size, g_stride, v_stride in zip(grad._shape, grad._stride, variable._stride):
-            if size != 1 and g_stride != v_stride:
+        # torch walks the gradient's dims, and where a `.data =` took dims away from the leaf it reads the
+        # strides the leaf had there (its former, gradient-shaped layout, row-major as a leaf's usually is):
+        # a gradient laid out otherwise (an expanded one) is copied, and then may not fit
+        former = geometry.row_major_strides(grad._shape) if len(grad._shape) > len(stride) else stride
+        for idx, (size, g_stride) in enumerate(zip(grad._shape, grad._stride)):
+            if size != 1 and g_stride != (stride[idx] if idx < len(stride) else former[idx]):
                 return False
             if size == 1 and g_stride == 0:
                 return False

@@ -51,7 +51,7 @@ class SavedTensor:
     """
 
     __slots__ = ("_layout", "_tensor", "hooks", "is_output", "output_nr", "packed", "released", "target", "version",
-                 "view_grad_fn")
+                 "view_grad_fn", "was_leaf")
 
     def __init__(self, tensor: Any, is_output: bool, output_nr: int = 0) -> None:
         if tensor._storage.inference:
@@ -66,6 +66,7 @@ class SavedTensor:
         else:
             self._tensor = tensor
             self._layout = None
+            self.was_leaf = tensor._grad_fn is None  # torch's is_leaf_: a saved non-leaf may not lose its history
         self.released = False
         self.view_grad_fn: Node | None = None
         self.target = None
@@ -102,7 +103,10 @@ class SavedTensor:
         self.tensor = None
         return packed
 
-    def unpack(self, owner: Node) -> Any:
+    def unpack(self, owner: Node, by_backward: bool = False) -> Any:
+        """The saved tensor, checked. A node's own backward unpacks as torch's unpack() without a
+        saved_for node (`by_backward`): a saved input that lost its history to detach_() is refused
+        there, while the `_saved_x` getters and custom Functions' saved_tensors still hand it out."""
         if self.released:
             raise RuntimeError(errors.BACKWARD_TWICE)
         if self.hooks is not None:  # hooked tensors are not version-checked, exactly as in PyTorch
@@ -110,6 +114,8 @@ class SavedTensor:
         tensor = self._tensor
         if tensor is None:
             tensor = self.tensor
+        if by_backward and not self.is_output and not self.was_leaf and tensor._grad_fn is None:
+            raise RuntimeError(errors.SAVED_DETACHED_INPLACE)
         current = tensor._vc.value
         if current != self.version:
             raise RuntimeError(errors.VERSION_MISMATCH.format(core=self._mismatch_core(owner, current)))
@@ -241,7 +247,8 @@ class SavedScalar(SavedTensor):
             raise RuntimeError(errors.SAVED_HOOKS_AFTER_FREE)
         self.hooks = (pack_hook, unpack_hook)  # a wrapped number is never packed: torch skips its hooks
 
-    def unpack(self, owner: Node) -> Any:
+    def unpack(self, owner: Node, by_backward: bool = False) -> Any:
+        """The saved number: only its release is checked (it has no history to lose)."""
         if self.released:
             raise RuntimeError(errors.BACKWARD_TWICE)
         return self.value
@@ -265,19 +272,6 @@ SavedScalar.__name__ = SavedScalar.__qualname__ = "SavedTensor"  # one class to 
 
 
 _NUMBERS = (bool, int, float, complex, np.generic)
-
-# torch nodes the engine still differentiates with a numpy closure, whose double backward torch records:
-# create_graph through them raises instead of returning a gradient without a graph
-WITHOUT_DOUBLE_BACKWARD = frozenset({
-    "MkldnnRnnLayerBackward0",
-    # complex views and conversions (engine/ops/complex_ops.py)
-    "ConjBackward0", "NegViewBackward0", "ConjPhysicalBackward0", "ConjPhysicalBackward1", "ViewAsRealBackward0",
-    "ViewAsComplexBackward0", "ComplexBackward0", "PolarBackward0",
-    # binary pointwise ops of engine/ops/elementwise.py
-    "FmodBackward0", "FmodBackward1", "Atan2Backward0", "HypotBackward0", "LerpBackward1", "FmaxBackward0",
-    "FminBackward0", "CopysignBackward0", "CopysignBackward1",
-})
-
 
 def make_saved(inputs: dict[str, Any], outputs: dict[str, Any]) -> tuple[tuple[str, Any], ...]:
     """SavedTensors for input tensors (a Python number becomes a SavedScalar, a list one entry per
@@ -345,12 +339,12 @@ def apply_rule(node: Node, rule: Any, grads: list[Any], grad_input_mask: tuple[b
             attrs[field] = []
         for field, saved in node._saved:
             if field in lists:
-                attrs[field].append(saved.unpack(node))
+                attrs[field].append(saved.unpack(node, True))
             else:
-                attrs[field] = saved.unpack(node)
+                attrs[field] = saved.unpack(node, True)
     else:
         for field, saved in node._saved:
-            attrs[field] = saved.unpack(node)
+            attrs[field] = saved.unpack(node, True)
     if node._values:
         attrs.update(node._values)
     ctx = object.__new__(Context)  # Context's fields as one dict, built without its __init__
@@ -460,7 +454,7 @@ class Node:
         fields |= {f"_saved_{v}" for v in (self._values or ()) if not v.startswith("_")}
         if self._rule is not None:
             fields |= {f"_saved_{field}" for field in self._rule.saves}
-            fields |= {f"_saved_{field}" for field in self._rule.values}
+            fields |= {f"_saved_{field}" for field in self._rule.values if not field.startswith("_")}
         return sorted(set(super().__dir__()) | fields)
 
     def release(self) -> None:
@@ -500,14 +494,9 @@ class Node:
         return out[0] if len(out) == 1 else tuple(out)
 
     def _apply_closure(self, grads: list[Any]) -> Sequence[Any]:
-        """A node recorded with a numpy backward closure (ops not yet in the derivative table): first
-        order only, its gradients are new tensors outside the graph. Where torch's node records the
-        gradient's graph, create_graph through it is refused rather than silently graph-less."""
-        if grad_mode.state.enabled and type(self).__name__ in WITHOUT_DOUBLE_BACKWARD and self._graph_would_matter(grads):
-            raise NotImplementedError(
-                f"create_graph=True through {type(self).__name__} is not supported by this engine yet: its gradient "
-                "is computed outside the graph, so a second derivative through it would be silently wrong")
-        saved = {field: s.unpack(self)._numpy_view() for field, s in self._saved if not isinstance(s, SavedScalar)}
+        """A node recorded with a numpy backward closure (the Paddle dialect's own nodes, checkpoint):
+        first order only, its gradients are new tensors outside the graph."""
+        saved = {field: s.unpack(self, True)._numpy_view() for field, s in self._saved if not isinstance(s, SavedScalar)}
         arrays = [None if g is None else g._numpy_view() for g in grads]
         if len(self.output_meta) == 1:
             results = self._backward(arrays[0], saved)
@@ -516,13 +505,6 @@ class Node:
                       zip(arrays, self.output_meta)]
             results = self._backward(filled, saved)
         return [None if r is None else _closure_result(r) for r in results]
-
-    def _graph_would_matter(self, grads: list[Any]) -> bool:
-        """Whether torch would record a graph for this node's gradients: an incoming gradient or a
-        saved tensor has history."""
-        if any(g is not None and g.requires_grad for g in grads):
-            return True
-        return any(s.tensor is not None and s.tensor.requires_grad for _, s in self._saved)
 
     # ----------------------------------------------------------------- hooks
     def hooks(self) -> NodeHooks:

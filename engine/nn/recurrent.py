@@ -133,15 +133,10 @@ def _mkldnn_lstm_layer(inputs: Tensor, weights: list[Tensor | None], hx: Tensor,
     hy_t, cy_t = Tensor._wrap(np.ascontiguousarray(hy), dt), Tensor._wrap(np.ascontiguousarray(cy), dt)
     workspace_t = Tensor._wrap(np.ascontiguousarray(workspace), dt)
 
-    def backward(grads: list[np.ndarray], s: dict[str, np.ndarray]) -> tuple[np.ndarray | None, ...]:
-        g_out, g_hy, g_cy = grads
-        return kernels.lstm_layer_backward(g_out, g_hy, g_cy, s["input"], s["weight0"], s["weight1"], s["hx_"],
-                                           s["cx_"], s["result0"], s["result3"], reverse)
-
     saved = {"input": inputs, "weight0": w_ih, "weight1": w_hh, "weight2": b_ih, "weight3": b_hh, "hx_": hx, "cx_": cx}
     outputs = {"result0": output_t, "result1": hy_t, "result2": cy_t, "result3": workspace_t}
-    record("MkldnnRnnLayerBackward0", (output_t, hy_t, cy_t), (inputs, w_ih, w_hh, b_ih, b_hh, hx, cx), backward,
-           saved, outputs)
+    record("MkldnnRnnLayerBackward0", (output_t, hy_t, cy_t), (inputs, w_ih, w_hh, b_ih, b_hh, hx, cx), None,
+           saved, outputs, values={"_reverse": reverse})
     return output_t, hy_t, cy_t
 
 
@@ -156,11 +151,13 @@ def run_layers(mode: str, inputs: Any, hx: Any, weights: list[list[Tensor | None
     the final hidden states stacked (h and c separately for LSTM)."""
     directions = 2 if bidirectional else 1
     lstm = mode == "LSTM"
-    if lstm:
+    fused = lstm and batch_sizes is None and inputs.dtype in (dtypes.float32, dtypes.bfloat16)
+    if fused:  # the fused layer selects each layer's state as it goes (SelectBackward0, not UnbindBackward0)
+        initial: list[Any] = []
+    elif lstm:
         initial = list(zip(views.unbind(hx[0], 0), views.unbind(hx[1], 0)))
     else:
         initial = list(views.unbind(hx, 0))
-    fused = lstm and batch_sizes is None and inputs.dtype in (dtypes.float32, dtypes.bfloat16)
     if batch_sizes is not None and bidirectional:
         raise NotImplementedError("bidirectional recurrent layers over a PackedSequence are not supported by this "
                                   "engine")
@@ -171,8 +168,8 @@ def run_layers(mode: str, inputs: Any, hx: Any, weights: list[list[Tensor | None
         for direction in range(directions):
             index = layer * directions + direction
             if fused:
-                out, hy, cy = _mkldnn_lstm_layer(layer_input, weights[index], initial[index][0], initial[index][1],
-                                                 direction == 1)
+                out, hy, cy = _mkldnn_lstm_layer(layer_input, weights[index], views.select(hx[0], 0, index),
+                                                 views.select(hx[1], 0, index), direction == 1)
                 outputs.append(out)
                 finals.append((hy, cy))
             elif batch_sizes is not None:

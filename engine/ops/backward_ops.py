@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from engine import dtypes
+from engine import dtypes, errors
 from engine.ops.core import array_of, record, result_type
 from engine.tensor import Tensor
 
@@ -30,6 +30,18 @@ def _new(result: Any, dtype: dtypes.dtype) -> Tensor:
 def new_empty_strided(like: Tensor, shape: Sequence[int], stride: Sequence[int]) -> Tensor:
     """`like.new_empty_strided(shape, stride)`: fresh memory in like's dtype (on the current device)."""
     return Tensor._empty_strided(tuple(shape), tuple(stride), like.dtype)
+
+
+def diag_embed(self: Tensor) -> Tensor:
+    """at::diag_embed(self): a batch of square matrices with self's last dimension on their diagonals
+    (DiagEmbedBackward0, dim1=-2, dim2=-1 as torch keeps them, unsigned)."""
+    n = self._shape[-1]
+    result = np.zeros((*self._shape, n), self.dtype.np)
+    index = np.arange(n)
+    result[..., index, index] = self._numpy_view()
+    out = _new(result, self.dtype)
+    record("DiagEmbedBackward0", out, (self,), values={"dim1": (1 << 64) - 2, "dim2": (1 << 64) - 1, "offset": 0})
+    return out
 
 
 def new_zeros(like: Tensor, shape: Sequence[int]) -> Tensor:
@@ -76,6 +88,16 @@ def add_scalar_(self: Tensor, other: Any) -> Tensor:
         np.add(target, target.dtype.type(other), out=target)
 
     return apply_inplace(self, write, "AddBackward1", ())
+
+
+def mul_scalar_(self: Tensor, other: Any) -> Tensor:
+    """at::Tensor::mul_(Scalar) (MulBackward1, in place)."""
+    from engine.ops.core import apply_inplace
+
+    def write(target: np.ndarray) -> None:
+        np.multiply(target, target.dtype.type(other), out=target)
+
+    return apply_inplace(self, write, "MulBackward1", (), values={"other": other})
 
 
 def div_scalar_(self: Tensor, other: Any) -> Tensor:
@@ -151,6 +173,8 @@ def gelu_backward(grad_output: Tensor, self: Tensor, approximate: str = "none") 
 
 
 def leaky_relu_backward(grad_output: Tensor, self: Tensor, negative_slope: float, self_is_result: bool) -> Tensor:
+    if self_is_result and negative_slope < 0:  # leaky_relu_ saved its result, whose sign no longer says the input's
+        raise RuntimeError(errors.LEAKY_RELU_INPLACE_NEGATIVE_SLOPE)
     dt = result_type(grad_output, self)
     g = array_of(grad_output, dt)
     out = _new(np.where(array_of(self, dt) > 0, g, g * dt.np.type(negative_slope)), dt)
@@ -486,10 +510,10 @@ def binary_cross_entropy_backward(grad_output: Tensor, self: Tensor, target: Ten
 def binary_cross_entropy_target_backward(grad_output: Tensor, self: Tensor, target: Tensor, weight: Tensor | None,
                                          reduction: int) -> Tensor:
     """d bce / d target = -logit(self) * grad (times weight, over n for 'mean'), in engine ops so that it
-    is differentiable (torch: at::logit(self).neg_().mul_(grad)...; the engine has no logit op yet and
-    spells it log(self / (1 - self)), so its double-backward graph names Log/Div/Rsub where torch has
-    LogitBackward0)."""
-    grad_target = (self / scalar_rsub(1, self)).log().neg_()
+    is differentiable (torch: at::logit(self).neg_().mul_(grad)...)."""
+    from engine.ops.special import logit
+
+    grad_target = logit(self).neg_()
     grad_target.mul_(grad_output)
     if weight is not None:
         grad_target.mul_(weight)

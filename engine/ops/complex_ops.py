@@ -12,25 +12,25 @@ import numpy as np
 
 from engine import dtypes
 from engine.ops.copying import clone
-from engine.ops.core import apply_inplace, make_view, record, unbroadcast
+from engine.ops.core import apply_inplace, make_view, record
 from engine.ops.pointwise import write_out
 from engine.ops.views import select
 from engine.tensor import CONJ_BIT, NEG_BIT, Tensor
 
 
-def _flip_bit(self: Tensor, bit: int, name: str, backward: Any) -> Tensor:
-    return make_view(self, self._shape, self._stride, self._offset, name, backward, bits=self._bits ^ bit)
+def _flip_bit(self: Tensor, bit: int, name: str) -> Tensor:
+    return make_view(self, self._shape, self._stride, self._offset, name, bits=self._bits ^ bit)
 
 
 def conj(self: Tensor) -> Tensor:
     """A real tensor is its own conjugate; a complex one gets a view with the conj bit flipped."""
     if not self.dtype.is_complex:
         return self
-    return _flip_bit(self, CONJ_BIT, "ConjBackward0", lambda g, s: (np.conj(g),))
+    return _flip_bit(self, CONJ_BIT, "ConjBackward0")
 
 
 def _neg_view(self: Tensor) -> Tensor:
-    return _flip_bit(self, NEG_BIT, "NegViewBackward0", lambda g, s: (np.negative(g),))
+    return _flip_bit(self, NEG_BIT, "NegViewBackward0")
 
 
 def resolve_conj(self: Tensor) -> Tensor:
@@ -47,15 +47,14 @@ def conj_physical(self: Tensor, *, out: Tensor | None = None) -> Tensor:
     if not self.dtype.is_complex:
         return self
     result = Tensor._wrap(np.conj(self._numpy_view()), self.dtype)
-    record("ConjPhysicalBackward0", result, (self,), lambda g, s: (np.conj(g),))
+    record("ConjPhysicalBackward0", result, (self,))
     return result
 
 
 def conj_physical_(self: Tensor) -> Tensor:
     if not self.dtype.is_complex:
         return self
-    return apply_inplace(self, lambda a: np.conjugate(a, out=a), "ConjPhysicalBackward1", (),
-                         lambda g, s: (np.conj(g),))
+    return apply_inplace(self, lambda a: np.conjugate(a, out=a), "ConjPhysicalBackward1")
 
 
 def view_as_real(self: Tensor) -> Tensor:
@@ -65,13 +64,8 @@ def view_as_real(self: Tensor) -> Tensor:
         raise RuntimeError("view_as_real doesn't work on unresolved conjugated tensors.  To resolve the conjugate "
                            "tensor so you can view it as real, use self.resolve_conj(); however, be warned that the "
                            "resulting tensor will NOT alias the original.")
-    complex_dtype = self.dtype
-
-    def backward(grad: np.ndarray, saved: dict) -> tuple[np.ndarray]:
-        return ((grad[..., 0] + 1j * grad[..., 1]).astype(complex_dtype.np),)
-
     return make_view(self, (*self._shape, 2), (*(2 * st for st in self._stride), 1), 2 * self._offset,
-                     "ViewAsRealBackward0", backward, dtype=self.dtype.to_real())
+                     "ViewAsRealBackward0", dtype=self.dtype.to_real())
 
 
 def view_as_complex(self: Tensor) -> Tensor:
@@ -90,13 +84,8 @@ def view_as_complex(self: Tensor) -> Tensor:
         raise RuntimeError("Tensor must have a stride divisible by 2 for all but last dimension")
     if self._offset % 2:
         raise RuntimeError("Tensor must have a storage_offset divisible by 2")
-    real_dtype = self.dtype
-
-    def backward(grad: np.ndarray, saved: dict) -> tuple[np.ndarray]:
-        return (np.stack([grad.real, grad.imag], axis=-1).astype(real_dtype.np),)
-
     return make_view(self, self._shape[:-1], tuple(st // 2 for st in self._stride[:-1]), self._offset // 2,
-                     "ViewAsComplexBackward0", backward, dtype=self.dtype.to_complex())
+                     "ViewAsComplexBackward0", dtype=self.dtype.to_complex())
 
 
 def real(self: Tensor) -> Tensor:
@@ -138,10 +127,8 @@ def complex(real: Tensor, imag: Tensor, *, out: Tensor | None = None) -> Tensor:
     result = (real._numpy_view() + 1j * imag._numpy_view()).astype(dt.np)
     if out is not None:
         return write_out(out, result, "complex", (real, imag))
-    sr, si = real._shape, imag._shape
     t = Tensor._wrap(result, dt)
-    record("ComplexBackward0", t, (real, imag),
-           lambda g, s: (unbroadcast(np.real(g), sr), unbroadcast(np.imag(g), si)))
+    record("ComplexBackward0", t, (real, imag))
     return t
 
 
@@ -151,15 +138,8 @@ def polar(abs: Tensor, angle: Tensor, *, out: Tensor | None = None) -> Tensor:  
     result = (r * np.cos(theta) + 1j * (r * np.sin(theta))).astype(dt.np)
     if out is not None:
         return write_out(out, result, "polar", (abs, angle))
-    sr, st = abs._shape, angle._shape
     t = Tensor._wrap(result, dt)
-
-    def backward(grad: np.ndarray, saved: dict) -> tuple[np.ndarray, np.ndarray]:
-        unit = np.exp(1j * theta)
-        return (unbroadcast(np.real(grad * np.conj(unit)), sr),
-                unbroadcast(np.real(grad * np.conj(1j * r * unit)), st))
-
-    record("PolarBackward0", t, (abs, angle), backward)
+    record("PolarBackward0", t, (abs, angle), save_outputs={"result": t})
     return t
 
 

@@ -294,17 +294,17 @@ def check_inplace_allowed(self: Tensor, *others: Any) -> None:
 
 def check_writable(self: Tensor, result_dtype: dtypes.dtype | None = None,
                    operand_shapes: Sequence[tuple[int, ...]] = (), *, internal_overlap: bool = True) -> None:
-    """The checks every in-place write makes: overlap (fill_ and zero_ skip it), cast, and
-    broadcast into self's shape."""
+    """The checks every in-place write makes, in TensorIterator's order: overlap (fill_ and zero_ skip
+    it), broadcast into self's shape, then the cast of the result into self's dtype."""
     if internal_overlap:
         check_internal_overlap(self)
-    if result_dtype is not None and not dtypes.can_cast(result_dtype, self.dtype):
-        raise RuntimeError(errors.CAST.format(src=result_dtype.short, dst=self.dtype.short))
     if operand_shapes and not (len(operand_shapes) == 1 and operand_shapes[0] in ((), self._shape)):
         broadcast = geometry.broadcast_shapes(self._shape, *operand_shapes)
         if broadcast != self._shape:
             raise RuntimeError(errors.INPLACE_BROADCAST.format(
                 self=errors.shape_text(self._shape), broadcast=errors.shape_text(broadcast)))
+    if result_dtype is not None and not dtypes.can_cast(result_dtype, self.dtype):
+        raise RuntimeError(errors.CAST.format(src=result_dtype.short, dst=self.dtype.short))
 
 
 def check_internal_overlap(self: Tensor) -> None:

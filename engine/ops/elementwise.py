@@ -1,10 +1,11 @@
-"""More elementwise ops: fmod, atan2, hypot, the fused addcmul / addcdiv / lerp, and comparisons and
-logic written in place, each with its out= and in-place forms.
+"""More elementwise ops: fmod, atan2, hypot, fmax, fmin, copysign, the fused addcmul / addcdiv / lerp,
+and comparisons and logic written in place, each with its out= and in-place forms.
 
-Each op is one Spec: its forward on numpy arrays, PyTorch's node name, the operands its backward
-needs (saved as PyTorch saves them) and the backward itself. The same spec builds the out-of-place
-op (a new tensor, or out=) and the in-place one (self's values before the write are what the
-backward sees as `self`), so the two cannot drift apart.
+Each op is one Spec: its forward on numpy arrays and PyTorch's node name; the node's derivatives
+(and so which operands it saves) are the derivative table's (engine/autograd/derivatives/pointwise.py).
+The same spec builds the out-of-place op (a new tensor, or out=) and, through the one in-place
+protocol of engine/ops/inplace_forms.py, the in-place one (self's values before the write are what
+the backward sees as `self`), so the two cannot drift apart.
 """
 
 from __future__ import annotations
@@ -17,43 +18,48 @@ import numpy as np
 
 from engine import dtypes, geometry
 from engine.autograd.node import node_type
-from engine.ops.core import (
-    apply_inplace,
-    array_of,
-    check_inplace_allowed,
-    check_writable,
-    needs_grad,
-    result_type,
-    unbroadcast,
-)
+from engine.ops.core import array_of, result_type
+from engine.ops.inplace_forms import Form, generate
 from engine.ops.pointwise import _finish, _shape_of, iterated, output_strides, write_out
 from engine.tensor import Tensor
 
 Operand = Tensor | float | int | bool
-Grads = tuple[Any, ...]
 
 
 @dataclass(frozen=True)
 class Spec:
     op: str  # torch's name, as out= errors name it
-    node: str  # the backward node
+    node: str  # the backward node, whose rule the derivative table has ("" for an op autograd never sees)
     forward: Callable[..., np.ndarray]  # arrays (self, *operands) in the computation dtype -> result
-    backward: Callable[..., Grads]  # (grad, values by field, shapes) -> one grad per operand
     fields: tuple[str, ...]  # the operands' names: "self", "other", "tensor1", ...
-    saves: Callable[[tuple[bool, ...]], set[str]]  # which fields are saved, given who needs a grad
     floating: bool = False  # an integer computation promotes to the default float dtype
-    saves_result: bool = False
-    cast_check: bool = True  # in place, the computation dtype must cast to self's
     values: dict[str, Any] | None = None  # the node's non-tensor fields, where the derivative table has it
+    dtype_of: Callable[..., dtypes.dtype] | None = None  # the op's own dtype rule and checks, where not result_type's
 
 
-def _in_table(spec: Spec) -> bool:
-    """Whether the derivative table differentiates this node (then it gets the node's fields, not the
-    spec's numpy backward)."""
-    return node_type(spec.node).formula is not None
+def _node_fields(spec: Spec, operands: tuple[Operand, ...]) -> tuple[tuple[Operand, ...], dict[str, Any], dict[str, Any]]:
+    """What the node of `spec` gets, as its table rule says: its inputs (a trailing Python number the
+    rule has no input for, as fmod(x, 2.0)'s FmodBackward0, gets no edge), the operands it saves
+    (`self`, `result` are the caller's), and its values, among them `_<field>_info`, an operand's shape
+    where a formula needs only that (torch's TypeAndSize)."""
+    rule = node_type(spec.node).formula if spec.node else None
+    if rule is None:
+        return operands, {}, spec.values or {}
+    inputs = operands[:len(rule.inputs)]
+    saved = {f: x for f, x in zip(spec.fields, operands) if f in rule.saves and isinstance(x, Tensor)}
+    values = dict(spec.values or {})
+    values.update({f"_{f}_info": x._shape for f, x in zip(spec.fields, operands) if f"_{f}_info" in rule.values})
+    return inputs, saved, values
+
+
+def _saved_fields(spec: Spec) -> tuple[str, ...]:
+    rule = node_type(spec.node).formula if spec.node else None
+    return rule.saves if rule is not None else ()
 
 
 def _dtype(spec: Spec, operands: tuple[Operand, ...]) -> dtypes.dtype:
+    if spec.dtype_of is not None:
+        return spec.dtype_of(*operands)
     dt = result_type(*operands)
     return dtypes.get_default_dtype() if spec.floating and not dt.is_floating_point else dt
 
@@ -63,96 +69,62 @@ def _apply(spec: Spec, operands: tuple[Operand, ...], out: Tensor | None) -> Ten
     geometry.broadcast_shapes(*(_shape_of(x) for x in operands))
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         result = spec.forward(*(array_of(x, dt) for x in operands))
-    wanted = tuple(isinstance(x, Tensor) and needs_grad(x) for x in operands)
-    saved = {f: x for f, x in zip(spec.fields, operands) if f in spec.saves(wanted)} if any(wanted) else None
-    shapes = tuple(_shape_of(x) for x in operands)
-    if _in_table(spec):
-        tensors = {f: x for f, x in zip(spec.fields, operands) if isinstance(x, Tensor)}
-        return _finish(spec.node, spec.op, result, dt, operands, tensors, out=out, values=spec.values)
-    return _finish(spec.node, spec.op, result, dt, operands, saved,
-                   save_result="result" if spec.saves_result and any(wanted) else None, out=out,
-                   backward=_backward(spec, shapes))
+    inputs, saved, values = _node_fields(spec, operands)
+    return _finish(spec.node, spec.op, result, dt, inputs, saved, out=out, values=values,
+                   save_result="result" if "result" in _saved_fields(spec) else None)
 
 
-def _backward(spec: Spec, shapes: tuple[tuple[int, ...], ...]) -> Callable[..., Grads]:
-    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> Grads:
+def _is_number(x: Any) -> bool:
+    return isinstance(x, (bool, int, float, complex))
+
+
+def _inplace(choose: Callable[..., Spec], name: str, cast_check: bool = True, operands: int = 1) -> Callable[..., Tensor]:
+    """op_ for the spec `choose(*operands, **options)` picks (it tells a Tensor from a Python number,
+    which may also be given as an array), through the one in-place protocol (inplace_forms.generate):
+    the out-of-place forward computes from self's old values, the result is cast into self."""
+    def node(*operands: Operand, **options: Any) -> str:
+        return choose(*operands, **options).node
+
+    def dtype(self: Tensor, *operands: Operand, **options: Any) -> dtypes.dtype:
+        return _dtype(choose(*operands, **options), (self, *operands))
+
+    def kernel(target: np.ndarray, dt: dtypes.dtype, *operands: Any, **options: Any) -> None:
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            grads = spec.backward(g, s)
-        return tuple(None if gr is None else unbroadcast(np.asarray(gr, g.dtype), shape)
-                     for gr, shape in zip(grads, shapes))
-    return backward
+            result = choose(*operands, **options).forward(target.astype(dt.np, copy=False), *operands)
+        np.copyto(target, result, casting="unsafe")
+
+    def values(*operands: Operand, **options: Any) -> dict[str, Any] | None:
+        spec = choose(*operands, **options)
+        return _node_fields(spec, (None, *operands))[2] or None
+
+    return generate(Form(node, dtype, kernel, values, cast_check=cast_check, operands=operands), name)
 
 
-def _apply_(spec: Spec, self: Tensor, operands: tuple[Operand, ...]) -> Tensor:
-    """self.op_(...): checks as any in-place write, then self's old values become the saved `self`."""
-    check_inplace_allowed(self, *operands)
-    everything = (self, *operands)
-    dt = _dtype(spec, everything)
-    check_writable(self, dt if spec.cast_check else None, tuple(_shape_of(x) for x in operands))
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        values = spec.forward(*(array_of(x, dt) for x in everything))
-    wanted = tuple(isinstance(x, Tensor) and needs_grad(x) for x in everything)
-    fields = spec.saves(wanted) if any(wanted) else set()
-    saved = {f: x for f, x in zip(spec.fields[1:], operands) if f in fields}
-    tensors = tuple(x for x in operands if isinstance(x, Tensor))
-
-    def write(target: np.ndarray) -> None:
-        np.copyto(target, values, casting="unsafe")
-
-    if _in_table(spec):
-        return apply_inplace(self, write, spec.node, tensors, save={f: x for f, x in zip(spec.fields[1:], operands)
-                                                                    if isinstance(x, Tensor)},
-                             check_autograd=False, values=spec.values)
-    shapes = tuple(_shape_of(x) for x in everything)
-    full = _backward(spec, shapes)
-
-    def backward(g: np.ndarray, s: dict[str, np.ndarray]) -> Grads:
-        grads = full(g, s)
-        return (grads[0], *(gr for gr, x in zip(grads[1:], operands) if isinstance(x, Tensor)))
-
-    return apply_inplace(self, write, spec.node, tensors, backward, saved, check_autograd=False,
-                         save_self_copy="self" if "self" in fields else None,
-                         save_result="result" if spec.saves_result and any(wanted) else None)
+FMOD_SCALAR = Spec("fmod", "FmodBackward0", np.fmod, ("self", "other"))
+FMOD = Spec("fmod", "FmodBackward1", np.fmod, ("self", "other"))
+ATAN2 = Spec("atan2", "Atan2Backward0", np.arctan2, ("self", "other"), floating=True)
+def _hypot_dtype(self: Operand, other: Operand) -> dtypes.dtype:
+    dt = result_type(self, other)
+    if not dt.is_floating_point:
+        raise NotImplementedError(f"\"hypot_cpu\" not implemented for '{dt.short}'")
+    return dt
 
 
-def _atan2_grads(g: np.ndarray, s: dict[str, np.ndarray]) -> Grads:
-    x, y = s["self"], s["other"]
-    with np.errstate(divide="ignore"):
-        reciprocal = 1 / (x * x + y * y)
-    reciprocal = np.where(np.isinf(reciprocal), 0, reciprocal)  # torch's atan2_backward: no gradient at (0, 0)
-    return (g * y * reciprocal, g * -x * reciprocal)
-
-
-FMOD_SCALAR = Spec("fmod", "FmodBackward0", np.fmod, lambda g, s: (g, None), ("self", "other"), lambda w: set())
-FMOD = Spec("fmod", "FmodBackward1", np.fmod, lambda g, s: (g, -g * np.trunc(s["self"] / s["other"]) if "self" in s else None),
-            ("self", "other"), lambda w: {"self", "other"} if w[1] else set())
-ATAN2 = Spec("atan2", "Atan2Backward0", np.arctan2, _atan2_grads, ("self", "other"), lambda w: {"self", "other"},
-             floating=True)
-HYPOT = Spec("hypot", "HypotBackward0", np.hypot, lambda g, s: (g * s["self"] / s["result"], g * s["other"] / s["result"]),
-             ("self", "other"), lambda w: {"self", "other"}, saves_result=True)
-
-
-def _addcmul_grads(value: Any) -> Callable[..., Grads]:
-    return lambda g, s: (g, g * s["tensor2"] * value if "tensor2" in s else None,
-                         g * s["tensor1"] * value if "tensor1" in s else None)
-
-
-def _addcdiv_grads(value: Any) -> Callable[..., Grads]:
-    return lambda g, s: (g, g * value / s["tensor2"] if "tensor2" in s else None,
-                         -g * value * s["tensor1"] / (s["tensor2"] * s["tensor2"]) if "tensor1" in s else None)
+HYPOT = Spec("hypot", "HypotBackward0", np.hypot, ("self", "other"), dtype_of=_hypot_dtype)
+FMAX = Spec("fmax", "FmaxBackward0", np.fmax, ("self", "other"))
+FMIN = Spec("fmin", "FminBackward0", np.fmin, ("self", "other"))
+COPYSIGN = Spec("copysign", "CopysignBackward0", np.copysign, ("self", "other"), floating=True)
+COPYSIGN_SCALAR = Spec("copysign", "CopysignBackward1", np.copysign, ("self", "other"), floating=True)
 
 
 def _addcmul(value: Any) -> Spec:
-    return Spec("addcmul", "AddcmulBackward0", lambda a, t1, t2: a + value * t1 * t2, _addcmul_grads(value),
-                ("self", "tensor1", "tensor2"),
-                lambda w: ({"tensor2"} if w[1] else set()) | ({"tensor1"} if w[2] else set()), values={"value": value})
+    return Spec("addcmul", "AddcmulBackward0", lambda a, t1, t2: a + value * t1 * t2, ("self", "tensor1", "tensor2"),
+                values={"value": value})
 
 
 def _addcdiv(value: Any) -> Spec:
-    return Spec("addcdiv", "AddcdivBackward0", lambda a, t1, t2: a + value * (t1 / t2), _addcdiv_grads(value),
-                ("self", "tensor1", "tensor2"),
-                lambda w: ({"tensor2"} if w[1] or w[2] else set()) | ({"tensor1"} if w[2] else set()), floating=True,
-                values={"value": value})
+    return Spec("addcdiv", "AddcdivBackward0", lambda a, t1, t2: a + value * (t1 / t2), ("self", "tensor1", "tensor2"),
+                floating=True, values={"value": value})
 
 
 def _lerp_values(a: np.ndarray, b: np.ndarray, w: Any) -> np.ndarray:
@@ -161,76 +133,74 @@ def _lerp_values(a: np.ndarray, b: np.ndarray, w: Any) -> np.ndarray:
     return np.where(np.abs(w) < 0.5, a + w * diff, b - diff * (1 - w))
 
 
+def _lerp_dtype(self: Tensor, end: Tensor, weight: Operand) -> dtypes.dtype:
+    """lerp computes in self's dtype: end, and a weight tensor of one or more dimensions, must have it."""
+    for name, operand in (("end", end), ("weight", weight)):
+        if isinstance(operand, Tensor) and operand.dtype is not self.dtype and (name == "end" or operand.ndim):
+            raise RuntimeError(f"expected dtype {self.dtype.cpp} for `{name}` but got dtype {operand.dtype.cpp}")
+    if not self.dtype.is_floating_point:
+        kernel = "lerp_kernel_scalar" if _is_number(weight) else "lerp_kernel_tensor"
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{self.dtype.short}'")
+    return self.dtype
+
+
 def _lerp(weight: Operand) -> Spec:
-    if isinstance(weight, Tensor):
-        return Spec("lerp", "LerpBackward1", _lerp_values,
-                    lambda g, s: (g * (1 - s["weight"]), g * s["weight"],
-                                  g * (s["end"] - s["self"]) if "end" in s else None),
-                    ("self", "end", "weight"), lambda w: {"weight"} | ({"self", "end"} if w[2] else set()))
-    return Spec("lerp", "LerpBackward0", lambda a, b: _lerp_values(a, b, weight),
-                lambda g, s: (g * (1 - weight), g * weight), ("self", "end"), lambda w: set(), values={"weight": weight})
+    if _is_number(weight):
+        return Spec("lerp", "LerpBackward0", _lerp_values, ("self", "end", "weight"), values={"weight": weight},
+                    dtype_of=_lerp_dtype)
+    return Spec("lerp", "LerpBackward1", _lerp_values, ("self", "end", "weight"), dtype_of=_lerp_dtype)
+
+
+def _fmod(other: Operand) -> Spec:
+    return FMOD_SCALAR if _is_number(other) else FMOD
+
+
+def _copysign(other: Operand) -> Spec:
+    return COPYSIGN_SCALAR if _is_number(other) else COPYSIGN
 
 
 # --------------------------------------------------------------------------- the public ops
 def fmod(self: Tensor, other: Operand, *, out: Tensor | None = None) -> Tensor:
-    return _apply(FMOD if isinstance(other, Tensor) else FMOD_SCALAR, (self, other), out)
-
-
-def fmod_(self: Tensor, other: Operand) -> Tensor:
-    return _apply_(FMOD if isinstance(other, Tensor) else FMOD_SCALAR, self, (other,))
+    return _apply(_fmod(other), (self, other), out)
 
 
 def atan2(self: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
     return _apply(ATAN2, (self, other), out)
 
 
-def atan2_(self: Tensor, other: Tensor) -> Tensor:
-    return _apply_(ATAN2, self, (other,))
-
-
 def hypot(self: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
     return _apply(HYPOT, (self, other), out)
 
 
-def hypot_(self: Tensor, other: Tensor) -> Tensor:
-    return _apply_(HYPOT, self, (other,))
+def fmax(self: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
+    return _apply(FMAX, (self, other), out)
+
+
+def fmin(self: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
+    return _apply(FMIN, (self, other), out)
+
+
+def copysign(self: Tensor, other: Operand, *, out: Tensor | None = None) -> Tensor:
+    return _apply(_copysign(other), (self, other), out)
 
 
 def addcmul(self: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: float = 1, out: Tensor | None = None) -> Tensor:
     return _apply(_addcmul(value), (self, tensor1, tensor2), out)
 
 
-def addcmul_(self: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: float = 1) -> Tensor:
-    return _apply_(_addcmul(value), self, (tensor1, tensor2))
-
-
 def addcdiv(self: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: float = 1, out: Tensor | None = None) -> Tensor:
     return _apply(_addcdiv(value), (self, tensor1, tensor2), out)
 
 
-def addcdiv_(self: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: float = 1) -> Tensor:
-    return _apply_(_addcdiv(value), self, (tensor1, tensor2))
-
-
 def lerp(self: Tensor, end: Tensor, weight: Operand, *, out: Tensor | None = None) -> Tensor:
-    operands = (self, end, weight) if isinstance(weight, Tensor) else (self, end)
-    return _apply(_lerp(weight), operands, out)
+    return _apply(_lerp(weight), (self, end, weight), out)
 
 
-def lerp_(self: Tensor, end: Tensor, weight: Operand) -> Tensor:
-    return _apply_(_lerp(weight), self, (end, weight) if isinstance(weight, Tensor) else (end,))
-
-
-def _compare_(ufunc: np.ufunc, node: str) -> Callable[..., Tensor]:
+def _compare(ufunc: np.ufunc, node: str) -> Callable[..., Spec]:
     """x.lt_(y): the comparison's 0/1 written into x in x's own dtype; its gradients are zeros."""
-    def compare_(self: Tensor, other: Operand) -> Tensor:
-        name = f"{node}Backward1" if isinstance(other, Tensor) else f"{node}Backward0"
-        spec = Spec(node.lower(), name, lambda a, b: ufunc(a, b).astype(a.dtype),
-                    lambda g, s: (np.zeros_like(g), np.zeros_like(g) if isinstance(other, Tensor) else None),
-                    ("self", "other"), lambda w: set(), cast_check=False)
-        return _apply_(spec, self, (other,))
-    compare_.__name__ = node.lower() + "_"
-    return compare_
+    specs = {number: Spec(node.lower(), f"{node}Backward{0 if number else 1}",
+                          lambda a, b: ufunc(a, b).astype(a.dtype), ("self", "other")) for number in (True, False)}
+    return lambda other: specs[_is_number(other)]
 
 
 def _logical(ufunc: np.ufunc) -> Callable[..., Tensor]:
@@ -247,20 +217,10 @@ def _logical(ufunc: np.ufunc) -> Callable[..., Tensor]:
     return logical
 
 
-def _logical_(ufunc: np.ufunc) -> Callable[..., Tensor]:
+def _logical_spec(ufunc: np.ufunc) -> Callable[..., Spec]:
     """x.logical_and_(y): 0/1 written into x in x's dtype; not differentiable (nothing recorded)."""
-    def logical_(self: Tensor, other: Operand) -> Tensor:
-        check_inplace_allowed(self, other)
-        check_writable(self, None, (_shape_of(other),))
-        b = other._numpy_view() if isinstance(other, Tensor) else other
-
-        def write(target: np.ndarray) -> None:
-            np.copyto(target, ufunc(target, b), casting="unsafe")
-
-        return apply_inplace(self, write, "", (other,) if isinstance(other, Tensor) else (), None,
-                             check_autograd=False)
-    logical_.__name__ = ufunc.__name__ + "_"
-    return logical_
+    spec = Spec(ufunc.__name__, "", lambda a, b: ufunc(a, b), ("self", "other"))
+    return lambda other: spec
 
 
 def _shift(ufunc: np.ufunc, kernel: str) -> tuple[Callable[..., Tensor], Callable[..., Tensor]]:
@@ -270,8 +230,8 @@ def _shift(ufunc: np.ufunc, kernel: str) -> tuple[Callable[..., Tensor], Callabl
         if dt.is_floating_point:
             raise NotImplementedError(f"\"{kernel}_cpu\" not implemented for '{dt.short}'")
 
-    spec = Spec(kernel, "", lambda a, b: ufunc(a, b), lambda g, s: (None, None), ("self", "other"),
-                lambda w: set())
+    spec = Spec(kernel, "", lambda a, b: ufunc(a, b), ("self", "other"))
+    generated = _inplace(lambda other: spec, f"bitwise_{kernel.replace('shift', '_shift')}_")
 
     def shift(self: Operand, other: Operand, *, out: Tensor | None = None) -> Tensor:
         check(self, other)
@@ -279,22 +239,30 @@ def _shift(ufunc: np.ufunc, kernel: str) -> tuple[Callable[..., Tensor], Callabl
 
     def shift_(self: Tensor, other: Operand) -> Tensor:
         check(self, other)
-        return _apply_(spec, self, (other,))
+        return generated(self, other)
     return shift, shift_
 
 
 lshift, lshift_ = _shift(np.left_shift, "lshift")
 rshift, rshift_ = _shift(np.right_shift, "rshift")
 
+INPLACE = {
+    "fmod_": _inplace(_fmod, "fmod_"), "atan2_": _inplace(lambda other: ATAN2, "atan2_"),
+    "hypot_": _inplace(lambda other: HYPOT, "hypot_"), "copysign_": _inplace(_copysign, "copysign_"),
+    "addcmul_": _inplace(lambda tensor1, tensor2, value=1: _addcmul(value), "addcmul_", operands=2),
+    "addcdiv_": _inplace(lambda tensor1, tensor2, value=1: _addcdiv(value), "addcdiv_", operands=2),
+    "lerp_": _inplace(lambda end, weight: _lerp(weight), "lerp_", operands=2),
+    **{f"{node.lower()}_": _inplace(_compare(ufunc, node), f"{node.lower()}_", cast_check=False)
+       for ufunc, node in ((np.less, "Lt"), (np.less_equal, "Le"), (np.greater, "Gt"), (np.greater_equal, "Ge"),
+                           (np.equal, "Eq"), (np.not_equal, "Ne"))},
+    **{f"{ufunc.__name__}_": _inplace(_logical_spec(ufunc), f"{ufunc.__name__}_", cast_check=False)
+       for ufunc in (np.logical_and, np.logical_or, np.logical_xor)},
+}
 METHODS = {
-    "fmod": fmod, "fmod_": fmod_, "atan2": atan2, "atan2_": atan2_, "arctan2": atan2, "arctan2_": atan2_,
-    "hypot": hypot, "hypot_": hypot_, "addcmul": addcmul, "addcmul_": addcmul_, "addcdiv": addcdiv,
-    "addcdiv_": addcdiv_, "lerp": lerp, "lerp_": lerp_,
-    "lt_": _compare_(np.less, "Lt"), "le_": _compare_(np.less_equal, "Le"), "gt_": _compare_(np.greater, "Gt"),
-    "ge_": _compare_(np.greater_equal, "Ge"), "eq_": _compare_(np.equal, "Eq"), "ne_": _compare_(np.not_equal, "Ne"),
+    "fmod": fmod, "atan2": atan2, "arctan2": atan2, "arctan2_": INPLACE["atan2_"], "hypot": hypot, "fmax": fmax,
+    "fmin": fmin, "copysign": copysign, "addcmul": addcmul, "addcdiv": addcdiv, "lerp": lerp,
     "logical_and": _logical(np.logical_and), "logical_or": _logical(np.logical_or),
-    "logical_xor": _logical(np.logical_xor), "logical_and_": _logical_(np.logical_and),
-    "logical_or_": _logical_(np.logical_or), "logical_xor_": _logical_(np.logical_xor),
+    "logical_xor": _logical(np.logical_xor), **INPLACE,
 }
 METHODS.update({"bitwise_left_shift": lshift, "bitwise_left_shift_": lshift_, "bitwise_right_shift": rshift,
                 "bitwise_right_shift_": rshift_, "__lshift__": lshift, "__rshift__": rshift, "__ilshift__": lshift_,
@@ -302,6 +270,6 @@ METHODS.update({"bitwise_left_shift": lshift, "bitwise_left_shift_": lshift_, "b
                 "__rrshift__": lambda self, other: rshift(other, self)})
 METHODS.update({"less_": METHODS["lt_"], "less_equal_": METHODS["le_"], "greater_": METHODS["gt_"],
                 "greater_equal_": METHODS["ge_"], "not_equal_": METHODS["ne_"]})
-FUNCTIONS = {name: METHODS[name] for name in ("fmod", "atan2", "arctan2", "hypot", "addcmul", "addcdiv", "lerp",
-                                              "logical_and", "logical_or", "logical_xor", "bitwise_left_shift",
+FUNCTIONS = {name: METHODS[name] for name in ("fmod", "atan2", "arctan2", "hypot", "fmax", "fmin", "copysign",
+                                              "addcmul", "addcdiv", "lerp", "logical_and", "logical_or", "logical_xor", "bitwise_left_shift",
                                               "bitwise_right_shift")}

@@ -173,12 +173,8 @@ def _slice_bounds(size: int, item: slice, single: bool) -> tuple[int | None, int
     start = None if start is None else int(start)
     stop = None if stop is None else int(stop)
     step = 1 if step is None else int(step)
-    if not single and step == 1:
-        if start is None and stop is None:
-            return None
-        begin, end, _ = slice(start, stop).indices(size)
-        if begin == 0 and end >= size:
-            return None
+    if not single and step == 1 and start in (None, 0) and (stop is None or stop >= size):
+        return None  # torch compares start and stop as written: `-4:` or `:-1` is a slice, even of nothing
     return start, stop, step
 
 
@@ -323,6 +319,7 @@ def setitem(self: Tensor, index: Any, value: Any) -> None:
     if not advanced:
         _copy_to(view, value)
         return
+    check_inplace_allowed(view, value)  # index_put_'s autograd check comes before its kernel's index checks
     _check_bounds(view, advanced)
     lead = 0
     while lead < value.ndim and value._shape[lead] == 1:  # torch's slicePrefix1sDims
@@ -736,7 +733,8 @@ def cat(tensors: Sequence[Tensor], dim: int = 0, *, out: Tensor | None = None) -
         _check_cat_out(out, dt, tensors)
     return _finish("CatBackward0", "cat", result, dt, tuple(tensors), out=out, layout="contiguous",
                    values={"dim": dim, "_sizes": [t._shape for t in tensors], "_d": d},
-                   after_resize=None if out is None else lambda: _check_cat_overlap(out, tensors))
+                   after_resize=None if out is None else lambda: _check_cat_overlap(
+                       out, [t for t, skip in zip(tensors, skipped) if not skip]))
 
 
 def _check_cat_out(out: Tensor, dt: dtypes.dtype, tensors: Sequence[Tensor], op: str = "cat") -> None:
@@ -747,7 +745,8 @@ def _check_cat_out(out: Tensor, dt: dtypes.dtype, tensors: Sequence[Tensor], op:
 
 
 def _check_cat_overlap(out: Tensor, tensors: Sequence[Tensor]) -> None:
-    """cat checks out only once it has its final size: no internal overlap, no overlap with an input."""
+    """cat checks out only once it has its final size: no internal overlap, no overlap with an input it
+    reads (the legacy 1-D empty inputs it skips are not looked at)."""
     check_internal_overlap(out)
     for t in tensors:
         check_no_overlap(out, t)
@@ -768,9 +767,11 @@ def stack(tensors: Sequence[Tensor], dim: int = 0, *, out: Tensor | None = None)
     result = np.stack([t._numpy_view().astype(dt.np, copy=False) for t in tensors], axis=d)
     if out is not None:
         _check_cat_out(out, dt, tensors, "stack")
+    # torch cats the inputs unsqueezed: views of their own, so an empty one overlaps nothing, out included
     return _finish("StackBackward0", "stack", result, dt, tuple(tensors), out=out, layout="contiguous",
                    values={"dim": dim, "_count": len(tensors)},
-                   after_resize=None if out is None else lambda: _check_cat_overlap(out, tensors))
+                   after_resize=None if out is None else lambda: _check_cat_overlap(
+                       out, [t for t in tensors if t.numel()]))
 
 
 def hstack(tensors: Sequence[Tensor]) -> Tensor:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine import placement
+from engine.ops import inplace_forms as inplace
 from engine.ops import pointwise as pw
 from engine.tensor import Tensor
 
@@ -30,8 +31,10 @@ OPERATORS: dict[str, Any] = {
     "__rand__": lambda self, other: pw.bitwise_and(other, self),
     "__ror__": lambda self, other: pw.bitwise_or(other, self),
     "__invert__": pw.bitwise_not,
-    "__iadd__": _iop(pw.add_), "__isub__": _iop(pw.sub_), "__imul__": _iop(pw.mul_), "__itruediv__": _iop(pw.div_),
-    "__ipow__": _iop(pw.pow_), "__ifloordiv__": _iop(pw.floor_divide_), "__imod__": _iop(pw.remainder_),
+    "__iadd__": _iop(inplace.add_), "__isub__": _iop(inplace.sub_), "__imul__": _iop(inplace.mul_),
+    "__itruediv__": _iop(inplace.div_), "__ipow__": _iop(inplace.pow_), "__ifloordiv__": _iop(inplace.floor_divide_),
+    "__imod__": _iop(inplace.remainder_), "__iand__": _iop(inplace.bitwise_and_), "__ior__": _iop(inplace.bitwise_or_),
+    "__ixor__": _iop(inplace.bitwise_xor_),
 }
 for _name, _fn in OPERATORS.items():
     placement.install(_name, _fn)

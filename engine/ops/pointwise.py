@@ -188,6 +188,21 @@ def _opmath_scalar(other: Operand) -> np.float32 | None:
     return None
 
 
+def inplace_number(other: Operand, dt: dtypes.dtype, self_dtype: dtypes.dtype, opmath: bool) -> Any:
+    """A CPU scalar operand of an in-place op as its kernel takes it: a float for float16/bfloat16
+    mul_ and div_ (`opmath`, see _operands); an int wrapped into an integer dtype (int8's add_(300)
+    adds 44); a number in bfloat16 for bfloat16 (numpy would lift it to float32); else as it is."""
+    if opmath and dt in _REDUCED and self_dtype is dt:
+        scalar = _opmath_scalar(other)
+        if scalar is not None:
+            return scalar
+    if isinstance(other, Tensor):
+        return array_of(other, dt)
+    if (type(other) is int and not dt.is_floating_point) or (dt is dtypes.bfloat16 and type(other) in (int, float)):
+        return quietly(array_of, other, dt)
+    return other
+
+
 def _operands(self: Operand, other: Operand, dt: dtypes.dtype) -> tuple[Any, Any]:
     """Both operands' numpy values in dt, for mul and div; a float16/bfloat16 tensor with a CPU
     scalar computes in float32 instead (rounded once into dt), as ATen's kernels do (add and sub
@@ -250,6 +265,12 @@ def check_sub(self: Operand, other: Operand) -> None:
                            "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.")
 
 
+def sub_dtype(self: Operand, other: Operand) -> dtypes.dtype:
+    """sub's result dtype, refusing a bool operand as torch does (sub_ shares it)."""
+    check_sub(self, other)
+    return result_type(self, other)
+
+
 def sub(self: Operand, other: Operand, *, alpha: float = 1, out: Tensor | None = None) -> Tensor:
     if alpha == 1 and out is None:
         alike = _alike(self, other) or _with_number(self, other)
@@ -257,8 +278,7 @@ def sub(self: Operand, other: Operand, *, alpha: float = 1, out: Tensor | None =
             a, b = alike
             return wrap_result("SubBackward0", quietly(np.subtract, a, b), self.dtype, (self, other),
                                values={"alpha": 1})
-    check_sub(self, other)
-    dt = result_type(self, other)
+    dt = sub_dtype(self, other)
     _reserve(_broadcast(self, other), dt)
     a, b = array_of(self, dt), array_of(other, dt)
     with np.errstate(invalid="ignore", over="ignore"):
@@ -298,16 +318,21 @@ def mul(self: Operand, other: Operand, *, out: Tensor | None = None) -> Tensor:
 
 def _true_div_dtype(self: Operand, other: Operand) -> dtypes.dtype:
     dt = result_type(self, other)
-    return dt if dt.is_floating_point else dtypes.get_default_dtype()
+    return dt if dt.is_floating_point or dt.is_complex else dtypes.get_default_dtype()
 
 
-_NO_MODE: Any = object()  # rounding_mode not given at all: torch's div.Tensor (DivBackward0)
+NO_MODE: Any = object()  # rounding_mode not given at all: torch's div.Tensor (DivBackward0)
 
 
-def div(self: Operand, other: Operand, *, rounding_mode: str | None = _NO_MODE, out: Tensor | None = None) -> Tensor:
+def div_dtype(self: Operand, other: Operand, rounding_mode: Any = NO_MODE) -> dtypes.dtype:
+    """A true division computes in a floating (or complex) dtype; a rounded one in the operands'."""
+    return _true_div_dtype(self, other) if rounding_mode in (NO_MODE, None) else result_type(self, other)
+
+
+def div(self: Operand, other: Operand, *, rounding_mode: str | None = NO_MODE, out: Tensor | None = None) -> Tensor:
     """`rounding_mode=None` given explicitly is torch's div.Tensor_mode: a true division recorded as
     DivBackward2 (which shows `_saved_rounding_mode`)."""
-    if rounding_mode is not _NO_MODE:
+    if rounding_mode is not NO_MODE:
         return _rounded_div(self, other, rounding_mode, out)
     if out is None:
         alike = _alike(self, other) or _with_number(self, other, opmath=True)
@@ -324,7 +349,7 @@ def div(self: Operand, other: Operand, *, rounding_mode: str | None = _NO_MODE, 
 
 
 def _rounded_div(self: Operand, other: Operand, mode: str | None, out: Tensor | None) -> Tensor:
-    dt = result_type(self, other) if mode is not None else _true_div_dtype(self, other)
+    dt = div_dtype(self, other, mode)
     _reserve(_broadcast(self, other), dt)
     a, b = array_of(self, dt), array_of(other, dt)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -351,14 +376,25 @@ def pow(self: Operand, exponent: Operand, *, out: Tensor | None = None) -> Tenso
         e = exponent
         if not dt.is_floating_point and isinstance(e, int) and e < 0:
             raise RuntimeError("Integers to negative integer powers are not allowed.")
-        with np.errstate(divide="ignore", invalid="ignore"):
-            result = np.power(a, dt.np.type(e)) if dt.is_floating_point else np.power(a, int(e))
+        result = _power_scalar(a, dt.np.type(e) if dt.is_floating_point else int(e))
         return _finish("PowBackward0", "pow", result, dt, (self,), {"self": self}, out=out, values={"exponent": e})
     b = array_of(exponent, dt)
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         result = np.power(a, b)
     return _finish("PowBackward1", "pow", result, dt, (self, exponent), {"exponent": exponent, "self": self},
                    save_result="result", out=out)
+
+
+def _power_scalar(a: np.ndarray, e: Any, out: np.ndarray | None = None) -> np.ndarray:
+    """x ** e for a number e as ATen's kernel computes it: e == -0.5 is rsqrt (so -0. gives -inf and -inf
+    NaN, where C's pow gives inf and 0); numpy already takes sqrt, square and reciprocal for 0.5, 2, -1."""
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        if e == -0.5 and a.dtype.kind == "f":
+            if out is None:
+                return np.divide(a.dtype.type(1), np.sqrt(a))
+            np.sqrt(a, out=out)
+            return np.divide(a.dtype.type(1), out, out=out)
+        return np.power(a, e, out=out, casting="unsafe") if out is not None else np.power(a, e)
 
 
 def _scalar_pow(base: Operand, exponent: Tensor) -> Tensor:
@@ -407,22 +443,6 @@ def floor_divide(self: Operand, other: Operand) -> Tensor:
                    values={"_op": "floor_divide"})
 
 
-def floor_divide_(self: Tensor, other: Operand) -> Tensor:
-    return div_(self, other, rounding_mode="floor")
-
-
-def remainder_(self: Tensor, other: Operand) -> Tensor:
-    dt = result_type(self, other)
-
-    def write(t: np.ndarray, o: Any) -> None:
-        with np.errstate(divide="ignore", invalid="ignore"):
-            np.mod(t, o, out=t, casting="unsafe")
-
-    if isinstance(other, Tensor):
-        return _binary_inplace(self, other, "RemainderBackward1", dt, write, {"other": other}, save_self_copy="self")
-    return _binary_inplace(self, other, "RemainderBackward0", dt, write)
-
-
 # --------------------------------------------------------------------------- unary ops
 _CONSTANTS: dict[tuple[np.dtype, int], np.ndarray] = {}
 
@@ -436,12 +456,22 @@ def _constant(dtype: np.dtype, value: int) -> np.ndarray:
     return found
 
 
+def _negative(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+    """np.negative, around a numpy 2.4 bug: from one strided array into another of the same strides (an
+    in-place neg_ on a column, a row of a unbind) its loop reads the input as if it were contiguous. Such
+    a pair goes through a fresh array instead."""
+    if out is None or (x.flags.c_contiguous and out.flags.c_contiguous):
+        return np.negative(x, out=out)
+    np.copyto(out, np.negative(x))
+    return out
+
+
 def _sigmoid(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     """1 / (1 + exp(-x)); exp may overflow to inf, whose reciprocal is the 0 torch gives (callers
     run it with numpy's warnings off)."""
     if out is None:
         out = np.empty_like(x)  # a 0-dim input would make numpy scalars below
-    out = np.negative(x, out=out)
+    out = _negative(x, out=out)
     np.exp(out, out=out)
     np.add(out, _constant(out.dtype, 1), out=out)
     return np.reciprocal(out, out=out)
@@ -482,7 +512,7 @@ def _frac(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
 # name: (node, numpy forward (x, out=None), what the node saves); each node's derivative is in the table
 # (engine/autograd/derivatives/pointwise.py)
 UNARY: dict[str, tuple[str, Callable[..., np.ndarray], str]] = {
-    "neg": ("NegBackward0", np.negative, "none"),
+    "neg": ("NegBackward0", _negative, "none"),
     "exp": ("ExpBackward0", np.exp, "result"),
     "log": ("LogBackward0", np.log, "self"),
     "log2": ("Log2Backward0", np.log2, "self"),
@@ -525,7 +555,7 @@ _FLOAT_ONLY = {"exp", "log", "log2", "log10", "log1p", "expm1", "sqrt", "rsqrt",
 
 
 _CAN_WARN = {"exp", "log", "log2", "log10", "log1p", "expm1", "sqrt", "rsqrt", "tan", "sigmoid", "reciprocal",
-             "erf", "erfc", "asin", "acos", "sinh", "cosh", "acosh", "atanh", "exp2"}  # ops whose nan/inf results numpy would warn about (torch never does)
+             "erf", "erfc", "asin", "acos", "sinh", "cosh", "acosh", "atanh", "exp2", "square"}  # ops whose nan/inf results numpy would warn about (torch never does)
 
 
 # float32 transcendentals whose float64 value rounded to float32 is nearly always what torch's
@@ -690,12 +720,13 @@ def hardtanh(self: Tensor, min_val: float = -1.0, max_val: float = 1.0, inplace:
 
 
 def hardtanh_(self: Tensor, min_val: float = -1.0, max_val: float = 1.0) -> Tensor:
-    """torch records the in-place form as HardtanhBackward0 too, saving the result (as `self`)."""
+    """torch records the in-place form as HardtanhBackward0 too, saving a clone of self from before the write
+    (its formula reads self; under create_graph the clone's CloneBackward0 is the saved value's history)."""
     _hardtanh_bounds(self, min_val, max_val)
     check_inplace_allowed(self)
     check_writable(self)
     low, high = self.dtype.np.type(min_val), self.dtype.np.type(max_val)
-    return apply_inplace(self, lambda t: np.clip(t, low, high, out=t), "HardtanhBackward0", (), save_result="self",
+    return apply_inplace(self, lambda t: np.clip(t, low, high, out=t), "HardtanhBackward0", (), save_self_copy="self",
                          check_autograd=False, values={"max_val": max_val, "min_val": min_val})
 
 
@@ -754,10 +785,53 @@ def _clip(x: np.ndarray, low: Any, high: Any, out: np.ndarray | None = None) -> 
     return result
 
 
+def clamp_bounds_check(name: str, self: Tensor, low: Any, high: Any) -> bool:
+    """clamp's argument checks, shared by clamp_: at least one bound, and bounds all tensors or all
+    numbers (torch's two overloads). Whether they are tensors."""
+    if low is None and high is None:
+        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    given = [b for b in (low, high) if b is not None]
+    tensors = [isinstance(b, Tensor) for b in given]
+    if any(tensors) and not all(tensors):
+        kinds = ", ".join(type(x).__name__ if not isinstance(x, Tensor) else "Tensor"
+                          for x in ((self,) if name == "clamp" else ()) + (low, high) if x is not None)
+        first = "Tensor input, " if name == "clamp" else ""
+        out = ", *, Tensor out = None" if name == "clamp" else ""
+        why = "" if name == "clamp" else ("      didn't match because some of the arguments have invalid types: ("
+                                          + ", ".join(f"!{kind}!" for kind in kinds.split(", ")) + ")\n")
+        raise TypeError(f"{name}() received an invalid combination of arguments - got ({kinds}), but expected one of:"
+                        f"\n * ({first}Tensor min = None, Tensor max = None{out})\n{why}"
+                        f" * ({first}Number min = None, Number max = None{out})\n{why}")
+    return any(tensors)
+
+
+def clamp_tensor_dtype(self: Tensor, low: Tensor | None, high: Tensor | None) -> dtypes.dtype:
+    return result_type(self, *(b for b in (low, high) if b is not None))
+
+
+def _clamp_tensors(self: Tensor, low: Tensor | None, high: Tensor | None, name: str, op: str,
+                   out: Tensor | None) -> Tensor:
+    """clamp with tensor bounds (torch's clamp.Tensor, clamp_min.Tensor, clamp_max.Tensor): bounds
+    broadcast with self, and are inputs of the node (their gradients where they win)."""
+    dt = clamp_tensor_dtype(self, low, high)
+    bounds = [b for b in (low, high) if b is not None]
+    shape = geometry.broadcast_shapes(self._shape, *(b._shape for b in bounds))
+    _reserve(shape, dt)
+    result = np.array(np.broadcast_to(array_of(self, dt), shape))
+    _clip(result, None if low is None else array_of(low, dt), None if high is None else array_of(high, dt),
+          out=result)
+    if name == "ClampBackward0":
+        inputs: tuple[Any, ...] = (self, low, high)
+    else:
+        inputs = (self, low if low is not None else high)
+    saved = {"self": self, **({"min": low} if low is not None else {}), **({"max": high} if high is not None else {})}
+    return _finish(name, op, result, dt, inputs, saved, out=out)
+
+
 def clamp(self: Tensor, min: float | None = None, max: float | None = None, *,  # noqa: A002
           out: Tensor | None = None) -> Tensor:
-    if min is None and max is None:
-        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    if clamp_bounds_check("clamp", self, min, max):
+        return _clamp_tensors(self, min, max, "ClampBackward0", "clamp", out)
     dt = result_type(self, *(v for v in (min, max) if v is not None))
     if out is not None:
         check_out_dtype(out, dt, "clamp", (self,))
@@ -767,7 +841,7 @@ def clamp(self: Tensor, min: float | None = None, max: float | None = None, *,  
                    values={"max": max, "min": min})
 
 
-def clamp_(self: Tensor, min: float | None = None, max: float | None = None) -> Tensor:  # noqa: A002
+def clamp_scalars_(self: Tensor, min: float | None = None, max: float | None = None) -> Tensor:  # noqa: A002
     return _clamp_inplace(self, min, max, "ClampBackward1", {"max": max, "min": min})
 
 
@@ -786,114 +860,29 @@ def _clamp_inplace(self: Tensor, low: Any, high: Any, name: str, values: dict[st
 
 
 def clamp_min_(self: Tensor, min: float) -> Tensor:  # noqa: A002
+    """Number bounds (inplace_forms.clamp_min_ takes a tensor too)."""
     return _clamp_inplace(self, min, None, "ClampMinBackward0", {"min": min})
 
 
 def clamp_max_(self: Tensor, max: float) -> Tensor:  # noqa: A002
+    """Number bounds (inplace_forms.clamp_max_ takes a tensor too)."""
     return _clamp_inplace(self, None, max, "ClampMaxBackward0", {"max": max})
 
 
 def clamp_min(self: Tensor, min: float) -> Tensor:  # noqa: A002
+    if isinstance(min, Tensor):
+        return _clamp_tensors(self, min, None, "ClampMinBackward1", "clamp_min", None)
     dt = result_type(self, min)
     result = np.maximum(array_of(self, dt), dt.np.type(min))
     return _finish("ClampMinBackward0", "clamp_min", result, dt, (self,), {"self": self}, values={"min": min})
 
 
 def clamp_max(self: Tensor, max: float) -> Tensor:  # noqa: A002
+    if isinstance(max, Tensor):
+        return _clamp_tensors(self, None, max, "ClampMaxBackward1", "clamp_max", None)
     dt = result_type(self, max)
     result = np.minimum(array_of(self, dt), dt.np.type(max))
     return _finish("ClampMaxBackward0", "clamp_max", result, dt, (self,), {"self": self}, values={"max": max})
-
-
-# --------------------------------------------------------------------------- in-place arithmetic
-def _binary_inplace(self: Tensor, other: Operand, name: str, dt: dtypes.dtype,
-                    write: Callable[[np.ndarray, Any], None], save: dict[str, Any] | None = None,
-                    save_self_copy: str | None = None, values: dict[str, Any] | None = None,
-                    opmath: bool = False) -> Tensor:
-    check_inplace_allowed(self, other)
-    check_writable(self, dt, (_shape_of(other),))
-    # an int beyond an integer dtype wraps as C++ casts it (int8's add_(300) adds 44); float16/bfloat16
-    # mul_ and div_ compute with a scalar in float32 (see _operands), their add_ and sub_ take a number
-    # in their dtype (numpy would lift it to float32 for bfloat16)
-    scalar = _opmath_scalar(other) if opmath and dt in _REDUCED and self.dtype is dt else None
-    if scalar is not None:
-        operand = scalar
-    elif isinstance(other, Tensor) or (type(other) is int and not dt.is_floating_point) or \
-            (dt is dtypes.bfloat16 and type(other) in (int, float)):
-        operand = quietly(array_of, other, dt)
-    else:
-        operand = other
-    return apply_inplace(self, lambda t: write(t, operand), name, (other,), save=save, save_self_copy=save_self_copy,
-                         check_autograd=False, values=values)
-
-
-def add_(self: Tensor, other: Operand, *, alpha: float = 1) -> Tensor:
-    dt = result_type(self, other)
-
-    def write(t: np.ndarray, o: Any) -> None:
-        np.add(t, o * alpha if alpha != 1 else o, out=t, casting="unsafe")
-
-    return _binary_inplace(self, other, "AddBackward0", dt, write, values={"alpha": alpha})
-
-
-def sub_(self: Tensor, other: Operand, *, alpha: float = 1) -> Tensor:
-    check_sub(self, other)
-    dt = result_type(self, other)
-
-    def write(t: np.ndarray, o: Any) -> None:
-        np.subtract(t, o * alpha if alpha != 1 else o, out=t, casting="unsafe")
-
-    return _binary_inplace(self, other, "SubBackward0", dt, write, values={"alpha": alpha})
-
-
-def mul_(self: Tensor, other: Operand) -> Tensor:
-    dt = result_type(self, other)
-
-    def write(t: np.ndarray, o: Any) -> None:
-        np.multiply(t, o, out=t, casting="unsafe")
-
-    return _binary_inplace(self, other, "MulBackward0", dt, write, {"other": other}, save_self_copy="self", opmath=True)
-
-
-def div_(self: Tensor, other: Operand, *, rounding_mode: str | None = None) -> Tensor:
-    dt = _true_div_dtype(self, other) if rounding_mode is None else result_type(self, other)
-
-    def write(t: np.ndarray, o: Any) -> None:
-        with np.errstate(divide="ignore", invalid="ignore"):
-            if rounding_mode == "floor":
-                np.floor_divide(t, o, out=t, casting="unsafe")
-            elif rounding_mode == "trunc":
-                t[...] = np.trunc(t / o)
-            else:
-                np.divide(t, o, out=t, casting="unsafe")
-
-    if rounding_mode is not None:
-        return _binary_inplace(self, other, "DivBackward2", dt, write, {"other": other}, save_self_copy="self",
-                               values={"rounding_mode": rounding_mode})
-    return _binary_inplace(self, other, "DivBackward0", dt, write, {"other": other}, save_self_copy="self", opmath=True)
-
-
-def pow_(self: Tensor, exponent: Operand) -> Tensor:
-    dt = result_type(self, exponent)
-    if isinstance(exponent, Tensor):
-        def write1(t: np.ndarray) -> None:
-            with np.errstate(divide="ignore", invalid="ignore"):
-                np.power(t, operand, out=t, casting="unsafe")
-
-        check_inplace_allowed(self, exponent)
-        check_writable(self, dt, (exponent._shape,))
-        operand = array_of(exponent, dt)
-        return apply_inplace(self, write1, "PowBackward1", (exponent,), save={"exponent": exponent},
-                             save_self_copy="self", save_result="result", check_autograd=False)
-
-    def write(t: np.ndarray, o: Any) -> None:
-        with np.errstate(divide="ignore", invalid="ignore"):
-            np.power(t, o, out=t, casting="unsafe")
-
-    check_inplace_allowed(self)
-    check_writable(self, dt)
-    return apply_inplace(self, lambda t: write(t, exponent), "PowBackward0", (), save_self_copy="self",
-                         check_autograd=False, values={"exponent": exponent})
 
 
 # --------------------------------------------------------------------------- comparisons and logic
@@ -979,15 +968,13 @@ _UNARY_FNS = {op: _make_unary(op) for op in UNARY}
 METHODS: dict[str, Callable[..., Any]] = {
     "add": add, "sub": sub, "subtract": sub, "mul": mul, "multiply": mul, "div": div, "divide": div,
     "true_divide": div, "pow": pow, "maximum": maximum, "minimum": minimum, "remainder": remainder,
-    "floor_divide": floor_divide, "add_": add_, "sub_": sub_, "mul_": mul_, "div_": div_, "pow_": pow_,
-    "leaky_relu": leaky_relu, "clamp": clamp, "clip": clamp, "clamp_": clamp_, "clip_": clamp_,
-    "clamp_min": clamp_min, "clamp_max": clamp_max, "clamp_min_": clamp_min_, "clamp_max_": clamp_max_,
-    "floor_divide_": floor_divide_, "remainder_": remainder_, "eq": eq, "ne": ne, "lt": lt, "le": le, "gt": gt, "ge": ge,
+    "floor_divide": floor_divide,
+    "leaky_relu": leaky_relu, "clamp": clamp, "clip": clamp, "clamp_min": clamp_min, "clamp_max": clamp_max,
+    "eq": eq, "ne": ne, "lt": lt, "le": le, "gt": gt, "ge": ge,
     "greater": gt, "less": lt, "greater_equal": ge, "less_equal": le, "not_equal": ne,
     "logical_not": logical_not,
     "bitwise_and": bitwise_and, "bitwise_or": bitwise_or, "bitwise_xor": bitwise_xor, "bitwise_not": bitwise_not, "bitwise_not_": bitwise_not_,
     "isnan": isnan, "isinf": isinf, "isfinite": isfinite, "where": lambda self, cond, other: where(cond, self, other),
-    "multiply_": mul_, "subtract_": sub_,
 }
 for _op, (_fn, _fn_) in _UNARY_FNS.items():
     METHODS[_op] = _fn
@@ -1043,20 +1030,26 @@ def _round_decimals(x: np.ndarray, decimals: int) -> np.ndarray:
     return np.rint(x * scale) / scale
 
 
-def round(self: Tensor, *, decimals: int = 0, out: Tensor | None = None) -> Tensor:  # noqa: A001
-    """round() is RoundBackward0; with decimals= it is RoundBackward1 (both zero gradients)."""
-    if decimals == 0:
-        return unary("round", self, out)
+def _round_kernel_check(self: Tensor, decimals: int) -> None:
     if not self.dtype.is_floating_point:
-        raise NotImplementedError(f"\"round_cpu\" not implemented for '{self.dtype.short}'")
+        kernel = "round_vml_cpu" if decimals == 0 else "round_cpu"
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{self.dtype.short}'")
+
+
+def round(self: Tensor, *, decimals: int | None = None, out: Tensor | None = None) -> Tensor:  # noqa: A001
+    """round() is RoundBackward0; with decimals= (even 0) it is RoundBackward1 (both zero gradients)."""
+    if decimals is None:
+        return unary("round", self, out)
+    _round_kernel_check(self, decimals)
     with np.errstate(over="ignore", invalid="ignore"):
         result = _round_decimals(self._numpy_view(), decimals)
     return _finish("RoundBackward1", "round", result, self.dtype, (self,), out=out)
 
 
-def round_(self: Tensor, *, decimals: int = 0) -> Tensor:
-    if decimals == 0:
+def round_(self: Tensor, *, decimals: int | None = None) -> Tensor:
+    if decimals is None:
         return unary_("round", self)
+    _round_kernel_check(self, decimals)
     check_inplace_allowed(self)
     check_writable(self)
 

@@ -66,21 +66,27 @@ def _counted(shape: tuple[int, ...], dims: tuple[int, ...]) -> int:
     return math.prod(shape[d] for d in dims)
 
 
-def _check_nonempty(self: Tensor, op: str, dims: tuple[int, ...], dim_given: bool, arg: bool = False) -> None:
-    """Extrema have no identity: torch refuses empty reductions (argmax/argmin word it differently)."""
+def _check_nonempty(self: Tensor, op: str, dims: tuple[int, ...], dim_given: bool, arg: bool = False,
+                    as_given: Sequence[int] = ()) -> None:
+    """Extrema have no identity: torch refuses empty reductions (argmax/argmin word it differently; amax
+    and amin name the dim as the caller wrote it, `as_given`)."""
     if not dim_given and self.numel() == 0:
         if arg:
             raise IndexError(f"{op}(): Expected reduction dim to be specified for input.numel() == 0.")
         raise RuntimeError(f"{op}(): Expected reduction dim to be specified for input.numel() == 0. Specify the "
                            "reduction dim with the 'dim' argument.")
-    for d in dims:
+    for d, name in zip(dims, as_given) if len(as_given) == len(dims) else zip(dims, dims):
         if self._shape[d] == 0:
-            raise IndexError(f"{op}(): Expected reduction dim {d} to have non-zero size.")
+            raise IndexError(f"{op}(): Expected reduction dim {name} to have non-zero size.")
 
 
 def _dense(array: Any, dt: np.dtype | None = None) -> np.ndarray:
-    """A C-contiguous array, 0-d kept 0-d (np.ascontiguousarray would make it 1-d)."""
-    return quietly(np.asarray, array, dtype=dt, order="C")  # a sum beyond float16's range is inf, silently
+    """A C-contiguous array, 0-d kept 0-d (np.ascontiguousarray would make it 1-d); a cast down that
+    overflows (a float64 norm back to float32) gives inf without numpy's warning, as torch's does."""
+    if dt is not None and getattr(array, "dtype", dt) != dt:
+        with np.errstate(over="ignore"):
+            return np.asarray(array, dtype=dt, order="C")
+    return np.asarray(array, dtype=dt, order="C")
 
 
 def _NO_CHECK() -> None:  # noqa: N802 - a constant-like no-op
@@ -248,7 +254,8 @@ def prod(self: Tensor, dim: Any = _ABSENT, keepdim: bool = False, *, dtype: Any 
     dims = _dims(None if dim is _ABSENT else dim, self.ndim)
     dt = dtypes.to_dtype(dtype) if dtype is not None else (out.dtype if out is not None
                                                            else _sum_dtype(self.dtype))
-    result = np.prod(self._numpy_view(), axis=dims, dtype=_accumulate_in(dt), keepdims=keepdim)
+    with np.errstate(all="ignore"):  # torch never warns about inf/nan products
+        result = np.prod(self._numpy_view(), axis=dims, dtype=_accumulate_in(dt), keepdims=keepdim)
     if dim is _ABSENT:
         return _emit(result, dt, "ProdBackward0", "prod", (self,), {"self": self}, save_result="result", out=out)
     return _emit(result, dt, "ProdBackward1", "prod", (self,), {"self": self}, save_result="result", out=out,
@@ -404,7 +411,7 @@ def min(self: Tensor, dim: Any = _ABSENT, keepdim: bool = False, *, out: Any = N
 def _amax_amin(self: Tensor, dim: Dim, keepdim: bool, out: Tensor | None, op: str) -> Tensor:
     """amax/amin: a gradient split evenly among the tied extremes of each reduced slice."""
     dims = _dims(dim, self.ndim)
-    _check_nonempty(self, op, dims, dim not in (None, (), []))
+    _check_nonempty(self, op, dims, dim not in (None, (), []), as_given=_listed(dim) or ())
     pick = np.max if op == "amax" else np.min
     result = pick(self._numpy_view(), axis=dims, keepdims=keepdim)
     return _emit(result, self.dtype, "AmaxBackward0" if op == "amax" else "AminBackward0", op, (self,),
@@ -612,7 +619,8 @@ def cumsum(self: Tensor, dim: int, *, dtype: Any = None, out: Tensor | None = No
     dt = dtypes.to_dtype(dtype) if dtype is not None else (out.dtype if out is not None
                                                            else _sum_dtype(self.dtype))
     x = self._numpy_view()
-    result = np.cumsum(x, axis=d, dtype=_accumulate_in(dt)) if self.ndim else x.astype(dt.np)
+    with np.errstate(all="ignore"):  # torch never warns about inf/nan sums
+        result = np.cumsum(x, axis=d, dtype=_accumulate_in(dt)) if self.ndim else x.astype(dt.np)
     return _emit(result, dt, "CumsumBackward0", "cumsum", (self,), out=out,
                  values={"dim": saved_dims(dim), "_self_dtype": self.dtype})
 
@@ -645,7 +653,8 @@ def cumprod(self: Tensor, dim: int, *, dtype: Any = None, out: Tensor | None = N
     dt = dtypes.to_dtype(dtype) if dtype is not None else (out.dtype if out is not None
                                                            else _sum_dtype(self.dtype))
     x = self._numpy_view()
-    result = np.cumprod(x, axis=d, dtype=_accumulate_in(dt)) if self.ndim else x.astype(dt.np)
+    with np.errstate(all="ignore"):
+        result = np.cumprod(x, axis=d, dtype=_accumulate_in(dt)) if self.ndim else x.astype(dt.np)
     return _emit(result, dt, "CumprodBackward0", "cumprod", (self,), {"self": self}, save_result="result", out=out,
                  values={"dim": saved_dims(dim), "_self_dtype": self.dtype})
 

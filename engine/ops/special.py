@@ -1,7 +1,7 @@
 """Pointwise special functions losses and numerically careful code reach for: xlogy (x * log(y), 0 where
 x is 0; XlogyBackward0 for two tensors, XlogyBackward1 for a number as x, XlogyBackward2 for a number as
-y), logaddexp/logaddexp2, nan_to_num, heaviside (whose derivative torch leaves unimplemented) and
-the cross product (LinalgCrossBackward0). Their derivatives are in
+y), logaddexp/logaddexp2, nan_to_num, logit (LogitBackward0), heaviside (whose derivative torch leaves
+unimplemented) and the cross product (LinalgCrossBackward0). Their derivatives are in
 engine/autograd/derivatives/pointwise.py.
 """
 
@@ -186,6 +186,42 @@ def cross(input: Tensor, other: Tensor, dim: int | None = None) -> Tensor:  # no
     return linalg_cross(input, other, dim=dim)
 
 
+def _logit(x: np.ndarray, eps: float | None) -> np.ndarray:
+    """ATen's kernel: log(x / (1 - x)), x first clamped to [eps, 1 - eps] when eps is given and not negative."""
+    if eps is not None and eps >= 0:
+        x = np.clip(x, eps, 1 - eps)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.log(x / (1 - x))
+
+
+def _logit_dtype(self: Tensor) -> dtypes.dtype:
+    return self.dtype if self.dtype.is_floating_point else dtypes.get_default_dtype()
+
+
+def logit(self: Tensor, eps: float | None = None, *, out: Tensor | None = None) -> Tensor:
+    """The inverse of sigmoid (LogitBackward0, which keeps self and eps)."""
+    from engine.ops.pointwise import write_out
+
+    dt = _logit_dtype(self)
+    value = np.asarray(_logit(self._numpy_view().astype(dt.np), eps), dtype=dt.np)
+    if out is not None:
+        return write_out(out, value, "logit", (self,))
+    result = Tensor._wrap(np.array(value, order="C"), dt)
+    record("LogitBackward0", result, (self,), save={"self": self}, values={"eps": eps})
+    return result
+
+
+def logit_(self: Tensor, eps: float | None = None) -> Tensor:
+    check_inplace_allowed(self)
+    check_writable(self, _logit_dtype(self))
+
+    def write(target: np.ndarray) -> None:
+        target[...] = _logit(target, eps)
+
+    return apply_inplace(self, write, "LogitBackward0", (), save_self_copy="self", check_autograd=False,
+                         values={"eps": eps})
+
+
 def _linalg_alias(name: str) -> Callable[..., Any]:
     def op(self: Tensor) -> Tensor:
         from engine import linalg
@@ -197,7 +233,8 @@ def _linalg_alias(name: str) -> Callable[..., Any]:
 
 METHODS: dict[str, Callable[..., Any]] = {
     "xlogy": xlogy, "xlogy_": xlogy_, "logaddexp": logaddexp, "logaddexp2": logaddexp2, "nan_to_num": nan_to_num,
-    "nan_to_num_": nan_to_num_, "heaviside": heaviside, "cross": cross, "det": _linalg_alias("det"),
+    "nan_to_num_": nan_to_num_, "heaviside": heaviside, "cross": cross, "logit": logit, "logit_": logit_,
+    "det": _linalg_alias("det"),
     "inverse": _linalg_alias("inv"),
 }
 FUNCTIONS: dict[str, Callable[..., Any]] = dict(METHODS)

@@ -64,8 +64,7 @@ def set_(self: Tensor, source: Tensor | UntypedStorage | None = None, storage_of
     tracked = needs_grad(self, source) if isinstance(source, Tensor) else needs_grad(self)
     edges = edges_of([self, source]) if tracked else ()
     base_edge = edges_of([self._view.base])[0] if tracked and self._view is not None else None
-    if tuple(shape) != self._shape:
-        self._accumulator = None  # a leaf of a new shape takes gradients through a new AccumulateGrad
+    self._accumulator = None  # torch's set_ resets the grad accumulator: earlier graphs no longer reach the leaf
     self._storage = storage
     self._set_layout(shape, strides, offset)
     self._bump_version()

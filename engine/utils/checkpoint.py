@@ -34,13 +34,15 @@ def _detached_like(args: tuple[Any, ...]) -> tuple[Any, ...]:
 
 
 class _Recomputation:
-    """One checkpointed call: placeholders handed out in forward, filled by one rerun in backward."""
+    """One checkpointed call: placeholders handed out in forward, filled by one rerun per backward that
+    needs them (torch keys the rerun by graph task: a second autograd.grad through a create_graph
+    gradient reruns the block again)."""
 
     def __init__(self, function: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any],
                  rng_state: Tensor | None) -> None:
         self.function, self.args, self.kwargs, self.rng_state = function, args, kwargs, rng_state
         self.count = 0
-        self.recomputed: list[Tensor | None] | None = None
+        self.runs: dict[int, tuple[object, list[Tensor | None]]] = {}  # by backward: (its task, its rerun)
 
     def pack(self, tensor: Tensor) -> int:
         index = self.count
@@ -48,19 +50,25 @@ class _Recomputation:
         return index
 
     def unpack(self, index: int) -> Tensor:
-        """The recomputed tensor, handed over once: backward's use of it is what keeps it alive."""
-        if self.recomputed is None:
-            self._rerun()
-        assert self.recomputed is not None
-        value = self.recomputed[index]
+        """The recomputed tensor, handed over once per backward: backward's use of it is what keeps it alive."""
+        from engine.autograd.engine import current_graph_task
+
+        task = current_graph_task()
+        run = self.runs.get(id(task))
+        if run is None or run[0] is not task:
+            run = (task, self._rerun())
+            if task is not None:  # outside backward every unpack reruns, as torch's fresh graph id does
+                self.runs[id(task)] = run
+        recomputed = run[1]
+        value = recomputed[index]
         if value is None:
             raise RuntimeError("torch.utils.checkpoint: Unpack is being triggered for a tensor that was already "
                                "unpacked once. If you are calling ctx.saved_tensors in backward, make sure to do "
                                "so only once. Otherwise please open an issue with details on your use case.")
-        self.recomputed[index] = None
+        recomputed[index] = None
         return value
 
-    def _rerun(self) -> None:
+    def _rerun(self) -> list[Tensor | None]:
         saved: list[Tensor] = []
 
         def keep(tensor: Tensor) -> Tensor:
@@ -76,8 +84,9 @@ class _Recomputation:
         finally:
             if outer is not None:
                 random.set_rng_state(outer)
-        self.recomputed = list(saved)
+        recomputed: list[Tensor | None] = list(saved)
         saved.clear()  # the recomputed graph's hooks still see this list: emptied, it keeps nothing alive
+        return recomputed
 
 
 def _non_reentrant(function: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any],

@@ -86,7 +86,7 @@ _TORCH_EXTRA = ("FloatTensor", "DoubleTensor", "LongTensor", "IntTensor", "BoolT
                 "is_tensor", "numel", "can_cast", "is_floating_point", "get_default_dtype",
                 "set_default_dtype", "promote_types", "strided", "contiguous_format", "preserve_format")
 _TORCH_SUBMODULES = {"nn": "torch.nn", "autograd": "torch.autograd", "cuda": "torch.cuda", "optim": "torch.optim",
-                     "utils": "torch.utils", "linalg": "torch.linalg"}
+                     "utils": "torch.utils", "linalg": "torch.linalg", "special": "torch.special"}
 _NN_SUBMODULES = {"functional": "torch.nn.functional", "init": "torch.nn.init", "utils": "torch.nn.utils"}
 # The other torch modules: name -> (engine module path, submodules)
 _TORCH_MODULES = {
@@ -96,13 +96,13 @@ _TORCH_MODULES = {
     "torch.nn.utils": ("engine.nn.utils", {"rnn": "torch.nn.utils.rnn"}), "torch.nn.utils.rnn": ("engine.nn.utils.rnn", {}),
     "torch.utils": ("engine.utils", {"data": "torch.utils.data", "checkpoint": "torch.utils.checkpoint"}),
     "torch.utils.data": ("engine.utils.data", {}), "torch.utils.checkpoint": ("engine.utils.checkpoint", {}),
-    "torch.linalg": ("engine.linalg", {}),
+    "torch.linalg": ("engine.linalg", {}), "torch.special": ("engine.special", {}),
 }
 _AUTOGRAD_EXTRA = ("Function",)
 
 MODULE_NAMES = ("torch", "torch.nn", "torch.nn.functional", "torch.nn.init", "torch.autograd",
                 "torch.cuda", "torch.optim", "torch.optim.lr_scheduler", "torch.nn.utils", "torch.nn.utils.rnn",
-                "torch.utils", "torch.utils.data", "torch.utils.checkpoint", "torch.linalg", "numpy", "numpy.random",
+                "torch.utils", "torch.utils.data", "torch.utils.checkpoint", "torch.linalg", "torch.special", "numpy", "numpy.random",
                 "math", "paddle", "paddle.nn", "paddle.nn.functional", "paddle.nn.initializer", "paddle.nn.init",
                 "paddle.device", "paddle.device.cuda", "paddle.optimizer", "paddle.tensor", "paddle.utils",
                 "paddle.utils.dlpack", *GRANTS)

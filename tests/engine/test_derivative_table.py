@@ -14,6 +14,7 @@ This is the fixed slice CI runs (seed 0); DERIVATIVE_SWEEP_SEEDS=0,1,2,... sweep
 
 from __future__ import annotations
 
+import hashlib
 import math
 import os
 
@@ -24,7 +25,17 @@ import torch.nn.functional as TF  # noqa: E402
 
 import engine  # noqa: E402
 import engine.nn.functional as EF  # noqa: E402
-from engine.autograd.derivatives import copying, indexing, linalg, nn, pointwise, reduction, views  # noqa: E402
+from engine.autograd.derivatives import (  # noqa: E402
+    complex,
+    copying,
+    indexing,
+    linalg,
+    nn,
+    pointwise,
+    recurrent,
+    reduction,
+    views,
+)
 
 SEEDS = [int(s) for s in os.environ.get("DERIVATIVE_SWEEP_SEEDS", "0").split(",")]
 
@@ -47,7 +58,8 @@ SAMPLES = [
     ("2 - a", "r3"), ("a.sgn()", "r3"), ("a.sigmoid()", "r3"), ("a.sign()", "r3"), ("a.sin()", "r3"), ("a.sqrt()", "p3"),
     ("a - b", "r3 r3"), ("a - 2", "r3"), ("a.tan()", "r3"), ("a.tanh()", "r3"), ("F.threshold(a, 0.1, 0.0)", "r4"),
     ("F.threshold(a.clone(), 0.1, 0.0, inplace=True)", "r4"),
-    ("a.trunc()", "r3"), ("torch.clamp_max(a, 0.2)", "r4"), ("torch.clamp_min(a, 0.2)", "r4"), ("a // b", "r3 p3"), ("torch.where(a > 0, a, b)", "r4 r4"), ("a.square()", "r3"), ("a.clone().relu_()", "r4"),
+    ("a.trunc()", "r3"), ("torch.clamp_max(a, 0.2)", "r4"), ("torch.clamp_min(a, 0.2)", "r4"), ("a // b", "r3 p3"), ("torch.where(a > 0, a, b)", "r4 r4"), ("a.square()", "r3"), ("a.clone().relu_()", "r4"), ("torch.logit(a.sigmoid())", "r4"), ("torch.logit(a, 0.2)", "p4"),
+    ("a.sigmoid().logit_(0.3)", "r4"), ("torch.special.logit(a * 0.5 + 0.5)", "r4"),
     # reductions
     ("a.median()", "r2x3"), ("a.median(1)[0]", "r2x3"), ("a.median(1, keepdim=True)[0]", "r2x3"),
     ("a.nanmedian()", "r2x3"), ("a.nanmedian(0)[0]", "r2x3"), ("a.amax(1)", "r2x3"), ("a.amin(1)", "r2x3"), ("a.cumsum(1)", "r2x3"), ("torch.linalg.vector_norm(a)", "r2x3"),
@@ -91,13 +103,22 @@ SAMPLES = [
     ("a @ b", "r2x3 r3x2"), ("torch.mv(a, b)", "r2x3 r3"),
     ("torch.baddbmm(a, b, c, beta=0.5, alpha=2)", "r2x2x2 r2x2x3 r2x3x2"), ("torch.baddbmm(a, b, c)", "r2 r2x2x3 r2x3x2"),
     ("a.trace()", "r3x4"), ("a.trace()", "r4x2"), ("torch.dist(a, b)", "r2x3 r3"), ("torch.dist(a, b, 1)", "r2x3 r2x3"), ("torch.linalg.inv(spd(a))", "r3x3"),
-    ("torch.linalg.det(a)", "r3x3"), ("torch.linalg.slogdet(spd(a))[1]", "r3x3"),
+    ("torch.linalg.det(a)", "r3x3"), ("torch.linalg.slogdet(spd(a))[1]", "r3x3"), ("torch.linalg.det(a)", "r2x3x3"),
+    ("torch.linalg.slogdet(spd(a))[1]", "r2x3x3"),
     ("torch.linalg.solve(spd(a), b)", "r3x3 r3x2"), ("torch.linalg.solve(spd(a), b)", "r3x3 r3"),
     ("torch.linalg.cholesky(spd(a))", "r3x3"), ("torch.linalg.cholesky(spd(a), upper=True)", "r3x3"),
     ("sum(torch.linalg.qr(a))", "r3x3"), ("torch.linalg.qr(a)[1]", "r4x3"),
     ("sum(torch.linalg.eigh(spd(a)))", "r3x3"), ("torch.linalg.eigvalsh(spd(a))", "r3x3"),
-    ("torch.linalg.svdvals(a)", "r3x4"), ("sum(torch.linalg.svd(a, full_matrices=False))", "r3x3"),
+    ("torch.linalg.svdvals(a)", "r3x4"), ("torch.linalg.svdvals(a)", "r4x3"),
+    ("torch.linalg.svd(a)[1]", "r4x3"), ("torch.linalg.svd(a)[1]", "r3x4"), ("sum(torch.linalg.svd(a, full_matrices=False))", "r3x3"),
     ("torch.linalg.svd(a, full_matrices=False)[2]", "r3x4"), ("torch.linalg.svd(a, False)[2]", "r4x3"), ("torch.linalg.svd(a, full_matrices=False)[0]", "r3x4"),
+    ("torch.linalg.svd(a)[0]", "r3x4"), ("torch.linalg.svd(a)[2]", "r3x4"), ("sum(torch.linalg.svd(a, full_matrices=False))", "r2x3x3"),
+    ("torch.linalg.eigh(a + a.mT)[1]", "r3x3"), ("torch.linalg.eigh(a + a.mT)[1].abs()", "r2x3x3"), ("torch.linalg.eigvalsh(a + a.mT)", "r3x3"),
+    ("torch.linalg.qr(a)[0]", "r4x3"), ("torch.linalg.qr(a)[0]", "r3x4"), ("torch.linalg.qr(a)[1]", "r3x4"),
+    ("torch.linalg.qr(a)[0] @ torch.linalg.qr(a)[1]", "r3x4"), ("sum(torch.linalg.qr(a))", "r2x4x3"),
+    ("torch.linalg.solve_triangular(a.triu() + torch.eye(3, dtype=a.dtype) * 3, b, upper=True)", "r3x3 r3x2"),
+    ("torch.linalg.solve_triangular(a.tril() + torch.eye(3, dtype=a.dtype) * 3, b, upper=False, left=False)", "r3x3 r2x3"),
+    ("torch.linalg.solve_triangular(a, b, upper=True, unitriangular=True)", "r3x3 r3x2"),
     # nn
     ("F.adaptive_avg_pool2d(a, 2)", "r1x2x4x4"), ("F.avg_pool2d(a, 2)", "r1x2x4x4"),
     ("F.binary_cross_entropy(a.sigmoid(), b.sigmoid())", "r2x3 r2x3"), ("F.pad(a, (1, 2))", "r2x3"),
@@ -170,28 +191,40 @@ SAMPLES = [
     ("F.adaptive_max_pool2d(a, (2, 3))", "r2x5x5"),
     ("torch.nn.utils.rnn.pack_padded_sequence(a, torch.tensor([3, 2])).data", "r3x2x2"),
     ("torch.nn.utils.rnn.pack_padded_sequence(a, torch.tensor([3, 1]), batch_first=True).data", "r2x3x2"),
+    # binary elementwise ops, out of place and in place
+    ("torch.fmod(a, b)", "r3 p3"), ("torch.fmod(a, 0.7)", "r3"), ("a.clone().fmod_(b)", "r2x3 p3"),
+    ("torch.atan2(a, b)", "r2x3 r3"), ("a.clone().atan2_(b)", "r3 r3"), ("torch.hypot(a, b)", "r2x3 r1"),
+    ("a.clone().hypot_(b)", "r3 r3"), ("torch.lerp(a, b, c)", "r3 r3 r3"), ("a.clone().lerp_(b, c)", "r3 r3 r3"),
+    ("torch.fmax(a, b)", "r4 r4"), ("torch.fmin(a, b)", "r4 r4"), ("torch.copysign(a, b)", "r3 r3"),
+    ("torch.copysign(a, -2.)", "r3"), ("a.clone().copysign_(b)", "r3 r3"),
+    *((f"a.clone().{op}_(b)", "r2x3 r3") for op in ("eq", "ne", "lt", "le", "gt", "ge")),
+    *((f"a.clone().{op}_(0.1)", "r3") for op in ("eq", "ne", "lt", "le", "gt", "ge")),
+    # complex views and conversions (the outputs are real: view_as_real, .real, .imag)
+    ("torch.view_as_real(torch.complex(a, b))", "r3 r3"), ("torch.view_as_real(torch.polar(a, b))", "p3 r3"),
+    ("torch.polar(a, b).imag", "p2x3 r3"), ("torch.complex(a, b).conj().imag", "r3 r3"),
+    ("torch.complex(a, b).conj().real", "r3 r3"), ("torch.view_as_real(torch.complex(a, b).conj_physical())", "r3 r3"),
+    ("torch.view_as_real(torch.complex(a, b).conj_physical_())", "r3 r3"),
+    ("torch.view_as_real(torch.view_as_complex(a).conj_physical())", "r3x2"),
+    ("torch.view_as_real(torch.complex(a, b).sgn())", "r3 r3"),
+    ("torch.view_as_real(torch.view_as_complex(a) * torch.complex(b, b))", "r3x2 r3"),
+    ("torch.view_as_real(torch.view_as_complex(a) * (2 + 1j))", "r3x2"),
+    ("torch.view_as_real(torch.complex(a, b) / torch.complex(b, a))", "r3 r3"),
+    ("torch.view_as_real(torch.view_as_complex(a) * b)", "r3x2 r3"), ("torch.view_as_real(torch.view_as_complex(a) / b)", "r3x2 p3"),
+    # clamp with tensor bounds
+    ("torch.clamp(a, b, c)", "r4 r4 r4"), ("torch.clamp(a, max=b)", "r2x4 r4"), ("torch.clamp_min(a, b)", "r4 r4"),
+    ("torch.clamp_max(a, b)", "r4 r4"), ("a.clone().clamp_(b, c)", "r4 r4 r1"),
 ]
 
-XFAIL = {
-    "F.hardtanh(a.clone(), -0.5, 0.5, inplace=True)": "torch's hardtanh_ saves its result so that, under "
-    "create_graph, the saved value hangs off the clone's node, not off HardtanhBackward0 (values agree)",
-    "torch.linalg.svd(a, False)[2]": "forward: the engine's reduced SVD of a tall matrix picks other "
-    "singular-vector signs than torch's LAPACK call, so every value downstream differs",
-    "F.binary_cross_entropy(a.sigmoid(), b.sigmoid())": "the engine has no logit op yet: the target gradient's graph "
-    "spells it log(x / (1 - x)) where torch has LogitBackward0 (values agree)",
-}
+XFAIL: dict[str, str] = {}  # expression -> why it still differs from torch (a strict xfail)
 
-# torch differentiates these with LU factors, triangular solves and diag_embed: the engine's formulas
-# compute the same derivatives with inv/solve and products, so only values (first and second) are compared
-_LINALG = "torch's backward is spelled with LU solves; the engine's with inv/solve and products (values compared)"
-GRAPH_SPELLED_DIFFERENTLY = {expr: _LINALG for expr, _ in SAMPLES if expr.startswith("torch.linalg")
-                             or expr.startswith("sum(torch.linalg")}
-GRAPH_SPELLED_DIFFERENTLY |= {expr: "torch's infinitely differentiable group norm backward is its own composite; the "
+# samples whose first derivatives' graphs are not compared (values are), and why
+GRAPH_SPELLED_DIFFERENTLY = {expr: "torch's infinitely differentiable group norm backward is its own composite; the "
                               "engine's formula takes other steps to the same values" for expr, _ in SAMPLES
                               if expr.startswith("F.group_norm")}
 
 # nodes no sample reaches yet, and why
 UNREACHED = {"UniqueConsecutiveBackward0": "unique_consecutive is not in the engine yet",
+             "MkldnnRnnLayerBackward0": "a float32 layer: compared by test_an_lstm_gradient_penalty_as_torch",
              "ScaledDotProductFlashAttentionForCpuBackward0": "its double backward fails in torch: compared by "
              "test_flash_attention_double_backward_fails_as_in_torch"}
 
@@ -300,7 +333,7 @@ def test_first_and_second_derivatives_as_torch(expr, kinds, seed):
 
 def test_every_node_of_the_table_is_exercised():
     table = set()
-    for family in (pointwise, reduction, views, indexing, copying, linalg, nn):
+    for family in (pointwise, reduction, views, indexing, copying, linalg, nn, complex, recurrent):
         table |= set(family.DERIVATIVES)
     met: set[str] = set()
     for expr, kinds in SAMPLES:
@@ -346,6 +379,22 @@ def test_flash_attention_double_backward_fails_as_in_torch(kwargs):
     assert _close(_attention_double_backward(engine, EF, kwargs), expected)
 
 
+def _checkpointed_gradient_penalty(T) -> dict:
+    """A gradient penalty through a non-reentrant checkpoint: each backward reruns the block for itself,
+    so the second autograd.grad finds the saved tensors the first one consumed."""
+    T.manual_seed(0)
+    layer = T.nn.Linear(3, 3).double()
+    x = T.randn(2, 3, dtype=T.float64, requires_grad=True)
+    out = T.utils.checkpoint.checkpoint(lambda t: layer(t).tanh(), x, use_reentrant=False)
+    (gx,) = T.autograd.grad(out.sum(), [x], create_graph=True)
+    second = T.autograd.grad((gx * gx).sum(), [x, layer.weight])
+    return {"first": (_desc(gx.grad_fn), _values(gx)), "second": [_values(g) for g in second]}
+
+
+def test_a_gradient_penalty_through_a_checkpoint_as_torch():
+    assert _close(_checkpointed_gradient_penalty(engine), _checkpointed_gradient_penalty(torch))
+
+
 def _hooked_gradient_penalty(T) -> dict:
     """A gradient penalty through a module with a full backward hook: the hook's identity nodes keep
     the gradients' history, and the hook sees the gradients flowing through."""
@@ -363,28 +412,51 @@ def test_a_full_backward_hook_keeps_the_gradients_history_as_torch():
     assert _close(_hooked_gradient_penalty(engine), _hooked_gradient_penalty(torch))
 
 
-# nodes still differentiated outside the table: create_graph through them fails loudly, never graph-less
-def _float32_lstm():
-    lstm = engine.nn.LSTM(3, 4)
-    x = engine.randn(5, 2, 3, requires_grad=True)
-    return lstm(x)[0], [x, *lstm.parameters()]
+def _graph_signature(fn, memo: dict) -> str:
+    """_desc's text, hashed node by node: an LSTM's gradient graph shares subgraphs too often to print."""
+    if fn is None:
+        return "None"
+    if id(fn) not in memo:
+        text = type(fn).__name__ + "(" + ", ".join(_graph_signature(n, memo) for n, _ in fn.next_functions) + ")"
+        memo[id(fn)] = hashlib.sha1(text.encode()).hexdigest()
+    return memo[id(fn)]
 
 
-def _atan2():
-    a, b = engine.tensor([0.3, -2.5], requires_grad=True), engine.tensor([1.5, 0.5], requires_grad=True)
-    return engine.atan2(a, b), [a, b]
+def _lstm_gradient_penalty(T, bidirectional: bool, state: bool) -> dict:
+    """create_graph through the fused float32 LSTM layer (MkldnnRnnLayerBackward0): torch switches to its
+    differentiable backward (the gates recomputed, backpropagation through time in ops); the gradients'
+    graphs are compared, and their values in float32's precision."""
+    T.manual_seed(0)
+    lstm = T.nn.LSTM(3, 4, bidirectional=bidirectional)
+    x = T.randn(5, 2, 3, requires_grad=True)
+    layers = 2 if bidirectional else 1
+    hx = (T.randn(layers, 2, 4, requires_grad=True), T.randn(layers, 2, 4, requires_grad=True)) if state else None
+    out, (h, c) = lstm(x, hx)
+    inputs = [x, *lstm.parameters(), *(hx or ())]
+    first = T.autograd.grad(out.sum() + (h * h).sum() + c.sum(), inputs, create_graph=True)
+    memo: dict = {}
+    graphs = [_graph_signature(g.grad_fn, memo) for g in first]
+    second = T.autograd.grad(sum((g * g).sum() for g in first), inputs)
+    return {"node": out.grad_fn.name() if not bidirectional else None, "graphs": graphs,
+            "first": [_values(g) for g in first], "second": [_values(g) for g in second]}
 
 
-STILL_OUTSIDE_THE_TABLE = {"MkldnnRnnLayerBackward0": _float32_lstm, "Atan2Backward0": _atan2}
+def _close_float32(x, y) -> bool:
+    if isinstance(x, float) and isinstance(y, float):
+        return math.isclose(x, y, rel_tol=1e-4, abs_tol=1e-5)
+    if isinstance(x, (list, tuple)) and isinstance(y, (list, tuple)):
+        return len(x) == len(y) and all(_close_float32(p, q) for p, q in zip(x, y))
+    if isinstance(x, dict) and isinstance(y, dict):
+        return x.keys() == y.keys() and all(_close_float32(x[k], y[k]) for k in x)
+    return x == y
 
 
-@pytest.mark.parametrize("node", sorted(STILL_OUTSIDE_THE_TABLE))
-def test_create_graph_through_a_node_outside_the_table_fails_loudly(node):
-    engine.manual_seed(0)
-    out, inputs = STILL_OUTSIDE_THE_TABLE[node]()
-    with pytest.raises(NotImplementedError, match=f"create_graph=True through {node} is not supported by this engine"):
-        engine.autograd.grad(out.sum(), inputs, create_graph=True, retain_graph=True)
-    assert all(g is not None for g in engine.autograd.grad(out.sum(), inputs))  # first order still works
+@pytest.mark.parametrize(("bidirectional", "state"), [(False, False), (True, True)], ids=["plain", "bidirectional"])
+def test_an_lstm_gradient_penalty_as_torch(bidirectional, state):
+    expected = _lstm_gradient_penalty(torch, bidirectional, state)
+    got = _lstm_gradient_penalty(engine, bidirectional, state)
+    if not _close_float32(got, expected):
+        assert got == expected
 
 
 def test_every_unary_op_is_differentiated_by_the_table():

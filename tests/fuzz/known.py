@@ -7,16 +7,8 @@ repros; the backward engine's former classes are regression tests there).
 
 from __future__ import annotations
 
-DATA_SHAPE = ("`.data =` that changes a leaf's (or a view's) shape, then backward: which AccumulateGrad and which "
-              "shape torch's validate_outputs checks the gradient against (the autograd stream's backward engine)")
-
-# signature -> reason
-KNOWN: dict[str, str] = {
-    "autograd.backward | error none->RuntimeError": DATA_SHAPE,
-    "autograd.backward | error RuntimeError->none": DATA_SHAPE,
-    "autograd.backward_grad | error RuntimeError->none": DATA_SHAPE,
-    "autograd.grad | objects": DATA_SHAPE,
-}
+# signature -> reason (none open: `.data =` then backward, the last class, is modelled now)
+KNOWN: dict[str, str] = {}
 
 
 def reason(signature: str) -> str | None:

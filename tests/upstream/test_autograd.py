@@ -14,10 +14,6 @@ from tests.upstream.harness import WARN_ONCE, cases, compare
 pytest.importorskip("torch")
 
 XFAIL: dict[str, str] = {
-    "test_grad_to_node_set": "the autograd stream (issue 11 part 3: torch.autograd.grad's traversal of inputs the graph never reached)",
-    "test_grad_dtype: leaf only": "the autograd stream (issue 11 part 3: Tensor.grad_dtype)",
-    "test_grad_dtype: assigning .grad": "the autograd stream (issue 11 part 3: Tensor.grad_dtype)",
-    "test_saved_variable_saved_original_inplace_detach": "the autograd stream (issue 11 part 3: a saved tensor detached in place)",
     "test_dir": "dir(tensor) lists every method of torch.Tensor; the engine implements the subset the tool shows (out of scope for good)",
 }
 

@@ -15,10 +15,7 @@ from tests.upstream.harness import cases
 
 pytest.importorskip("torch")
 
-XFAIL: dict[str, str] = {
-    "test_grad_batched_grad: scalar output": "is_grads_batched runs one backward per row and stacks the rows: the "
-    "values are torch's, the layout is not (torch's vmap returns SumBackward's expand as a stride-0 view)",
-}
+XFAIL: dict[str, str] = {}
 
 _SIMULATE_BACKWARD_ERROR = """
     class SimulateBackwardError(torch.autograd.Function):

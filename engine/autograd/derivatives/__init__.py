@@ -1,7 +1,8 @@
 """The derivative table: for every node class an op records, what it saves and how it differentiates.
 
 This is the engine's derivatives.yaml. Each op family has one module here (pointwise, reduction,
-linalg, views, indexing, selection, copying, nn) holding a dict `DERIVATIVES` from PyTorch's node class name to
+linalg, views, indexing, selection, copying, nn, complex,
+recurrent) holding a dict `DERIVATIVES` from PyTorch's node class name to
 a `rule`:
 
     "MulBackward0": rule(
@@ -43,9 +44,9 @@ node class as the out-of-place op, keeping a copy of `self` if a formula reads i
 rule in its family's DERIVATIVES (field names and node names as derivatives.yaml and the node's
 `_saved_*` attributes in torch have them); add a sample to tests/engine/test_derivative_table.py,
 which compares the op's first and second derivatives with torch and fails for a rule no sample
-reaches. A node recorded with a numpy backward closure instead (the few ops not yet in the table,
-engine.autograd.node.WITHOUT_DOUBLE_BACKWARD) still works for first derivatives; create_graph
-through it raises NotImplementedError rather than return a gradient without a graph.
+reaches. Every node class a torch op records is in the table (engine.autograd.derivatives.recurrent's fused
+LSTM keeps its numpy kernel for a plain backward and switches to engine ops under create_graph, as
+torch does); only the Paddle dialect's own nodes and checkpoint's still carry a numpy closure.
 """
 
 from __future__ import annotations
@@ -122,15 +123,17 @@ def install(table: dict[str, Rule]) -> None:
 
 def _install_all() -> None:
     from engine.autograd.derivatives import (
+        complex,
         copying,
         indexing,
         linalg,
         nn,
         pointwise,
+        recurrent,
         reduction,
         selection,
         views,
     )
 
-    for family in (pointwise, reduction, linalg, views, indexing, selection, copying, nn):
+    for family in (pointwise, reduction, linalg, views, indexing, selection, copying, nn, complex, recurrent):
         install(family.DERIVATIVES)

@@ -11,6 +11,7 @@ from typing import Any
 
 from engine.autograd.derivatives import rule
 from engine.autograd.derivatives.pointwise import maybe_multiply
+from engine.ops import backward_ops as B
 
 
 def _column_major(sizes: tuple[int, ...], strides: tuple[int, ...]) -> bool:
@@ -54,23 +55,12 @@ DERIVATIVES = {
 
 
 # --------------------------------------------------------------------------- torch.linalg (engine/linalg.py)
-# torch computes these with LU and triangular solves; the formulas below are the same derivatives
-# written with inv/solve and products, so values (and second derivatives) agree while the graph a
-# create_graph backward records is spelled with other nodes.
-def _eye(n: int, like: Any) -> Any:
-    import engine
-
-    return engine.eye(n, dtype=like.dtype)
-
-
-def _inv(a: Any) -> Any:
-    from engine import linalg
-
-    return linalg.inv(a)
-
-
-def _scalar_times_matrix(scalar: Any, matrix: Any) -> Any:
-    return scalar.unsqueeze(-1).unsqueeze(-1) * matrix
+# Every formula here is torch's (FunctionsManual's inv, solve, solve_triangular, det, slogdet,
+# cholesky, qr, eigh and svd backwards), op for op, so create_graph records torch's graph: a second
+# derivative, and the graph pane, show the nodes torch shows.
+def _times_eye(d: Any, n: int) -> Any:
+    """torch's `d.unsqueeze(-1).expand(n).diag_embed()`: d times the n x n identity."""
+    return B.diag_embed(d.unsqueeze(-1).expand(*d._shape, n))
 
 
 def inv_backward(grad: Any, inverse: Any) -> Any:
@@ -89,90 +79,143 @@ def solve_backward(c: Any, grad: Any) -> list[Any]:
     return [grad_a, (grad_b.squeeze(-1) if vector else grad_b) if c.needs(1) else None]
 
 
+def solve_triangular_backward(c: Any, grad: Any) -> list[Any]:
+    """torch's linalg_solve_triangular_backward: gB = A^-H gX (a triangular solve), gA = -gB X^H in A's triangle."""
+    from engine import linalg
+
+    a, x, upper, left, unit = c.self, c.result, c.upper, c.left, c.unitriangular
+    mask = c.grad_input_mask
+    g_b = linalg.solve_triangular(a.mT, grad, upper=not upper, left=left, unitriangular=unit)
+    g_a = None
+    if mask[0]:
+        g_a = -(g_b @ x.mT) if left else -(x.mT @ g_b)
+        g_a = g_a.triu(int(unit)) if upper else g_a.tril(-int(unit))
+    return [g_a, g_b if mask[1] else None]
+
+
 def cholesky_backward(grad: Any, factor: Any, upper: bool) -> Any:
+    """torch's cholesky_backward (Murray, arXiv 1602.07527): two triangular solves around tril(L^H gL)."""
+    from engine import linalg
+
     if upper:
         factor, grad = factor.mT, grad.mT
-    eye = _eye(factor._shape[-1], factor)
-    phi = factor.mT @ grad
-    phi = phi.tril() - phi * eye * 0.5
-    inverse = _inv(factor)
-    result = inverse.mT @ (phi @ inverse)
-    return (result + result.mT) * 0.5
+    g_a = (factor.mT @ grad).tril()
+    g_a = B.mul_scalar(g_a + g_a.tril(-1).mT, 0.5)
+    g_a = linalg.solve_triangular(factor.mT, g_a, upper=True, left=True)
+    return linalg.solve_triangular(factor, g_a, upper=False, left=False)
 
 
 def qr_backward(grads: list[Any], q: Any, r: Any) -> Any:
-    g_q, g_r = grads
-    if g_q is None:
-        g_q = q * 0
-    if g_r is None:
-        g_r = r * 0
+    """torch's linalg_qr_backward for A with at least as many rows as columns, op for op: the
+    symmetric part of gR R^H - Q^H gQ (built from its upper triangle, diagonal halved) brought back
+    by Q, then a triangular solve with R^H from the right."""
     from engine import linalg
 
-    m = r @ g_r.mT - g_q.mT @ q
-    lower = m.tril(-1)
-    copyltu = lower + lower.mT + m * _eye(m._shape[-1], m)
-    return _in_column_major(linalg.solve(r, (g_q + q @ copyltu).mT).mT)
+    g_q, g_r = grads
+    if q._shape[-2] < r._shape[-1]:
+        return _wide_qr_backward(g_q, g_r, q, r)
+    if g_q is not None:
+        g_a = g_r @ r.mT - q.mT @ g_q if g_r is not None else -(q.mT @ g_q)
+    else:
+        g_a = g_r @ r.mT
+    upper = g_a.triu()
+    g_a = upper + upper.mT
+    B.mul_scalar_(g_a.diagonal(0, -2, -1), 0.5)
+    g_a = q @ g_a
+    if g_q is not None:
+        g_a = g_a + g_q
+    return linalg.solve_triangular(r.mT, g_a, upper=False, left=False)
 
 
-def _in_column_major(matrix: Any) -> Any:
-    """The layout torch's LAPACK-backed formulas leave their gradient in."""
-    return matrix.mT.contiguous().mT
+def _wide_qr_backward(g_q: Any, g_r: Any, q: Any, r: Any) -> Any:
+    """torch's linalg_qr_backward for A = Q [X Y] with fewer rows than columns: X's part through a
+    triangular solve with X^H, then Q gR added for the whole of A."""
+    from engine import linalg
+    from engine.ops.indexing import cat
 
-
-def _off_diagonal_reciprocal(diff: Any) -> Any:
-    """1 / diff off the diagonal, 0 on it (diff is 0 there)."""
-    eye = _eye(diff._shape[-1], diff)
-    return (diff + eye).reciprocal() * (1 - eye)
+    m, n = q._shape[-2], r._shape[-1]
+    if g_q is not None:
+        g_a = g_r @ r.mT - q.mT @ g_q if g_r is not None else -(q.mT @ g_q)
+    else:
+        g_a = g_r @ r.mT
+    x = -g_a
+    g_a = q @ (x - x.mT).tril()
+    g_a = linalg.solve_triangular(r.narrow(-1, 0, m).mT, g_a, upper=False, left=False)
+    g_a = cat([g_a, B.new_zeros(g_a, (*g_a._shape[:-1], n - m))], -1)
+    return g_a + q @ g_r if g_r is not None else g_a
 
 
 def eigh_backward(grads: list[Any], w: Any, v: Any) -> Any:
+    """torch's linalg_eig_backward for a real symmetric A (is_hermitian), op for op."""
     g_w, g_v = grads
-    eye = _eye(w._shape[-1], w)
-    inner = None if g_w is None else g_w.unsqueeze(-2) * eye
-    if g_v is not None:
-        f = _off_diagonal_reciprocal(w.unsqueeze(-2) - w.unsqueeze(-1))
-        term = f * (v.mT @ g_v)
-        inner = term if inner is None else inner + term
-    result = v @ (inner @ v.mT)
-    return (result + result.mT) * 0.5
+    if g_v is None:  # eigvalsh: V diag(gL) V^H
+        return (v * g_w.unsqueeze(-2)) @ v.mT
+    vhgv = v.mT @ g_v
+    vhgv = B.mul_scalar(vhgv - vhgv.mT, 0.5)  # onto the skew-symmetric matrices
+    econj = w.unsqueeze(-2) - w.unsqueeze(-1)
+    econj.diagonal(0, -2, -1).fill_(1.0)
+    g_a = vhgv.div_(econj)
+    if g_w is not None:
+        g_a.diagonal(0, -2, -1).copy_(g_w)
+    return v @ (g_a @ v.mT)
 
 
-def svd_backward(grads: list[Any], u: Any, s: Any, vh: Any) -> Any:
-    """The gradient of A = U diag(S) Vh for real matrices with distinct singular values."""
+def svd_backward(grads: list[Any], u: Any, s: Any, vh: Any, full_matrices: bool) -> Any:
+    """torch's svd_backward for real A with distinct singular values, op for op (full_matrices: the
+    first k columns of U, rows of Vh and of their gradients, as _linalg_svd's entry narrows them)."""
     g_u, g_s, g_vh = grads
     k = s._shape[-1]
-    eye = _eye(k, s)
-    u, v = u[..., :k], vh.mT[..., :k]
-    inner = None if g_s is None else g_s.unsqueeze(-2) * eye
-    if g_u is None and g_vh is None:
-        return u @ (inner @ v.mT)
-    sigma = s.unsqueeze(-2) * eye
-    f = _off_diagonal_reciprocal(s.unsqueeze(-2) ** 2 - s.unsqueeze(-1) ** 2)
-    outside = []  # a non-square A: the parts of gU (gV) outside U's (V's) column span
-    if g_u is not None:
-        g_u = g_u[..., :k]
-        j = f * (u.mT @ g_u)
-        term = (j + j.mT) @ sigma
-        inner = term if inner is None else inner + term
-        if u._shape[-2] > k:
-            outside.append(((g_u - u @ (u.mT @ g_u)) / s.unsqueeze(-2)) @ v.mT)
-    if g_vh is not None:
-        g_v = g_vh.mT[..., :k]
-        kk = f * (v.mT @ g_v)
-        term = sigma @ (kk + kk.mT)
-        inner = term if inner is None else inner + term
-        if v._shape[-2] > k:
-            outside.append(u @ ((g_v - v @ (v.mT @ g_v)) / s.unsqueeze(-2)).mT)
-    result = u @ (inner @ v.mT)
-    for term in outside:
-        result = result + term
-    return result
+    if full_matrices:
+        u, vh = u.narrow(-1, 0, k), vh.narrow(-2, 0, k)
+        g_u = g_u.narrow(-1, 0, k) if g_u is not None else None
+        g_vh = g_vh.narrow(-2, 0, k) if g_vh is not None else None
+    m, n = u._shape[-2], vh._shape[-1]
+    if g_u is None and g_vh is None:  # svdvals: U diag(gS) Vh
+        return u @ (g_s.unsqueeze(-1) * vh) if m >= n else (u * g_s.unsqueeze(-2)) @ vh
+    uhgu = _skew(u.mT @ g_u) if g_u is not None else None
+    vhgv = _skew(vh @ g_vh.mT) if g_vh is not None else None
+    s2 = s * s
+    e = s2.unsqueeze(-2) - s2.unsqueeze(-1)
+    e.diagonal(0, -2, -1).fill_(1)
+    if g_u is not None and g_vh is not None:
+        g_a = (uhgu * s.unsqueeze(-2) + s.unsqueeze(-1) * vhgv) / e
+    elif g_u is not None:
+        g_a = (uhgu / e) * s.unsqueeze(-2)
+    else:
+        g_a = s.unsqueeze(-1) * (vhgv / e)
+    if g_s is not None:
+        g_a = g_a + B.diag_embed(g_s)
+    if m > n and g_u is not None:  # U gA + (I - U U^H) gU S^-1, then V^H
+        g_a = u @ g_a
+        gu_sinv = g_u / s.unsqueeze(-2)
+        g_a = g_a + gu_sinv - u @ (u.mT @ gu_sinv)
+        return g_a @ vh
+    if m < n and g_vh is not None:  # U [gA V^H + S^-1 gVh (I - V V^H)]
+        g_a = g_a @ vh
+        sinv_gvh = g_vh / s.unsqueeze(-1)
+        g_a = g_a + sinv_gvh - (sinv_gvh @ vh.mT) @ vh
+        return u @ g_a
+    return u @ (g_a @ vh) if m >= n else (u @ g_a) @ vh
+
+
+def _skew(a: Any) -> Any:
+    return a - a.mT
 
 
 def _det_backward(c: Any, grad: Any) -> Any:
+    """torch's linalg_det_backward for an invertible A (under create_graph): solve(A^H, (g det) I)."""
     from engine import linalg
 
-    return linalg.solve(c.A.mT, _scalar_times_matrix(grad * c.result, _eye(c.A._shape[-1], c.A)))
+    return linalg.solve(c.A.mT, _times_eye(grad * c.result, c.A._shape[-1]).mT)
+
+
+def _slogdet_backward(c: Any, grads: list[Any]) -> Any:
+    """torch's slogdet_backward for real A: solve(A^H, g_logabsdet I)."""
+    from engine import linalg
+
+    if grads[1] is None:
+        return None
+    return linalg.solve(c.A.mT, _times_eye(grads[1], c.A._shape[-1]).mT)
 
 
 def _dist_backward(c: Any, grad: Any) -> Any:
@@ -187,10 +230,10 @@ DERIVATIVES.update({
                           self=_dist_backward, other=lambda c, grad: -_dist_backward(c, grad)),
     "LinalgInvExBackward0": rule("A", saves="inverse", A=lambda c, grad: inv_backward(grad, c.inverse)),
     "LinalgDetBackward0": rule("A", saves="A, result", A=_det_backward),
-    "LinalgSlogdetBackward0": rule("A", saves="A, sign", grads_list=True,
-                                   A=lambda c, grads: None if grads[1] is None else
-                                   _scalar_times_matrix(grads[1], _inv(c.A).mT)),
+    "LinalgSlogdetBackward0": rule("A", saves="A, sign", grads_list=True, A=_slogdet_backward),
     "LinalgSolveExBackward0": rule("A, B", solve_backward, saves="A, result", keeps="left"),
+    "LinalgSolveTriangularBackward0": rule("self, B", solve_triangular_backward, saves="result, self",
+                                           keeps="left, unitriangular, upper"),
     "LinalgCholeskyExBackward0": rule("A", saves="L", keeps="upper",
                                       A=lambda c, grad: cholesky_backward(grad, c.L, c.upper)),
     "LinalgQrBackward0": rule("A", saves="Q, R", keeps="mode", grads_list=True,
@@ -198,7 +241,7 @@ DERIVATIVES.update({
     "LinalgEighBackward0": rule("A", saves="eigenvalues, eigenvectors", grads_list=True,
                                 A=lambda c, grads: eigh_backward(grads, c.eigenvalues, c.eigenvectors)),
     "LinalgSvdBackward0": rule("A", saves="S, U, Vh", keeps="full_matrices", grads_list=True,
-                               A=lambda c, grads: svd_backward(grads, c.U, c.S, c.Vh)),
+                               A=lambda c, grads: svd_backward(grads, c.U, c.S, c.Vh, c.full_matrices)),
 })
 
 

@@ -17,12 +17,27 @@ from engine.ops.factories import zeros_like
 from engine.ops.pointwise import where
 
 
+def _conj(x: Any) -> Any:
+    """A formula's `x.conj()`: a complex operand's conjugate (a view); a real one, or a number, as it is."""
+    if isinstance(x, complex):
+        return x.conjugate()
+    return x.conj() if hasattr(x, "_vc") and x.dtype.is_complex else x
+
+
 def maybe_multiply(t: Any, s: Any) -> Any:
     return t if s == 1 else B.mul_scalar(t, s)
 
 
 def zeros(c: Any, grad: Any) -> Any:
     return zeros_like(grad)
+
+
+def info_zeros(grad: Any, shape: tuple[int, ...]) -> Any:
+    """`zeros_like(x)` of an input x the node does not save (torch keeps its TypeAndSize): at::zeros,
+    whose zero_() leaves the new tensor at version 1."""
+    t = B.new_zeros(grad, shape)
+    t._bump_version()
+    return t
 
 
 def _one_minus(x: Any) -> Any:
@@ -64,6 +79,20 @@ def pow_backward_scalar_base(grad: Any, base: Any, exponent: Any, result: Any) -
     return grad * B.mul_scalar(result, log_base)
 
 
+def atan2_backward(c: Any, grad: Any) -> list[Any]:
+    """torch's atan2_backward: both operands' gradients share one reciprocal, zero where it is infinite (at 0, 0)."""
+    recip = (c.self * c.self + c.other * c.other).reciprocal()
+    recip = recip.masked_fill(recip.isinf(), 0)
+    mask = c.grad_input_mask
+    return [grad * c.other * recip if mask[0] else None, grad * -c.self * recip if mask[1] else None]
+
+
+def copysign_tensor_self_backward(grad: Any, self: Any, result: Any) -> Any:
+    ratio = result / self
+    ratio.masked_fill_(self == 0, 0)
+    return grad * ratio
+
+
 def clamp_backward(grad: Any, self: Any, low: Any, high: Any) -> Any:
     if low is not None and high is not None:
         return where((self >= low).logical_and(self <= high), grad, _scalar_zero(grad))
@@ -74,10 +103,28 @@ def clamp_backward(grad: Any, self: Any, low: Any, high: Any) -> Any:
     return grad
 
 
+def clamp_tensors_backward(c: Any, grad: Any) -> list[Any]:
+    """ClampBackward0 (tensor bounds): self's as clamp_backward; a bound's where it wins, torch's
+    clamp_backward_min_max (min where self < min < max, max where self > max or max < min)."""
+    mask, self, low, high = c.grad_input_mask, c.self, c.min, c.max
+    zero = _scalar_zero(grad)
+    g_min = g_max = None
+    if low is not None and high is not None:
+        if mask[1]:
+            g_min = where((self < low).logical_and(low < high), grad, zero)
+        if mask[2]:
+            g_max = where((self > high).logical_or(high < low), grad, zero)
+    elif low is not None and mask[1]:
+        g_min = where(self < low, grad, zero)
+    elif high is not None and mask[2]:
+        g_max = where(self > high, grad, zero)
+    return [clamp_backward(grad, self, low, high) if mask[0] else None, g_min, g_max]
+
+
 def sgn_backward(self: Any, grad: Any, sgn: Any) -> Any:
-    """torch's sgn_backward for real input: (g - sgn * (g * sgn)) / |x|, i.e. 0 away from 0."""
+    """torch's sgn_backward (complex input): (g - sgn * sgn * conj(g)) / (2 |x|), 0 where x is 0."""
     magnitude = self.abs()
-    return ((grad - sgn * (grad * sgn)) / magnitude).masked_fill_(magnitude == 0.0, 0.0)
+    return ((grad - (sgn * sgn) * grad.conj()) / B.mul_scalar(magnitude, 2.0)).masked_fill_(magnitude == 0.0, 0.0)
 
 
 def gelu_double_backward(ggi: Any, go: Any, x: Any, approximate: str) -> Any:
@@ -192,6 +239,21 @@ def _xlogy(x: Any, y: Any) -> Any:
     return xlogy(x, y)
 
 
+def logit_backward(grad: Any, self: Any, eps: float | None) -> Any:
+    """torch's infinitely_differentiable_logit_backward (create_graph), else its logit_backward kernel, with
+    the same values: grad / (x (1 - x)) inside [eps, 1 - eps] (0 outside), or inside [0, 1] (NaN outside)
+    without eps. The kernel takes a negative eps for none; the composite takes it at its word."""
+    from engine.autograd import grad_mode
+    from engine.ops.core import scalar_tensor
+
+    if eps is not None and (eps >= 0 or grad_mode.state.enabled):
+        low, high, outside = eps, 1.0 - eps, 0.0
+    else:
+        low, high, outside = 0.0, 1.0, math.nan
+    inside = (self >= low).logical_and(self <= high)
+    return where(inside, grad / (self * _one_minus(self)), scalar_tensor(outside, self.dtype))
+
+
 def _polygamma(n: int, x: Any) -> Any:
     from engine.ops.gamma import polygamma
 
@@ -228,13 +290,14 @@ DERIVATIVES = {
                           self=lambda c, grad: maybe_multiply(-grad, c.alpha),
                           other=lambda c, grad: grad),
     "RsubBackward1": rule("self", keeps="alpha", self=lambda c, grad: maybe_multiply(-grad, c.alpha)),
+    # the .conj() of a complex operand (a real tensor is its own conjugate: no node, no copy)
     "MulBackward0": rule("self, other", saves={"other": "self", "self": "other"},
-                         self=lambda c, grad: grad * c.other,
-                         other=lambda c, grad: grad * c.self),
-    "MulBackward1": rule("self", keeps="other", self=lambda c, grad: B.mul_scalar(grad, c.other)),
+                         self=lambda c, grad: grad * _conj(c.other),
+                         other=lambda c, grad: grad * _conj(c.self)),
+    "MulBackward1": rule("self", keeps="other", self=lambda c, grad: B.mul_scalar(grad, _conj(c.other))),
     "DivBackward0": rule("self, other", saves={"other": "self, other", "self": "other"},
-                         self=lambda c, grad: grad / c.other,
-                         other=lambda c, grad: -grad * ((c.self / c.other) / c.other)),
+                         self=lambda c, grad: grad / _conj(c.other),
+                         other=lambda c, grad: -grad * _conj((c.self / c.other) / c.other)),
     "DivBackward1": rule("self", keeps="other", self=lambda c, grad: B.div_scalar(grad, c.other)),
     "DivBackward2": rule("self, other", saves={"other": "self, other", "self": "other"}, keeps="rounding_mode",
                          self=lambda c, grad: zeros(c, grad) if c.rounding_mode is not None else grad / c.other,
@@ -242,7 +305,8 @@ DERIVATIVES = {
                          else -grad * ((c.self / c.other) / c.other)),
     "PowBackward0": rule("self", saves="self", keeps="exponent",
                          self=lambda c, grad: pow_backward(grad, c.self, c.exponent)),
-    "PowBackward1": rule("self, exponent", saves={"exponent": "self, exponent", "self": "self, exponent"},
+    "PowBackward1": rule("self, exponent", saves={"exponent": "self, exponent", "result": "exponent",
+                                                  "self": "self, exponent"},
                          self=lambda c, grad: pow_backward_self(grad, c.self, c.exponent),
                          exponent=lambda c, grad: pow_backward_exponent(grad, c.self, c.exponent, c.result)),
     "PowBackward2": rule("exponent", saves="exponent", keeps="self",
@@ -261,13 +325,42 @@ DERIVATIVES = {
                              .masked_fill_(c.self > c.other, 0),
                              other=lambda c, grad: where(c.self == c.other, B.div_scalar(grad, 2), grad)
                              .masked_fill_(c.self < c.other, 0)),
+    "FmodBackward0": rule("self", self=lambda c, grad: grad),
+    "FmodBackward1": rule("self, other", saves={"other": "other", "self": "other"},
+                          self=lambda c, grad: grad,
+                          other=lambda c, grad: -grad * c.self.div(c.other, rounding_mode="trunc")),
+    "Atan2Backward0": rule("self, other", atan2_backward, saves="other, self"),
+    "HypotBackward0": rule("self, other", saves={"other": "other", "result": "self, other", "self": "self"},
+                           self=lambda c, grad: grad * c.self / c.result,
+                           other=lambda c, grad: grad * c.other / c.result),
+    "FmaxBackward0": rule("self, other", saves="other, self",
+                          self=lambda c, grad: grad.masked_fill(~(c.self >= c.other).logical_or_(c.other.isnan()), 0),
+                          other=lambda c, grad: grad.masked_fill((c.self >= c.other).logical_or_(c.other.isnan()), 0)),
+    "FminBackward0": rule("self, other", saves="other, self",
+                          self=lambda c, grad: grad.masked_fill(~(c.self <= c.other).logical_or_(c.other.isnan()), 0),
+                          other=lambda c, grad: grad.masked_fill((c.self <= c.other).logical_or_(c.other.isnan()), 0)),
+    "CopysignBackward0": rule("self, other", saves={"result": "self", "self": "self"}, keeps="_other_info",
+                              self=lambda c, grad: copysign_tensor_self_backward(grad, c.self, c.result),
+                              other=lambda c, grad: info_zeros(grad, c._other_info)),
+    "CopysignBackward1": rule("self", saves="result, self",
+                              self=lambda c, grad: copysign_tensor_self_backward(grad, c.self, c.result)),
     "NotImplemented": rule("self, other", not_implemented),
+    # comparisons written in place (x.lt_(y)): 0/1 in self's dtype, flat almost everywhere
+    **{f"{op}Backward0": rule("self", self=lambda c, grad: info_zeros(grad, grad._shape))
+       for op in ("Eq", "Ne", "Lt", "Le", "Gt", "Ge")},
+    **{f"{op}Backward1": rule("self, other", keeps="_other_info", self=lambda c, grad: info_zeros(grad, grad._shape),
+                              other=lambda c, grad: info_zeros(grad, c._other_info))
+       for op in ("Eq", "Ne", "Lt", "Le", "Gt", "Ge")},
     "WhereBackward0": rule("self, other", saves="condition",
                            self=lambda c, grad: where(c.condition, grad, 0),
                            other=lambda c, grad: where(c.condition, 0, grad)),
     "LerpBackward0": rule("self, end", keeps="weight",
                           self=lambda c, grad: B.mul_scalar(grad, 1 - c.weight),
                           end=lambda c, grad: B.mul_scalar(grad, c.weight)),
+    "LerpBackward1": rule("self, end, weight", saves={"end": "weight", "self": "weight", "weight": "self, end"},
+                          self=lambda c, grad: grad * _one_minus(c.weight),
+                          end=lambda c, grad: grad * c.weight,
+                          weight=lambda c, grad: grad * (c.end - c.self)),
     "AddcmulBackward0": rule("self, tensor1, tensor2", saves={"tensor1": "tensor2", "tensor2": "tensor1"},
                              keeps="value",
                              self=lambda c, grad: grad,
@@ -322,6 +415,13 @@ DERIVATIVES = {
     "TruncBackward0": rule("self", self=zeros),
     "ClampBackward1": rule("self", saves="self", keeps="max, min",
                            self=lambda c, grad: clamp_backward(grad, c.self, c.min, c.max)),
+    "ClampBackward0": rule("self, min, max", clamp_tensors_backward, saves="max, min, self"),
+    "ClampMinBackward1": rule("self, min", saves="min, self",
+                              self=lambda c, grad: where(c.self >= c.min, grad, _scalar_zero(grad)),
+                              min=lambda c, grad: where(c.self < c.min, grad, _scalar_zero(grad))),
+    "ClampMaxBackward1": rule("self, max", saves="max, self",
+                              self=lambda c, grad: where(c.self <= c.max, grad, _scalar_zero(grad)),
+                              max=lambda c, grad: where(c.self > c.max, grad, _scalar_zero(grad))),
     "ClampMinBackward0": rule("self", saves="self", keeps="min",
                               self=lambda c, grad: clamp_backward(grad, c.self, c.min, None)),
     "ClampMaxBackward0": rule("self", saves="self", keeps="max",
@@ -336,7 +436,7 @@ DERIVATIVES = {
                                self=lambda c, grad: B.leaky_relu_backward(grad, c.result, c.negative_slope, True)),
     "GeluBackward0": rule("self", saves="self", keeps="approximate",
                           self=lambda c, grad: B.gelu_backward(grad, c.self, c.approximate)),
-    "HardtanhBackward0": rule("self", saves="self", keeps="max_val, min_val",  # hardtanh_ saves its result as self
+    "HardtanhBackward0": rule("self", saves="self", keeps="max_val, min_val",  # hardtanh_ saves a clone of self
                               self=lambda c, grad: B.hardtanh_backward(grad, c.self, c.min_val, c.max_val)),
     "HardtanhBackwardBackward0": rule("grad_output, self", saves="self", keeps="max_val, min_val",
                                       grad_output=lambda c, grad: B.hardtanh_backward(grad, c.self, c.min_val,
@@ -427,6 +527,7 @@ DERIVATIVES = {
                                 self=lambda c, grad: grad / B.add_scalar(_pow2(c.other - c.self), 1),
                                 other=lambda c, grad: grad / B.add_scalar(_pow2(c.self - c.other), 1)),
     "NanToNumBackward0": rule("self", saves="self", self=lambda c, grad: grad * c.self.isfinite()),
+    "LogitBackward0": rule("self", saves="self", keeps="eps", self=lambda c, grad: logit_backward(grad, c.self, c.eps)),
     "LinalgCrossBackward0": rule("self, other", saves={"other": "self", "self": "other"}, keeps="dim",
                                  self=lambda c, grad: _cross(c.other, grad, c.dim),
                                  other=lambda c, grad: _cross(grad, c.self, c.dim)),
