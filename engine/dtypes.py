@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 import math
+from typing import Any
 
 import ml_dtypes
 import numpy as np
@@ -138,28 +140,50 @@ def to_dtype(value: object) -> dtype:
 
 
 _CHECKED_NAMES = {"int64": "int64_t", "int32": "int", "int16": "int16_t", "int8": "int8_t", "uint8": "uint8_t",
-                  "float32": "float"}
+                  "float32": "float", "float16": "c10::Half", "bfloat16": "c10::BFloat16",
+                  "complex64": "c10::complex<float>"}
 
 
-def checked_scalar(value: object, d: dtype) -> np.ndarray:
-    """A Python number converted to `d` as c10's checked_convert does: into an integer type a NaN,
-    an infinity or a value out of range is an error; into float32 a finite value too large is."""
+@functools.cache
+def _largest(np_dtype: Any) -> float:
+    return float(ml_dtypes.finfo(np_dtype).max)
+
+
+def overflows(value: object, d: dtype) -> bool:
+    """c10's overflows<To>(value) for a Python number: into an integer type a NaN, an infinity or a
+    value beyond the type's limits (compared as a double for a float: 2.**63 passes into int64) is
+    out; a negative int into uint8 may wrap down to -255; into a float type only a finite value
+    beyond its largest is. Bools and complex values never overflow here."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or d is bool_:
+        return False
+    if d.is_floating_point or d.is_complex:
+        number = float(value)
+        return math.isfinite(number) and abs(number) > _largest(d.np)
+    info = np.iinfo(d.np)
+    if isinstance(value, float):
+        return not math.isfinite(value) or value < float(info.min) or value > float(info.max)
+    if info.min == 0:
+        return value > info.max or value < -info.max
+    return value < info.min or value > info.max
+
+
+def through_float(values: np.ndarray, target: dtype) -> np.ndarray:
+    """float64 values bound for float16 as c10 converts them, through float32 (`Half(float(x))`), so
+    a double rounds twice: 859.74998 is 860. in torch, where numpy's direct cast gives 859.5."""
+    return values.astype(np.float32) if target is float16 and values.dtype == np.float64 else values
+
+
+def checked_scalar(value: object, d: dtype, *, single: bool = False) -> np.ndarray:
+    """A Python number converted to `d` as ATen's fill does (`Scalar.to<T>()`, c10's checked_convert):
+    out of range is an error naming the C++ type. A single element is filled through another path
+    that converts into float16 and bfloat16 unchecked (`full((1,), 1e6, dtype=float16)` is inf)."""
     name = _CHECKED_NAMES.get(d.name)
-    if name is not None and not isinstance(value, bool):
-        number = float(value) if not isinstance(value, int) else value
-        if d.name == "float32":
-            bad = isinstance(number, float) and math.isfinite(number) and abs(number) > float(np.finfo(np.float32).max)
-        elif d.name == "uint8" and isinstance(number, int):
-            bad = number > 255 or number < -255  # a negative int wraps around, as in C++
-        else:
-            info = np.iinfo(d.np)
-            bad = not math.isfinite(number) or number < info.min or number > info.max
-        if bad:
-            raise RuntimeError(f"value cannot be converted to type {name} without overflow")
-    if d.name == "uint8" and isinstance(value, int):
+    if name is not None and not (single and d.name in ("float16", "bfloat16")) and overflows(value, d):
+        raise RuntimeError(f"value cannot be converted to type {name} without overflow")
+    if d.name == "uint8" and isinstance(value, int) and not isinstance(value, bool):
         value = value % 256
     with np.errstate(invalid="ignore", over="ignore"):
-        return np.array(value).astype(d.np)
+        return through_float(np.array(value), d).astype(d.np)
 
 
 def category(d: dtype) -> int:

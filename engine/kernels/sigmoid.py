@@ -41,29 +41,36 @@ def sigmoid_float32(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     return quietly(_sigmoid_float32, x, out)
 
 
-def _sigmoid_float32(x: np.ndarray, out: np.ndarray | None) -> np.ndarray:
+def sigmoid_reduced(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+    """torch.sigmoid of a float16/bfloat16 array: ATen's reduced-float kernel converts to float and
+    runs the float32 computation, rounding each result once; its vectors hold twice as many
+    elements (Vectorized<BFloat16> is 32 wide on AVX-512), so its loop steps over 64."""
+    return quietly(_sigmoid_float32, x, out, 2 * VECTOR_STEP)
+
+
+def _sigmoid_float32(x: np.ndarray, out: np.ndarray | None, step: int = VECTOR_STEP) -> np.ndarray:
     if out is None:
         out = np.empty_like(x)
-    if x.ndim == 0 or x.size < VECTOR_STEP:
+    if x.ndim == 0 or x.size < step:
         _scalar(x, out)
         return out
     dense = (x.flags.c_contiguous and out.flags.c_contiguous) or (x.flags.f_contiguous and out.flags.f_contiguous)
     if dense:
-        _run(x.ravel(order="K"), out.ravel(order="K"))
+        _run(x.ravel(order="K"), out.ravel(order="K"), step)
     elif x.strides[-1] == x.itemsize:  # rows with a contiguous last dimension: each is a run
         rows = x.reshape(-1, x.shape[-1])  # a copy where the rows are not evenly spaced
         result = np.empty(rows.shape, _F32)
         for row, row_out in zip(rows, result, strict=True):
-            _run(row, row_out)
+            _run(row, row_out, step)
         np.copyto(out, result.reshape(x.shape))
     else:  # TensorIterator only vectorizes a contiguous inner dimension
         _scalar(x, out)
     return out
 
 
-def _run(x: np.ndarray, out: np.ndarray) -> None:
+def _run(x: np.ndarray, out: np.ndarray, step: int = VECTOR_STEP) -> None:
     """One inner loop of TensorIterator: vectors over whole pairs, the C library for the rest."""
-    body = x.size - x.size % VECTOR_STEP
+    body = x.size - x.size % step
     if body:
         buffers = _Buffers(min(body, _CHUNK))
         for start in range(0, body, _CHUNK):

@@ -134,3 +134,56 @@ def row_sums(rows: np.ndarray, contiguous: bool = True) -> np.ndarray:
     for lane in range(width):
         total = total + lane_sums[:, lane]
     return total
+
+
+def iteration_dims(shape: tuple[int, ...], strides: tuple[int, ...]) -> tuple[list[int], list[int]]:
+    """The (sizes, strides) of a full reduction's input as TensorIterator lays out its loop: dims of
+    size 1 dropped, the rest sorted by stride, smallest first (a dim of stride 0 never moves past
+    another, and of equal strides the smaller size goes first), then neighbours merged where one
+    steps exactly over the other."""
+    dims = [d for d in reversed(range(len(shape))) if shape[d] != 1]  # TensorIterator starts reversed
+
+    def after(a: int, b: int) -> bool:  # should_swap: a comes after b
+        if strides[a] == 0 or strides[b] == 0:
+            return False
+        return strides[a] > strides[b] or (strides[a] == strides[b] and shape[a] > shape[b])
+
+    for i in range(1, len(dims)):  # TensorIterator's insertion sort
+        j = i
+        while j > 0 and after(dims[j - 1], dims[j]):
+            dims[j - 1], dims[j] = dims[j], dims[j - 1]
+            j -= 1
+    sizes, steps = [], []
+    for d in dims:
+        if sizes and steps[-1] * sizes[-1] == strides[d]:
+            sizes[-1] *= shape[d]
+        else:
+            sizes.append(shape[d])
+            steps.append(strides[d])
+    return sizes, steps
+
+
+def strided_total(values: np.ndarray, shape: tuple[int, ...], strides: tuple[int, ...],
+                  acc: np.dtype) -> np.ndarray | None:
+    """The sum of every element of a non-dense tensor (values: its numpy view) as ATen's cascade_sum
+    adds it on one thread: the loop's rows (its innermost dim) are summed one by one in `acc`, with
+    vectors where the row is contiguous and at least a vector of the input's dtype long, and each
+    row's total is added in turn to an output starting at 0. A float16/bfloat16 input whose loop has
+    more than one row is summed as ATen's sum_out does it instead (should_use_acc_buffer): a dense
+    float32 copy in the input's dim order, as one row. None where the rows are not simply strided
+    (a broadcast dim would take ATen's outer-sum path, which sums otherwise)."""
+    sizes, steps = iteration_dims(shape, strides)
+    if not sizes:
+        return None
+    if values.dtype != acc and len(sizes) > 1:
+        copy = values.astype(acc, order="K")
+        return row_sums(copy.ravel(order="K").reshape(1, -1))[0] + acc.type(0)
+    inner, inner_step = sizes[0], steps[0]
+    outer_step = steps[1] if len(steps) > 1 else 0
+    if inner_step == 0 or (len(sizes) > 1 and not inner_step < outer_step):
+        return None
+    rows = np.lib.stride_tricks.as_strided(
+        values, shape=tuple(reversed(sizes)), strides=tuple(s * values.itemsize for s in reversed(steps)),
+        writeable=False).reshape(-1, inner).astype(acc)
+    vectorized = inner_step == 1 and inner >= _VECTOR_BYTES // values.itemsize
+    return _in_turn(np.concatenate((np.zeros(1, acc), row_sums(rows, contiguous=vectorized))))

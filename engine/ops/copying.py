@@ -18,6 +18,7 @@ from engine.ops.core import (
     check_writable,
     record,
 )
+from engine.quiet import quietly
 from engine.tensor import Tensor
 
 
@@ -48,7 +49,9 @@ def _copy_to(self: Tensor, dtype: dtypes.dtype, target: device, copy: bool = Fal
         return self
     with on(target):
         out = Tensor._empty_strided(self._shape, geometry.like_strides(self._shape, self._stride), dtype)
-    np.copyto(out._numpy_view(), _cast_source(self._numpy_view(), dtype), casting="unsafe")
+    # a value out of the new dtype's range becomes inf (or C++'s cast of it), silently as in torch
+    source = dtypes.through_float(_cast_source(self._numpy_view(), dtype), dtype)
+    quietly(np.copyto, out._numpy_view(), source, casting="unsafe")
     if dtype.is_differentiable:
         record("ToCopyBackward0", out, (self,), values={"_dtype": self.dtype, "_device": self.device})
     return out
@@ -108,7 +111,8 @@ def copy_(self: Tensor, src: Tensor | float, non_blocking: bool = False) -> Tens
                            and src.dtype is self.dtype and src._bits == self._bits)
     if not same:
         check_writable(self, None, (src._shape,))
-    source_array = _cast_source(src._numpy_view(), self.dtype) if not same else src._numpy_view()
+    source_array = dtypes.through_float(_cast_source(src._numpy_view(), self.dtype), self.dtype) if not same \
+        else src._numpy_view()
 
     def write(target: np.ndarray) -> None:
         if same:
@@ -134,7 +138,7 @@ def fill_(self: Tensor, value: Tensor | float) -> Tensor:
         # torch copies from a clone of a value that aliases self, so no overlap can be refused
         return apply_inplace(self, lambda t: t.fill(scalar), "FillBackward3", (value,), check_autograd=False,
                              check_overlap=value._storage is not self._storage)
-    scalar = dtypes.checked_scalar(value, self.dtype)
+    scalar = dtypes.checked_scalar(value, self.dtype, single=self.numel() == 1)
     return apply_inplace(self, lambda t: t.fill(scalar), "FillBackward2", (), check_autograd=False)
 
 
@@ -149,7 +153,7 @@ METHODS = {
     "zero_": zero_, "float": _caster(dtypes.float32), "double": _caster(dtypes.float64),
     "half": _caster(dtypes.float16), "long": _caster(dtypes.int64), "int": _caster(dtypes.int32),
     "short": _caster(dtypes.int16), "char": _caster(dtypes.int8), "byte": _caster(dtypes.uint8),
-    "bool": _caster(dtypes.bool_),
+    "bool": _caster(dtypes.bool_), "bfloat16": _caster(dtypes.bfloat16),
 }
 def detach(input: Tensor) -> Tensor:  # noqa: A002 - torch's argument name
     return input.detach()

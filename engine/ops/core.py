@@ -84,7 +84,10 @@ def array_of(x: Any, dtype: dtypes.dtype) -> Any:
     if isinstance(x, Tensor):
         arr = x._numpy_view()
         return arr if arr.dtype == dtype.np else arr.astype(dtype.np)
-    return dtype.np.type(x)
+    try:
+        return dtype.np.type(x)
+    except OverflowError:  # an int beyond an integer dtype wraps as C++ casts it (int8 + 300 adds 44)
+        return np.array(x).astype(dtype.np)
 
 
 def scalar_tensor(value: Any, dtype: dtypes.dtype) -> Tensor:

@@ -12,6 +12,7 @@ import numpy as np
 
 from engine import dtypes, errors, geometry
 from engine.ops.views import sizes_arg
+from engine.quiet import quietly
 from engine.storage import Storage, UntypedStorage
 from engine.tensor import Size, Tensor, device
 
@@ -80,12 +81,37 @@ def _check_rectangular(data: Any, dim: int = 0) -> tuple[int, ...]:
     return (len(data), *shapes[0])
 
 
-def _to_nested(data: Any) -> Any:
+def _to_nested(data: Any, integral: dtypes.dtype | None = None) -> Any:
+    """The data as numpy takes it; with an integer dtype, each Python number checked first."""
     if isinstance(data, Tensor):
         return data._numpy_view()
     if isinstance(data, (list, tuple)):
-        return [_to_nested(x) for x in data]
-    return data
+        return [_to_nested(x, integral) for x in data]
+    return data if integral is None else _integral(data, integral)
+
+
+def _converted(nested: Any, target: dtypes.dtype) -> np.ndarray:
+    """Nested data as an array of `target`; a double becomes a half through float, as c10 converts it."""
+    if target is dtypes.float16:
+        return dtypes.through_float(np.asarray(nested), target).astype(target.np)
+    return np.array(nested, dtype=target.np)
+
+
+def _integral(value: Any, target: dtypes.dtype) -> Any:
+    """A Python number stored into an integer tensor as torch.tensor stores it: an int is unpacked
+    as a C++ long long first, then each is range-checked (c10's checked_convert, naming the dtype);
+    a float truncates toward zero (2.**63 into int64 wraps to its lowest), a negative int wraps."""
+    if type(value) is int:
+        if not -2**63 <= value < 2**63:
+            raise ValueError("Overflow when unpacking long long")
+    elif not isinstance(value, float):  # numpy's float64 is a float too
+        return value
+    if dtypes.overflows(value, target):
+        raise RuntimeError(f"value cannot be converted to type {target.name} without overflow")
+    number = int(value)
+    if number == 2**63:
+        return -2**63
+    return number % 256 if target is dtypes.uint8 else number
 
 
 def tensor(data: Any, *, dtype: dtypes.dtype | None = None, device: Any = None, requires_grad: bool = False,
@@ -102,7 +128,10 @@ def tensor(data: Any, *, dtype: dtypes.dtype | None = None, device: Any = None, 
     else:
         target = dtypes.to_dtype(dtype) if dtype is not None else _infer_dtype(data)
     _check_rectangular(data)
-    array = np.array(_to_nested(data), dtype=target.np)
+    checked = not isinstance(data, np.ndarray) and target is not dtypes.bool_ and not target.is_floating_point \
+        and not target.is_complex
+    # a float beyond float32's range is inf, an array's inf into int64 its lowest, silently as in torch
+    array = quietly(_converted, _to_nested(data, target if checked else None), target)
     return _finish(Tensor._wrap(np.require(array, requirements='C'), target), requires_grad)
 
 
@@ -156,7 +185,10 @@ def full(size: Sequence[int], fill_value: Any, *, dtype: dtypes.dtype | None = N
                  if isinstance(fill_value, numbers.Real) else dtypes.default_complex())
     shape = sizes_arg([size])
     check_sizes(shape)
-    return _finish(_filled(shape, fill_value, dtypes.to_dtype(dtype)), requires_grad)
+    dtype = dtypes.to_dtype(dtype)
+    t = Tensor._empty(shape, dtype)
+    t._storage.data.fill(dtypes.checked_scalar(fill_value, dtype, single=t.numel() == 1))
+    return _finish(t, requires_grad)
 
 
 def _filled_like(other: Tensor, value: Any, dtype: dtypes.dtype) -> Tensor:
@@ -182,8 +214,10 @@ empty_like = _like(0)
 
 def full_like(other: Tensor, fill_value: Any, *, dtype: dtypes.dtype | None = None, device: Any = None,
               requires_grad: bool = False) -> Tensor:
-    dtype = dtypes.to_dtype(dtype) if dtype is not None else None
-    return _finish(_filled_like(other, fill_value, dtype or other.dtype), requires_grad)
+    dtype = dtypes.to_dtype(dtype) if dtype is not None else other.dtype
+    t = _filled_like(other, None, dtype)
+    t._storage.data.fill(dtypes.checked_scalar(fill_value, dtype, single=t.numel() == 1))
+    return _finish(t, requires_grad)
 
 
 def arange(start: Any, end: Any = None, step: Any = 1, *, dtype: dtypes.dtype | None = None, device: Any = None,
@@ -200,6 +234,10 @@ def arange(start: Any, end: Any = None, step: Any = 1, *, dtype: dtypes.dtype | 
     start, end, step = (float(v) if isinstance(v, Tensor) else v for v in values)
     if step == 0:
         raise RuntimeError("step must be nonzero")
+    if not (math.isfinite(start) and math.isfinite(end)):
+        raise RuntimeError(f"unsupported range: {start:g} -> {end:g}")
+    if (step > 0 and end < start) or (step < 0 and end > start):
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
     count = max(0, math.ceil((end - start) / step))
     array = (start + np.arange(count, dtype=np.float64) * step).astype(dtype.np) if dtype.is_floating_point \
         else np.arange(start, end, step, dtype=dtype.np)

@@ -348,8 +348,11 @@ def setitem(self: Tensor, index: Any, value: Any) -> None:
 
 
 def _scalar_tensor(value: Any, dtype: dtypes.dtype) -> Tensor:
-    """torch's scalarToTensor: a Python number as a 0-dim tensor of the destination's dtype."""
-    return Tensor._wrap(dtypes.checked_scalar(value, dtype), dtype)
+    """torch's scalarToTensor: a Python number as a 0-dim tensor of the destination's dtype (an int
+    beyond int64 fails as its unpacking into a C++ long long does)."""
+    if type(value) is int and not -2**63 <= value < 2**63:
+        raise ValueError("Overflow when unpacking long long")
+    return Tensor._wrap(dtypes.checked_scalar(value, dtype, single=True), dtype)
 
 
 def _copy_to(dst: Tensor, src: Tensor) -> None:

@@ -65,6 +65,7 @@ class Form:
     cast_check: bool = True  # False: the value is written in self's dtype whatever the operands (eq_, lt_)
     number_edges: bool = True  # False: a Python number operand is no input of the node (floor_divide_.Scalar)
     operands: int = 1  # how many operands follow self
+    opmath: bool = False  # float16/bfloat16 take a CPU scalar operand as a float (pointwise.opmath_scalar)
 
 
 class _Plan:
@@ -98,6 +99,7 @@ def generate(form: Form, name: str) -> Callable[..., Tensor]:
     """`self.name(*operands, **options)`, the in-place form of `form`'s op (see the module docstring)."""
     node, dtype_of, kernel, values_of, cast_check = form.node, form.dtype, form.kernel, form.values, form.cast_check
     number_edges = form.number_edges
+    opmath = form.opmath
 
     plain_dtype = dtype_of is _binary_dtype  # the usual rule: result_type, without a call through the form
     named = node if isinstance(node, str) else None
@@ -109,11 +111,13 @@ def generate(form: Form, name: str) -> Callable[..., Tensor]:
         if isinstance(other, Tensor):  # TensorIterator checks memory overlap before shapes and dtypes
             check_no_partial_overlap(self, other)
             check_writable(self, dt if cast_check else None, (other._shape,))
-            other_ = array_of(other, dt)
+            other_ = array_of(other, dt) if not (opmath and not other._shape) else \
+                pointwise.inplace_number(other, dt, self.dtype, opmath)
             tensor = True
         else:
             check_writable(self, dt if cast_check else None)
-            other_ = other
+            other_ = other if dt is dtypes.float32 or dt is dtypes.float64 else \
+                pointwise.inplace_number(other, dt, self.dtype, opmath)
             tensor = False
         name_ = named if named is not None else node(other, **options)
         plan = _PLANS.get(name_) or _plan(name_)  # read off the table on first use: it is installed after the ops
@@ -206,13 +210,13 @@ def _binary_dtype(self: Tensor, other: Operand, **options: Any) -> dtypes.dtype:
 ADD = Form("AddBackward0", _binary_dtype, _scaled(np.add), lambda other, alpha=1: {"alpha": alpha})
 SUB = Form("SubBackward0", lambda self, other, alpha=1: pointwise.sub_dtype(self, other), _scaled(np.subtract),
            lambda other, alpha=1: {"alpha": alpha})
-MUL = Form("MulBackward0", _binary_dtype, _ufunc_kernel(np.multiply))
+MUL = Form("MulBackward0", _binary_dtype, _ufunc_kernel(np.multiply), opmath=True)
 DIV = Form(lambda other, rounding_mode=pointwise.NO_MODE: "DivBackward0" if rounding_mode is pointwise.NO_MODE
            else "DivBackward2",
            lambda self, other, rounding_mode=pointwise.NO_MODE: pointwise.div_dtype(self, other, rounding_mode),
            _div_kernel,
            lambda other, rounding_mode=pointwise.NO_MODE: None if rounding_mode is pointwise.NO_MODE
-           else {"rounding_mode": rounding_mode})
+           else {"rounding_mode": rounding_mode}, opmath=True)
 POW = Form(lambda exponent: "PowBackward1" if isinstance(exponent, Tensor) else "PowBackward0", _binary_dtype,
            _pow_kernel,
            lambda exponent: None if isinstance(exponent, Tensor) else {"exponent": exponent})

@@ -19,7 +19,7 @@ import numpy as np
 from engine import allocator as allocation
 from engine import dtypes, errors, geometry
 from engine.kernels.relu import relu as relu_kernel
-from engine.kernels.sigmoid import sigmoid_float32
+from engine.kernels.sigmoid import sigmoid_float32, sigmoid_reduced
 from engine.ops.core import (
     apply_inplace,
     array_of,
@@ -132,8 +132,8 @@ def _finish(name: str, op: str, result: Any, dtype: dtypes.dtype, inputs: tuple[
     output_strides), and record it (`backward`: a numpy closure, for a node the derivative table
     does not have yet); or honour `out=`."""
     result = np.asarray(result)
-    if result.dtype != dtype.np:
-        result = result.astype(dtype.np, copy=False)
+    if result.dtype != dtype.np:  # a value beyond dtype's range is inf, silently as in torch
+        result = quietly(result.astype, dtype.np, copy=False)
     strides = output_strides(result.shape, inputs, layout)
     if out is not None:
         return write_out(out, result, op, inputs, after_resize=after_resize, strides=strides,
@@ -171,17 +171,64 @@ def _alike(self: Any, other: Any) -> tuple[np.ndarray, np.ndarray] | None:
     return None
 
 
-def _with_number(self: Any, other: Any) -> tuple[np.ndarray, Any] | None:
+_HALF_MAX = 65504.0  # no number within this overflows a floating dtype
+
+
+_REDUCED = (dtypes.float16, dtypes.bfloat16)
+
+
+def _opmath_scalar(other: Operand) -> np.float32 | None:
+    """A CPU scalar operand (a Python number, a 0-dim tensor) as ATen's float16/bfloat16 mul and div
+    kernels take it: its own value as a float (x * 0.3 multiplies by 0.3f, not by float16's 0.2998).
+    None for any other operand."""
+    if type(other) in (int, float):
+        return quietly(np.float32, other)
+    if isinstance(other, Tensor) and not other._shape and not other.dtype.is_complex:
+        return quietly(np.float32, other._numpy_view()[()])
+    return None
+
+
+def inplace_number(other: Operand, dt: dtypes.dtype, self_dtype: dtypes.dtype, opmath: bool) -> Any:
+    """A CPU scalar operand of an in-place op as its kernel takes it: a float for float16/bfloat16
+    mul_ and div_ (`opmath`, see _operands); an int wrapped into an integer dtype (int8's add_(300)
+    adds 44); a number in bfloat16 for bfloat16 (numpy would lift it to float32); else as it is."""
+    if opmath and dt in _REDUCED and self_dtype is dt:
+        scalar = _opmath_scalar(other)
+        if scalar is not None:
+            return scalar
+    if isinstance(other, Tensor):
+        return array_of(other, dt)
+    if (type(other) is int and not dt.is_floating_point) or (dt is dtypes.bfloat16 and type(other) in (int, float)):
+        return quietly(array_of, other, dt)
+    return other
+
+
+def _operands(self: Operand, other: Operand, dt: dtypes.dtype) -> tuple[Any, Any]:
+    """Both operands' numpy values in dt, for mul and div; a float16/bfloat16 tensor with a CPU
+    scalar computes in float32 instead (rounded once into dt), as ATen's kernels do (add and sub
+    take the scalar in dt, as the engine does)."""
+    if dt in _REDUCED and isinstance(self, Tensor) and self.dtype is dt:
+        scalar = _opmath_scalar(other)
+        if scalar is not None:
+            return array_of(self, dtypes.float32), scalar
+    return array_of(self, dt), array_of(other, dt)
+
+
+
+def _with_number(self: Any, other: Any, opmath: bool = False) -> tuple[np.ndarray, Any] | None:
     """The numpy values of a plain floating-point tensor and of a Python number in its dtype, for
     `x + 1`, `x * 0.5`: a number never lifts a float tensor's dtype, needs no broadcast check, and
     small enough the result skips the budget check. TensorIterator lays the result out as x's
     strides order it (a 0-dim operand never decides), so this takes x only when it is exactly
     row-major (or 1-D): torch's `x.t() + 1` of an (n, 1) x keeps x's strides, not row-major ones.
-    None sends the op down its general path."""
-    if type(self) is Tensor and (type(other) is float or type(other) is int) and self.dtype.is_floating_point:
+    None sends the op down its general path (`opmath`: for mul and div, float16 takes it)."""
+    if type(self) is Tensor and (type(other) is float or type(other) is int) and self.dtype.is_floating_point \
+            and not (opmath and self.dtype in _REDUCED):  # float16/bfloat16 mul and div: see _operands
         x = self._numpy_view()
         if x.size <= _UNRESERVED and (x.ndim < 2 or x.size and self._stride == geometry.row_major_strides(self._shape)):
-            return x, self.dtype.np.type(other)
+            # a number beyond the dtype's range is inf, silently as in torch
+            return x, self.dtype.np.type(other) if -_HALF_MAX <= other <= _HALF_MAX else \
+                quietly(self.dtype.np.type, other)
     return None
 
 
@@ -211,7 +258,8 @@ def _with_one_value(self: Any, other: Any) -> tuple[np.ndarray, np.ndarray] | No
     the dims strictly (no size-1 or size-0 dims) or it is itself an expanded number (nothing
     decides): the result is row-major, as numpy gives it.
     None sends the op down its general path."""
-    if type(self) is not Tensor or type(other) is not Tensor or self.dtype is not other.dtype:
+    if type(self) is not Tensor or type(other) is not Tensor or self.dtype is not other.dtype or \
+            self.dtype in _REDUCED:  # float16/bfloat16 take a 0-dim operand as a float32 scalar (_operands)
         return None
     if _one_value_operand(other, self._shape) and _decides_row_major(self):
         shape = self._shape
@@ -245,13 +293,27 @@ def add(self: Operand, other: Operand, *, alpha: float = 1, out: Tensor | None =
     return _finish("AddBackward0", "add", result, dt, (self, other), out=out, values={"alpha": alpha})
 
 
-def sub_dtype(self: Operand, other: Operand) -> dtypes.dtype:
-    """sub's result dtype, refusing two bools as torch does (sub_ shares it)."""
-    dt = result_type(self, other)
-    if dt is dtypes.bool_:
+def _is_bool(x: Operand) -> bool:
+    """Whether an operand is bool as ATen sees it: a bool tensor, or a Python bool (wrapped as one)."""
+    return x.dtype is dtypes.bool_ if isinstance(x, Tensor) else type(x) is bool or isinstance(x, np.bool_)
+
+
+def check_sub(self: Operand, other: Operand) -> None:
+    """ATen's sub_check: subtraction refuses a bool operand, whatever the other one would promote
+    it to (`mask - 1`, `1.5 - mask`, `x - mask`), with its own message for two bools."""
+    self_bool, other_bool = _is_bool(self), _is_bool(other)
+    if self_bool and other_bool:
         raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. "
                            "Use the `^` or `logical_xor()` operator instead.")
-    return dt
+    if self_bool or other_bool:
+        raise RuntimeError("Subtraction, the `-` operator, with a bool tensor is not supported. "
+                           "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.")
+
+
+def sub_dtype(self: Operand, other: Operand) -> dtypes.dtype:
+    """sub's result dtype, refusing a bool operand as torch does (sub_ shares it)."""
+    check_sub(self, other)
+    return result_type(self, other)
 
 
 def sub(self: Operand, other: Operand, *, alpha: float = 1, out: Tensor | None = None) -> Tensor:
@@ -271,6 +333,7 @@ def sub(self: Operand, other: Operand, *, alpha: float = 1, out: Tensor | None =
 
 def rsub(self: Tensor, other: Operand, alpha: float = 1) -> Tensor:
     """`2 - x` (RsubBackward1 for a scalar, RsubBackward0 for a tensor)."""
+    check_sub(other, self)
     dt = result_type(self, other)
     a, b = array_of(self, dt), array_of(other, dt)
     with np.errstate(invalid="ignore", over="ignore"):
@@ -283,7 +346,7 @@ def rsub(self: Tensor, other: Operand, alpha: float = 1) -> Tensor:
 def mul(self: Operand, other: Operand, *, out: Tensor | None = None) -> Tensor:
     """A Python number operand is a wrapped scalar: an edge-less input that mul still saves."""
     if out is None:
-        alike = _alike(self, other) or _with_number(self, other) or _with_one_value(self, other)
+        alike = _alike(self, other) or _with_number(self, other, opmath=True) or _with_one_value(self, other)
         if alike is not None:
             a, b = alike
             return wrap_result("MulBackward0", quietly(np.multiply, a, b), self.dtype, (self, other),
@@ -292,7 +355,7 @@ def mul(self: Operand, other: Operand, *, out: Tensor | None = None) -> Tensor:
         self, other = other, self
     dt = result_type(self, other)
     _reserve(geometry.broadcast_shapes(_shape_of(self), _shape_of(other)), dt)
-    a, b = array_of(self, dt), array_of(other, dt)
+    a, b = _operands(self, other, dt)
     with np.errstate(invalid="ignore", over="ignore"):  # inf * 0 is nan, silently, as in torch
         result = a * b
     return _finish("MulBackward0", "mul", result, dt, (self, other), {"other": other, "self": self}, out=out)
@@ -317,14 +380,14 @@ def div(self: Operand, other: Operand, *, rounding_mode: str | None = NO_MODE, o
     if rounding_mode is not NO_MODE:
         return _rounded_div(self, other, rounding_mode, out)
     if out is None:
-        alike = _alike(self, other) or _with_number(self, other) or _with_one_value(self, other)
+        alike = _alike(self, other) or _with_number(self, other, opmath=True) or _with_one_value(self, other)
         if alike is not None and self.dtype.is_floating_point:  # true division keeps a float dtype
             a, b = alike
             return wrap_result("DivBackward0", quietly(np.true_divide, a, b), self.dtype, (self, other),
                                {"other": other, "self": self})
     dt = _true_div_dtype(self, other)
     _reserve(_broadcast(self, other), dt)
-    a, b = array_of(self, dt), array_of(other, dt)
+    a, b = _operands(self, other, dt)
     with np.errstate(divide="ignore", invalid="ignore"):
         result = a / b
     return _finish("DivBackward0", "div", result, dt, (self, other), {"other": other, "self": self}, out=out)
@@ -554,6 +617,8 @@ def _forward(op: str, x: np.ndarray, out: np.ndarray | None = None) -> np.ndarra
         return np.round(x, out=out)
     if op == "sigmoid" and x.dtype == np.float32:
         return sigmoid_float32(x, out)
+    if op == "sigmoid" and x.dtype.itemsize == 2 and x.dtype.kind in "fV":  # float16, bfloat16
+        return sigmoid_reduced(x, out)
     if op in _VIA_DOUBLE and x.dtype == np.float32:
         wide = quietly(_in_double, UNARY[op][1], x)
         if out is None:
@@ -584,6 +649,28 @@ def check_out_dtype(out: Tensor, dt: dtypes.dtype, op: str, inputs: tuple[Any, .
         raise RuntimeError(f"Found dtype {out.dtype.short} but expected {dt.short}")
 
 
+def check_unary_dtype(op: str, self: Tensor) -> None:
+    """The dtypes ATen's activations refuse before they compute (relu checks bool itself, the others
+    have no kernel for it)."""
+    if op == "relu" and self.dtype is dtypes.bool_:
+        raise RuntimeError("Boolean inputs not supported for relu")
+
+
+def _kernel_for(kernel: str, self: Tensor, integers: bool) -> None:
+    """ATen's dispatch error for a dtype an activation's CPU kernel has no instance for: bool
+    always, integers too unless `integers`."""
+    if self.dtype is dtypes.bool_ or not (integers or self.dtype.is_floating_point):
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{self.dtype.short}'")
+
+
+def _hardtanh_bounds(self: Tensor, min_val: float, max_val: float) -> None:
+    """ATen's hardtanh_out: no bool, and no negative bound for uint8 (integer bounds truncate)."""
+    if self.dtype is dtypes.bool_:
+        raise RuntimeError("Bool inputs not supported for hardtanh")
+    if self.dtype is dtypes.uint8 and (int(min_val) < 0 or int(max_val) < 0):
+        raise RuntimeError("cannot do hardtanh on an unsigned type with negative limits")
+
+
 def unary(op: str, self: Tensor, out: Tensor | None = None) -> Tensor:
     name, _, saves = UNARY[op]
     # A row-major float tensor without out=, the common case: no dtype change, none of the checks
@@ -596,6 +683,7 @@ def unary(op: str, self: Tensor, out: Tensor | None = None) -> Tensor:
             return wrap_result(name, _forward(op, x), self.dtype, (self,),
                                {"self": self} if "self" in saves else None,
                                {"exponent": 2} if op == "square" else None, "result" if "result" in saves else None)
+    check_unary_dtype(op, self)
     dt = self.dtype if (self.dtype.is_differentiable or op not in _FLOAT_ONLY) else dtypes.get_default_dtype()
     if op == "abs" and self.dtype.is_complex:
         dt = self.dtype.to_real()
@@ -616,6 +704,7 @@ def unary(op: str, self: Tensor, out: Tensor | None = None) -> Tensor:
 def unary_(op: str, self: Tensor) -> Tensor:
     """The in-place form: ops needing their input save a copy of it; the others save self after."""
     name, _, saves = UNARY[op]
+    check_unary_dtype(op, self)
     check_inplace_allowed(self)
     check_internal_overlap(self)  # TensorIterator checks memory overlap before dtypes
     if op in _FLOAT_ONLY and not self.dtype.is_differentiable:
@@ -646,6 +735,7 @@ def _make_unary(op: str) -> tuple[Callable[..., Tensor], Callable[..., Tensor]]:
 def leaky_relu(self: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
     if inplace:
         return leaky_relu_(self, negative_slope)
+    _kernel_for("leaky_relu_cpu", self, integers=False)
     x = self._numpy_view()
     result = np.where(x > 0, x, x * self.dtype.np.type(negative_slope))
     return _finish("LeakyReluBackward0", "leaky_relu", result, self.dtype, (self,), {"self": self},
@@ -653,6 +743,7 @@ def leaky_relu(self: Tensor, negative_slope: float = 0.01, inplace: bool = False
 
 
 def leaky_relu_(self: Tensor, negative_slope: float = 0.01) -> Tensor:
+    _kernel_for("leaky_relu_cpu", self, integers=False)
     check_inplace_allowed(self)
     check_writable(self)
 
@@ -666,6 +757,7 @@ def leaky_relu_(self: Tensor, negative_slope: float = 0.01) -> Tensor:
 def hardtanh(self: Tensor, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False) -> Tensor:
     if inplace:
         return hardtanh_(self, min_val, max_val)
+    _hardtanh_bounds(self, min_val, max_val)
     x = self._numpy_view()
     result = np.clip(x, self.dtype.np.type(min_val), self.dtype.np.type(max_val))
     return _finish("HardtanhBackward0", "hardtanh", result, self.dtype, (self,), {"self": self},
@@ -675,6 +767,7 @@ def hardtanh(self: Tensor, min_val: float = -1.0, max_val: float = 1.0, inplace:
 def hardtanh_(self: Tensor, min_val: float = -1.0, max_val: float = 1.0) -> Tensor:
     """torch records the in-place form as HardtanhBackward0 too, saving a clone of self from before the write
     (its formula reads self; under create_graph the clone's CloneBackward0 is the saved value's history)."""
+    _hardtanh_bounds(self, min_val, max_val)
     check_inplace_allowed(self)
     check_writable(self)
     low, high = self.dtype.np.type(min_val), self.dtype.np.type(max_val)
@@ -686,6 +779,7 @@ def threshold(self: Tensor, threshold: float, value: float, inplace: bool = Fals
     """x > threshold ? x : value (NaN stays NaN)."""
     if inplace:
         return threshold_(self, threshold, value)
+    _kernel_for("threshold_cpu", self, integers=True)
     x = self._numpy_view()
     result = np.where(x <= threshold, self.dtype.np.type(value), x)
     return _finish("ThresholdBackward0", "threshold", result, self.dtype, (self,), {"self": self},
@@ -694,6 +788,7 @@ def threshold(self: Tensor, threshold: float, value: float, inplace: bool = Fals
 
 def threshold_(self: Tensor, threshold: float, value: float) -> Tensor:
     """In place: ThresholdBackward1, which keeps a copy of self from before the write."""
+    _kernel_for("threshold_cpu", self, integers=True)
     check_inplace_allowed(self)
     check_writable(self)
     fill = self.dtype.np.type(value)
@@ -717,6 +812,7 @@ def isin(elements: Operand, test_elements: Operand, *, assume_unique: bool = Fal
 def gelu(self: Tensor, approximate: str = "none", *, out: Tensor | None = None) -> Tensor:
     from engine.kernels import activation
 
+    _kernel_for("GeluKernelImpl", self, integers=False)
     return _finish("GeluBackward0", "gelu", activation.gelu(self._numpy_view(), approximate), self.dtype, (self,),
                    {"self": self}, out=out, values={"approximate": approximate})
 
@@ -957,7 +1053,8 @@ def sigmoid(self: Tensor, *, out: Tensor | None = None) -> Tensor:
     x = self._numpy_view()
     if out is None and self.dtype.is_floating_point and (x.ndim < 2 or x.flags.c_contiguous) and \
             x.size <= _UNRESERVED:
-        result = sigmoid_float32(x) if x.dtype == np.float32 else quietly(_sigmoid, x)
+        result = sigmoid_float32(x) if x.dtype == np.float32 else quietly(_sigmoid, x) \
+            if x.dtype.itemsize != 2 else sigmoid_reduced(x)
         return wrap_result("SigmoidBackward0", result, self.dtype, (self,), save_result="result")
     return unary("sigmoid", self, out)
 

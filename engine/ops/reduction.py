@@ -135,29 +135,39 @@ def _sum_dtype(dt: dtypes.dtype) -> dtypes.dtype:
     return dt if dt.is_floating_point or dt.is_complex else dtypes.int64
 
 
-def _sum(self: Tensor, dims: tuple[int, ...], keepdim: bool, acc: np.dtype) -> np.ndarray:
-    """A sum in the order ATen's kernel adds (kernels/summation.py) where its loop is known: every dim
-    of a dense tensor (in memory order, up to the size ATen splits across threads), or the last dim
-    of a row-major one; numpy's sum elsewhere."""
-    with np.errstate(all="ignore"):  # torch never warns about nan/inf sums
-        return _ordered_sum(self, dims, keepdim, acc)
-
-
-def _ordered_sum(self: Tensor, dims: tuple[int, ...], keepdim: bool, acc: np.dtype) -> np.ndarray:
+def _sum(self: Tensor, dims: tuple[int, ...], keepdim: bool, out: dtypes.dtype) -> np.ndarray:
+    """A sum into dtype `out` in the order ATen's kernel adds (kernels/summation.py) where its loop is
+    known: every dim of a small tensor, or the last dim of a row-major one; numpy's sum elsewhere.
+    Into another dtype than self's, ATen sums a copy converted first (dense, in self's dim order);
+    a float16/bfloat16 sum into its own dtype accumulates in float32 as it loads."""
     x = self._numpy_view()
-    if acc.kind == "f" and self.numel():
+    shape, strides = self._shape, self._stride
+    if out is not self.dtype and out.is_floating_point and x.size:
+        x = x.astype(out.np, order="K")
+        strides = tuple(s // x.itemsize for s in x.strides)
+    with np.errstate(all="ignore"):  # torch never warns about nan/inf sums
+        return _ordered_sum(x, shape, strides, dims, keepdim, _accumulate_in(out))
+
+
+def _ordered_sum(x: np.ndarray, shape: tuple[int, ...], strides: tuple[int, ...], dims: tuple[int, ...],
+                 keepdim: bool, acc: np.dtype) -> np.ndarray:
+    ndim = len(shape)
+    if acc.kind == "f" and x.size:
         rows = None
-        if len(dims) == self.ndim and self.numel() < summation.GRAIN_SIZE and \
-                geometry.non_overlapping_and_dense(self._shape, self._stride):
-            order = sorted(range(self.ndim), key=lambda d: -self._stride[d])
+        if len(dims) == ndim and x.size < summation.GRAIN_SIZE and geometry.non_overlapping_and_dense(shape, strides):
+            order = sorted(range(ndim), key=lambda d: -strides[d])
             rows = x.transpose(order).reshape(1, -1)
-        elif dims == (self.ndim - 1,) and self.is_contiguous():
-            rows = x.reshape(-1, self._shape[-1])
+        elif dims == (ndim - 1,) and x.flags.c_contiguous:
+            rows = x.reshape(-1, shape[-1])
+        elif len(dims) == ndim and x.size < summation.GRAIN_SIZE:
+            total = summation.strided_total(x, shape, strides, acc)
+            if total is not None:
+                return total.reshape((1,) * ndim if keepdim else ())
         if rows is not None:
             total = summation.row_sums(rows.astype(acc, copy=False))
             total = np.add(np.zeros_like(total), total)  # the output starts at 0 (so -0. sums to 0.)
-            out_shape = tuple(1 if d in dims else n for d, n in enumerate(self._shape)) if keepdim else \
-                tuple(n for d, n in enumerate(self._shape) if d not in dims)
+            out_shape = tuple(1 if d in dims else n for d, n in enumerate(shape)) if keepdim else \
+                tuple(n for d, n in enumerate(shape) if d not in dims)
             return total.reshape(out_shape)
     return np.sum(x, axis=dims, dtype=acc, keepdims=keepdim)
 
@@ -173,7 +183,7 @@ def sum(self: Tensor, dim: Any = _ABSENT, keepdim: bool = False, *, dtype: Any =
     dims = _dims(None if dim is _ABSENT else dim, self.ndim)
     dt = dtypes.to_dtype(dtype) if dtype is not None else (out.dtype if out is not None
                                                            else _sum_dtype(self.dtype))
-    result = _sum(self, dims, keepdim, _accumulate_in(dt))
+    result = _sum(self, dims, keepdim, dt)
     if dim is _ABSENT:
         return _emit(result, dt, "SumBackward0", "sum", (self,), out=out, values={"self_sym_sizes": self._shape})
     return _emit(result, dt, "SumBackward1", "sum", (self,), out=out,
@@ -196,7 +206,7 @@ def _sum_all(self: Tensor) -> Tensor:
     dt = self.dtype
     result = _short_total(self)
     if result is None:
-        result = _dense(_sum(self, tuple(range(len(self._shape))), False, _accumulate_in(dt)), dt.np)
+        result = _dense(_sum(self, tuple(range(len(self._shape))), False, dt), dt.np)
     return wrap_result("SumBackward0", result, dt, (self,), values={"self_sym_sizes": self._shape})
 
 
@@ -222,8 +232,10 @@ def mean(self: Tensor, dim: Any = _ABSENT, keepdim: bool = False, *, dtype: Any 
         dt = out.dtype if out is not None and out.dtype.is_floating_point else self.dtype
     dims = _dims(None if dim is _ABSENT else dim, self.ndim)
     count = _counted(self._shape, dims)
+    # ATen's CPU mean of float16/bfloat16 sums into float32, divides, then rounds once
+    total_dt = dtypes.float32 if dt in (dtypes.float16, dtypes.bfloat16) else dt
     with np.errstate(divide="ignore", invalid="ignore"):
-        result = _sum(self, dims, keepdim, _accumulate_in(dt)).astype(dt.np) / dt.np.type(count)
+        result = (_sum(self, dims, keepdim, total_dt).astype(total_dt.np) / total_dt.np.type(count)).astype(dt.np)
     values = {"self_sym_numel": self.numel(), "self_sym_sizes": self._shape}
     if dim is _ABSENT:
         return _emit(result, dt, "MeanBackward0", "mean", (self,), out=out, values=values)
