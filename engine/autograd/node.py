@@ -273,6 +273,23 @@ SavedScalar.__name__ = SavedScalar.__qualname__ = "SavedTensor"  # one class to 
 
 _NUMBERS = (bool, int, float, complex, np.generic)
 
+# Saved fields torch keeps as int64_t / int[] (not Scalar): its Python accessor reads them as unsigned 64-bit,
+# so a negative dim or index shows as its two's complement (`x[:, -2].grad_fn._saved_index` is 2**64 - 2).
+INT64_FIELDS = frozenset({"dim", "dim0", "dim1", "dim2", "dims", "dimension", "index", "start", "end", "shifts",
+                          "offset", "diagonal", "pad"})
+
+
+def as_torch_shows(field: str, value: Any) -> Any:
+    """A saved value as `grad_fn._saved_<field>` shows it in torch."""
+    if field not in INT64_FIELDS:
+        return value
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value % (1 << 64)
+    if isinstance(value, tuple) and all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+        return tuple(v % (1 << 64) for v in value)
+    return value
+
+
 def make_saved(inputs: dict[str, Any], outputs: dict[str, Any]) -> tuple[tuple[str, Any], ...]:
     """SavedTensors for input tensors (a Python number becomes a SavedScalar, a list one entry per
     tensor) and for outputs (given as tensor or (tensor, output_nr)), in that order."""
@@ -436,7 +453,7 @@ class Node:
     def _lookup_saved(self, field: str) -> Any:
         values = self._values
         if values is not None and field in values and not field.startswith("_"):
-            return values[field]
+            return as_torch_shows(field, values[field])
         found = [saved for name, saved in self._saved if name == field]
         rule = self._rule
         if found:

@@ -605,8 +605,8 @@ def chunk(self: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
     size = self._shape[d]
     step = -(-size // chunks)
     if step == 0 and size == 0:
-        return split_with_sizes(self, [0] * chunks, d)
-    return split(self, step, d)
+        return split_with_sizes(self, [0] * chunks, dim)
+    return split(self, step, dim)  # the dim as given: torch's SplitBackward0 keeps it unwrapped
 
 
 def _unsafe_parts(self: Tensor, d: int, sizes: list[int], name: str, values: dict[str, Any]) -> tuple[Tensor, ...]:
