@@ -320,13 +320,28 @@ class AvgPool2d(Module):
         return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
 
 
-class AdaptiveAvgPool2d(Module):
+class _AdaptiveAvgPoolNd(Module):
+    """What the adaptive average pools of every dimension keep and print (torch's _AdaptiveAvgPoolNd)."""
+
     def __init__(self, output_size: Any) -> None:
         super().__init__()
         self.output_size = output_size
 
+    def extra_repr(self) -> str:
+        return f"output_size={self.output_size}"
+
+
+class AdaptiveAvgPool2d(_AdaptiveAvgPoolNd):
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
         return F.adaptive_avg_pool2d(input, self.output_size)
+
+
+class _AdaptiveMaxPoolNd(Module):
+    """What the adaptive max pools of every dimension keep and print (torch's _AdaptiveMaxPoolNd)."""
+
+    def __init__(self, output_size: Any, return_indices: bool = False) -> None:
+        super().__init__()
+        self.output_size, self.return_indices = output_size, return_indices
 
     def extra_repr(self) -> str:
         return f"output_size={self.output_size}"
@@ -606,16 +621,9 @@ class GroupNorm(Module):
         return f"{self.num_groups}, {self.num_channels}, eps={self.eps}, affine={self.affine}, bias=True"
 
 
-class AdaptiveMaxPool2d(Module):
-    def __init__(self, output_size: Any, return_indices: bool = False) -> None:
-        super().__init__()
-        self.output_size, self.return_indices = output_size, return_indices
-
+class AdaptiveMaxPool2d(_AdaptiveMaxPoolNd):
     def forward(self, input: Tensor) -> Any:  # noqa: A002
         return F.adaptive_max_pool2d(input, self.output_size, self.return_indices)
-
-    def extra_repr(self) -> str:
-        return f"output_size={self.output_size}"
 
 
 class ConvTranspose2d(_ConvNd):

@@ -7,7 +7,7 @@ from typing import Any
 
 from engine import dtypes
 from engine.nn import functional as F
-from engine.nn.layers import _ConvNd, _MaxPoolNd
+from engine.nn.layers import _AdaptiveAvgPoolNd, _AdaptiveMaxPoolNd, _ConvNd, _MaxPoolNd
 from engine.nn.module import Module
 from engine.ops import factories
 from engine.tensor import Parameter, Tensor
@@ -76,25 +76,11 @@ class AvgPool1d(Module):
         return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
 
 
-class AdaptiveAvgPool1d(Module):
-    def __init__(self, output_size: Any) -> None:
-        super().__init__()
-        self.output_size = output_size
-
+class AdaptiveAvgPool1d(_AdaptiveAvgPoolNd):
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
         return F.adaptive_avg_pool1d(input, self.output_size)
 
-    def extra_repr(self) -> str:
-        return f"output_size={self.output_size}"
 
-
-class AdaptiveMaxPool1d(Module):
-    def __init__(self, output_size: Any, return_indices: bool = False) -> None:
-        super().__init__()
-        self.output_size, self.return_indices = output_size, return_indices
-
+class AdaptiveMaxPool1d(_AdaptiveMaxPoolNd):
     def forward(self, input: Tensor) -> Any:  # noqa: A002
         return F.adaptive_max_pool1d(input, self.output_size, self.return_indices)
-
-    def extra_repr(self) -> str:
-        return f"output_size={self.output_size}"
