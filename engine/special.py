@@ -30,5 +30,6 @@ def round(input: Tensor, *, decimals: int = 0, out: Tensor | None = None) -> Ten
     """torch.round with decimals always given, so RoundBackward1 (round_vml_cpu refuses integers)."""
     return _FUNCTIONS["round"](input, decimals=decimals, out=out)
 
+
 __all__ = ["digamma", "erf", "erfc", "erfinv", "exp2", "expit", "expm1", "gammaln", "log1p", "log_softmax", "logit",
            "logsumexp", "polygamma", "psi", "round", "softmax", "xlogy"]
