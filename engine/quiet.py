@@ -2,11 +2,15 @@
 
 torch never warns about inf or nan results (inf - inf, exp(1000), 0 * inf), so the engine's
 ops run numpy with its float errors ignored. `np.errstate` does that but rebuilds numpy's error
-state on every entry, which costs a small op more than its arithmetic; here the ignoring state
-is made once per state the caller had (numpy keeps it in a context variable) and only swapped in
-and out around the call. User code around the engine sees numpy's own settings unchanged: its
-`np.seterr` and `np.errstate` still apply to what it computes itself, and their other fields
-(buffer size, error callback) carry into the engine's calls as `np.errstate(all="ignore")` would.
+state on every entry, and even swapping a ready-made state in and out of numpy's context variable
+costs a small op more than its arithmetic. So each thread keeps one `contextvars.Context` in which
+numpy ignores every float error, and `quietly` runs its call inside it: one C-level switch. User
+code around the engine sees numpy's own settings unchanged: its `np.seterr` and `np.errstate`
+still apply to what it computes itself.
+
+The quiet context holds nothing but numpy's error state, so `quietly` is for numerical work: code
+run in it that read other context variables would see their defaults. A call made while already
+quiet (nested, or inside `begin_quiet`'s stretch) runs as it is.
 
 This uses numpy's private `_extobj_contextvar` / `_make_extobj` (numpy is pinned in pyproject;
 tests/engine/test_quiet.py fails on a numpy without them).
@@ -15,43 +19,68 @@ tests/engine/test_quiet.py fails on a numpy without them).
 from __future__ import annotations
 
 from collections.abc import Callable
-from contextvars import Token
+from contextvars import Context, ContextVar, Token
+from threading import get_ident
 from typing import Any, TypeVar
 
 from numpy._core._ufunc_config import _extobj_contextvar, _make_extobj
 
 T = TypeVar("T")
 
-_ignoring: dict[object, object] = {}  # the caller's numpy error state -> the same with all errors ignored
-_KEPT = 16  # states remembered (user code making errstates in a loop must not grow this without bound)
+_IGNORING = _make_extobj(all="ignore")
+_quiet = ContextVar("engine_quiet", default=False)  # True where numpy's float errors are already ignored
+_contexts: dict[int, Context] = {}  # thread id -> that thread's quiet context
+_KEPT = 64  # contexts remembered (threads come and go; a forgotten one is simply made again)
 
 
-def _ignoring_state(current: object) -> object:
-    """`current` (a numpy error state) with every float error ignored, made once per state."""
-    if len(_ignoring) >= _KEPT:
-        _ignoring.clear()
-    found = _ignoring[current] = _make_extobj(all="ignore")
-    _ignoring[found] = found  # already ignoring: `quietly` inside a quiet stretch finds it at once
-    return found
+def _enter_quiet() -> None:
+    _extobj_contextvar.set(_IGNORING)
+    _quiet.set(True)
+
+
+def _context_of_this_thread() -> Context:
+    """The calling thread's quiet context, made on first use (a Context runs in one thread at a time)."""
+    if len(_contexts) >= _KEPT:
+        _contexts.clear()
+    context = _contexts[get_ident()] = Context()
+    context.run(_enter_quiet)
+    return context
 
 
 def quietly(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
     """fn(*args, **kwargs) with numpy's floating-point errors ignored, as `np.errstate(all="ignore")`."""
-    current = _extobj_contextvar.get()
-    token = _extobj_contextvar.set(_ignoring.get(current) or _ignoring_state(current))
-    try:
+    if _quiet.get():
         return fn(*args, **kwargs)
-    finally:
-        _extobj_contextvar.reset(token)
+    context = _contexts.get(get_ident()) or _context_of_this_thread()
+    return context.run(fn, *args, **kwargs)
 
 
-def begin_quiet() -> Token[Any]:
+def begin_quiet() -> tuple[Token[Any], Token[bool]]:
     """Start a stretch of engine arithmetic with numpy's floating-point errors ignored (the backward
-    pass), as entering `np.errstate(all="ignore")` would; `end_quiet(token)` ends it."""
-    current = _extobj_contextvar.get()
-    return _extobj_contextvar.set(_ignoring.get(current) or _ignoring_state(current))
+    pass, which runs user hooks too), as entering `np.errstate(all="ignore")` would; `end_quiet`
+    with what this returns ends it."""
+    return _extobj_contextvar.set(_IGNORING), _quiet.set(True)
 
 
-def end_quiet(token: Token[Any]) -> None:
+def end_quiet(tokens: tuple[Token[Any], Token[bool]]) -> None:
     """Give back the numpy error state `begin_quiet` found."""
-    _extobj_contextvar.reset(token)
+    extobj, quiet = tokens
+    _quiet.reset(quiet)
+    _extobj_contextvar.reset(extobj)
+
+
+
+def quiet_unary(fn: Callable[[Any], T], a: Any) -> T:
+    """fn(a), quietly: `quietly` for a one-operand numpy call on the hot path, without its *args."""
+    if _quiet.get():
+        return fn(a)
+    context = _contexts.get(get_ident())
+    return context.run(fn, a) if context is not None else quietly(fn, a)
+
+
+def quiet_binary(fn: Callable[[Any, Any], T], a: Any, b: Any) -> T:
+    """fn(a, b), quietly: `quietly` for a two-operand numpy call on the hot path, without its *args."""
+    if _quiet.get():
+        return fn(a, b)
+    context = _contexts.get(get_ident())
+    return context.run(fn, a, b) if context is not None else quietly(fn, a, b)

@@ -33,7 +33,7 @@ from engine.ops.core import (
     result_type,
     wrap_result,
 )
-from engine.quiet import quietly
+from engine.quiet import quiet_binary, quietly
 from engine.tensor import Tensor
 
 Operand = Tensor | float | int | bool
@@ -283,7 +283,7 @@ def add(self: Operand, other: Operand, *, alpha: float = 1, out: Tensor | None =
         alike = _alike(self, other) or _with_number(self, other) or _with_one_value(self, other)
         if alike is not None:
             a, b = alike  # unpacked here: a call with *alike is Python's slower call path
-            return wrap_result("AddBackward0", quietly(np.add, a, b), self.dtype, (self, other), values={"alpha": 1})
+            return wrap_result("AddBackward0", quiet_binary(np.add, a, b), self.dtype, (self, other), values={"alpha": 1})
     dt = result_type(self, other)
     sa, sb = _shape_of(self), _shape_of(other)
     _reserve(geometry.broadcast_shapes(sa, sb), dt)
@@ -321,7 +321,7 @@ def sub(self: Operand, other: Operand, *, alpha: float = 1, out: Tensor | None =
         alike = _alike(self, other) or _with_number(self, other) or _with_one_value(self, other)
         if alike is not None and self.dtype is not dtypes.bool_:
             a, b = alike
-            return wrap_result("SubBackward0", quietly(np.subtract, a, b), self.dtype, (self, other),
+            return wrap_result("SubBackward0", quiet_binary(np.subtract, a, b), self.dtype, (self, other),
                                values={"alpha": 1})
     dt = sub_dtype(self, other)
     _reserve(_broadcast(self, other), dt)
@@ -349,7 +349,7 @@ def mul(self: Operand, other: Operand, *, out: Tensor | None = None) -> Tensor:
         alike = _alike(self, other) or _with_number(self, other, opmath=True) or _with_one_value(self, other)
         if alike is not None:
             a, b = alike
-            return wrap_result("MulBackward0", quietly(np.multiply, a, b), self.dtype, (self, other),
+            return wrap_result("MulBackward0", quiet_binary(np.multiply, a, b), self.dtype, (self, other),
                                {"other": other, "self": self})
     if not isinstance(self, Tensor):
         self, other = other, self
@@ -383,7 +383,7 @@ def div(self: Operand, other: Operand, *, rounding_mode: str | None = NO_MODE, o
         alike = _alike(self, other) or _with_number(self, other, opmath=True) or _with_one_value(self, other)
         if alike is not None and self.dtype.is_floating_point:  # true division keeps a float dtype
             a, b = alike
-            return wrap_result("DivBackward0", quietly(np.true_divide, a, b), self.dtype, (self, other),
+            return wrap_result("DivBackward0", quiet_binary(np.true_divide, a, b), self.dtype, (self, other),
                                {"other": other, "self": self})
     dt = _true_div_dtype(self, other)
     _reserve(_broadcast(self, other), dt)

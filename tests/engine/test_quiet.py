@@ -42,12 +42,24 @@ def test_a_raising_errstate_around_the_engine_holds_for_numpy_not_for_the_engine
     assert np.geterr()["invalid"] == "warn"
 
 
-def test_quietly_keeps_the_callers_other_settings() -> None:
+def test_quietly_ignores_every_float_error_whatever_the_caller_set() -> None:
     with np.errstate(all="raise"), np.errstate(call=print, under="call"):
         inside = quietly(np.geterr)
-        assert quietly(np.geterrcall) is print
         assert np.geterr()["under"] == "call"
     assert set(inside.values()) == {"ignore"}
+
+
+def test_quietly_nests_and_works_from_other_threads() -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    def nested() -> dict[str, str]:
+        return quietly(np.geterr)
+
+    assert set(quietly(nested).values()) == {"ignore"}
+    with ThreadPoolExecutor(4) as pool:
+        results = list(pool.map(lambda _: quietly(nested), range(16)))
+    assert all(set(r.values()) == {"ignore"} for r in results)
+    assert np.geterr()["invalid"] == "warn"
 
 
 def test_quietly_lets_exceptions_through_and_restores_numpy_state() -> None:
