@@ -50,32 +50,18 @@ class SavedTensor:
     view's node after the rebase: `view_grad_fn`); a saved input names its grad_fn at backward time.
     """
 
-    __slots__ = ("_layout", "_tensor", "hooks", "is_output", "output_nr", "packed", "released", "target", "version",
-                 "view_grad_fn", "was_leaf")
+    # What every saved tensor sets is a slot; what only saved-tensor hooks or an in-place op on a view
+    # set lives in the instance's __dict__ once set, the class defaults below standing in until then
+    # (a recorded op fills fewer fields, and its SavedTensors take no dict).
+    __slots__ = ("__dict__", "_layout", "_tensor", "is_output", "output_nr", "released", "version", "was_leaf")
+
+    hooks: tuple[Callable[[Any], Any], Callable[[Any], Any]] | None = None  # (pack_hook, unpack_hook)
+    packed: Any = None  # what the pack hook returned
+    target: _GradientTarget | None = None  # where a packed input's gradient goes
+    view_grad_fn: Node | None = None  # the node a version error names for an output rebased onto a view
 
     def __init__(self, tensor: Any, is_output: bool, output_nr: int = 0) -> None:
-        if tensor._storage.inference:
-            raise RuntimeError(errors.INFERENCE_SAVED)
-        self.version = tensor._vc.value
-        self.is_output = is_output
-        self.output_nr = output_nr
-        if is_output:
-            self._tensor = None
-            self._layout = (tensor._storage, tensor._offset, tensor._shape, tensor._stride, tensor.dtype, tensor._vc,
-                            tensor._bits, tensor._np_cache)
-        else:
-            self._tensor = tensor
-            self._layout = None
-            self.was_leaf = tensor._grad_fn is None  # torch's is_leaf_: a saved non-leaf may not lose its history
-        self.released = False
-        self.view_grad_fn: Node | None = None
-        self.target = None
-        active = graph.hooks.active  # graph.current_hooks(), inlined: every recorded op saves through here
-        if active:
-            self.hooks = active[-1]
-            self.packed = self._pack(tensor)
-        else:
-            self.hooks = self.packed = None
+        _fill_saved(self, tensor, is_output, output_nr)
 
     @property
     def tensor(self) -> Any:
@@ -155,7 +141,8 @@ class SavedTensor:
     def release(self) -> None:
         self.released = True
         self.tensor = None
-        self.packed = None
+        if self.packed is not None:
+            self.packed = None
 
     @property
     def data(self) -> Any:
@@ -182,6 +169,42 @@ class SavedTensor:
                                "one pair of hooks is allowed at a time.")
         self.hooks = (pack_hook, unpack_hook)
         self.packed = self._pack(self.tensor)
+
+
+def _fill_saved(saved: SavedTensor, tensor: Any, is_output: bool, output_nr: int) -> SavedTensor:
+    """SavedTensor's fields for `tensor` (its __init__, shared with saved_input / saved_output)."""
+    if tensor._storage.inference:
+        raise RuntimeError(errors.INFERENCE_SAVED)
+    saved.version = tensor._vc.value
+    saved.is_output = is_output
+    saved.output_nr = output_nr
+    if is_output:
+        saved._tensor = None
+        saved._layout = (tensor._storage, tensor._offset, tensor._shape, tensor._stride, tensor.dtype, tensor._vc,
+                         tensor._bits, tensor._np_cache)
+    else:
+        saved._tensor = tensor
+        saved._layout = None
+        saved.was_leaf = tensor._fn is None  # torch's is_leaf_: a saved non-leaf may not lose its history
+    saved.released = False
+    active = graph.hooks.active  # graph.current_hooks(), inlined: every recorded op saves through here
+    if active:
+        saved.hooks = active[-1]
+        saved.packed = saved._pack(tensor)
+    return saved
+
+
+def saved_input(tensor: Any) -> SavedTensor:
+    """SavedTensor(tensor, False) without the class call's overhead: what every recorded op saves."""
+    return _fill_saved(_new_object(SavedTensor), tensor, False, 0)
+
+
+def saved_output(tensor: Any, output_nr: int = 0) -> SavedTensor:
+    """SavedTensor(tensor, True, output_nr), as saved_input: relu, sigmoid, exp... save their result."""
+    return _fill_saved(_new_object(SavedTensor), tensor, True, output_nr)
+
+
+_new_object = object.__new__
 
 
 def _alias_of(layout: tuple[Any, ...]) -> Any:
@@ -231,9 +254,6 @@ class SavedScalar(SavedTensor):
         self.is_output = False
         self.tensor = None
         self.version = 0
-        self.hooks = None
-        self.packed = None
-        self.target = None
         self.output_nr = 0
 
     @property
@@ -539,6 +559,25 @@ class Node:
 
     def _register_tensor_hooks(self, output_nr: int, hooks: HookDict) -> None:
         self.hooks().tensor_pre.append((output_nr, hooks))
+
+
+def new_node(cls: type[Node], backward: Callable[..., Any] | None, output_meta: tuple[Meta, ...],
+             values: dict[str, Any] | None = None) -> Node:
+    """cls(backward, (), output_meta) with its saved values, built without the class call's overhead
+    (type.__call__ and __init__'s frame): every recorded op makes its node here. The caller sets its
+    next_functions right after: torch's generated code constructs the node, which takes its sequence
+    number, before it collects the inputs' edges (which may regenerate a stale view's history, a node
+    numbered after it)."""
+    node = _new_object(cls)
+    node._backward = backward
+    node._rule = cls.formula
+    node.next_functions = ()
+    node.output_meta = output_meta
+    node._saved = ()
+    node._values = values or None
+    node._hooks = None
+    node.sequence_nr = next(sequences.nodes)
+    return node
 
 
 def _closure_result(result: Any) -> Any:
