@@ -50,18 +50,26 @@ class SavedTensor:
     view's node after the rebase: `view_grad_fn`); a saved input names its grad_fn at backward time.
     """
 
-    # What every saved tensor sets is a slot; what only saved-tensor hooks or an in-place op on a view
+    # What every saved input sets is a slot; what only saved-tensor hooks or an in-place op on a view
     # set lives in the instance's __dict__ once set, the class defaults below standing in until then
-    # (a recorded op fills fewer fields, and its SavedTensors take no dict).
-    __slots__ = ("__dict__", "_layout", "_tensor", "is_output", "output_nr", "released", "version", "was_leaf")
+    # (a recorded op fills few fields, and its SavedTensors take no dict). A saved output is a
+    # _SavedOutput, which keeps its output_nr.
+    __slots__ = ("__dict__", "_layout", "_tensor", "released", "version", "was_leaf")
 
+    is_output = False
+    output_nr = 0
     hooks: tuple[Callable[[Any], Any], Callable[[Any], Any]] | None = None  # (pack_hook, unpack_hook)
     packed: Any = None  # what the pack hook returned
     target: _GradientTarget | None = None  # where a packed input's gradient goes
     view_grad_fn: Node | None = None  # the node a version error names for an output rebased onto a view
 
-    def __init__(self, tensor: Any, is_output: bool, output_nr: int = 0) -> None:
-        _fill_saved(self, tensor, is_output, output_nr)
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        """Only recording makes SavedTensors (saved_input, saved_output), as in torch."""
+        if args or kwargs:
+            raise TypeError("__init__(): incompatible constructor arguments. The following argument types are "
+                            "supported:\n    1. torch._C._autograd.SavedTensor()\n\nInvoked with: "
+                            + ", ".join([*map(repr, args), *(f"{k}={v!r}" for k, v in kwargs.items())]))
+        raise RuntimeError("Trying to create a SavedTensor object from Python is forbidden.")
 
     @property
     def tensor(self) -> Any:
@@ -171,37 +179,54 @@ class SavedTensor:
         self.packed = self._pack(self.tensor)
 
 
-def _fill_saved(saved: SavedTensor, tensor: Any, is_output: bool, output_nr: int) -> SavedTensor:
-    """SavedTensor's fields for `tensor` (its __init__, shared with saved_input / saved_output)."""
-    if tensor._storage.inference:
-        raise RuntimeError(errors.INFERENCE_SAVED)
-    saved.version = tensor._vc.value
-    saved.is_output = is_output
-    saved.output_nr = output_nr
-    if is_output:
-        saved._tensor = None
-        saved._layout = (tensor._storage, tensor._offset, tensor._shape, tensor._stride, tensor.dtype, tensor._vc,
-                         tensor._bits, tensor._np_cache)
-    else:
-        saved._tensor = tensor
-        saved._layout = None
-        saved.was_leaf = tensor._fn is None  # torch's is_leaf_: a saved non-leaf may not lose its history
-    saved.released = False
-    active = graph.hooks.active  # graph.current_hooks(), inlined: every recorded op saves through here
-    if active:
-        saved.hooks = active[-1]
-        saved.packed = saved._pack(tensor)
-    return saved
+class _SavedOutput(SavedTensor):
+    """A saved output (relu's and sigmoid's `result`): its layout at save time until first read."""
+
+    __slots__ = ("output_nr",)
+
+    is_output = True
+
+
+_SavedOutput.__name__ = _SavedOutput.__qualname__ = "SavedTensor"  # one class to the user, as in torch
 
 
 def saved_input(tensor: Any) -> SavedTensor:
-    """SavedTensor(tensor, False) without the class call's overhead: what every recorded op saves."""
-    return _fill_saved(_new_object(SavedTensor), tensor, False, 0)
+    """What an op keeps of an input (torch's SavedVariable(t, is_output=false)): the tensor and the
+    version it has now. Built without a class call: every recorded op that saves comes here."""
+    if tensor._storage.inference:
+        raise RuntimeError(errors.INFERENCE_SAVED)
+    saved = _new_object(SavedTensor)
+    saved._tensor = tensor
+    saved._layout = None
+    saved.version = tensor._vc.value
+    saved.was_leaf = tensor._fn is None  # torch's is_leaf_: a saved non-leaf may not lose its history
+    saved.released = False
+    if graph.hooks.active:  # graph.current_hooks(), inlined
+        _pack_now(saved, tensor)
+    return saved
 
 
 def saved_output(tensor: Any, output_nr: int = 0) -> SavedTensor:
-    """SavedTensor(tensor, True, output_nr), as saved_input: relu, sigmoid, exp... save their result."""
-    return _fill_saved(_new_object(SavedTensor), tensor, True, output_nr)
+    """What an op keeps of its output `output_nr` (torch's SavedVariable(t, is_output=true)), as
+    saved_input: its layout now, the alias made when first read (see SavedTensor)."""
+    if tensor._storage.inference:
+        raise RuntimeError(errors.INFERENCE_SAVED)
+    saved = _new_object(_SavedOutput)
+    saved._tensor = None
+    saved._layout = (tensor._storage, tensor._offset, tensor._shape, tensor._stride, tensor.dtype, tensor._vc,
+                     tensor._bits, tensor._np_cache)
+    saved.version = tensor._vc.value
+    saved.output_nr = output_nr
+    saved.released = False
+    if graph.hooks.active:
+        _pack_now(saved, tensor)
+    return saved
+
+
+def _pack_now(saved: SavedTensor, tensor: Any) -> None:
+    """A tensor saved while saved_tensors_hooks are active goes through the innermost pack hook."""
+    saved.hooks = graph.hooks.active[-1]
+    saved.packed = saved._pack(tensor)
 
 
 _new_object = object.__new__
@@ -251,10 +276,8 @@ class SavedScalar(SavedTensor):
     def __init__(self, value: Any) -> None:
         self.value = value
         self.released = False
-        self.is_output = False
         self.tensor = None
         self.version = 0
-        self.output_nr = 0
 
     @property
     def data(self) -> Any:
@@ -318,18 +341,18 @@ def make_saved(inputs: dict[str, Any], outputs: dict[str, Any]) -> tuple[tuple[s
         if t is None:
             continue
         if hasattr(t, "_vc"):  # a tensor, the usual entry: decided before the other kinds
-            saved.append((field, SavedTensor(t, False)))
+            saved.append((field, saved_input(t)))
         elif isinstance(t, (list, tuple)):  # a list field keeps its None entries (index's untouched dims)
-            saved.extend((field, SavedTensor(e, False) if e is not None else SavedScalar(None)) for e in t)
+            saved.extend((field, saved_input(e) if e is not None else SavedScalar(None)) for e in t)
         elif isinstance(t, _NUMBERS):
             saved.append((field, SavedScalar(t)))
         else:
-            saved.append((field, SavedTensor(t, False)))
+            saved.append((field, saved_input(t)))
     for field, t in outputs.items():
         nr = 0
         if isinstance(t, tuple):
             t, nr = t
-        saved.append((field, SavedTensor(t, True, nr)))
+        saved.append((field, saved_output(t, nr)))
     return tuple(saved)
 
 

@@ -161,7 +161,7 @@ def _needed_saves(cls: type[Node], edges: tuple[tuple[Node | None, int], ...], s
     which input reads which field): PyTorch's generated code saves a field when should_compute_output
     holds for one of its readers, i.e. when that input's gradient goes somewhere."""
     rule = cls.formula
-    if rule is None or not rule.save_when or _NO_EDGE not in edges:
+    if rule is None or not rule.save_when:
         return save
     save_when = rule.save_when
     kept = {}
@@ -248,8 +248,10 @@ def _saved_inputs(cls: type[Node], edges: tuple[tuple[Node | None, int], ...],
                   save: dict[str, Any]) -> tuple[tuple[str, Any], ...]:
     """The saved fields of the inputs a formula will read (`_needed_saves`): a tensor, the usual
     entry, becomes its SavedTensor here; other kinds (numbers, lists) go through make_saved."""
+    if _NO_EDGE in edges:  # else every input's gradient goes somewhere, and every field is read
+        save = _needed_saves(cls, edges, save)
     saved = []
-    for field, t in _needed_saves(cls, edges, save).items():
+    for field, t in save.items():
         if type(t) is Tensor:
             saved.append((field, saved_input(t)))
         elif t is not None:

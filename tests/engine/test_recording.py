@@ -59,6 +59,12 @@ SNIPPETS = {
     "one saved tensor's own hooks": (
         "a = torch.ones(2, requires_grad=True) * 1\ny = a * a\nraw = y.grad_fn._raw_saved_self\n"
         "raw.register_hooks(lambda t: t * 2, lambda t: t)\ny.sum().backward()\ng = a.grad"),
+    "a SavedTensor is made by recording only": (
+        "a = torch.ones(2, requires_grad=True)\ny = a * a\nS = type(y.grad_fn._raw_saved_self)\nname = S.__name__\n"
+        "S()"),
+    "a SavedTensor is made by recording only, whatever it is given": (
+        "a = torch.ones(2, requires_grad=True)\nr = a.relu()\nS = type(r.grad_fn._raw_saved_result)\n"
+        "name = S.__name__\nS(a, False)"),
     "add_ on a view rebases its base with CopySlices": (
         "a = torch.ones(2, 3, requires_grad=True) * 1\nv = a[0]\nv.add_(1)\nv.sigmoid_()\n"
         "names = (a.grad_fn.name(), v.grad_fn.name(), a.grad_fn.next_functions[0][0].name())\n"
