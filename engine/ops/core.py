@@ -201,12 +201,12 @@ def attach_node(name: str, outputs: Tensor | Sequence[Tensor], inputs: Sequence[
                 values: dict[str, Any] | None = None) -> Node:
     """record() once the caller knows an input requires grad in grad mode."""
     if isinstance(outputs, Tensor):  # one output, most ops
-        if save_outputs:
-            nr = _index_of((outputs,), next(iter(save_outputs.values())))
-            if len(save_outputs) == 1 and nr == 0:
-                return _attach_to_result(name, outputs, inputs, backward, save, next(iter(save_outputs)), values)
-        else:
+        if not save_outputs:
             return _attach_to_result(name, outputs, inputs, backward, save, None, values)
+        if len(save_outputs) == 1:
+            ((field, saved),) = save_outputs.items()
+            if saved is outputs:
+                return _attach_to_result(name, outputs, inputs, backward, save, field, values)
         outs: tuple[Tensor, ...] = (outputs,)
     else:
         outs = tuple(outputs)
@@ -314,15 +314,21 @@ def check_inplace_allowed(self: Tensor, *others: Any) -> None:
     when grad mode is on and self or any operand (`others`) requires grad."""
     if not grad_mode.state.enabled:
         return
-    self_requires = self.requires_grad
-    if not (self_requires or any(isinstance(o, Tensor) and o.requires_grad for o in others)):
-        return
     view = self._view
+    self_requires = self._requires_grad or self._fn is not None or (view is not None and self.requires_grad)
+    if not self_requires:
+        for o in others:  # a plain loop: every in-place op checks here
+            if isinstance(o, Tensor) and o.requires_grad:
+                break
+        else:
+            return
     if view is not None:
         self._check_rebase(view, indirect=False)
         if self_requires and view.base.is_leaf:
             raise RuntimeError(errors.VIEW_OF_LEAF_INPLACE)
-    if self_requires and self.is_leaf:
+        if self_requires and self.is_leaf:
+            raise RuntimeError(errors.LEAF_INPLACE)
+    elif self_requires and self._fn is None:  # is_leaf: a tensor that is no view has the grad_fn it recorded
         raise RuntimeError(errors.LEAF_INPLACE)
 
 
@@ -420,12 +426,8 @@ def apply_inplace(self: Tensor, write: Callable[[np.ndarray], None], name: str, 
         node = new_node(cls, backward, (), values)  # its output's layout is known after the write (t_)
         node.next_functions = edges = (edge_of(self), *edges_of(inputs))  # before the write: no rebase yet
         base_edge = edge_of(self._view.base) if self._view is not None else None
-        saved_inputs = _needed_saves(cls, edges, dict(save)) if save else {}
-        if save_self_copy is not None and _needed_saves(cls, edges, {save_self_copy: self}):
-            from engine.ops.copying import clone
-
-            saved_inputs[save_self_copy] = clone(self)  # the value before the write, with its history
-        saved_before = make_saved(saved_inputs, {}) if saved_inputs else ()  # versions (and pack hooks) now
+        saved_before = _saved_before_write(cls, self, edges, save, save_self_copy) \
+            if save or save_self_copy is not None else ()
     quietly(self._write, write)  # torch never warns about nan/inf results
     bump_written(self)
     if not tracked:
@@ -446,6 +448,19 @@ def apply_inplace(self: Tensor, write: Callable[[np.ndarray], None], name: str, 
         saved_result.view_grad_fn = view_fn  # a version error names the view's node after the rebase
         node._saved = (*node._saved, (save_result, saved_result))
     return self
+
+
+def _saved_before_write(cls: type[Node], self: Tensor, edges: tuple[tuple[Node | None, int], ...],
+                        save: dict[str, Any] | None, save_self_copy: str | None) -> tuple[tuple[str, Any], ...]:
+    """What an in-place op saves before it writes: the operands its formulas read, and a clone of
+    self (made now, with its history) where a formula reads self's old value; versions (and pack
+    hooks) are taken now."""
+    saved_inputs = _needed_saves(cls, edges, dict(save)) if save else {}
+    if save_self_copy is not None and _needed_saves(cls, edges, {save_self_copy: self}):
+        from engine.ops.copying import clone
+
+        saved_inputs[save_self_copy] = clone(self)
+    return make_saved(saved_inputs, {}) if saved_inputs else ()
 
 
 def rebase_view(view: Tensor, fn: Node, base_edge: tuple[Node | None, int]) -> None:
