@@ -18,6 +18,7 @@ import numpy as np
 
 from engine import allocator as allocation
 from engine import dtypes, errors, geometry
+from engine.autograd import grad_mode
 from engine.kernels.relu import relu as relu_kernel
 from engine.kernels.sigmoid import sigmoid_float32, sigmoid_reduced
 from engine.ops.core import (
@@ -34,7 +35,7 @@ from engine.ops.core import (
     wrap_result,
 )
 from engine.quiet import quiet_binary, quietly
-from engine.tensor import Tensor
+from engine.tensor import SMALL, Tensor
 
 Operand = Tensor | float | int | bool
 
@@ -146,7 +147,7 @@ def _finish(name: str, op: str, result: Any, dtype: dtypes.dtype, inputs: tuple[
     return tensor
 
 
-_UNRESERVED = 1 << 16  # results of up to this many elements skip the budget check
+_UNRESERVED = SMALL  # results of up to this many elements skip the budget check
 
 
 def _reserve(shape: tuple[int, ...], dtype: dtypes.dtype) -> None:
@@ -163,12 +164,31 @@ def _alike(self: Any, other: Any) -> tuple[np.ndarray, np.ndarray] | None:
     None sends the op down its general path."""
     if type(self) is Tensor and type(other) is Tensor and self.dtype is other.dtype and \
             self._shape == other._shape:
+        cache, other_cache = self._np_cache, other._np_cache  # both cached and small: no numpy call
+        if cache is not None and other_cache is not None and cache[2] and other_cache[2] and \
+                cache[0] is self._storage.data and other_cache[0] is other._storage.data and \
+                not (self._bits or other._bits):
+            return cache[1], other_cache[1]
         a = self._numpy_view()
         if a.size <= _UNRESERVED and a.flags.c_contiguous:
             b = other._numpy_view()
             if b.flags.c_contiguous:
                 return a, b
     return None
+
+
+def _untracked(result: Any, self: Tensor, other: Any) -> Tensor | None:
+    """A short path's result (see _alike, _with_number, _with_one_value: a fresh row-major array of
+    self's dtype, or the numpy scalar of 0-dim operands) as a new tensor when no node is recorded:
+    grad mode off, or neither operand requires grad. It is adopted straight away, without
+    wrap_result's general steps, which cost more than the arithmetic. None when a node is to be
+    recorded, or for a numpy scalar: the caller's wrap_result then takes it."""
+    if grad_mode.state.enabled and (
+            self._requires_grad or self._fn is not None or (self._view is not None and self.requires_grad) or
+            (type(other) is Tensor and (other._requires_grad or other._fn is not None or
+                                        (other._view is not None and other.requires_grad)))):
+        return None
+    return Tensor._adopt(result, self.dtype) if type(result) is np.ndarray else None
 
 
 _HALF_MAX = 65504.0  # no number within this overflows a floating dtype
@@ -283,7 +303,10 @@ def add(self: Operand, other: Operand, *, alpha: float = 1, out: Tensor | None =
         alike = _alike(self, other) or _with_number(self, other) or _with_one_value(self, other)
         if alike is not None:
             a, b = alike  # unpacked here: a call with *alike is Python's slower call path
-            return wrap_result("AddBackward0", quiet_binary(np.add, a, b), self.dtype, (self, other), values={"alpha": 1})
+            result = quiet_binary(np.add, a, b)
+            tensor = _untracked(result, self, other)
+            return tensor if tensor is not None else \
+                wrap_result("AddBackward0", result, self.dtype, (self, other), values={"alpha": 1})
     dt = result_type(self, other)
     sa, sb = _shape_of(self), _shape_of(other)
     _reserve(geometry.broadcast_shapes(sa, sb), dt)
@@ -321,8 +344,10 @@ def sub(self: Operand, other: Operand, *, alpha: float = 1, out: Tensor | None =
         alike = _alike(self, other) or _with_number(self, other) or _with_one_value(self, other)
         if alike is not None and self.dtype is not dtypes.bool_:
             a, b = alike
-            return wrap_result("SubBackward0", quiet_binary(np.subtract, a, b), self.dtype, (self, other),
-                               values={"alpha": 1})
+            result = quiet_binary(np.subtract, a, b)
+            tensor = _untracked(result, self, other)
+            return tensor if tensor is not None else \
+                wrap_result("SubBackward0", result, self.dtype, (self, other), values={"alpha": 1})
     dt = sub_dtype(self, other)
     _reserve(_broadcast(self, other), dt)
     a, b = array_of(self, dt), array_of(other, dt)
@@ -349,8 +374,10 @@ def mul(self: Operand, other: Operand, *, out: Tensor | None = None) -> Tensor:
         alike = _alike(self, other) or _with_number(self, other, opmath=True) or _with_one_value(self, other)
         if alike is not None:
             a, b = alike
-            return wrap_result("MulBackward0", quiet_binary(np.multiply, a, b), self.dtype, (self, other),
-                               {"other": other, "self": self})
+            result = quiet_binary(np.multiply, a, b)
+            tensor = _untracked(result, self, other)
+            return tensor if tensor is not None else \
+                wrap_result("MulBackward0", result, self.dtype, (self, other), {"other": other, "self": self})
     if not isinstance(self, Tensor):
         self, other = other, self
     dt = result_type(self, other)
@@ -383,8 +410,10 @@ def div(self: Operand, other: Operand, *, rounding_mode: str | None = NO_MODE, o
         alike = _alike(self, other) or _with_number(self, other, opmath=True) or _with_one_value(self, other)
         if alike is not None and self.dtype.is_floating_point:  # true division keeps a float dtype
             a, b = alike
-            return wrap_result("DivBackward0", quiet_binary(np.true_divide, a, b), self.dtype, (self, other),
-                               {"other": other, "self": self})
+            result = quiet_binary(np.true_divide, a, b)
+            tensor = _untracked(result, self, other)
+            return tensor if tensor is not None else \
+                wrap_result("DivBackward0", result, self.dtype, (self, other), {"other": other, "self": self})
     dt = _true_div_dtype(self, other)
     _reserve(_broadcast(self, other), dt)
     a, b = _operands(self, other, dt)
