@@ -202,7 +202,7 @@ def _select(view: Tensor, dim: int, item: Any, position: int) -> Tensor:
     size = view._shape[dim]
     if not -size <= item < size:
         raise IndexError(errors.INDEX_RANGE.format(i=item, dim=position, size=size))
-    return views.select(view, dim, int(item))
+    return views.select(view, dim, item if type(item) is int else int(item))
 
 
 def _slice(view: Tensor, dim: int, item: slice, single: bool) -> Tensor:

@@ -178,9 +178,9 @@ def _alike(self: Any, other: Any) -> tuple[np.ndarray, np.ndarray] | None:
 
 
 def _untracked(result: Any, self: Tensor, other: Any) -> Tensor | None:
-    """A short path's result (see _alike, _with_number, _with_one_value: a fresh row-major array of
-    self's dtype, or the numpy scalar of 0-dim operands) as a new tensor when no node is recorded:
-    grad mode off, or neither operand requires grad. It is adopted straight away, without
+    """A short path's result (see _alike, _with_number, _with_one_value, relu: a fresh row-major array
+    of self's dtype, or the numpy scalar of 0-dim operands) as a new tensor when no node is recorded:
+    grad mode off, or no operand (`other`: None for a unary op) requires grad. It is adopted straight away, without
     wrap_result's general steps, which cost more than the arithmetic. None when a node is to be
     recorded, or for a numpy scalar: the caller's wrap_result then takes it."""
     if grad_mode.state.enabled and (
@@ -1070,10 +1070,19 @@ FUNCTIONS.update({op: fn for op, (fn, _) in _UNARY_FNS.items()})
 def relu(self: Tensor) -> Tensor:
     """torch.relu and Tensor.relu, which take no out= (unlike torch.sigmoid). A small row-major float
     tensor, most models' activations, goes straight to the kernel without unary()'s general steps."""
-    x = self._numpy_view()
-    if self.dtype.is_floating_point and (x.ndim < 2 or x.flags.c_contiguous) and x.size <= _UNRESERVED:
-        return wrap_result("ReluBackward0", relu_kernel(x), self.dtype, (self,), save_result="result")
-    return unary("relu", self)
+    cache = self._np_cache
+    if cache is not None and cache[2] and cache[0] is self._storage.data and not self._bits:
+        x = cache[1]  # _numpy_view's answer, known small and C-contiguous
+        if not self.dtype.is_floating_point:
+            return unary("relu", self)
+    else:
+        x = self._numpy_view()
+        if not (self.dtype.is_floating_point and (x.ndim < 2 or x.flags.c_contiguous) and x.size <= _UNRESERVED):
+            return unary("relu", self)
+    result = relu_kernel(x)
+    tensor = _untracked(result, self, None)
+    return tensor if tensor is not None else \
+        wrap_result("ReluBackward0", result, self.dtype, (self,), save_result="result")
 
 
 def sigmoid(self: Tensor, *, out: Tensor | None = None) -> Tensor:
