@@ -121,8 +121,9 @@ class Tensor:
 
     # `_fn` holds grad_fn as recorded; ops read and write it as `_grad_fn` (see the property below the class).
     # `_np_cache` is None or (the storage's buffer it was made over, the numpy view of the stored values,
-    # whether that view is C-contiguous with at most SMALL elements): the short paths of small ops read
-    # the last field instead of asking numpy for the view's flags and size.
+    # the row-major strides of the view's shape if the view is C-contiguous with at most SMALL elements,
+    # else None): the short paths of small ops read the last field instead of asking numpy for the
+    # view's flags and size, and lay their result out with those strides.
     __slots__ = ("__dict__", "__weakref__", "_accumulator", "_bits", "_fn", "_grad", "_np_cache", "_offset",
                  "_output_nr", "_requires_grad", "_retains_grad", "_shape", "_storage", "_stride",
                  "_vc", "_view", "dtype")
@@ -189,7 +190,7 @@ class Tensor:
         return cls._make(Storage.wrap(dense.reshape(-1)), 0, array.shape, stride, dtype)
 
     @staticmethod
-    def _adopt(array: np.ndarray, dtype: dtypes.dtype) -> Tensor:
+    def _adopt(array: np.ndarray, dtype: dtypes.dtype, stride: tuple[int, ...] | None = None) -> Tensor:
         """A new tensor owning `array`, a fresh C-contiguous numpy result of dtype's type: what most
         ops return, so it is built without the general checks. A view of the array becomes the
         cached numpy view, so the next op reading this tensor does not rebuild one (a view, not the
@@ -197,7 +198,8 @@ class Tensor:
 
         Making and freeing a result is most of a small op's cost, so this sets _make's fields itself
         and makes a host storage as Storage.wrap would, with Allocator.register written out (its calls
-        cost more than their work); Storage.__del__ writes out the free."""
+        cost more than their work); Storage.__del__ writes out the free. `stride`: the row-major strides
+        of the array's shape, when the caller has them at hand (an operand's `_np_cache`)."""
         shape = array.shape
         flat = array.ravel()
         if devices.state.current is CPU:
@@ -223,8 +225,11 @@ class Tensor:
         t._storage = storage
         t._offset = 0
         t._shape = shape
-        stride = _row_major.get(shape)
-        t._stride = stride if stride is not None else _remember_row_major(shape)
+        if stride is None:
+            stride = _row_major.get(shape)
+            if stride is None:
+                stride = _remember_row_major(shape)
+        t._stride = stride
         t.dtype = dtype
         t._vc = VersionCounter()
         t._requires_grad = False
@@ -234,7 +239,7 @@ class Tensor:
         t._retains_grad = False
         t._view = None
         t._accumulator = None
-        t._np_cache = (flat, array.view(), flat.size <= SMALL)
+        t._np_cache = (flat, array.view(), stride if flat.size <= SMALL else None)
         t._bits = 0
         return t
 
@@ -276,7 +281,8 @@ class Tensor:
         else:
             array = np.ndarray(self._shape, np_dtype, buffer=data, offset=self._offset * itemsize,
                                strides=tuple(s * itemsize for s in self._stride))
-        self._np_cache = (data, array, array.size <= SMALL and array.flags.c_contiguous)
+        small = array.size <= SMALL and array.flags.c_contiguous
+        self._np_cache = (data, array, geometry.row_major_strides(self._shape) if small else None)
         return array
 
     def _set_layout(self, shape: tuple[int, ...], stride: tuple[int, ...], offset: int) -> None:
