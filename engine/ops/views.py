@@ -448,8 +448,20 @@ def slice_extent(size: int, start: int | None, stop: int | None, step: int) -> t
     """(first index, length) of x[start:stop:step] along a dim of `size`, with Python's clamping."""
     if step <= 0:
         raise ValueError("step must be greater than zero")
-    begin, end, _ = slice(start, stop, step).indices(size)
-    return begin, max(0, (end - begin + step - 1) // step)
+    # slice(start, stop, step).indices(size), written out: a slice object costs a small view more
+    if start is None:
+        begin = 0
+    elif start < 0:
+        begin = start + size if start > -size else 0
+    else:
+        begin = start if start < size else size
+    if stop is None:
+        end = size
+    elif stop < 0:
+        end = stop + size if stop > -size else 0
+    else:
+        end = stop if stop < size else size
+    return begin, (end - begin + step - 1) // step if end > begin else 0
 
 
 def slice_layout(layout: Layout, dim: int, start: int | None, stop: int | None, step: int = 1) -> Layout:
