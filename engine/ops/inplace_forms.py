@@ -108,7 +108,9 @@ def generate(form: Form, name: str) -> Callable[..., Tensor]:
     valued = values_of is not _no_values
 
     def op_(self: Tensor, other: Operand, **options: Any) -> Tensor:  # one operand: add_, mul_, lt_... (hot)
-        tracked = grad_mode.state.enabled and (self.requires_grad or isinstance(other, Tensor) and other.requires_grad)
+        tracked = grad_mode.state.enabled and (  # self or other requires grad (self's read off its fields)
+            self._requires_grad or self._fn is not None or (self._view is not None and self.requires_grad) or
+            (isinstance(other, Tensor) and other.requires_grad))
         if tracked:  # check_inplace_allowed acts only then
             check_inplace_allowed(self, other)
         dt = result_type(self, other) if plain_dtype else dtype_of(self, other, **options)
