@@ -298,6 +298,17 @@ def wrap_result(name: str, result: Any, dtype: dtypes.dtype, inputs: tuple[Any, 
     return tensor
 
 
+def adopt_recorded(name: str, result: np.ndarray, dtype: dtypes.dtype, inputs: tuple[Any, ...],
+                   save: dict[str, Any] | None = None, values: dict[str, Any] | None = None,
+                   save_result: str | None = None, stride: tuple[int, ...] | None = None) -> Tensor:
+    """wrap_result for a short path that knows both what wrap_result would ask: its result is a fresh
+    row-major array of dtype's type (adopted as it is; `stride`: its row-major strides, when at hand)
+    and an input requires grad in grad mode (the node is recorded)."""
+    tensor = Tensor._adopt(result, dtype, stride)
+    _attach_to_result(name, tensor, inputs, None, save, save_result, values)
+    return tensor
+
+
 _META_OF_NONE = ((), None, None)
 
 
