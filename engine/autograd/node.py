@@ -50,16 +50,14 @@ class SavedTensor:
     view's node after the rebase: `view_grad_fn`); a saved input names its grad_fn at backward time.
     """
 
-    # What every saved input sets is a slot; what only saved-tensor hooks or an in-place op on a view
-    # set lives in the instance's __dict__ once set, the class defaults below standing in until then
-    # (a recorded op fills few fields, and its SavedTensors take no dict). A saved output is a
+    # What backward reads of every saved tensor is a slot; what only a pack hook or an in-place op on
+    # a view sets lives in the instance's __dict__ once set, the class defaults below standing in until
+    # then (a recorded op fills fewer fields, and its SavedTensors take no dict). A saved output is a
     # _SavedOutput, which keeps its output_nr.
-    __slots__ = ("__dict__", "_layout", "_tensor", "released", "version", "was_leaf")
+    __slots__ = ("__dict__", "_layout", "_tensor", "hooks", "is_output", "packed", "released", "version",
+                 "was_leaf")
 
-    is_output = False
     output_nr = 0
-    hooks: tuple[Callable[[Any], Any], Callable[[Any], Any]] | None = None  # (pack_hook, unpack_hook)
-    packed: Any = None  # what the pack hook returned
     target: _GradientTarget | None = None  # where a packed input's gradient goes
     view_grad_fn: Node | None = None  # the node a version error names for an output rebased onto a view
 
@@ -149,8 +147,7 @@ class SavedTensor:
     def release(self) -> None:
         self.released = True
         self.tensor = None
-        if self.packed is not None:
-            self.packed = None
+        self.packed = None
 
     @property
     def data(self) -> Any:
@@ -184,8 +181,6 @@ class _SavedOutput(SavedTensor):
 
     __slots__ = ("output_nr",)
 
-    is_output = True
-
 
 _SavedOutput.__name__ = _SavedOutput.__qualname__ = "SavedTensor"  # one class to the user, as in torch
 
@@ -200,7 +195,9 @@ def saved_input(tensor: Any) -> SavedTensor:
     saved._layout = None
     saved.version = tensor._vc.value
     saved.was_leaf = tensor._fn is None  # torch's is_leaf_: a saved non-leaf may not lose its history
+    saved.is_output = False
     saved.released = False
+    saved.hooks = saved.packed = None
     if graph.hooks.active:  # graph.current_hooks(), inlined
         _pack_now(saved, tensor)
     return saved
@@ -217,7 +214,9 @@ def saved_output(tensor: Any, output_nr: int = 0) -> SavedTensor:
                      tensor._bits, tensor._np_cache)
     saved.version = tensor._vc.value
     saved.output_nr = output_nr
+    saved.is_output = True
     saved.released = False
+    saved.hooks = saved.packed = None
     if graph.hooks.active:
         _pack_now(saved, tensor)
     return saved
@@ -276,8 +275,10 @@ class SavedScalar(SavedTensor):
     def __init__(self, value: Any) -> None:
         self.value = value
         self.released = False
+        self.is_output = False
         self.tensor = None
         self.version = 0
+        self.hooks = self.packed = None
 
     @property
     def data(self) -> Any:
