@@ -56,7 +56,7 @@ class _Buffers:
             slots[nr] = grad
             return
         # held by the slot and by `old`: nothing else may hold it for the sum to go in place
-        if not grad_mode.state.enabled and not _held_elsewhere(old, 2) and old._view is None and _dense(old):
+        if old._view is None and not grad_mode.state.enabled and not _held_elsewhere(old, 2) and _dense(old):
             _add_into(old, grad)  # torch: old_var.add_(var)
             return
         slots[nr] = _summed(old, grad) if self.quiet else old + grad
@@ -111,10 +111,11 @@ def _add_into(target: Any, grad: Any) -> None:
     """`target.add_(grad)` with grad mode off, as the engine sums gradients: the common case (two host
     tensors of one shape and dtype in separate memory) straight in numpy, the version bumped as add_
     bumps it; anything else through add_ itself, with its checks."""
-    storage = target._storage
-    if (grad._shape == target._shape and grad.dtype is target.dtype and grad._storage is not storage
-            and storage.device.type == "cpu" and grad._storage.device.type == "cpu" and not storage.inference
-            and target._view is None and _dense(target)):
+    storage, other = target._storage, grad._storage
+    if (grad._shape == target._shape and grad.dtype is target.dtype and other is not storage
+            and (storage.device is CPU or storage.device.type == "cpu") and not storage.inference
+            and (other.device is CPU or other.device.type == "cpu") and target._view is None
+            and (target._stride == geometry.row_major_strides(target._shape) or _dense(target))):
         view = target._numpy_view()
         np.add(view, _operand(grad), out=view)
         target._vc.value += 1  # add_'s version bump
@@ -213,9 +214,11 @@ def run_backward(tensors: Sequence[Any], grads: Sequence[Any], keep_graph: bool,
     captured: list[Any] = [None] * (len(inputs) if inputs is not None else 0)
     receives = None if needed is None else needed | set(captures)  # nodes whose gradient is wanted
 
-    # only a root can wait for no gradient (every other node is reached through an edge)
-    ready = [(*_priority(node), id(node), node) for node in dict.fromkeys(node for node, _ in roots)
-             if dependencies[node] == 0]
+    # only a root can wait for no gradient (every other node is reached through an edge); a lone root
+    # waits for none, the graph having no cycle
+    starts = [roots[0][0]] if len(roots) == 1 else [node for node in dict.fromkeys(node for node, _ in roots)
+                                                     if dependencies[node] == 0]
+    ready = [(*_priority(node), id(node), node) for node in starts]
     heapq.heapify(ready)
     callbacks: list[Any] = []
     _graph_tasks.append(callbacks)
@@ -546,7 +549,11 @@ def _accumulate(node: AccumulateGrad, grad: Any) -> None:
         return
     device = variable._storage.device
     if device is CPU or device.type == "cpu":
-        _accumulate_into(variable, grad)
+        current = variable._grad
+        if current is not None and not grad_mode.state.enabled:
+            _add_into(current, grad)  # the usual step: a leaf's gradient summed into its .grad in place
+        else:
+            _accumulate_into(variable, grad)
     else:
         with on(device):
             _accumulate_into(variable, grad)
