@@ -133,7 +133,7 @@ def backward_of(tensor: Any, keep_graph: bool) -> None:
             tensor._storage.device.type != "cpu":
         backward((tensor,), None, retain_graph=keep_graph)
         return
-    root = Tensor._adopt(np.ones((), tensor.dtype.np), tensor.dtype)  # a fresh 0-dim result, as an op's
+    root = Tensor._adopt(np.array(1, tensor.dtype.np), tensor.dtype)  # a fresh 0-dim result, as an op's
     run_backward((tensor,), [root], keep_graph=keep_graph, create_graph=False, inputs=None, allow_unused=True,
                  accumulate=True)
 
