@@ -477,7 +477,7 @@ def _validate(node: Node, grads: list[Any]) -> list[Any]:
             continue
         meta = child.output_meta[nr]
         if grad._shape == meta[0] and grad.dtype is meta[1] and (
-                type(child) is not AccumulateGrad or child.variable._grad_dtype is OWN_DTYPE):
+                not isinstance(child, AccumulateGrad) or child.variable._grad_dtype is OWN_DTYPE):
             continue
         _conform(node, grads, i, child, nr)
     return grads
