@@ -82,7 +82,7 @@ class Rule:
         self.values = values
         self.lists = lists
         self.unsaved = {field: None for field in self.saves if field not in lists}
-        # the formulas that exist, in the order they run: what apply walks for every node of this class
+        # the formulas that exist, in the order they run: what `run` walks for every node of this class
         self.steps = tuple((i, self.formulas[i]) for i in self.order if self.formulas[i] is not None)
         # a node's context class: a field the op did not keep reads as None from the class (a list field
         # is always filled per node), so a node's context holds only what the node saved
