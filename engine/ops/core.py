@@ -442,7 +442,9 @@ def apply_inplace(self: Tensor, write: Callable[[np.ndarray], None], name: str, 
     if check_overlap:  # ops with an overlap rule of their own check it themselves (index_put_)
         for other in inputs:
             check_no_partial_overlap(self, other)
-    tracked = needs_grad(self, *inputs)
+    tracked = grad_mode.state.enabled and (  # needs_grad(self, *inputs), self's requires_grad read off its fields
+        self._requires_grad or self._fn is not None or (self._view is not None and self.requires_grad) or
+        needs_grad(*inputs))
     if tracked:
         cls = _node_types.get(name) or node_type(name)
         node = new_node(cls, backward, (), values)  # its output's layout is known after the write (t_)
@@ -467,7 +469,8 @@ def apply_inplace(self: Tensor, write: Callable[[np.ndarray], None], name: str, 
         view_fn = self.grad_fn  # torch rebuilds the view's history at once (AsStridedBackward0)
     if save_result:
         saved_result = saved_output(self)
-        saved_result.view_grad_fn = view_fn  # a version error names the view's node after the rebase
+        if view_fn is not None:
+            saved_result.view_grad_fn = view_fn  # a version error names the view's node after the rebase
         node._saved = (*node._saved, (save_result, saved_result))
     return self
 
