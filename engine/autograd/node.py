@@ -50,10 +50,10 @@ class SavedTensor:
     view's node after the rebase: `view_grad_fn`); a saved input names its grad_fn at backward time.
     """
 
-    # What backward reads of every saved tensor is a slot; what only a pack hook or an in-place op on
-    # a view sets lives in the instance's __dict__ once set, the class defaults below standing in until
-    # then (a recorded op fills fewer fields, and its SavedTensors take no dict). A saved output is a
-    # _SavedOutput, which keeps its output_nr.
+    # What backward reads of every saved tensor is a slot. `target` (set by a pack hook) and
+    # `view_grad_fn` (by an in-place op on a view) live in the instance's __dict__ once set, the class
+    # defaults below standing in until then: a recorded op fills two fields fewer and its SavedTensors
+    # take no dict. A saved output is a _SavedOutput, which keeps its output_nr.
     __slots__ = ("__dict__", "_layout", "_tensor", "hooks", "is_output", "packed", "released", "version",
                  "was_leaf")
 
