@@ -562,10 +562,11 @@ class Node:
 def new_node(cls: type[Node], backward: Callable[..., Any] | None, output_meta: tuple[Meta, ...],
              values: dict[str, Any] | None = None) -> Node:
     """cls(backward, (), output_meta) with its saved values, built without the class call's overhead
-    (type.__call__ and __init__'s frame): every recorded op makes its node here. The caller sets its
-    next_functions right after: torch's generated code constructs the node, which takes its sequence
-    number, before it collects the inputs' edges (which may regenerate a stale view's history, a node
-    numbered after it)."""
+    (type.__call__ and __init__'s frame): every recorded op makes its node here, of a class keeping
+    Node's constructor (every class node_type makes; not CopySlices or AccumulateGrad). The caller
+    sets its next_functions right after: torch's generated code constructs the node, which takes its
+    sequence number, before it collects the inputs' edges (which may regenerate a stale view's
+    history, a node numbered after it)."""
     node = _new_object(cls)
     node._backward = backward
     node._rule = cls.formula
