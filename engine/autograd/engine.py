@@ -290,8 +290,7 @@ def _drain(ready: list[Any], buffers: _Buffers, dependencies: dict[Node, int], n
                 outgoing = _validate(node, node._rule.run(node, incoming, _mask(edges, receives)))
             incoming = None
             if not keep_graph:
-                for _, saved in node._saved:
-                    saved.release()
+                node.release()
         elif kind is _LEAF and node.output_meta[0][2] is CPU and not node.variable._backward_hooks:
             if incoming is not None:
                 _accumulate(node, incoming[0])

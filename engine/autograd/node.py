@@ -221,6 +221,29 @@ def saved_output(tensor: Any, output_nr: int = 0) -> SavedTensor:
     return saved
 
 
+# A saved input as a recorded op keeps it (engine.ops.core._raw_inputs) when no saved-tensor hook is active:
+# (field, tensor or None once released, its version at save time, whether it was a leaf). Backward reads the
+# tensor straight (Rule.run); its SavedTensor is made only when asked for (Node._saved: the `_saved_x`
+# getters, the graph pane, hooks registered on it), so the many graphs that are only run, or only dropped,
+# never make one.
+RawSave = tuple[str, Any, int, bool]
+
+
+def _saved_from_raw(entry: RawSave) -> SavedTensor:
+    """The SavedTensor of a raw entry, as saved_input made it at save time (released since, if its
+    tensor is gone)."""
+    _, tensor, version, was_leaf = entry
+    saved = _new_object(SavedTensor)
+    saved._tensor = tensor
+    saved._layout = None
+    saved.version = version
+    saved.was_leaf = was_leaf
+    saved.is_output = False
+    saved.released = tensor is None
+    saved.hooks = saved.packed = None
+    return saved
+
+
 def _pack_now(saved: SavedTensor, tensor: Any) -> None:
     """A tensor saved while saved_tensors_hooks are active goes through the innermost pack hook."""
     saved.hooks = graph.hooks.active[-1]
@@ -390,7 +413,9 @@ class Context:
 class Node:
     """One recorded op; its class names it and carries its derivative (see engine.autograd.derivatives)."""
 
-    __slots__ = ("__weakref__", "_backward", "_hooks", "_rule", "_saved", "_values", "next_functions",
+    # `_saved` (a property below) is what the node keeps, as (field, SavedTensor) pairs: `_saves`, after the
+    # saved inputs a recorded op keeps raw in `_raw` (RawSave) until something asks for their objects.
+    __slots__ = ("__weakref__", "_backward", "_hooks", "_raw", "_rule", "_saves", "_values", "next_functions",
                  "output_meta", "sequence_nr")
 
     formula: Any = None  # the derivative table's entry for this node class (a Rule)
@@ -403,7 +428,8 @@ class Node:
         self._rule = self.formula  # kept per node: a dialect may re-class it under its own name
         self.next_functions = next_functions
         self.output_meta = output_meta
-        self._saved: tuple[tuple[str, SavedTensor | SavedScalar], ...] = ()
+        self._saves: tuple[tuple[str, SavedTensor | SavedScalar], ...] = ()
+        self._raw: tuple[RawSave, ...] | None = None
         self._values: dict[str, Any] | None = None
         self._hooks: NodeHooks | None = None
         self.sequence_nr = next(sequences.nodes) if sequence_nr is None else sequence_nr
@@ -441,6 +467,21 @@ class Node:
         self.sequence_nr = sequence_nr
 
     # ----------------------------------------------------------------- saved state
+    @property
+    def _saved(self) -> tuple[tuple[str, SavedTensor | SavedScalar], ...]:
+        """The node's saved fields as (field, SavedTensor) pairs, in pack order; saved inputs kept raw
+        become their SavedTensors now, once."""
+        raw = self._raw
+        if raw is not None:
+            self._saves = (*[(entry[0], _saved_from_raw(entry)) for entry in raw], *self._saves)
+            self._raw = None
+        return self._saves
+
+    @_saved.setter
+    def _saved(self, saved: tuple[tuple[str, SavedTensor | SavedScalar], ...]) -> None:
+        self._saves = saved
+        self._raw = None
+
     def save(self, inputs: dict[str, Any], outputs: dict[str, Any], values: dict[str, Any] | None = None) -> None:
         """Keep tensors for backward, in PyTorch's pack order (inputs as given, then outputs), and the
         node's other saved values."""
@@ -493,7 +534,10 @@ class Node:
         return sorted(set(super().__dir__()) | fields)
 
     def release(self) -> None:
-        for _, saved in self._saved:
+        raw = self._raw
+        if raw is not None:  # the raw inputs let go of their tensors, their fields and versions stay
+            self._raw = tuple([(field, None, version, was_leaf) for field, _, version, was_leaf in raw])
+        for _, saved in self._saves:
             saved.release()
 
     # ----------------------------------------------------------------- backward
@@ -572,7 +616,8 @@ def new_node(cls: type[Node], backward: Callable[..., Any] | None, output_meta: 
     node._rule = cls.formula
     node.next_functions = ()
     node.output_meta = output_meta
-    node._saved = ()
+    node._saves = ()
+    node._raw = None
     node._values = values or None
     node._hooks = None
     node.sequence_nr = next(sequences.nodes)

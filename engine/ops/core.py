@@ -17,10 +17,11 @@ from typing import Any
 import numpy as np
 
 from engine import dtypes, errors, geometry
-from engine.autograd import grad_mode
+from engine.autograd import grad_mode, graph
 from engine.autograd.copy_slices import CopySlices
 from engine.autograd.node import (
     Node,
+    RawSave,
     _node_types,
     make_saved,
     new_node,
@@ -248,11 +249,36 @@ def _attach_to_result(name: str, out: Tensor, inputs: Sequence[Any], backward: B
     else:
         out._set_grad_fn(node, 0)
     if save:
-        saved = _saved_inputs(cls, edges, save)
-        node._saved = (*saved, (save_result, saved_output(out))) if save_result is not None else saved
+        raw = _raw_inputs(cls, edges, save)
+        if raw is not None:
+            node._raw = raw
+            if save_result is not None:
+                node._saves = ((save_result, saved_output(out)),)
+        else:
+            saved = _saved_inputs(cls, edges, save)
+            node._saved = (*saved, (save_result, saved_output(out))) if save_result is not None else saved
     elif save_result is not None:
-        node._saved = ((save_result, saved_output(out)),)
+        node._saves = ((save_result, saved_output(out)),)
     return node
+
+
+def _raw_inputs(cls: type[Node], edges: tuple[tuple[Node | None, int], ...],
+                save: dict[str, Any]) -> tuple[RawSave, ...] | None:
+    """The input tensors a formula will read (`_needed_saves`), kept raw (node.RawSave: the tensor,
+    its version now and whether it is a leaf) when no saved-tensor hook is active: the node makes
+    their SavedTensors only when something asks for them (Node._saved), while backward reads the
+    tensors straight (Rule.run). None for an entry that is no tensor or an inference tensor, or
+    under a pack hook (which runs now): `_saved_inputs` then."""
+    if graph.hooks.active:
+        return None
+    if _NO_EDGE in edges:  # else every input's gradient goes somewhere, and every field is read
+        save = _needed_saves(cls, edges, save)
+    raw = []
+    for field, t in save.items():
+        if type(t) is not Tensor or t._storage.inference:
+            return None
+        raw.append((field, t, t._vc.value, t._fn is None))
+    return tuple(raw)
 
 
 def _saved_inputs(cls: type[Node], edges: tuple[tuple[Node | None, int], ...],

@@ -65,6 +65,32 @@ SNIPPETS = {
     "a SavedTensor is made by recording only, whatever it is given": (
         "a = torch.ones(2, requires_grad=True)\nr = a.relu()\nS = type(r.grad_fn._raw_saved_result)\n"
         "name = S.__name__\nS(a, False)"),
+    "a saved input read after it changed in place names its version": (
+        "a = torch.ones(3, requires_grad=True) * 1\nb = torch.ones(3, requires_grad=True) * 1\ny = a * b\n"
+        "kept = y.grad_fn._saved_other\nb.add_(1)\ny.grad_fn._saved_other"),
+    "a saved input changed in place after its object was read fails backward": (
+        "a = torch.ones(3, requires_grad=True) * 1\nb = torch.ones(3, requires_grad=True) * 1\ny = a * b\n"
+        "raw = y.grad_fn._raw_saved_self\na.mul_(1)\ny.sum().backward()"),
+    "a saved input that lost its history to detach_ fails backward": (
+        "a = torch.ones(3, requires_grad=True) * 1\nb = torch.ones(3, requires_grad=True) * 1\ny = a * b\n"
+        "a.detach_()\ny.sum().backward()"),
+    "backward frees saved inputs": (
+        "a = torch.ones(3, requires_grad=True) * 1\nb = torch.ones(3, requires_grad=True) * 1\ny = a * b\n"
+        "y.sum().backward()\ng = (a.grad_fn.name(), b.grad_fn.name())\ny.grad_fn._saved_self"),
+    "backward twice through saved inputs needs retain_graph": (
+        "a = torch.ones(3, requires_grad=True)\nb = torch.full((3,), 2., requires_grad=True)\n"
+        "s = (a * b).relu().sum()\ns.backward(retain_graph=True)\ns.backward()\ngrads = (a.grad, b.grad)\n"
+        "s = (a * b).sum()\ns.backward()\ns.backward()"),
+    "a freed saved input takes no hooks": (
+        "a = torch.ones(3, requires_grad=True) * 1\ny = a * a\ny.sum().backward()\n"
+        "raw = y.grad_fn._raw_saved_self\nraw.register_hooks(lambda t: t, lambda t: t)"),
+    "hooks on one saved input, the other kept as saved": (
+        "a = torch.ones(3, requires_grad=True) * 1\nb = torch.full((3,), 2., requires_grad=True) * 1\ny = a * b\n"
+        "y.grad_fn._raw_saved_other.register_hooks(lambda t: t * 3, lambda t: t)\nb.add_(1)\n"
+        "y.sum().backward(inputs=[a])\ng = a.grad"),
+    "an inference tensor cannot be saved": (
+        "a = torch.ones(3, requires_grad=True) * 1\nwith torch.inference_mode():\n    c = torch.ones(3)\n"
+        "y = a + c\nz = a * c"),
     "add_ on a view rebases its base with CopySlices": (
         "a = torch.ones(2, 3, requires_grad=True) * 1\nv = a[0]\nv.add_(1)\nv.sigmoid_()\n"
         "names = (a.grad_fn.name(), v.grad_fn.name(), a.grad_fn.next_functions[0][0].name())\n"

@@ -97,17 +97,25 @@ class Rule:
         unpacked (so version-checked) before any formula runs, as torch's generated code does, and its
         saved values; a field the op did not keep reads as None from the rule's Context class."""
         attrs: dict[str, Any] = {"grad_input_mask": grad_input_mask}
+        saves = node._saves
+        raw = node._raw
+        if raw is not None:  # saved inputs kept raw: the tensor itself, while it is as saved
+            for field, tensor, version, was_leaf in raw:
+                if tensor is None or tensor._vc.value != version or (tensor._fn is None and not was_leaf):
+                    saves = node._saved  # as SavedTensors, whose unpack raises torch's error
+                    break
+                attrs[field] = tensor
         lists = self.lists
         if lists:
             for field in lists:
                 attrs[field] = []
-            for field, saved in node._saved:
+            for field, saved in saves:
                 if field in lists:
                     attrs[field].append(saved.unpack(node, True))
                 else:
                     attrs[field] = saved.unpack(node, True)
         else:
-            for field, saved in node._saved:
+            for field, saved in saves:
                 attrs[field] = saved.unpack(node, True)
         values = node._values
         if values:
