@@ -209,8 +209,7 @@ def saved_output(tensor: Any, output_nr: int = 0) -> SavedTensor:
         raise RuntimeError(errors.INFERENCE_SAVED)
     saved = _new_object(_SavedOutput)
     saved._tensor = None
-    saved._layout = (tensor._storage, tensor._offset, tensor._shape, tensor._stride, tensor.dtype, tensor._vc,
-                     tensor._bits, tensor._np_cache)
+    saved._layout = _layout_of(tensor)
     saved.version = tensor._vc.value
     saved.output_nr = output_nr
     saved.is_output = True
@@ -221,27 +220,69 @@ def saved_output(tensor: Any, output_nr: int = 0) -> SavedTensor:
     return saved
 
 
-# A saved input as a recorded op keeps it (engine.ops.core._raw_inputs) when no saved-tensor hook is active:
-# (field, tensor or None once released, its version at save time, whether it was a leaf). Backward reads the
-# tensor straight (Rule.run); its SavedTensor is made only when asked for (Node._saved: the `_saved_x`
-# getters, the graph pane, hooks registered on it), so the many graphs that are only run, or only dropped,
-# never make one.
-RawSave = tuple[str, Any, int, bool]
+# A saved tensor as a recorded op keeps it (engine.ops.core._raw_saves) when no saved-tensor hook is active:
+# (field, payload, version at save time, kind). An input's payload is the tensor and its kind whether it
+# was a leaf; an output's (output 0 of its node) is its layout (as _SavedOutput keeps it, no cycle through
+# the tensor) and its kind RAW_OUTPUT. A released entry's payload is None. Backward reads them straight
+# (unpack_raw); the SavedTensor is made only when asked for (Node._saved: the `_saved_x` getters, the
+# graph pane, hooks registered on it), so the many graphs that are only run, or only dropped, make none.
+RawSave = tuple[str, Any, int, Any]
+RAW_OUTPUT = "output"
+
+
+def _layout_of(tensor: Any) -> tuple[Any, ...]:
+    """What a saved output keeps of its tensor until an alias of it is needed (_alias_of)."""
+    return (tensor._storage, tensor._offset, tensor._shape, tensor._stride, tensor.dtype, tensor._vc, tensor._bits,
+            tensor._np_cache)
+
+
+def raw_output(field: str, tensor: Any) -> RawSave:
+    """The raw save of output 0 of a node (see RawSave)."""
+    return (field, _layout_of(tensor), tensor._vc.value, RAW_OUTPUT)
 
 
 def _saved_from_raw(entry: RawSave) -> SavedTensor:
-    """The SavedTensor of a raw entry, as saved_input made it at save time (released since, if its
-    tensor is gone)."""
-    _, tensor, version, was_leaf = entry
-    saved = _new_object(SavedTensor)
-    saved._tensor = tensor
-    saved._layout = None
+    """The SavedTensor of a raw entry, as saved_input or saved_output made it at save time (released
+    since, if its payload is gone)."""
+    _, payload, version, kind = entry
+    if kind is RAW_OUTPUT:
+        saved = _new_object(_SavedOutput)
+        saved._tensor = None
+        saved._layout = payload
+        saved.output_nr = 0
+        saved.is_output = True
+    else:
+        saved = _new_object(SavedTensor)
+        saved._tensor = payload
+        saved._layout = None
+        saved.was_leaf = kind
+        saved.is_output = False
     saved.version = version
-    saved.was_leaf = was_leaf
-    saved.is_output = False
-    saved.released = tensor is None
+    saved.released = payload is None
     saved.hooks = saved.packed = None
     return saved
+
+
+def unpack_raw(node: Node, into: dict[str, Any]) -> bool:
+    """A node's raw saves as its backward reads them (SavedTensor.unpack's answers: an input itself,
+    an alias of an output, placed in the graph when the backward is recorded), put by field into
+    `into`. False when one is not as saved (freed, changed in place, an input that lost its history):
+    the SavedTensors' unpack then raises torch's error."""
+    for field, payload, version, kind in node._raw:
+        if payload is None:
+            return False
+        if kind is RAW_OUTPUT:
+            if payload[5].value != version:
+                return False
+            tensor = _alias_of(payload)
+            if grad_mode.state.enabled:
+                tensor._grad_fn, tensor._output_nr = node, 0
+        else:
+            tensor = payload
+            if tensor._vc.value != version or (tensor._fn is None and not kind):
+                return False
+        into[field] = tensor
+    return True
 
 
 def _pack_now(saved: SavedTensor, tensor: Any) -> None:
@@ -414,7 +455,7 @@ class Node:
     """One recorded op; its class names it and carries its derivative (see engine.autograd.derivatives)."""
 
     # `_saved` (a property below) is what the node keeps, as (field, SavedTensor) pairs: `_saves`, after the
-    # saved inputs a recorded op keeps raw in `_raw` (RawSave) until something asks for their objects.
+    # saved tensors a recorded op keeps raw in `_raw` (RawSave) until something asks for their objects.
     __slots__ = ("__weakref__", "_backward", "_hooks", "_raw", "_rule", "_saves", "_values", "next_functions",
                  "output_meta", "sequence_nr")
 
@@ -469,8 +510,8 @@ class Node:
     # ----------------------------------------------------------------- saved state
     @property
     def _saved(self) -> tuple[tuple[str, SavedTensor | SavedScalar], ...]:
-        """The node's saved fields as (field, SavedTensor) pairs, in pack order; saved inputs kept raw
-        become their SavedTensors now, once."""
+        """The node's saved fields as (field, SavedTensor) pairs, in pack order; saves kept raw become
+        their SavedTensors now, once."""
         raw = self._raw
         if raw is not None:
             self._saves = (*[(entry[0], _saved_from_raw(entry)) for entry in raw], *self._saves)
@@ -535,8 +576,8 @@ class Node:
 
     def release(self) -> None:
         raw = self._raw
-        if raw is not None:  # the raw inputs let go of their tensors, their fields and versions stay
-            self._raw = tuple([(field, None, version, was_leaf) for field, _, version, was_leaf in raw])
+        if raw is not None:  # the raw saves let go of their tensors, their fields, versions and kinds stay
+            self._raw = tuple([(field, None, version, kind) for field, _, version, kind in raw])
         for _, saved in self._saves:
             saved.release()
 

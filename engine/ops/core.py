@@ -26,6 +26,7 @@ from engine.autograd.node import (
     make_saved,
     new_node,
     node_type,
+    raw_output,
     saved_input,
     saved_output,
 )
@@ -248,29 +249,29 @@ def _attach_to_result(name: str, out: Tensor, inputs: Sequence[Any], backward: B
             out._view.attr_version = out._vc.value
     else:
         out._set_grad_fn(node, 0)
-    if save:
-        raw = _raw_inputs(cls, edges, save)
+    if save or save_result is not None:
+        raw = _raw_saves(cls, edges, save, save_result, out)
         if raw is not None:
             node._raw = raw
-            if save_result is not None:
-                node._saves = ((save_result, saved_output(out)),)
-        else:
+        elif save:
             saved = _saved_inputs(cls, edges, save)
-            node._saved = (*saved, (save_result, saved_output(out))) if save_result is not None else saved
-    elif save_result is not None:
-        node._saves = ((save_result, saved_output(out)),)
+            node._saves = (*saved, (save_result, saved_output(out))) if save_result is not None else saved
+        else:
+            node._saves = ((save_result, saved_output(out)),)
     return node
 
 
-def _raw_inputs(cls: type[Node], edges: tuple[tuple[Node | None, int], ...],
-                save: dict[str, Any]) -> tuple[RawSave, ...] | None:
-    """The input tensors a formula will read (`_needed_saves`), kept raw (node.RawSave: the tensor,
-    its version now and whether it is a leaf) when no saved-tensor hook is active: the node makes
-    their SavedTensors only when something asks for them (Node._saved), while backward reads the
-    tensors straight (Rule.run). None for an entry that is no tensor or an inference tensor, or
-    under a pack hook (which runs now): `_saved_inputs` then."""
+def _raw_saves(cls: type[Node], edges: tuple[tuple[Node | None, int], ...], save: dict[str, Any] | None,
+               save_result: str | None, out: Tensor) -> tuple[RawSave, ...] | None:
+    """The input tensors a formula will read (`_needed_saves`), then the result if saved, kept raw
+    (node.RawSave) when no saved-tensor hook is active: the node makes their SavedTensors only when
+    something asks for them (Node._saved), while backward reads them straight (node.unpack_raw).
+    None for an entry that is no tensor or an inference tensor, or under a pack hook (which runs
+    now): saved_input's and saved_output's way then."""
     if graph.hooks.active:
         return None
+    if not save:  # the result alone (relu, sigmoid, exp...)
+        return None if out._storage.inference else (raw_output(save_result, out),)
     if _NO_EDGE in edges:  # else every input's gradient goes somewhere, and every field is read
         save = _needed_saves(cls, edges, save)
     raw = []
@@ -278,6 +279,10 @@ def _raw_inputs(cls: type[Node], edges: tuple[tuple[Node | None, int], ...],
         if type(t) is not Tensor or t._storage.inference:
             return None
         raw.append((field, t, t._vc.value, t._fn is None))
+    if save_result is not None:
+        if out._storage.inference:
+            return None
+        raw.append(raw_output(save_result, out))
     return tuple(raw)
 
 

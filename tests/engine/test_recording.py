@@ -88,6 +88,11 @@ SNIPPETS = {
         "a = torch.ones(3, requires_grad=True) * 1\nb = torch.full((3,), 2., requires_grad=True) * 1\ny = a * b\n"
         "y.grad_fn._raw_saved_other.register_hooks(lambda t: t * 3, lambda t: t)\nb.add_(1)\n"
         "y.sum().backward(inputs=[a])\ng = a.grad"),
+    "a saved result is freed by backward": (
+        "a = torch.ones(3, requires_grad=True) * 1\nr = a.relu()\nr.sum().backward()\nr.grad_fn._saved_result"),
+    "a saved result read by a recorded backward carries its node": (
+        "a = torch.tensor([0.5, -1., 2.], requires_grad=True)\ns = a.sigmoid()\nr = (a * 1).relu()\n"
+        "(g,) = torch.autograd.grad((s * r).sum(), a, create_graph=True)\ng.sum().backward()\nsecond = a.grad"),
     "an inference tensor cannot be saved": (
         "a = torch.ones(3, requires_grad=True) * 1\nwith torch.inference_mode():\n    c = torch.ones(3)\n"
         "y = a + c\nz = a * c"),

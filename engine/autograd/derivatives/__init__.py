@@ -56,7 +56,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from engine.autograd.node import Context, node_type
+from engine.autograd.node import Context, node_type, unpack_raw
 
 Formula = Callable[[Any, Any], Any]
 
@@ -98,13 +98,8 @@ class Rule:
         saved values; a field the op did not keep reads as None from the rule's Context class."""
         attrs: dict[str, Any] = {"grad_input_mask": grad_input_mask}
         saves = node._saves
-        raw = node._raw
-        if raw is not None:  # saved inputs kept raw: the tensor itself, while it is as saved
-            for field, tensor, version, was_leaf in raw:
-                if tensor is None or tensor._vc.value != version or (tensor._fn is None and not was_leaf):
-                    saves = node._saved  # as SavedTensors, whose unpack raises torch's error
-                    break
-                attrs[field] = tensor
+        if node._raw is not None and not unpack_raw(node, attrs):
+            saves = node._saved  # as SavedTensors, whose unpack raises torch's error
         lists = self.lists
         if lists:
             for field in lists:
