@@ -231,7 +231,7 @@ def attach_node(name: str, outputs: Tensor | Sequence[Tensor], inputs: Sequence[
         if out is not None:  # a backward op's output it did not compute (output_mask)
             out._set_grad_fn(node, i)
     if save or save_outputs:
-        node._saved = _saved_fields(cls, edges, outs, save, save_outputs)
+        node._saves = _saved_fields(cls, edges, outs, save, save_outputs)
     return node
 
 
@@ -488,7 +488,7 @@ def apply_inplace(self: Tensor, write: Callable[[np.ndarray], None], name: str, 
     if not tracked:
         return self
     node.output_meta = ((self._shape, self.dtype, self._storage.device),)
-    node._saved = saved_before
+    node._saves = saved_before
     view_fn = None
     if self._view is None:
         self._set_grad_fn(node, 0)
@@ -502,7 +502,7 @@ def apply_inplace(self: Tensor, write: Callable[[np.ndarray], None], name: str, 
         saved_result = saved_output(self)
         if view_fn is not None:
             saved_result.view_grad_fn = view_fn  # a version error names the view's node after the rebase
-        node._saved = (*node._saved, (save_result, saved_result))
+        node._saves = (*node._saves, (save_result, saved_result))
     return self
 
 
