@@ -34,7 +34,7 @@ from engine.ops.core import (
     result_type,
     wrap_result,
 )
-from engine.quiet import quiet_binary, quietly
+from engine.quiet import quiet_binary, quiet_unary, quietly
 from engine.tensor import SMALL, Tensor
 
 Operand = Tensor | float | int | bool
@@ -269,6 +269,46 @@ def _with_number(self: Any, other: Any, opmath: bool = False) -> tuple[np.ndarra
     return None
 
 
+_NUMPY_FLOATS = (dtypes.float16, dtypes.float32, dtypes.float64)  # bfloat16 is ml_dtypes': numpy may lift its numbers
+
+
+def _scalar_op(ufunc: np.ufunc, self: Any, other: Any, opmath: bool = False,
+               reverse: bool = False) -> Tensor | np.ndarray | None:
+    """`self ufunc other` (`other ufunc self` when `reverse`) for a small floating tensor of at least
+    one dim, exactly row-major, its numpy view cached, and a Python int or float, or a 0-dim tensor
+    of its dtype: _with_number's and _with_one_value's cases, decided from the cache's fields and
+    computed here. The number is taken in self's dtype (a number never lifts a float tensor's dtype):
+    numpy's own float dtypes take a Python number within float16's range as if converted first, so it
+    is passed as it is; beyond the dtype's range it is inf, silently as in torch. Returns what
+    _alike_op returns: the new tensor when no node is recorded, the numpy result when one is, None
+    for any other operands (`opmath`: mul and div, which take float16/bfloat16 elsewhere)."""
+    kind = type(other)
+    if type(self) is not Tensor or not self.dtype.is_floating_point or (opmath and self.dtype in _REDUCED):
+        return None
+    cache = self._np_cache
+    if cache is None or cache[2] is None or cache[0] is not self._storage.data or self._bits or \
+            not self._shape or self._stride != cache[2] or not cache[1].size:
+        return None
+    if kind is float or kind is int:
+        if -_HALF_MAX <= other <= _HALF_MAX:  # numpy's own dtypes take such a number as they would in their type
+            value = other if self.dtype in _NUMPY_FLOATS else self.dtype.np.type(other)
+        else:
+            value = quietly(self.dtype.np.type, other)
+        tracked = grad_mode.state.enabled and (
+            self._requires_grad or self._fn is not None or (self._view is not None and self.requires_grad))
+    elif kind is Tensor and not other._shape and other.dtype is self.dtype and self.dtype not in _REDUCED and \
+            not other._bits and min(self._shape) > 1:  # _with_one_value's conditions for a 0-dim operand
+        held = other._np_cache
+        value = held[1] if held is not None and held[0] is other._storage.data else other._numpy_view()
+        tracked = grad_mode.state.enabled and (
+            self._requires_grad or self._fn is not None or (self._view is not None and self.requires_grad) or
+            other._requires_grad or other._fn is not None or (other._view is not None and other.requires_grad))
+    else:
+        return None
+    result = quiet_binary(ufunc, value, cache[1]) if reverse else quiet_binary(ufunc, cache[1], value)
+    return result if tracked else Tensor._adopt(result, self.dtype, cache[2])
+
+
 def _one_value_operand(t: Tensor, shape: tuple[int, ...]) -> bool:
     """Whether `t` broadcasts to `shape` reading a single element (a 0-dim tensor, an expanded
     number such as sum's gradient, a (1, 1) tensor): every dim it has is of size 1 or stride 0."""
@@ -318,6 +358,8 @@ def _with_one_value(self: Any, other: Any) -> tuple[np.ndarray, np.ndarray] | No
 def add(self: Operand, other: Operand, *, alpha: float = 1, out: Tensor | None = None) -> Tensor:
     if alpha == 1 and out is None:
         done = _alike_op(np.add, self, other)
+        if done is None:
+            done = _scalar_op(np.add, self, other)
         if done is not None:
             return done if type(done) is Tensor else \
                 wrap_result("AddBackward0", done, self.dtype, (self, other), values={"alpha": 1})
@@ -363,6 +405,8 @@ def sub_dtype(self: Operand, other: Operand) -> dtypes.dtype:
 def sub(self: Operand, other: Operand, *, alpha: float = 1, out: Tensor | None = None) -> Tensor:
     if alpha == 1 and out is None and isinstance(self, Tensor) and self.dtype is not dtypes.bool_:
         done = _alike_op(np.subtract, self, other)
+        if done is None:
+            done = _scalar_op(np.subtract, self, other)
         if done is not None:
             return done if type(done) is Tensor else \
                 wrap_result("SubBackward0", done, self.dtype, (self, other), values={"alpha": 1})
@@ -384,6 +428,11 @@ def sub(self: Operand, other: Operand, *, alpha: float = 1, out: Tensor | None =
 
 def rsub(self: Tensor, other: Operand, alpha: float = 1) -> Tensor:
     """`2 - x` (RsubBackward1 for a scalar, RsubBackward0 for a tensor)."""
+    if alpha == 1 and not isinstance(other, Tensor):
+        done = _scalar_op(np.subtract, self, other, reverse=True)
+        if done is not None:
+            return done if type(done) is Tensor else wrap_result("RsubBackward1", done, self.dtype, (self,),
+                                                                  values={"alpha": 1})
     check_sub(other, self)
     dt = result_type(self, other)
     a, b = array_of(self, dt), array_of(other, dt)
@@ -398,6 +447,8 @@ def mul(self: Operand, other: Operand, *, out: Tensor | None = None) -> Tensor:
     """A Python number operand is a wrapped scalar: an edge-less input that mul still saves."""
     if out is None:
         done = _alike_op(np.multiply, self, other)
+        if done is None:
+            done = _scalar_op(np.multiply, self, other, opmath=True)
         if done is not None:
             return done if type(done) is Tensor else \
                 wrap_result("MulBackward0", done, self.dtype, (self, other), {"other": other, "self": self})
@@ -438,6 +489,8 @@ def div(self: Operand, other: Operand, *, rounding_mode: str | None = NO_MODE, o
         return _rounded_div(self, other, rounding_mode, out)
     if out is None and isinstance(self, Tensor) and self.dtype.is_floating_point:  # true division keeps it
         done = _alike_op(np.true_divide, self, other)
+        if done is None:
+            done = _scalar_op(np.true_divide, self, other, opmath=True)
         if done is not None:
             return done if type(done) is Tensor else \
                 wrap_result("DivBackward0", done, self.dtype, (self, other), {"other": other, "self": self})
@@ -478,6 +531,11 @@ def rdiv(self: Tensor, other: Operand) -> Tensor:
 def pow(self: Operand, exponent: Operand, *, out: Tensor | None = None) -> Tensor:  # noqa: A001
     if not isinstance(self, Tensor):
         return _scalar_pow(self, exponent)
+    if out is None and not isinstance(exponent, Tensor) and exponent != -0.5:  # -0.5: rsqrt, see _power_scalar
+        done = _scalar_op(np.power, self, exponent)
+        if done is not None:
+            return done if type(done) is Tensor else \
+                wrap_result("PowBackward0", done, self.dtype, (self,), {"self": self}, {"exponent": exponent})
     dt = result_type(self, exponent)
     _reserve(_broadcast(self, exponent), dt)
     a = array_of(self, dt)
@@ -592,7 +650,7 @@ def _rsqrt(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
 
 
 def _reciprocal(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
-    return np.divide(x.dtype.type(1), x, out=out)
+    return np.divide(_constant(x.dtype, 1), x, out=out)
 
 
 def _erf(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
@@ -695,9 +753,48 @@ def _forward(op: str, x: np.ndarray, out: np.ndarray | None = None) -> np.ndarra
 
 
 def _in_double(forward: Callable[..., np.ndarray], x: np.ndarray) -> np.ndarray:
-    """A float32 op (a numpy ufunc) computed in float64, in place, and rounded back."""
-    wide = x.astype(np.float64)
-    return forward(wide, out=wide).astype(np.float32)
+    """A float32 op (a numpy ufunc) computed by its float64 loop (x widens exactly) and rounded back."""
+    return forward(x, dtype=np.float64).astype(np.float32)
+
+
+def _small_kernel(op: str, dtype: dtypes.dtype) -> tuple[Callable[[np.ndarray], np.ndarray], bool] | None:
+    """The one-argument numpy forward `_forward(op, x)` picks for an array of `dtype` (a floating
+    one), and whether it must run quietly (it can make nan or inf, which numpy would warn about), for
+    _small_unary to call without _forward's per-call choices; None for sigmoid and relu, which have
+    their own kernels and entries."""
+    if op in ("sigmoid", "relu") or not dtype.is_floating_point:
+        return None
+    forward = UNARY[op][1]
+    if op in _VIA_DOUBLE and dtype is dtypes.float32:
+        return (lambda x: forward(x, dtype=np.float64).astype(np.float32)), True
+    if forward is _negative:
+        forward = np.negative  # _negative without out= is np.negative, one call less
+    return forward, op in _CAN_WARN
+
+
+_SMALL_KERNELS: dict[tuple[str, dtypes.dtype], tuple[Callable[[np.ndarray], np.ndarray], bool] | None] = {}
+
+
+def _small_unary(op: str, self: Tensor) -> Tensor | None:
+    """op(self) as a new tensor for the commonest unary call: a small row-major floating tensor of
+    at least one dim whose numpy view is cached (every op's result has one), with no node to
+    record. It is decided from the cache's fields, computed by the kernel _forward would pick,
+    quietly, and adopted with the strides the cache holds: unary()'s general steps cost more than
+    the arithmetic. None sends the call down unary()'s paths."""
+    cache = self._np_cache
+    if cache is None or cache[2] is None or cache[0] is not self._storage.data or self._bits or not self._shape:
+        return None
+    if grad_mode.state.enabled and (  # self.requires_grad, read off its fields
+            self._requires_grad or self._fn is not None or (self._view is not None and self.requires_grad)):
+        return None
+    key = (op, self.dtype)
+    found = _SMALL_KERNELS.get(key, _SMALL_KERNELS)
+    if found is _SMALL_KERNELS:
+        found = _SMALL_KERNELS[key] = _small_kernel(op, self.dtype)
+    if found is None:
+        return None
+    kernel, quiet = found
+    return Tensor._adopt(quiet_unary(kernel, cache[1]) if quiet else kernel(cache[1]), self.dtype, cache[2])
 
 
 _SAME_DTYPE_OUT = {"neg", "abs", "sign", "floor", "ceil", "round", "trunc", "frac"}  # no casting into out=
@@ -736,6 +833,10 @@ def _hardtanh_bounds(self: Tensor, min_val: float, max_val: float) -> None:
 
 
 def unary(op: str, self: Tensor, out: Tensor | None = None) -> Tensor:
+    if out is None:
+        done = _small_unary(op, self)
+        if done is not None:
+            return done
     name, _, saves = UNARY[op]
     # A row-major float tensor without out=, the common case: no dtype change, none of the checks
     # below, and the result row-major as TensorIterator makes it (numpy's contiguity is torch's here).
