@@ -38,7 +38,7 @@ def clone(self: Tensor, *, memory_format: Any = None, contiguous: bool = False) 
 
 
 def contiguous(self: Tensor, memory_format: Any = None) -> Tensor:
-    if self.is_contiguous():
+    if self._stride == geometry.row_major_strides(self._shape) or self.is_contiguous():  # the first: a cached lookup
         return self
     return clone(self, contiguous=True)
 

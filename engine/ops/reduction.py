@@ -25,7 +25,7 @@ from engine import dtypes, errors, geometry
 from engine.kernels import activation, summation
 from engine.ops.core import needs_grad, record, wrap_result
 from engine.ops.pointwise import maximum, minimum, write_out
-from engine.quiet import quietly
+from engine.quiet import quiet_binary, quietly
 from engine.tensor import Tensor
 
 Dim = int | Sequence[int] | None
@@ -215,9 +215,10 @@ def mean(self: Tensor, dim: Any = _ABSENT, keepdim: bool = False, *, dtype: Any 
     if dim is _ABSENT and not keepdim and dtype is None and out is None and self.dtype.is_floating_point:
         total = _short_total(self)  # `x.mean()` of a small float tensor: its sum, divided in place
         if total is not None:
-            quietly(np.divide, total, self.dtype.np.type(self.numel()), out=total)
+            numel = math.prod(self._shape)
+            quiet_binary(_divide_in_place, total, self.dtype.np.type(numel))
             return wrap_result("MeanBackward0", total, self.dtype, (self,),
-                               values={"self_sym_numel": self.numel(), "self_sym_sizes": self._shape})
+                               values={"self_sym_numel": numel, "self_sym_sizes": self._shape})
     if dim is _ABSENT and keepdim:
         raise _keepdim_without_dim("mean")
     if dtype is not None:
@@ -234,13 +235,23 @@ def mean(self: Tensor, dim: Any = _ABSENT, keepdim: bool = False, *, dtype: Any 
     count = _counted(self._shape, dims)
     # ATen's CPU mean of float16/bfloat16 sums into float32, divides, then rounds once
     total_dt = dtypes.float32 if dt in (dtypes.float16, dtypes.bfloat16) else dt
-    with np.errstate(divide="ignore", invalid="ignore"):
-        result = (_sum(self, dims, keepdim, total_dt).astype(total_dt.np) / total_dt.np.type(count)).astype(dt.np)
-    values = {"self_sym_numel": self.numel(), "self_sym_sizes": self._shape}
+    result = quietly(_mean_values, self, dims, keepdim, total_dt, dt, count)
+    values = {"self_sym_numel": math.prod(self._shape), "self_sym_sizes": self._shape}
     if dim is _ABSENT:
         return _emit(result, dt, "MeanBackward0", "mean", (self,), out=out, values=values)
     return _emit(result, dt, "MeanBackward1", "mean", (self,), out=out,
                  values={"dim": saved_dims(_listed(dim)), "keepdim": keepdim, **values})
+
+
+def _divide_in_place(total: np.ndarray, count: Any) -> None:
+    np.divide(total, count, out=total)
+
+
+def _mean_values(self: Tensor, dims: tuple[int, ...], keepdim: bool, total_dt: dtypes.dtype, dt: dtypes.dtype,
+                 count: int) -> np.ndarray:
+    """mean's values: the sum over `dims` in total_dt, divided by `count`, rounded into dt (run
+    quietly: torch never warns about the nan of an empty mean, nor about inf)."""
+    return (_sum(self, dims, keepdim, total_dt).astype(total_dt.np) / total_dt.np.type(count)).astype(dt.np)
 
 
 def prod(self: Tensor, dim: Any = _ABSENT, keepdim: bool = False, *, dtype: Any = None,
