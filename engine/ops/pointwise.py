@@ -440,7 +440,11 @@ def rsub(self: Tensor, other: Operand, alpha: float = 1) -> Tensor:
         result = b - a * alpha
     if isinstance(other, Tensor):
         return _finish("RsubBackward0", "rsub", result, dt, (self, other), values={"alpha": alpha})
-    return _finish("RsubBackward1", "rsub", result, dt, (self,), values={"alpha": alpha})
+    # the number is an operand of TensorIterator (so `1 - x` of a (1, n) x with strides (1, 1) keeps
+    # them), not an input of the node
+    tensor = wrap_strided(np.asarray(result), dt, output_strides(np.shape(result), (self, other), "iterator"))
+    record("RsubBackward1", tensor, (self,), values={"alpha": alpha})
+    return tensor
 
 
 def mul(self: Operand, other: Operand, *, out: Tensor | None = None) -> Tensor:
@@ -721,8 +725,8 @@ _FLOAT_ONLY = {"exp", "log", "log2", "log10", "log1p", "expm1", "sqrt", "rsqrt",
                "atanh", "exp2"}
 
 
-_CAN_WARN = {"exp", "log", "log2", "log10", "log1p", "expm1", "sqrt", "rsqrt", "tan", "sigmoid", "reciprocal",
-             "erf", "erfc", "asin", "acos", "sinh", "cosh", "acosh", "atanh", "exp2", "square"}  # ops whose nan/inf results numpy would warn about (torch never does)
+_CAN_WARN = {"exp", "log", "log2", "log10", "log1p", "expm1", "sqrt", "rsqrt", "sin", "cos", "tan", "sigmoid",
+             "reciprocal", "erf", "erfc", "asin", "acos", "sinh", "cosh", "acosh", "atanh", "exp2", "square", "frac"}  # ops whose nan/inf results numpy would warn about (torch never does)
 
 
 # float32 transcendentals whose float64 value rounded to float32 is nearly always what torch's

@@ -218,14 +218,16 @@ def t(self: Tensor) -> Tensor:
 
 
 def permute(self: Tensor, *dims: Any) -> Tensor:
+    """torch's checks in its order: the number of dims, each dim's range, then duplicates."""
     given = sizes_arg(dims)
     ndim = len(self._shape)
-    dims_in_order = list(range(ndim))
-    order = given if sorted(given) == dims_in_order else tuple(geometry.wrap_dim(d, ndim) for d in given)
-    if sorted(order) != dims_in_order:
+    if len(given) != ndim:
         raise RuntimeError("permute(sparse_coo): number of dimensions in the tensor input does not match "
                            "the length of the desired ordering of dimensions i.e. input.dim() = "
-                           f"{self.ndim} is not equal to len(dims) = {len(order)}")
+                           f"{ndim} is not equal to len(dims) = {len(given)}")
+    order = given if sorted(given) == list(range(ndim)) else tuple(geometry.wrap_dim(d, ndim) for d in given)
+    if len(set(order)) != ndim:
+        raise RuntimeError("permute(): duplicate dims are not allowed.")
     shape, stride = self._shape, self._stride
     return make_view(self, tuple([shape[d] for d in order]), tuple([stride[d] for d in order]), self._offset,
                      "PermuteBackward0", values={"dims": given})
