@@ -779,17 +779,27 @@ def _small_kernel(op: str, dtype: dtypes.dtype) -> tuple[Callable[[np.ndarray], 
 _SMALL_KERNELS: dict[tuple[str, dtypes.dtype], tuple[Callable[[np.ndarray], np.ndarray], bool] | None] = {}
 
 
-def _small_unary(op: str, self: Tensor) -> Tensor | None:
-    """op(self) as a new tensor for the commonest unary call: a small row-major floating tensor of
-    at least one dim whose numpy view is cached (every op's result has one), with no node to
-    record. It is decided from the cache's fields, computed by the kernel _forward would pick,
-    quietly, and adopted with the strides the cache holds: unary()'s general steps cost more than
-    the arithmetic. None sends the call down unary()'s paths."""
+def small_untracked(self: Tensor) -> tuple[np.ndarray, tuple[int, ...]] | None:
+    """The cached numpy view of `self` and its row-major strides when a one-operand op on it can take
+    a short path: self has at least one dim, is small and C-contiguous, its view is cached (every
+    op's result has one), and no node is to be recorded. Decided from the cache's fields, without
+    asking numpy; the op computes from the view and adopts its fresh row-major result with the
+    strides (Tensor._adopt), skipping the general steps, which cost more than the arithmetic. None
+    sends the op down its general path."""
     cache = self._np_cache
     if cache is None or cache[2] is None or cache[0] is not self._storage.data or self._bits or not self._shape:
         return None
     if grad_mode.state.enabled and (  # self.requires_grad, read off its fields
             self._requires_grad or self._fn is not None or (self._view is not None and self.requires_grad)):
+        return None
+    return cache[1], cache[2]
+
+
+def _small_unary(op: str, self: Tensor) -> Tensor | None:
+    """op(self) as a new tensor for the commonest unary call (see small_untracked), computed by the
+    kernel _forward would pick. None sends the call down unary()'s paths."""
+    small = small_untracked(self)
+    if small is None:
         return None
     key = (op, self.dtype)
     found = _SMALL_KERNELS.get(key, _SMALL_KERNELS)
@@ -798,7 +808,8 @@ def _small_unary(op: str, self: Tensor) -> Tensor | None:
     if found is None:
         return None
     kernel, quiet = found
-    return Tensor._adopt(quiet_unary(kernel, cache[1]) if quiet else kernel(cache[1]), self.dtype, cache[2])
+    x, stride = small
+    return Tensor._adopt(quiet_unary(kernel, x) if quiet else kernel(x), self.dtype, stride)
 
 
 _SAME_DTYPE_OUT = {"neg", "abs", "sign", "floor", "ceil", "round", "trunc", "frac"}  # no casting into out=
@@ -901,12 +912,20 @@ def _make_unary(op: str) -> tuple[Callable[..., Tensor], Callable[..., Tensor]]:
 
 
 # --------------------------------------------------------------------------- parametrised activations
+def _leaky(x: np.ndarray, slope: Any) -> np.ndarray:
+    """x > 0 ? x : x * slope (run quietly: bfloat16's comparison of NaN would warn, torch never does)."""
+    return np.where(x > 0, x, x * slope)
+
+
 def leaky_relu(self: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
     if inplace:
         return leaky_relu_(self, negative_slope)
     _kernel_for("leaky_relu_cpu", self, integers=False)
-    x = self._numpy_view()
-    result = np.where(x > 0, x, x * self.dtype.np.type(negative_slope))
+    slope = self.dtype.np.type(negative_slope)
+    small = small_untracked(self)
+    if small is not None:
+        return Tensor._adopt(quiet_binary(_leaky, small[0], slope), self.dtype, small[1])
+    result = quiet_binary(_leaky, self._numpy_view(), slope)
     return _finish("LeakyReluBackward0", "leaky_relu", result, self.dtype, (self,), {"self": self},
                    values={"negative_slope": negative_slope})
 
@@ -1042,15 +1061,25 @@ def _clamp_tensors(self: Tensor, low: Tensor | None, high: Tensor | None, name: 
     return _finish(name, op, result, dt, inputs, saved, out=out)
 
 
+def _number_bound(bound: Any) -> bool:
+    return bound is None or type(bound) is float or type(bound) is int
+
+
 def clamp(self: Tensor, min: float | None = None, max: float | None = None, *,  # noqa: A002
           out: Tensor | None = None) -> Tensor:
+    if out is None and self.dtype.is_floating_point and (min is not None or max is not None) and \
+            _number_bound(min) and _number_bound(max):  # numbers keep a float tensor's dtype
+        small = small_untracked(self)
+        if small is not None:
+            return Tensor._adopt(quietly(_clip, small[0], min, max), self.dtype, small[1])
     if clamp_bounds_check("clamp", self, min, max):
         return _clamp_tensors(self, min, max, "ClampBackward0", "clamp", out)
     dt = result_type(self, *(v for v in (min, max) if v is not None))
     if out is not None:
         check_out_dtype(out, dt, "clamp", (self,))
     x = array_of(self, dt)
-    result = _clip(x, min, max).astype(dt.np, copy=False)
+    # quietly: a bound past the dtype's range is inf, and bfloat16 compares NaN, without a warning
+    result = quietly(_clip, x, min, max).astype(dt.np, copy=False)
     return _finish("ClampBackward1", "clamp", result, dt, (self,), {"self": self}, out=out,
                    values={"max": max, "min": min})
 

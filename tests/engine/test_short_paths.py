@@ -125,6 +125,21 @@ SNIPPETS = {
         "x = torch.ones(2, 3, requires_grad=True)\ny = x[0] * 2\nz = 1 - x\nw = x ** 2\nv = (x / 3).t() + 1\n"
         "(y.sum() + z.sum() + w.sum() + v.sum()).backward()\n"
         "names = (y.grad_fn.name(), z.grad_fn.name(), w.grad_fn.name(), w.grad_fn._saved_exponent)"),
+    # activations and clamp
+    "clamp, leaky_relu and silu at the edges and of other dtypes": (
+        "x = torch.tensor([[-0., 0.5, float('inf')], [float('nan'), -2., float('-inf')]])\na = x.clamp(min=0)\n"
+        "b = x.clamp(-1, 0.25)\nc = x.clamp(max=-0.)\nd = torch.nn.functional.leaky_relu(x)\n"
+        "e = torch.nn.functional.leaky_relu(x, 3.)\nf = torch.nn.functional.silu(x)\ng = torch.nn.functional.mish(x)\n"
+        "h = x.half().clamp(min=0.1)\ni = torch.arange(6).reshape(2, 3).clamp(min=2)\n"
+        "j = torch.arange(6).reshape(2, 3).clamp(min=2.5)\nk = x.clamp(min=1, max=0)\nm = x.t().clamp(min=0)\n"
+        "n = torch.tensor(-1.).clamp(min=0)\no = x.clamp(min=torch.tensor(0.))\np = x.double().clamp(min=True)"),
+    "clamp without bounds": "x = torch.ones(2, 2)\ny = x.clamp()",
+    "leaky_relu of an int tensor": "x = torch.ones(2, 2, dtype=torch.int64)\ny = torch.nn.functional.leaky_relu(x)",
+    "silu of an int tensor": "x = torch.ones(2, 2, dtype=torch.int64)\ny = torch.nn.functional.silu(x)",
+    "activations with grad": (
+        "x = torch.tensor([[-1., 0.5], [2., -3.]], requires_grad=True)\ny = x.clamp(min=0) + "
+        "torch.nn.functional.leaky_relu(x) + torch.nn.functional.silu(x)\ny.sum().backward()\n"
+        "with torch.no_grad():\n    z = torch.nn.functional.silu(x)\n    w = x.clamp(min=0)"),
     # mean
     "mean over a dim, keepdim, half, empty and inf": (
         "x = torch.arange(12.).reshape(3, 4)\na = x.mean(0)\nb = x.mean(-1, keepdim=True)\n"
@@ -269,7 +284,12 @@ _UNARY_CALLS = ["exp", "log", "log2", "log10", "log1p", "expm1", "sqrt", "rsqrt"
 _NUMBER_CALLS = {"x * 0.3": lambda x: x * 0.3, "x + 1": lambda x: x + 1, "x - 2.5": lambda x: x - 2.5,
                  "x / 3": lambda x: x / 3, "1 - x": lambda x: 1 - x, "x ** 2": lambda x: x ** 2,
                  "x ** 2.5": lambda x: x ** 2.5, "x * 1e5": lambda x: x * 1e5, "x * c": lambda x: x * engine.tensor(
-                     0.3, dtype=x.dtype), "x / c": lambda x: x / engine.tensor(7.0, dtype=x.dtype)}
+                     0.3, dtype=x.dtype), "x / c": lambda x: x / engine.tensor(7.0, dtype=x.dtype),
+                 "clamp(min=0)": lambda x: x.clamp(min=0), "clamp(-1, 2.5)": lambda x: x.clamp(-1, 2.5),
+                 "clamp(max=1)": lambda x: x.clamp(max=1), "clamp(min=1e10)": lambda x: x.clamp(min=1e10), "leaky_relu": engine.nn.functional.leaky_relu,
+                 "leaky_relu(0.2)": lambda x: engine.nn.functional.leaky_relu(x, 0.2),
+                 "silu": engine.nn.functional.silu, "mish": engine.nn.functional.mish,
+                 "softplus": engine.nn.functional.softplus, "elu": engine.nn.functional.elu}
 
 
 def _same_bytes_with_and_without_grad(dtype, compute):
