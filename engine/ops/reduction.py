@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from engine import dtypes, errors, geometry
+from engine.autograd import grad_mode
 from engine.kernels import activation, summation
 from engine.ops.core import needs_grad, record, wrap_result
 from engine.ops.pointwise import maximum, minimum, write_out
@@ -145,8 +146,8 @@ def _sum(self: Tensor, dims: tuple[int, ...], keepdim: bool, out: dtypes.dtype) 
     if out is not self.dtype and out.is_floating_point and x.size:
         x = x.astype(out.np, order="K")
         strides = tuple(s // x.itemsize for s in x.strides)
-    with np.errstate(all="ignore"):  # torch never warns about nan/inf sums
-        return _ordered_sum(x, shape, strides, dims, keepdim, _accumulate_in(out))
+    # torch never warns about nan/inf sums
+    return quietly(_ordered_sum, x, shape, strides, dims, keepdim, _accumulate_in(out))
 
 
 def _ordered_sum(x: np.ndarray, shape: tuple[int, ...], strides: tuple[int, ...], dims: tuple[int, ...],
@@ -217,6 +218,9 @@ def mean(self: Tensor, dim: Any = _ABSENT, keepdim: bool = False, *, dtype: Any 
         if total is not None:
             numel = math.prod(self._shape)
             quiet_binary(_divide_in_place, total, self.dtype.np.type(numel))
+            if not grad_mode.state.enabled or not (  # self.requires_grad, read off its fields
+                    self._requires_grad or self._fn is not None or (self._view is not None and self.requires_grad)):
+                return Tensor._adopt(total, self.dtype, ())  # no node: the fresh 0-d result as it is
             return wrap_result("MeanBackward0", total, self.dtype, (self,),
                                values={"self_sym_numel": numel, "self_sym_sizes": self._shape})
     if dim is _ABSENT and keepdim:
