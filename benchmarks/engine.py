@@ -146,40 +146,45 @@ def small_op_table() -> list[tuple[str, float]]:
 
 
 # Informational: more of the ops real code calls, no grad (the targets above cover SMALL_OPS). Each
-# takes the library module and a 4x4 float32 tensor `a` and a 0-dim float32 tensor `c`.
-COMMON_OPS: dict[str, Callable[[Any, Any, Any], Any]] = {
-    "a * 2": lambda m, a, c: a * 2,
-    "a + 1": lambda m, a, c: a + 1,
-    "1 - a": lambda m, a, c: 1 - a,
-    "a / 3": lambda m, a, c: a / 3,
-    "a ** 2": lambda m, a, c: a ** 2,
-    "a * c (0-dim c)": lambda m, a, c: a * c,
-    "a.exp()": lambda m, a, c: a.exp(),
-    "a.log()": lambda m, a, c: a.log(),
-    "a.tanh()": lambda m, a, c: a.tanh(),
-    "-a": lambda m, a, c: -a,
-    "a.abs()": lambda m, a, c: a.abs(),
-    "a.sqrt()": lambda m, a, c: a.sqrt(),
-    "a.rsqrt()": lambda m, a, c: a.rsqrt(),
-    "a.sin()": lambda m, a, c: a.sin(),
-    "a.cos()": lambda m, a, c: a.cos(),
-    "a.square()": lambda m, a, c: a.square(),
-    "a.reciprocal()": lambda m, a, c: a.reciprocal(),
-    "a.clamp(min=0)": lambda m, a, c: a.clamp(min=0),
-    "F.gelu(a)": lambda m, a, c: m.nn.functional.gelu(a),
-    "F.silu(a)": lambda m, a, c: m.nn.functional.silu(a),
-    "F.leaky_relu(a)": lambda m, a, c: m.nn.functional.leaky_relu(a),
-    "a.mean()": lambda m, a, c: a.mean(),
-    "a.mean(0)": lambda m, a, c: a.mean(0),
-    "a.view(16)": lambda m, a, c: a.view(16),
-    "a.reshape(2, 8)": lambda m, a, c: a.reshape(2, 8),
-    "a.unsqueeze(0)": lambda m, a, c: a.unsqueeze(0),
-    "a.squeeze()": lambda m, a, c: a.squeeze(),
-    "a.transpose(0, 1)": lambda m, a, c: a.transpose(0, 1),
-    "a.permute(1, 0)": lambda m, a, c: a.permute(1, 0),
-    "a.expand(2, 4, 4)": lambda m, a, c: a.expand(2, 4, 4),
-    "a.flatten()": lambda m, a, c: a.flatten(),
-    "a.contiguous()": lambda m, a, c: a.contiguous(),
+# takes the library module, a 4x4 float32 tensor `a`, a 0-dim float32 tensor `c`, a float32 vector `v`
+# of 4 and a 4x4 int64 tensor `i`.
+COMMON_OPS: dict[str, Callable[..., Any]] = {
+    "a * 2": lambda m, a, c, v, i: a * 2,
+    "a + 1": lambda m, a, c, v, i: a + 1,
+    "1 - a": lambda m, a, c, v, i: 1 - a,
+    "a / 3": lambda m, a, c, v, i: a / 3,
+    "a ** 2": lambda m, a, c, v, i: a ** 2,
+    "a * c (0-dim c)": lambda m, a, c, v, i: a * c,
+    "a + v (4-vector)": lambda m, a, c, v, i: a + v,
+    "a * v (4-vector)": lambda m, a, c, v, i: a * v,
+    "i * 2 (int64)": lambda m, a, c, v, i: i * 2,
+    "i + 1 (int64)": lambda m, a, c, v, i: i + 1,
+    "a.exp()": lambda m, a, c, v, i: a.exp(),
+    "a.log()": lambda m, a, c, v, i: a.log(),
+    "a.tanh()": lambda m, a, c, v, i: a.tanh(),
+    "-a": lambda m, a, c, v, i: -a,
+    "a.abs()": lambda m, a, c, v, i: a.abs(),
+    "a.sqrt()": lambda m, a, c, v, i: a.sqrt(),
+    "a.rsqrt()": lambda m, a, c, v, i: a.rsqrt(),
+    "a.sin()": lambda m, a, c, v, i: a.sin(),
+    "a.cos()": lambda m, a, c, v, i: a.cos(),
+    "a.square()": lambda m, a, c, v, i: a.square(),
+    "a.reciprocal()": lambda m, a, c, v, i: a.reciprocal(),
+    "a.clamp(min=0)": lambda m, a, c, v, i: a.clamp(min=0),
+    "F.gelu(a)": lambda m, a, c, v, i: m.nn.functional.gelu(a),
+    "F.silu(a)": lambda m, a, c, v, i: m.nn.functional.silu(a),
+    "F.leaky_relu(a)": lambda m, a, c, v, i: m.nn.functional.leaky_relu(a),
+    "a.mean()": lambda m, a, c, v, i: a.mean(),
+    "a.mean(0)": lambda m, a, c, v, i: a.mean(0),
+    "a.view(16)": lambda m, a, c, v, i: a.view(16),
+    "a.reshape(2, 8)": lambda m, a, c, v, i: a.reshape(2, 8),
+    "a.unsqueeze(0)": lambda m, a, c, v, i: a.unsqueeze(0),
+    "a.squeeze()": lambda m, a, c, v, i: a.squeeze(),
+    "a.transpose(0, 1)": lambda m, a, c, v, i: a.transpose(0, 1),
+    "a.permute(1, 0)": lambda m, a, c, v, i: a.permute(1, 0),
+    "a.expand(2, 4, 4)": lambda m, a, c, v, i: a.expand(2, 4, 4),
+    "a.flatten()": lambda m, a, c, v, i: a.flatten(),
+    "a.contiguous()": lambda m, a, c, v, i: a.contiguous(),
 }
 
 
@@ -189,8 +194,8 @@ def common_op_table() -> None:
     print("\nother common ops, CPU time on 4x4 float32 without grad, microseconds (informational)")
     print(f"{'op':<26}{'engine':>9}{'torch':>9}{'ratio':>8}")
     for label, op in COMMON_OPS.items():
-        cells = {lib: _cpu_us(lambda m=m: (m.rand(4, 4) + 0.5, m.tensor(1.5)),
-                              lambda a, c, m=m, op=op: op(m, a, c), 3000) for lib, m in libs.items()}
+        cells = {lib: _cpu_us(lambda m=m: (m.rand(4, 4) + 0.5, m.tensor(1.5), m.rand(4), m.arange(16).reshape(4, 4) * 1),
+                              lambda *operands, m=m, op=op: op(m, *operands), 3000) for lib, m in libs.items()}
         ratio = cells["engine"] / cells["torch"] if "torch" in cells else float("nan")
         torch_cell = f"{cells['torch']:>9.2f}" if "torch" in cells else f"{'-':>9}"
         print(f"{label:<26}{cells['engine']:>9.2f}{torch_cell}{ratio:>7.1f}x")

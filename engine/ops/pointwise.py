@@ -283,7 +283,11 @@ def _scalar_op(ufunc: np.ufunc, self: Any, other: Any, opmath: bool = False,
     _alike_op returns: the new tensor when no node is recorded, the numpy result when one is, None
     for any other operands (`opmath`: mul and div, which take float16/bfloat16 elsewhere)."""
     kind = type(other)
-    if type(self) is not Tensor or not self.dtype.is_floating_point or (opmath and self.dtype in _REDUCED):
+    if type(self) is not Tensor:
+        return None
+    if not self.dtype.is_floating_point:
+        return _integer_op(ufunc, self, other, reverse) if kind is int else None
+    if opmath and self.dtype in _REDUCED:
         return None
     cache = self._np_cache
     if cache is None or cache[2] is None or cache[0] is not self._storage.data or self._bits or \
@@ -307,6 +311,62 @@ def _scalar_op(ufunc: np.ufunc, self: Any, other: Any, opmath: bool = False,
         return None
     result = quiet_binary(ufunc, value, cache[1]) if reverse else quiet_binary(ufunc, cache[1], value)
     return result if tracked else Tensor._adopt(result, self.dtype, cache[2])
+
+
+_INTEGER_RANGES = {dt: (int(np.iinfo(dt.np).min), int(np.iinfo(dt.np).max))
+                   for dt in (dtypes.int64, dtypes.int32, dtypes.int16, dtypes.int8, dtypes.uint8)}
+_WRAPPING = (np.add, np.subtract, np.multiply)  # integer ufuncs that wrap around as ATen's do
+
+
+def _integer_op(ufunc: np.ufunc, self: Tensor, other: int, reverse: bool) -> Tensor | np.ndarray | None:
+    """_scalar_op's case for an integer tensor and a Python int within its dtype's range, for add,
+    sub and mul: the int keeps the dtype (numpy takes it as ATen does, as if converted first), and
+    the arithmetic wraps around in both. Integer results need no node (they cannot require grad)."""
+    bounds = _INTEGER_RANGES.get(self.dtype)
+    if bounds is None or ufunc not in _WRAPPING or not bounds[0] <= other <= bounds[1]:
+        return None
+    cache = self._np_cache
+    if cache is None or cache[2] is None or cache[0] is not self._storage.data or self._bits or \
+            not self._shape or self._stride != cache[2] or not cache[1].size:
+        return None
+    result = ufunc(other, cache[1]) if reverse else ufunc(cache[1], other)
+    return Tensor._adopt(result, self.dtype, cache[2])
+
+
+def _broadcast_op(ufunc: np.ufunc, self: Any, other: Any) -> Tensor | np.ndarray | None:
+    """`self ufunc other` for a small exactly row-major tensor whose dims are all of size 2 or more
+    (its strides order every pair of dims) and a dimensioned tensor of its dtype that broadcasts to
+    its shape: `x + bias`. TensorIterator lays the result out by its first operand wherever that one
+    orders the dims, so the result is row-major whatever other's layout. Returns what _alike_op
+    returns; None for any other operands (0-dim operands: _scalar_op; float16/bfloat16 mul and div
+    take those in float32)."""
+    if type(self) is not Tensor or type(other) is not Tensor or self.dtype is not other.dtype or \
+            not other._shape or other._bits:
+        return None
+    shape, cache = self._shape, self._np_cache
+    if cache is None or cache[2] is None or cache[0] is not self._storage.data or self._bits or \
+            self._stride != cache[2] or not shape or min(shape) < 2:
+        return None
+    lead = len(shape) - len(other._shape)
+    if lead < 0:
+        return None
+    for d, n in enumerate(other._shape):
+        if n != 1 and n != shape[lead + d]:
+            return None
+    result = quiet_binary(ufunc, cache[1], other._numpy_view())
+    if not result.flags.c_contiguous:  # numpy may follow other's layout: the values laid out row-major
+        result = np.ascontiguousarray(result)
+    if grad_mode.state.enabled and (
+            self._requires_grad or self._fn is not None or (self._view is not None and self.requires_grad) or
+            other._requires_grad or other._fn is not None or (other._view is not None and other.requires_grad)):
+        return result
+    return Tensor._adopt(result, self.dtype, cache[2])
+
+
+def _number_or_broadcast_op(ufunc: np.ufunc, self: Any, other: Any, opmath: bool = False) -> Tensor | np.ndarray | None:
+    """A binary op's short paths after _alike_op's: a number or 0-dim operand, then a broadcast one."""
+    done = _scalar_op(ufunc, self, other, opmath)
+    return done if done is not None else _broadcast_op(ufunc, self, other)
 
 
 def _one_value_operand(t: Tensor, shape: tuple[int, ...]) -> bool:
@@ -359,7 +419,7 @@ def add(self: Operand, other: Operand, *, alpha: float = 1, out: Tensor | None =
     if alpha == 1 and out is None:
         done = _alike_op(np.add, self, other)
         if done is None:
-            done = _scalar_op(np.add, self, other)
+            done = _number_or_broadcast_op(np.add, self, other)
         if done is not None:
             return done if type(done) is Tensor else \
                 wrap_result("AddBackward0", done, self.dtype, (self, other), values={"alpha": 1})
@@ -406,7 +466,7 @@ def sub(self: Operand, other: Operand, *, alpha: float = 1, out: Tensor | None =
     if alpha == 1 and out is None and isinstance(self, Tensor) and self.dtype is not dtypes.bool_:
         done = _alike_op(np.subtract, self, other)
         if done is None:
-            done = _scalar_op(np.subtract, self, other)
+            done = _number_or_broadcast_op(np.subtract, self, other)
         if done is not None:
             return done if type(done) is Tensor else \
                 wrap_result("SubBackward0", done, self.dtype, (self, other), values={"alpha": 1})
@@ -452,7 +512,7 @@ def mul(self: Operand, other: Operand, *, out: Tensor | None = None) -> Tensor:
     if out is None:
         done = _alike_op(np.multiply, self, other)
         if done is None:
-            done = _scalar_op(np.multiply, self, other, opmath=True)
+            done = _number_or_broadcast_op(np.multiply, self, other, opmath=True)
         if done is not None:
             return done if type(done) is Tensor else \
                 wrap_result("MulBackward0", done, self.dtype, (self, other), {"other": other, "self": self})
@@ -494,7 +554,7 @@ def div(self: Operand, other: Operand, *, rounding_mode: str | None = NO_MODE, o
     if out is None and isinstance(self, Tensor) and self.dtype.is_floating_point:  # true division keeps it
         done = _alike_op(np.true_divide, self, other)
         if done is None:
-            done = _scalar_op(np.true_divide, self, other, opmath=True)
+            done = _number_or_broadcast_op(np.true_divide, self, other, opmath=True)
         if done is not None:
             return done if type(done) is Tensor else \
                 wrap_result("DivBackward0", done, self.dtype, (self, other), {"other": other, "self": self})

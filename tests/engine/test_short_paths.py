@@ -140,6 +140,32 @@ SNIPPETS = {
         "x = torch.tensor([[-1., 0.5], [2., -3.]], requires_grad=True)\ny = x.clamp(min=0) + "
         "torch.nn.functional.leaky_relu(x) + torch.nn.functional.silu(x)\ny.sum().backward()\n"
         "with torch.no_grad():\n    z = torch.nn.functional.silu(x)\n    w = x.clamp(min=0)"),
+    # broadcast operands and integer numbers
+    "a row-major tensor with a broadcast operand of any layout": (
+        "a = torch.arange(12.).reshape(3, 4)\nbias = torch.arange(4.)\nb = a + bias\nc = a * torch.ones(3, 1)\n"
+        "d = a - torch.ones(1, 4)\ne = a / torch.arange(1., 13.).reshape(4, 3).t()\nf = a + torch.ones(8)[::2]\n"
+        "g = a * torch.ones(3, 1).expand(3, 4)\nh = a + torch.ones(4, 1).t()\nx = torch.ones(2, 3, 4)\n"
+        "i = x + torch.ones(3, 1)\nj = x * torch.ones(1, 3, 1)\nk = x - torch.ones(4, 3).t()\n"
+        "m = torch.arange(12).reshape(3, 4) + torch.arange(4)\nn = a.half() * bias.half()\n"
+        "o = a.bfloat16() / bias.bfloat16()\np = torch.ones(3, 4, dtype=torch.bool) + torch.ones(4, dtype=torch.bool)\n"
+        "q = torch.ones(3, 4, dtype=torch.bool) * torch.zeros(4, dtype=torch.bool)\nbias.add_(1)\nr = a + bias"),
+    "broadcast operands the short path leaves alone": (
+        "a = torch.arange(12.).reshape(3, 4)\nbias = torch.arange(4.)\nb = bias + a\nc = torch.ones(3, 1) * a\n"
+        "d = a.t() + torch.ones(3)\ne = torch.ones(1, 4) + torch.ones(3, 1)\nf = torch.ones(1, 4) * torch.ones(4)\n"
+        "g = a + bias.double()\nh = a + torch.arange(4)\ni = a[:, ::2] + torch.ones(2)\n"
+        "j = torch.ones(3, 4, dtype=torch.bool) - torch.ones(4, dtype=torch.bool)"),
+    "a broadcast operand that does not fit": "a = torch.ones(3, 4)\nb = a + torch.ones(3)",
+    "a broadcast operand with more dims": "a = torch.ones(3, 4)\nb = a * torch.ones(2, 3, 4)",
+    "a broadcast operand with grad": (
+        "w = torch.ones(3, 4, requires_grad=True)\nbias = torch.zeros(4, requires_grad=True)\ny = w * 2 + bias\n"
+        "z = (w - bias) / torch.arange(1., 5.)\n(y.sum() + z.sum()).backward()\nwith torch.no_grad():\n"
+        "    u = w + bias\nnames = (y.grad_fn.name(), z.grad_fn.name(), u.requires_grad)"),
+    "integer tensors with numbers": (
+        "i = torch.arange(12).reshape(3, 4)\na = i * 2\nb = i + 1\nc = 1 - i\nd = i - 5\ne = i * (2 ** 40)\n"
+        "f = torch.ones(2, 2, dtype=torch.int8) * 100\ng = torch.ones(2, 2, dtype=torch.int8) + 300\n"
+        "h = torch.ones(2, 2, dtype=torch.uint8) - 2\nk = torch.full((2, 2), 2 ** 62) * 4\nm = i / 2\nn = i * 2.5\n"
+        "o = i ** 2\np = torch.ones(2, 2, dtype=torch.int32) * -3\nq = i.t() * 2\nr = torch.ones(2, 2, dtype=torch.bool) * 2\n"
+        "s = torch.ones(2, 2, dtype=torch.int16) - (-40000)\nt = torch.tensor(3) * 2\nu = 200 - torch.ones(2, 2, dtype=torch.uint8)"),
     # mean
     "mean over a dim, keepdim, half, empty and inf": (
         "x = torch.arange(12.).reshape(3, 4)\na = x.mean(0)\nb = x.mean(-1, keepdim=True)\n"
@@ -285,6 +311,9 @@ _NUMBER_CALLS = {"x * 0.3": lambda x: x * 0.3, "x + 1": lambda x: x + 1, "x - 2.
                  "x / 3": lambda x: x / 3, "1 - x": lambda x: 1 - x, "x ** 2": lambda x: x ** 2,
                  "x ** 2.5": lambda x: x ** 2.5, "x * 1e5": lambda x: x * 1e5, "x * c": lambda x: x * engine.tensor(
                      0.3, dtype=x.dtype), "x / c": lambda x: x / engine.tensor(7.0, dtype=x.dtype),
+                 "x + bias": lambda x: x + engine.tensor([0.1, -0.0, 3.0, float("inf")], dtype=x.dtype),
+                 "x * bias": lambda x: x * engine.tensor([[0.3], [-2.0], [1e-3]], dtype=x.dtype),
+                 "x / bias.t()": lambda x: x / engine.tensor([[0.3, -2.0, 7.0]] * 4, dtype=x.dtype).t(),
                  "clamp(min=0)": lambda x: x.clamp(min=0), "clamp(-1, 2.5)": lambda x: x.clamp(-1, 2.5),
                  "clamp(max=1)": lambda x: x.clamp(max=1), "clamp(min=1e10)": lambda x: x.clamp(min=1e10), "leaky_relu": engine.nn.functional.leaky_relu,
                  "leaky_relu(0.2)": lambda x: engine.nn.functional.leaky_relu(x, 0.2),
