@@ -7,6 +7,7 @@ the layout of its input.
 
 from __future__ import annotations
 
+import functools
 import math
 import warnings
 from collections.abc import Sequence
@@ -218,19 +219,25 @@ def t(self: Tensor) -> Tensor:
 
 
 def permute(self: Tensor, *dims: Any) -> Tensor:
-    """torch's checks in its order: the number of dims, each dim's range, then duplicates."""
     given = sizes_arg(dims)
-    ndim = len(self._shape)
+    order = _permutation(given, len(self._shape))
+    shape, stride = self._shape, self._stride
+    return make_view(self, tuple([shape[d] for d in order]), tuple([stride[d] for d in order]), self._offset,
+                     "PermuteBackward0", values={"dims": given})
+
+
+@functools.lru_cache(maxsize=1024)
+def _permutation(given: tuple[int, ...], ndim: int) -> tuple[int, ...]:
+    """permute's dims made non-negative, with torch's checks in its order: the number of dims, each
+    dim's range, then duplicates. Remembered, as models permute the same way again and again."""
     if len(given) != ndim:
         raise RuntimeError("permute(sparse_coo): number of dimensions in the tensor input does not match "
                            "the length of the desired ordering of dimensions i.e. input.dim() = "
                            f"{ndim} is not equal to len(dims) = {len(given)}")
-    order = given if sorted(given) == list(range(ndim)) else tuple(geometry.wrap_dim(d, ndim) for d in given)
+    order = tuple(geometry.wrap_dim(d, ndim) for d in given)
     if len(set(order)) != ndim:
         raise RuntimeError("permute(): duplicate dims are not allowed.")
-    shape, stride = self._shape, self._stride
-    return make_view(self, tuple([shape[d] for d in order]), tuple([stride[d] for d in order]), self._offset,
-                     "PermuteBackward0", values={"dims": given})
+    return order
 
 
 def movedim(self: Tensor, source: int | Sequence[int], destination: int | Sequence[int]) -> Tensor:
@@ -358,10 +365,19 @@ def expand(self: Tensor, *sizes: Any) -> Tensor:
             f"expand(torch.{self.dtype.legacy}{{{errors.shape_text(self._shape)}}}, size={errors.shape_text(target)}): "
             "the number of sizes provided (%d) must be greater or equal to the number of dimensions in the "
             "tensor (%d)" % (len(target), self.ndim))
-    lead = count - ndim
-    old_shape, old_stride = self._shape, self._stride
+    shape, stride = _expanded_layout(self._shape, self._stride, target)
+    return make_view(self, shape, stride, self._offset, "ExpandBackward0", values=_sizes(self))
+
+
+@functools.lru_cache(maxsize=4096)
+def _expanded_layout(old_shape: tuple[int, ...], old_stride: tuple[int, ...],
+                     target: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """torch's inferExpandGeometry, innermost dim first, with its errors: the expanded shape and
+    strides. Remembered, as models expand the same layouts again and again (errors are not)."""
+    count = len(target)
+    lead = count - len(old_shape)
     shape, stride = [0] * count, [0] * count
-    for i in range(count - 1, -1, -1):  # torch's inferExpandGeometry, innermost dim first
+    for i in range(count - 1, -1, -1):
         dim = i - lead
         if dim >= 0:
             size, st = old_shape[dim], old_stride[dim]
@@ -378,12 +394,12 @@ def expand(self: Tensor, *sizes: Any) -> Tensor:
                 raise RuntimeError(
                     f"The expanded size of the tensor ({want}) must match the existing size ({size}) at "
                     f"non-singleton dimension {i}.  Target sizes: {errors.shape_text(target)}.  "
-                    f"Tensor sizes: {errors.shape_text(self._shape)}")
+                    f"Tensor sizes: {errors.shape_text(old_shape)}")
             st = 0
         shape[i], stride[i] = want, st
     if geometry.numel_overflows(shape):  # a negative size, as torch's view metadata refuses it
         raise RuntimeError("numel: integer multiplication overflow")
-    return make_view(self, shape, stride, self._offset, "ExpandBackward0", values=_sizes(self))
+    return tuple(shape), tuple(stride)
 
 
 def _expand_number(self: Tensor, sizes: tuple[Any, ...]) -> Tensor | None:
