@@ -185,6 +185,7 @@ COMMON_OPS: dict[str, Callable[..., Any]] = {
     "a.expand(2, 4, 4)": lambda m, a, c, v, i: a.expand(2, 4, 4),
     "a.flatten()": lambda m, a, c, v, i: a.flatten(),
     "a.contiguous()": lambda m, a, c, v, i: a.contiguous(),
+    "a.clone()": lambda m, a, c, v, i: a.clone(),
 }
 
 

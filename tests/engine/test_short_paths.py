@@ -166,6 +166,14 @@ SNIPPETS = {
         "h = torch.ones(2, 2, dtype=torch.uint8) - 2\nk = torch.full((2, 2), 2 ** 62) * 4\nm = i / 2\nn = i * 2.5\n"
         "o = i ** 2\np = torch.ones(2, 2, dtype=torch.int32) * -3\nq = i.t() * 2\nr = torch.ones(2, 2, dtype=torch.bool) * 2\n"
         "s = torch.ones(2, 2, dtype=torch.int16) - (-40000)\nt = torch.tensor(3) * 2\nu = 200 - torch.ones(2, 2, dtype=torch.uint8)"),
+    # clone
+    "clone of row-major tensors, views, inference tensors and with grad": (
+        "a = torch.arange(12.).reshape(3, 4)\nb = a.clone()\nb.add_(1)\nc = a[1:].clone()\nd = a.t().clone()\n"
+        "e = torch.tensor(2.).clone()\nf = torch.arange(4).reshape(2, 2).clone()\n"
+        "with torch.inference_mode():\n    i = torch.ones(2, 2) * 1\n    j = i.clone()\nk = i.clone()\n"
+        "w = torch.ones(2, 2, requires_grad=True)\nm = w.clone()\nwith torch.no_grad():\n    n = w.clone()\n"
+        "m.sum().backward()\nversions = (b._version, j._version, k._version, k.is_inference(), j.is_inference())\n"
+        "o = a.clone(memory_format=torch.contiguous_format)\np = (a * 1).clone()"),
     # mean
     "mean over a dim, keepdim, half, empty and inf": (
         "x = torch.arange(12.).reshape(3, 4)\na = x.mean(0)\nb = x.mean(-1, keepdim=True)\n"
