@@ -27,8 +27,8 @@ def clone(self: Tensor, *, memory_format: Any = None, contiguous: bool = False) 
     """A new storage in torch.preserve_format: a dense layout is kept as it is, any other gets dense
     strides in the same dim order."""
     if memory_format is None:
-        small = small_untracked(self)  # a small row-major tensor without a node: its values copied and adopted
-        if small is not None:
+        small = small_untracked(self)  # an exactly row-major small tensor without a node: its values copied
+        if small is not None and self._stride == small[1]:  # (a dense layout's size-1 dims keep their strides)
             out = Tensor._adopt(small[0].copy(), self.dtype, small[1])
             if self._storage.inference and not out._storage.inference:
                 out._bump_version()  # as below

@@ -173,7 +173,9 @@ SNIPPETS = {
         "with torch.inference_mode():\n    i = torch.ones(2, 2) * 1\n    j = i.clone()\nk = i.clone()\n"
         "w = torch.ones(2, 2, requires_grad=True)\nm = w.clone()\nwith torch.no_grad():\n    n = w.clone()\n"
         "m.sum().backward()\nversions = (b._version, j._version, k._version, k.is_inference(), j.is_inference())\n"
-        "o = a.clone(memory_format=torch.contiguous_format)\np = (a * 1).clone()"),
+        "o = a.clone(memory_format=torch.contiguous_format)\np = (a * 1).clone()\n"
+        "u = torch.arange(2.).unfold(0, 1, 2)\ns = u.sum()\nq = u.clone()\nt = torch.ones(3, 1).t()\ns = t.sum()\n"
+        "r = t.clone()"),
     # mean
     "mean over a dim, keepdim, half, empty and inf": (
         "x = torch.arange(12.).reshape(3, 4)\na = x.mean(0)\nb = x.mean(-1, keepdim=True)\n"
@@ -383,3 +385,16 @@ def test_view_strides_of_row_major_tensors_are_computestrides():
             if math.prod(new) == math.prod(old) and old:  # a 0-dim tensor's strides: see view_strides
                 assert geometry.view_strides(old, geometry.row_major_strides(old), new) == \
                     geometry.row_major_strides(new), (old, new)
+
+
+def test_clone_keeps_the_strides_of_size_1_dims():
+    """clone keeps a dense layout's strides exactly, size-1 dims' too (the oracle's summary does not
+    tell those apart), also once the tensor's numpy view is cached (C-contiguous to numpy)."""
+    def strides(lib):
+        u = lib.arange(2.0).unfold(0, 1, 2)
+        u.sum()  # reads, and so caches, its numpy view
+        t = lib.ones(3, 1).t()
+        t.sum()
+        return [u.clone().stride(), t.clone().stride(), (t * 1).stride(), t.exp().stride()]
+
+    assert strides(engine) == strides(torch)
