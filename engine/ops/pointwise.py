@@ -281,7 +281,8 @@ def _scalar_op(ufunc: np.ufunc, self: Any, other: Any, opmath: bool = False,
     numpy's own float dtypes take a Python number within float16's range as if converted first, so it
     is passed as it is; beyond the dtype's range it is inf, silently as in torch. Returns what
     _alike_op returns: the new tensor when no node is recorded, the numpy result when one is, None
-    for any other operands (`opmath`: mul and div, which take float16/bfloat16 elsewhere)."""
+    for any other operands (`opmath`: mul and div, which take float16/bfloat16 elsewhere). An
+    integer tensor with an int: _integer_op."""
     kind = type(other)
     if type(self) is not Tensor:
         return None
@@ -318,7 +319,7 @@ _INTEGER_RANGES = {dt: (int(np.iinfo(dt.np).min), int(np.iinfo(dt.np).max))
 _WRAPPING = (np.add, np.subtract, np.multiply)  # integer ufuncs that wrap around as ATen's do
 
 
-def _integer_op(ufunc: np.ufunc, self: Tensor, other: int, reverse: bool) -> Tensor | np.ndarray | None:
+def _integer_op(ufunc: np.ufunc, self: Tensor, other: int, reverse: bool) -> Tensor | None:
     """_scalar_op's case for an integer tensor and a Python int within its dtype's range, for add,
     sub and mul: the int keeps the dtype (numpy takes it as ATen does, as if converted first), and
     the arithmetic wraps around in both. Integer results need no node (they cannot require grad)."""
