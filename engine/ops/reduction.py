@@ -170,7 +170,7 @@ def _ordered_sum(x: np.ndarray, shape: tuple[int, ...], strides: tuple[int, ...]
             out_shape = tuple(1 if d in dims else n for d, n in enumerate(shape)) if keepdim else \
                 tuple(n for d, n in enumerate(shape) if d not in dims)
             return total.reshape(out_shape)
-    return np.sum(x, axis=dims, dtype=acc, keepdims=keepdim)
+    return np.add.reduce(x, axis=dims, dtype=acc, keepdims=keepdim)  # np.sum's own call, without its wrapper
 
 
 def sum(self: Tensor, dim: Any = _ABSENT, keepdim: bool = False, *, dtype: Any = None,  # noqa: A001
@@ -240,6 +240,8 @@ def mean(self: Tensor, dim: Any = _ABSENT, keepdim: bool = False, *, dtype: Any 
     # ATen's CPU mean of float16/bfloat16 sums into float32, divides, then rounds once
     total_dt = dtypes.float32 if dt in (dtypes.float16, dtypes.bfloat16) else dt
     result = quietly(_mean_values, self, dims, keepdim, total_dt, dt, count)
+    if not (grad_mode.state.enabled and self.requires_grad):  # no node: no saved fields to make
+        return _emit(result, dt, "MeanBackward0", "mean", (self,), out=out)
     values = {"self_sym_numel": math.prod(self._shape), "self_sym_sizes": self._shape}
     if dim is _ABSENT:
         return _emit(result, dt, "MeanBackward0", "mean", (self,), out=out, values=values)
