@@ -112,3 +112,34 @@ def test_recording_leaves_what_torch_leaves(code):
     expected = summarize(run_snippet(code, torch, torch.nn, torch.nn.functional))
     got = summarize(run_snippet(code, engine, engine.nn, engine.nn.functional))
     assert reconcile(expected, got) == expected
+
+
+def test_the_graph_pane_reads_saves_kept_raw_as_saved_tensors():
+    """What an op keeps raw until asked (its inputs, its result) reads as SavedTensors do: fields in
+    pack order, versions at save time and now, outputs marked, and freed after backward."""
+    from engine.inspect import saved_tensors
+
+    a = engine.ones(3, requires_grad=True) * 1
+    b = engine.full((3,), 2.0, requires_grad=True) * 1
+    y = a * b
+    r = (a * 1).relu()
+    b.add_(1)
+    assert [(s.field, s.saved_version, s.current_version, s.is_output, s.stale) for s in saved_tensors(y.grad_fn)] \
+        == [("other", 0, 1, False, True), ("self", 0, 0, False, False)]
+    assert [(s.field, s.is_output, s.shape, s.released) for s in saved_tensors(r.grad_fn)] == \
+        [("result", True, (3,), False)]
+    r.sum().backward()
+    assert [(s.field, s.released, s.tensor) for s in saved_tensors(r.grad_fn)] == [("result", True, None)]
+
+
+def test_a_freed_node_read_afterwards_shows_its_saves_released():
+    a = engine.ones(3, requires_grad=True) * 1
+    y = a * a
+    y.sum().backward()
+    with pytest.raises(RuntimeError, match="backward through the graph a second time"):
+        _ = y.grad_fn._saved_self
+    assert [s.released for _, s in y.grad_fn.saved_entries()] == [True, True]
+    r = (engine.ones(3, requires_grad=True) * 1).relu()
+    r.sum().backward()
+    assert [(field, s.is_output, s.released, s.data) for field, s in r.grad_fn.saved_entries()] == \
+        [("result", True, True, None)]
