@@ -220,10 +220,11 @@ def saved_output(tensor: Any, output_nr: int = 0) -> SavedTensor:
     return saved
 
 
-# A saved tensor as a recorded op keeps it (engine.ops.core._raw_saves) when no saved-tensor hook is active:
-# (field, payload, version at save time, kind). An input's payload is the tensor and its kind whether it
-# was a leaf; an output's (output 0 of its node) is its layout (as _SavedOutput keeps it, no cycle through
-# the tensor) and its kind RAW_OUTPUT. A released entry's payload is None. Backward reads them straight
+# A saved tensor as a recorded op keeps it when no saved-tensor hook is active (engine.ops.core._raw_saves:
+# a list in pack order), each one (field, payload, version at save time, kind). An input's payload is the
+# tensor and its kind whether it was a leaf; the result's (output 0 of its node, saved last) is its layout
+# (as _SavedOutput keeps it, no cycle through the tensor), replaced by the alias made of it when backward
+# first reads it, and its kind RAW_OUTPUT. A released entry's payload is None. Backward reads them straight
 # (unpack_raw); the SavedTensor is made only when asked for (Node._saved: the `_saved_x` getters, the
 # graph pane, hooks registered on it), so the many graphs that are only run, or only dropped, make none.
 RawSave = tuple[str, Any, int, Any]
@@ -247,8 +248,7 @@ def _saved_from_raw(entry: RawSave) -> SavedTensor:
     _, payload, version, kind = entry
     if kind is RAW_OUTPUT:
         saved = _new_object(_SavedOutput)
-        saved._tensor = None
-        saved._layout = payload
+        saved._tensor, saved._layout = (None, payload) if type(payload) is tuple else (payload, None)
         saved.output_nr = 0
         saved.is_output = True
     else:
@@ -272,11 +272,12 @@ def unpack_raw(node: Node, into: dict[str, Any]) -> bool:
         if payload is None:
             return False
         if kind is RAW_OUTPUT:
-            if payload[5].value != version:
+            if type(payload) is tuple:  # the layout: its alias is made once (as SavedTensor.tensor does)
+                payload = _alias_of(payload)
+                node._raw[-1] = (field, payload, version, kind)
+            if payload._vc.value != version:
                 return False
-            tensor = _alias_of(payload)
-            if grad_mode.state.enabled:
-                tensor._grad_fn, tensor._output_nr = node, 0
+            tensor = _placed_in_graph(payload, node, 0) if grad_mode.state.enabled else payload
         else:
             tensor = payload
             if tensor._vc.value != version or (tensor._fn is None and not kind):
@@ -470,7 +471,7 @@ class Node:
         self.next_functions = next_functions
         self.output_meta = output_meta
         self._saves: tuple[tuple[str, SavedTensor | SavedScalar], ...] = ()
-        self._raw: tuple[RawSave, ...] | None = None
+        self._raw: list[RawSave] | None = None
         self._values: dict[str, Any] | None = None
         self._hooks: NodeHooks | None = None
         self.sequence_nr = next(sequences.nodes) if sequence_nr is None else sequence_nr
@@ -577,7 +578,7 @@ class Node:
     def release(self) -> None:
         raw = self._raw
         if raw is not None:  # the raw saves let go of their tensors, their fields, versions and kinds stay
-            self._raw = tuple([(field, None, version, kind) for field, _, version, kind in raw])
+            self._raw = [(field, None, version, kind) for field, _, version, kind in raw]
         for _, saved in self._saves:
             saved.release()
 

@@ -262,7 +262,7 @@ def _attach_to_result(name: str, out: Tensor, inputs: Sequence[Any], backward: B
 
 
 def _raw_saves(cls: type[Node], edges: tuple[tuple[Node | None, int], ...], save: dict[str, Any] | None,
-               save_result: str | None, out: Tensor) -> tuple[RawSave, ...] | None:
+               save_result: str | None, out: Tensor) -> list[RawSave] | None:
     """The input tensors a formula will read (`_needed_saves`), then the result if saved, kept raw
     (node.RawSave) when no saved-tensor hook is active: the node makes their SavedTensors only when
     something asks for them (Node._saved), while backward reads them straight (node.unpack_raw).
@@ -271,9 +271,11 @@ def _raw_saves(cls: type[Node], edges: tuple[tuple[Node | None, int], ...], save
     if graph.hooks.active:
         return None
     if not save:  # the result alone (relu, sigmoid, exp...)
-        return None if out._storage.inference else (raw_output(save_result, out),)
-    if _NO_EDGE in edges:  # else every input's gradient goes somewhere, and every field is read
-        save = _needed_saves(cls, edges, save)
+        return None if out._storage.inference else [raw_output(save_result, out)]
+    for fn, _ in edges:  # if every input's gradient goes somewhere, every field is read
+        if fn is None:
+            save = _needed_saves(cls, edges, save)
+            break
     raw = []
     for field, t in save.items():
         if type(t) is not Tensor or t._storage.inference:
@@ -283,7 +285,7 @@ def _raw_saves(cls: type[Node], edges: tuple[tuple[Node | None, int], ...], save
         if out._storage.inference:
             return None
         raw.append(raw_output(save_result, out))
-    return tuple(raw)
+    return raw
 
 
 def _saved_inputs(cls: type[Node], edges: tuple[tuple[Node | None, int], ...],

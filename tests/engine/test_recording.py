@@ -93,6 +93,10 @@ SNIPPETS = {
     "a saved result read by a recorded backward carries its node": (
         "a = torch.tensor([0.5, -1., 2.], requires_grad=True)\ns = a.sigmoid()\nr = (a * 1).relu()\n"
         "(g,) = torch.autograd.grad((s * r).sum(), a, create_graph=True)\ng.sum().backward()\nsecond = a.grad"),
+    "a saved result read by several backwards, then changed in place": (
+        "a = torch.tensor([0.5, -1., 2.], requires_grad=True)\ns = a.sigmoid()\ns.sum().backward(retain_graph=True)\n"
+        "(g,) = torch.autograd.grad((s * s).sum(), a, create_graph=True, retain_graph=True)\ng.sum().backward()\n"
+        "s.sum().backward(retain_graph=True)\ngrads = (g, a.grad)\ns.mul_(2)\ns.sum().backward()"),
     "an inference tensor cannot be saved": (
         "a = torch.ones(3, requires_grad=True) * 1\nwith torch.inference_mode():\n    c = torch.ones(3)\n"
         "y = a + c\nz = a * c"),
