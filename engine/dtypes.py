@@ -15,13 +15,17 @@ from engine import runtime
 class dtype:  # noqa: N801 - named as torch names it
     """A tensor element type: `torch.float32` prints as `torch.float32`."""
 
-    __slots__ = ("cpp", "is_floating_point", "is_signed", "itemsize", "legacy", "name", "np", "short")
+    __slots__ = ("cpp", "is_complex", "is_differentiable", "is_floating_point", "is_signed", "itemsize", "legacy",
+                 "name", "np", "short")
 
     def __init__(self, name: str, np_dtype: type, legacy: str, short: str) -> None:
         self.name = name
         self.np = np.dtype(np_dtype)
         self.is_floating_point = self.np.kind == "f" or name == "bfloat16"
         self.is_signed = self.is_floating_point or self.np.kind in "ic"
+        # plain fields, not properties: gradient formulas read them for every node they run
+        self.is_complex = self.np.kind == "c"
+        self.is_differentiable = self.is_floating_point or self.is_complex  # floating and complex tensors can require grad
         self.itemsize = self.np.itemsize
         self.legacy = legacy  # the `torch.FloatTensor` type name used in error messages
         self.short = short  # the `Float` name of cast errors
@@ -31,15 +35,6 @@ class dtype:  # noqa: N801 - named as torch names it
     def message_name(self) -> str:
         """How C++ error messages name a CPU tensor of this dtype: `torch.FloatTensor`, `CPUBoolType`."""
         return "CPUBoolType" if self is bool_ else f"torch.{self.legacy}"
-
-    @property
-    def is_complex(self) -> bool:
-        return self.np.kind == "c"
-
-    @property
-    def is_differentiable(self) -> bool:
-        """Floating and complex tensors can require grad."""
-        return self.is_floating_point or self.np.kind == "c"
 
     def to_real(self) -> dtype:
         """complex64 -> float32, complex128 -> float64; real dtypes are their own."""

@@ -276,11 +276,15 @@ class Tensor:
             return cache[1]
         np_dtype = self.dtype.np  # the storage's bytes seen as this tensor's dtype (view(dtype), set_)
         itemsize = np_dtype.itemsize
-        if 0 in self._shape:
-            array = np.empty(self._shape, dtype=np_dtype)
+        shape, stride = self._shape, self._stride
+        if 0 in shape:
+            array = np.empty(shape, dtype=np_dtype)
         else:
-            array = np.ndarray(self._shape, np_dtype, buffer=data, offset=self._offset * itemsize,
-                               strides=tuple(s * itemsize for s in self._stride))
+            # ndarray's arguments (shape, dtype, buffer, offset, strides) given by position: numpy parses
+            # them by keyword at several times the cost. A broadcast number (every stride 0, as an
+            # expanded gradient is) has its byte strides at hand.
+            byte_strides = stride if not any(stride) else tuple([s * itemsize for s in stride])
+            array = np.ndarray(shape, np_dtype, data, self._offset * itemsize, byte_strides)
         small = array.size <= SMALL and array.flags.c_contiguous
         self._np_cache = (data, array, geometry.row_major_strides(self._shape) if small else None)
         return array
