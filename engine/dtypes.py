@@ -15,31 +15,38 @@ from engine import runtime
 class dtype:  # noqa: N801 - named as torch names it
     """A tensor element type: `torch.float32` prints as `torch.float32`."""
 
-    __slots__ = ("cpp", "is_floating_point", "is_signed", "itemsize", "legacy", "name", "np", "short")
+    __slots__ = ("cpp", "is_complex", "is_differentiable", "is_floating_point", "is_signed", "itemsize", "legacy",
+                 "name", "np", "short")
 
     def __init__(self, name: str, np_dtype: type, legacy: str, short: str) -> None:
-        self.name = name
-        self.np = np.dtype(np_dtype)
-        self.is_floating_point = self.np.kind == "f" or name == "bfloat16"
-        self.is_signed = self.is_floating_point or self.np.kind in "ic"
-        self.itemsize = self.np.itemsize
-        self.legacy = legacy  # the `torch.FloatTensor` type name used in error messages
-        self.short = short  # the `Float` name of cast errors
-        self.cpp = _CPP_NAMES[name]  # the C++ type name some messages use ('float', 'long int')
+        kind = np.dtype(np_dtype).kind
+        is_floating_point = kind == "f" or name == "bfloat16"
+        is_complex = kind == "c"
+        fields = {
+            "name": name, "np": np.dtype(np_dtype), "is_floating_point": is_floating_point,
+            "is_signed": is_floating_point or kind in "ic",
+            # plain fields, not properties: gradient formulas read them for every node they run
+            "is_complex": is_complex,
+            "is_differentiable": is_floating_point or is_complex,  # floating and complex tensors can require grad
+            "itemsize": np.dtype(np_dtype).itemsize,
+            "legacy": legacy,  # the `torch.FloatTensor` type name used in error messages
+            "short": short,  # the `Float` name of cast errors
+            "cpp": _CPP_NAMES[name],  # the C++ type name some messages use ('float', 'long int')
+        }
+        for field, value in fields.items():
+            object.__setattr__(self, field, value)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        """A dtype is a constant, as torch's are: its fields are not writable (writes are rare, reads stay plain)."""
+        raise AttributeError(_READ_ONLY.format(name) if name in _TORCH_FIELDS else _NO_FIELD.format(name))
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(_READ_ONLY.format(name) if name in _TORCH_FIELDS else _NO_FIELD.format(name))
 
     @property
     def message_name(self) -> str:
         """How C++ error messages name a CPU tensor of this dtype: `torch.FloatTensor`, `CPUBoolType`."""
         return "CPUBoolType" if self is bool_ else f"torch.{self.legacy}"
-
-    @property
-    def is_complex(self) -> bool:
-        return self.np.kind == "c"
-
-    @property
-    def is_differentiable(self) -> bool:
-        """Floating and complex tensors can require grad."""
-        return self.is_floating_point or self.np.kind == "c"
 
     def to_real(self) -> dtype:
         """complex64 -> float32, complex128 -> float64; real dtypes are their own."""
@@ -55,6 +62,10 @@ class dtype:  # noqa: N801 - named as torch names it
     def __reduce__(self) -> str:
         return self.name
 
+
+_TORCH_FIELDS = frozenset({"is_complex", "is_floating_point", "is_signed", "itemsize"})
+_READ_ONLY = "attribute '{}' of 'torch.dtype' objects is not writable"
+_NO_FIELD = "'torch.dtype' object has no attribute '{}'"
 
 _CPP_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "bfloat16": "c10::BFloat16",
               "int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char",

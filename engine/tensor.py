@@ -76,6 +76,18 @@ def _remember_row_major(shape: tuple[int, ...]) -> tuple[int, ...]:
     return stride
 
 
+_byte_strides: dict[tuple[tuple[int, ...], int], tuple[int, ...]] = {}  # (strides, itemsize) -> numpy's strides
+
+
+def _remember_byte_strides(stride: tuple[int, ...], itemsize: int) -> tuple[int, ...]:
+    """numpy's byte strides of element strides, kept for the next view laid out alike (every fresh
+    strided view builds its numpy array once: an expanded gradient, a slice, a transpose)."""
+    if len(_byte_strides) >= 4096:
+        _byte_strides.clear()
+    byte_strides = _byte_strides[stride, itemsize] = tuple([s * itemsize for s in stride])
+    return byte_strides
+
+
 _autograd_api: Any = None  # engine.autograd.api once loaded: Tensor.backward reads it, not an import, per call
 
 
@@ -276,11 +288,16 @@ class Tensor:
             return cache[1]
         np_dtype = self.dtype.np  # the storage's bytes seen as this tensor's dtype (view(dtype), set_)
         itemsize = np_dtype.itemsize
-        if 0 in self._shape:
-            array = np.empty(self._shape, dtype=np_dtype)
+        shape, stride = self._shape, self._stride
+        if 0 in shape:
+            array = np.empty(shape, dtype=np_dtype)
         else:
-            array = np.ndarray(self._shape, np_dtype, buffer=data, offset=self._offset * itemsize,
-                               strides=tuple(s * itemsize for s in self._stride))
+            byte_strides = _byte_strides.get((stride, itemsize))
+            if byte_strides is None:
+                byte_strides = _remember_byte_strides(stride, itemsize)
+            # ndarray's arguments (shape, dtype, buffer, offset, strides) given by position: numpy parses
+            # them by keyword at several times the cost
+            array = np.ndarray(shape, np_dtype, data, self._offset * itemsize, byte_strides)
         small = array.size <= SMALL and array.flags.c_contiguous
         self._np_cache = (data, array, geometry.row_major_strides(self._shape) if small else None)
         return array

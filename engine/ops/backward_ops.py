@@ -16,15 +16,20 @@ from typing import Any
 import numpy as np
 
 from engine import dtypes, errors
+from engine.autograd import grad_mode
 from engine.ops.core import array_of, record, result_type
+from engine.quiet import quiet_binary
 from engine.tensor import Tensor
 
 
 def _new(result: Any, dtype: dtypes.dtype) -> Tensor:
-    array = np.asarray(result)
-    if array.dtype != dtype.np:
-        array = array.astype(dtype.np)
-    return Tensor._wrap(array, dtype)
+    """A backward op's result: numpy's array (or the scalar a 0-dim computation gives) as a new tensor
+    of `dtype`, a fresh array of that dtype adopted as it is."""
+    if type(result) is not np.ndarray or result.dtype != dtype.np:
+        result = np.asarray(result)
+        if result.dtype != dtype.np:
+            result = result.astype(dtype.np)
+    return Tensor._wrap(result, dtype)
 
 
 def new_empty_strided(like: Tensor, shape: Sequence[int], stride: Sequence[int]) -> Tensor:
@@ -53,10 +58,9 @@ def new_zeros(like: Tensor, shape: Sequence[int]) -> Tensor:
 # --------------------------------------------------------------------------- C++ Scalar overloads
 def _scalar_op(self: Tensor, other: Any, compute: Any, name: str, values: dict[str, Any] | None) -> Tensor:
     dt = result_type(self, other)
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        result = compute(array_of(self, dt), dt.np.type(other))
-    out = _new(result, dt)
-    record(name, out, (self,), values=values)
+    out = _new(quiet_binary(compute, array_of(self, dt), dt.np.type(other)), dt)  # torch never warns of inf or nan
+    if grad_mode.state.enabled:
+        record(name, out, (self,), values=values)
     return out
 
 
@@ -125,13 +129,27 @@ def scalar_rsub(value: Any, tensor: Tensor) -> Tensor:
 
 
 # --------------------------------------------------------------------------- activations
+def _gradient_values(grad: Tensor, like: Tensor, dtype: dtypes.dtype) -> Any:
+    """`array_of(grad, dtype)` for a pointwise backward op whose other operand is `like`: a broadcast
+    number of like's shape (sum's gradient, expanded) as the one number it repeats, which numpy
+    broadcasts to the same products without building the strided array."""
+    shape = grad._shape
+    if shape and not any(grad._stride) and shape == like._shape and grad.dtype is dtype and not grad._bits \
+            and 0 not in shape:
+        data = grad._storage.data
+        if data.dtype == dtype.np:
+            return data[grad._offset]
+    return array_of(grad, dtype)
+
+
 def threshold_backward(grad_output: Tensor, self: Tensor, threshold: float) -> Tensor:
     """relu's derivative: the gradient where self > threshold, else 0."""
     dt = result_type(grad_output, self)
-    g = array_of(grad_output, dt)
+    g = _gradient_values(grad_output, self, dt)
     out = _new(np.where(array_of(self, dt) <= threshold, dt.np.type(0), g), dt)
-    record("ThresholdBackwardBackward0", out, (grad_output, self), save={"self": self},
-           values={"threshold": threshold})
+    if grad_mode.state.enabled:  # a plain backward records nothing: no fields to gather
+        record("ThresholdBackwardBackward0", out, (grad_output, self), save={"self": self},
+               values={"threshold": threshold})
     return out
 
 
@@ -148,17 +166,20 @@ def hardtanh_backward(grad_output: Tensor, self: Tensor, min_val: float, max_val
 def sigmoid_backward(grad_output: Tensor, output: Tensor) -> Tensor:
     dt = result_type(grad_output, output)
     y = array_of(output, dt)
-    out = _new(array_of(grad_output, dt) * (1 - y) * y, dt)
-    record("SigmoidBackwardBackward0", out, (grad_output, output),
-           save={"grad_output": grad_output, "output": output})
+    out = _new(_gradient_values(grad_output, output, dt) * (1 - y) * y, dt)
+    if grad_mode.state.enabled:
+        record("SigmoidBackwardBackward0", out, (grad_output, output),
+               save={"grad_output": grad_output, "output": output})
     return out
 
 
 def tanh_backward(grad_output: Tensor, output: Tensor) -> Tensor:
     dt = result_type(grad_output, output)
     y = array_of(output, dt)
-    out = _new(array_of(grad_output, dt) * (1 - y * y), dt)
-    record("TanhBackwardBackward0", out, (grad_output, output), save={"grad_output": grad_output, "output": output})
+    out = _new(_gradient_values(grad_output, output, dt) * (1 - y * y), dt)
+    if grad_mode.state.enabled:
+        record("TanhBackwardBackward0", out, (grad_output, output),
+               save={"grad_output": grad_output, "output": output})
     return out
 
 

@@ -407,14 +407,23 @@ def _expand_number(self: Tensor, sizes: tuple[Any, ...]) -> Tensor | None:
     inferExpandGeometry would give), so a negative size meets the numel check first. None for a
     negative size that passes it (`expand(0, -1)`, which torch keeps as a size and this engine's
     tensors cannot hold): expand's general checks refuse it."""
-    target = sizes[0] if len(sizes) == 1 and type(sizes[0]) is tuple else None
-    if target is None or any(type(n) is not int for n in target):
+    target = sizes[0] if len(sizes) == 1 and type(sizes[0]) is tuple else sizes
+    if not _plain_shape(target):
         target = sizes_arg(sizes)
-    if geometry.numel_overflows(target):
-        raise RuntimeError("numel: integer multiplication overflow")
-    if any(n < 0 for n in target):
-        return None
+        if geometry.numel_overflows(target):
+            raise RuntimeError("numel: integer multiplication overflow")
+        if any(n < 0 for n in target):
+            return None
     return make_view(self, target, (0,) * len(target), self._offset, "ExpandBackward0", values={"self_sym_sizes": ()})
+
+
+def _plain_shape(sizes: tuple[Any, ...]) -> bool:
+    """Whether `sizes` is a tuple of positive Python ints whose product fits int64 (what a tensor's
+    shape is, sum's gradient expanded to it): such sizes need no conversion and pass the numel check."""
+    for n in sizes:
+        if type(n) is not int or n <= 0:
+            return False
+    return math.prod(sizes) <= INT64_MAX
 
 
 def expand_as(self: Tensor, other: Tensor) -> Tensor:
