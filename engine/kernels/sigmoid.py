@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.quiet import quietly
+from engine.quiet import quiet_unary, quietly
 
 _F32, _F64 = np.float32, np.float64
 VECTOR_STEP = 32  # floats per iteration of ATen's vectorized loop: two AVX-512 vectors
@@ -32,12 +32,16 @@ _L2L = _F64(_F32(-1.428606765330187045e-06))
 _POLY = tuple(_F64(_F32(c)) for c in (0.000198527617612853646278381, 0.00139304355252534151077271,
                                       0.00833336077630519866943359, 0.0416664853692054748535156,
                                       0.166666671633720397949219, 0.5))
-_ONE = _F32(1)
+_ONE = np.ones((), _F32)  # 0-d: see _one_plus_exp_negated
+_ONE.flags.writeable = False
 
 
 def sigmoid_float32(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     """torch.sigmoid of a float32 array, into out (new if None; may be x itself for sigmoid_), with
-    numpy's float errors ignored whatever the caller's numpy error state (torch has none)."""
+    numpy's float errors ignored whatever the caller's numpy error state (torch has none). An array
+    shorter than a pair of vectors is all scalar loop: a new one is made in five numpy calls."""
+    if out is None and x.size < VECTOR_STEP:
+        return quiet_unary(_scalar_sigmoid, x)
     return quietly(_sigmoid_float32, x, out)
 
 
@@ -80,16 +84,27 @@ def _run(x: np.ndarray, out: np.ndarray, step: int = VECTOR_STEP) -> None:
         _scalar(x[body:], out[body:])
 
 
-def _scalar(x: np.ndarray, out: np.ndarray) -> None:
-    """The scalar loop: 1 / (1 + expf(-x)), expf correctly rounded (exp in float64, rounded). In
-    place after each new array (arrays throughout, even for a 0-dim x): numpy sets up a call with a
-    cast out= several times slower, which is most of a small tensor's sigmoid."""
+def _one_plus_exp_negated(x: np.ndarray) -> np.ndarray:
+    """1 + expf(-x) of the scalar loop as a new float32 array, expf correctly rounded (exp in
+    float64, rounded). Arrays throughout, even for a 0-d x, each step in place after each new
+    array: numpy sets up a call with a cast out= (float64 in, float32 out) several times slower
+    than a plain one, and takes a 0-d array faster than a numpy scalar (hence _ONE's shape)."""
     wide = x.astype(_F64)
-    np.negative(wide, out=wide)
+    np.negative(wide, out=wide)  # -x exactly, NaN's sign flipped as torch's -x flips it
     np.exp(wide, out=wide)
     e = wide.astype(_F32)
-    np.add(e, _ONE, out=e)
-    np.divide(_ONE, e, out=out)
+    return np.add(e, _ONE, out=e)
+
+
+def _scalar(x: np.ndarray, out: np.ndarray) -> None:
+    """The scalar loop, 1 / (1 + expf(-x)), into out (reciprocal is the same IEEE division as 1 / y)."""
+    np.reciprocal(_one_plus_exp_negated(x), out=out)
+
+
+def _scalar_sigmoid(x: np.ndarray) -> np.ndarray:
+    """The scalar loop into a new array (x's layout kept, as np.empty_like keeps it)."""
+    e = _one_plus_exp_negated(x)
+    return np.reciprocal(e, out=e)
 
 
 class _Buffers:

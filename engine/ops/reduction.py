@@ -25,7 +25,7 @@ from engine import dtypes, errors, geometry
 from engine.kernels import activation, summation
 from engine.ops.core import needs_grad, record, wrap_result
 from engine.ops.pointwise import maximum, minimum, write_out
-from engine.quiet import quietly
+from engine.quiet import quiet_unary, quietly
 from engine.tensor import Tensor
 
 Dim = int | Sequence[int] | None
@@ -191,13 +191,12 @@ def sum(self: Tensor, dim: Any = _ABSENT, keepdim: bool = False, *, dtype: Any =
 
 
 def _short_total(self: Tensor) -> np.ndarray | None:
-    """The sum of every element of a small row-major floating-point tensor that sums in its own
-    dtype, as a fresh 0-d array, by the kernel's short path (ATen's order all the same); None for
-    any other tensor."""
+    """The sum of every element of a small row-major float32/float64 tensor (the dtypes that sum in
+    themselves), as a fresh 0-d array, by the kernel's short path (ATen's order all the same); None
+    for any other tensor."""
     x = self._numpy_view()
-    if _accumulate_in(self.dtype) is self.dtype.np and x.flags.c_contiguous and x.size > 0 and \
-            summation.is_short(x.size, x.itemsize):
-        return quietly(summation.short_row_sum, x.reshape(-1))  # torch never warns about nan/inf sums
+    if 0 < x.size < summation.SHORT_LENGTH.get(x.dtype, 0) and x.flags.c_contiguous:
+        return quiet_unary(summation.short_row_sum, x)  # torch never warns about nan/inf sums
     return None
 
 
