@@ -75,17 +75,11 @@ def _row_sum(rows: np.ndarray) -> np.ndarray:
 
 def _in_turn(items: np.ndarray) -> np.ndarray:
     """items[0] + items[1] + ... left to right along axis 0 (np.add.accumulate adds in order); an
-    array even when 0-d (numpy takes arrays faster than its scalars). A few vectors are added one
-    to the next instead: accumulate's set-up costs more than their additions."""
-    if items.ndim > 1 and items.shape[0] <= _FEW:
-        total = items[0]
-        for i in range(1, items.shape[0]):  # indexing: iterating a slice costs more than these additions
-            total = total + items[i]
-        return total
+    array even when 0-d (numpy takes arrays faster than its scalars). Two vectors are simply
+    added: accumulate's set-up costs more than their addition."""
+    if items.ndim > 1 and items.shape[0] == 2:
+        return items[0] + items[1]
     return np.add.accumulate(items, axis=0)[-1, ...]
-
-
-_FEW = 3  # vectors added one by one by _in_turn
 
 
 def _short_interleaved(items: np.ndarray) -> np.ndarray:
@@ -109,7 +103,9 @@ def short_row_sum(values: np.ndarray) -> np.ndarray:
     holds either dtype's values exactly, and converts back faster than a numpy call with out= runs)."""
     width = lanes(values.itemsize)
     vectors, left = divmod(values.size, width)
-    if not vectors:
+    if not left and vectors <= _ILP:  # a few whole vectors (4x4 float32 or float64): one to each accumulator
+        total = np.add.accumulate(_in_turn(values.reshape(vectors, width)))[-1]
+    elif not vectors:
         total = _short_interleaved(values.reshape(-1))
     elif not left:  # whole vectors: their lane sums, then the lanes in turn
         total = _in_turn(_short_interleaved(values.reshape(vectors, width)))
