@@ -3,7 +3,7 @@
 ATen's sigmoid_kernel computes vectors of floats with Vectorized<float>::exp, which is SLEEF's
 expf_u10 (a degree-5 polynomial after a two-part reduction by ln 2, every step a fused multiply-add),
 and the elements after the last whole pair of vectors (n % 32 on AVX-512, whose vectors hold 16
-floats, as this machine's torch runs) with the C library's expf, which is correctly rounded. SLEEF's
+floats, as this machine's torch runs) with the C library's expf, within 0.502 ulp of exp. SLEEF's
 result is within an ulp of exp but not always the nearest float: the nearest float (exp in float64,
 rounded) disagrees with torch's sigmoid on about 4% of random inputs. So the vector part replays
 SLEEF's steps in float32, each fused multiply-add as the exact float64 product plus the addend
@@ -12,14 +12,15 @@ float32 midpoint, about once in 10^9 steps), a chunk at a time in buffers made o
 
 Layouts: a tensor dense in memory is one run, as TensorIterator coalesces it; otherwise each row of
 a contiguous last dimension is a run of its own, with its own scalar tail, and a strided last
-dimension is all scalar. The scalar loop's expf is glibc's (0.502 ulp), here the nearest float: they
-differ for about 1 element in 4,000, which only tails and strided tensors see.
+dimension is all scalar. The scalar loop's expf is glibc's (kernels/expf.py replays it), which the
+tails, strided tensors and tensors of fewer than 32 elements see.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from engine.kernels.expf import expf_wide
 from engine.quiet import quiet_unary, quietly
 
 _F32, _F64 = np.float32, np.float64
@@ -39,7 +40,7 @@ _ONE.flags.writeable = False
 def sigmoid_float32(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     """torch.sigmoid of a float32 array, into out (new if None; may be x itself for sigmoid_), with
     numpy's float errors ignored whatever the caller's numpy error state (torch has none). An array
-    shorter than a pair of vectors is all scalar loop: a new one is made in five numpy calls."""
+    shorter than a pair of vectors is all scalar loop, made as a new array in a few numpy calls."""
     if out is None and x.size < VECTOR_STEP:
         return quiet_unary(_scalar_sigmoid, x)
     return quietly(_sigmoid_float32, x, out)
@@ -85,14 +86,13 @@ def _run(x: np.ndarray, out: np.ndarray, step: int = VECTOR_STEP) -> None:
 
 
 def _one_plus_exp_negated(x: np.ndarray) -> np.ndarray:
-    """1 + expf(-x) of the scalar loop as a new float32 array, expf correctly rounded (exp in
-    float64, rounded). Arrays throughout, even for a 0-d x, each step in place after each new
-    array: numpy sets up a call with a cast out= (float64 in, float32 out) several times slower
-    than a plain one, and takes a 0-d array faster than a numpy scalar (hence _ONE's shape)."""
+    """1 + expf(-x) of the scalar loop (glibc's expf) as a new float32 array. Arrays throughout,
+    even for a 0-d x, each step in place after each new array: numpy sets up a call with a cast
+    out= (float64 in, float32 out) several times slower than a plain one, and takes a 0-d array
+    faster than a numpy scalar (hence _ONE's shape)."""
     wide = x.astype(_F64)
     np.negative(wide, out=wide)  # -x exactly, NaN's sign flipped as torch's -x flips it
-    np.exp(wide, out=wide)
-    e = wide.astype(_F32)
+    e = expf_wide(wide).astype(_F32)
     return np.add(e, _ONE, out=e)
 
 
