@@ -18,6 +18,8 @@ tails, strided tensors and tensors of fewer than 32 elements see.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from engine.kernels.expf import expf_wide
@@ -33,6 +35,19 @@ _L2L = _F64(_F32(-1.428606765330187045e-06))
 _POLY = tuple(_F64(_F32(c)) for c in (0.000198527617612853646278381, 0.00139304355252534151077271,
                                       0.00833336077630519866943359, 0.0416664853692054748535156,
                                       0.166666671633720397949219, 0.5))
+
+
+def _grid_shift(c: float) -> float:
+    """1.5 * 2**29 float32 steps of c's binade: added to a float64 in that binade, it rounds the
+    sum to that step (to even, as float32 rounds), and subtracting it again is exact."""
+    return 1.5 * 2.0 ** (math.frexp(c)[1] + 28)
+
+
+# The first four multiply-adds of the polynomial, fma(u, s, c), land in c's binade whatever s
+# (|s| < 0.35: ln 2 / 2 and the rounding of d / ln 2; tests/engine/test_sigmoid_kernel.py checks
+# the bounds), so the float64 sum u * s + (c + shift), its product exact, rounds once straight to
+# the float32 grid, as the fused multiply-add rounds: one pass fewer than through float32 and back.
+_SHIFTED_POLY = tuple((c + _grid_shift(c), _grid_shift(c)) for c in _POLY[1:5])
 _ONE = np.ones((), _F32)  # 0-d: see _one_plus_exp_negated
 _ONE.flags.writeable = False
 
@@ -125,8 +140,7 @@ class _Buffers:
         np.clip(d, _F32(-104), _F32(100), out=d)
         np.multiply(d, _R_LN2, out=q)
         np.rint(q, out=q)  # q = round(d / ln 2), to even as the vector conversion rounds
-        with np.errstate(invalid="ignore"):  # NaN has no integer; its element is fixed below
-            q_int[...] = q
+        q_int[...] = q  # NaN has no integer (numpy's warning is off here); its element is fixed below
         np.multiply(q, _L2U, out=s)
         s += d  # fma(q, -L2U, d): the product is exact
         q64[...] = q
@@ -136,13 +150,12 @@ class _Buffers:
         s[...] = s64  # s = fma(q, -L2L, s)
         s64[...] = s
         np.multiply(s64, _POLY[0], out=u64)
-        u64 += _POLY[1]
-        for c in _POLY[2:]:
-            u[...] = u64
-            u64[...] = u
+        for shifted, shift in _SHIFTED_POLY:  # u = fma(u, s, c) four times, on the float32 grid
+            u64 += shifted
+            u64 -= shift
             u64 *= s64
-            u64 += c  # u = fma(u, s, c)
-        u[...] = u64
+        u64 += _POLY[-1]
+        u[...] = u64  # u = fma(u, s, 0.5), through float32: it lands on either side of 0.5
         np.multiply(s, s, out=q)  # s * s, rounded to float32
         q64[...] = q
         u64[...] = u
@@ -150,9 +163,8 @@ class _Buffers:
         u64 += s64
         u[...] = u64  # fma(s * s, u, s)
         u += _ONE
-        with np.errstate(over="ignore"):
-            np.ldexp(u, q_int, out=u)  # exp(d) = u * 2**q
+        np.ldexp(u, q_int, out=u)  # exp(d) = u * 2**q
         u += _ONE
         np.divide(_ONE, u, out=out)
-        if np.isnan(d.min()):  # torch's NaN is the NaN of -x (d; out may be x, written already)
-            np.copyto(out, d, where=np.isnan(d))
+        if np.isnan(d.min()):  # torch's NaN is the NaN of -x (d; out may be x, written already),
+            np.copyto(out, d + d, where=np.isnan(d))  # quiet as arithmetic leaves it (d + d)

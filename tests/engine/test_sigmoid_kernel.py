@@ -92,3 +92,24 @@ def test_the_scalar_loop_over_the_whole_float_range(torch1):
     x = np.repeat(bits.view(np.float32), 2)
     expected = torch1.from_numpy(x)[::2].sigmoid().numpy()
     assert np.array_equal(_bits(engine.from_numpy(x)[::2].sigmoid().numpy()), _bits(expected))
+
+
+def test_every_kind_of_float_through_the_vector_loop(torch1):
+    """Random bit patterns (huge, tiny, subnormal, NaN with payloads, signaling ones quieted) over
+    SLEEF's replay, whose first four multiply-adds round on a fixed float32 step."""
+    bits = np.random.default_rng(17).integers(0, 2 ** 32, 400_000, dtype=np.uint64).astype(np.uint32)
+    x = bits.view(np.float32)
+    expected = torch1.sigmoid(torch1.from_numpy(x)).numpy()
+    assert np.array_equal(_bits(sigmoid_float32(x)), _bits(expected))
+
+
+def test_the_polynomial_s_first_steps_stay_in_their_binades():
+    """fma(u, s, c) for the first four coefficients stays in c's binade over the whole reduced
+    range |s| < 0.35, which rounding on c's float32 step (the kernel's shortcut) relies on."""
+    from engine.kernels.sigmoid import _POLY
+
+    low = high = float(_POLY[0])
+    for c in map(float, _POLY[1:5]):
+        reach = 0.35 * max(abs(low), abs(high))
+        low, high = c - reach, c + reach
+        assert np.floor(np.log2(low)) == np.floor(np.log2(high)) == np.floor(np.log2(c)), c
