@@ -2,10 +2,10 @@
 
 glibc's expf (2.27 and later; sysdeps/ieee754/flt-32/e_expf.c) computes exp in double, as
 2**(k/32) from a table times a cubic in the remainder, and rounds once to float: within 0.502 ulp,
-so not always the nearest float. numpy's exp in float64, rounded, is the nearest float, and the two
-differ for about one float input in 4,000. They can differ only where exp lies close to a midpoint
-between two floats, so numpy's exp is kept everywhere else and glibc's steps are replayed for the
-few elements that close (about one in 250).
+so not always the nearest float. numpy's exp in float64, rounded, is the nearest float; the two
+differ for about one input in 2,000 over expf's range. They can differ only where exp lies close
+to a midpoint between two floats, so numpy's exp is kept everywhere else and glibc's steps are
+replayed for the few elements that close (about one in 250).
 """
 
 from __future__ import annotations
