@@ -8,7 +8,8 @@ result is within an ulp of exp but not always the nearest float: the nearest flo
 rounded) disagrees with torch's sigmoid on about 4% of random inputs. So the vector part replays
 SLEEF's steps in float32, each fused multiply-add as the exact float64 product plus the addend
 rounded to float32 (two roundings can differ from one only when the float64 sum lands exactly on a
-float32 midpoint, about once in 10^9 steps), a chunk at a time in buffers made once per call.
+float32 midpoint, about once in 10^9 steps; the polynomial's first four round once, on a fixed
+float32 step), a chunk at a time in buffers made once per call.
 
 Layouts: a tensor dense in memory is one run, as TensorIterator coalesces it; otherwise each row of
 a contiguous last dimension is a run of its own, with its own scalar tail, and a strided last
@@ -38,8 +39,9 @@ _POLY = tuple(_F64(_F32(c)) for c in (0.000198527617612853646278381, 0.001393043
 
 
 def _grid_shift(c: float) -> float:
-    """1.5 * 2**29 float32 steps of c's binade: added to a float64 in that binade, it rounds the
-    sum to that step (to even, as float32 rounds), and subtracting it again is exact."""
+    """1.5 * 2**52 float32 steps of c's binade, a float64 whose own step is that float32 step:
+    added to a float64 in c's binade, it rounds the sum to that step (to even, as float32 rounds),
+    and subtracting it again is exact."""
     return 1.5 * 2.0 ** (math.frexp(c)[1] + 28)
 
 

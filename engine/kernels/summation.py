@@ -121,8 +121,8 @@ def is_short(n: int, itemsize: int) -> bool:
     return n < 64 * lanes(itemsize)
 
 
+# Per dtype that short_row_sum takes, the length from which a row is no longer short (is_short)
 SHORT_LENGTH = {np.dtype(t): 64 * lanes(np.dtype(t).itemsize) for t in (np.float32, np.float64)}
-"""Per dtype that short_row_sum takes, the length from which a row is no longer short (is_short)."""
 
 
 def row_sums(rows: np.ndarray, contiguous: bool = True) -> np.ndarray:
