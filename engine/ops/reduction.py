@@ -173,9 +173,17 @@ def _ordered_sum(x: np.ndarray, shape: tuple[int, ...], strides: tuple[int, ...]
 
 
 def sum(self: Tensor, dim: Any = _ABSENT, keepdim: bool = False, *, dtype: Any = None,  # noqa: A001
-        out: Tensor | None = None) -> Tensor:
-    if dim is _ABSENT and not keepdim and dtype is None and out is None and self.dtype.is_floating_point:
+        out: Tensor | None = None, axis: Any = _ABSENT, keepdims: Any = _ABSENT) -> Tensor:
+    """torch.sum and Tensor.sum. numpy's axis= and keepdims= are taken here as _numpy_names takes
+    them for the other reductions: its wrapper would cost `x.sum()` of a small tensor a tenth of
+    its time."""
+    if dim is _ABSENT and not keepdim and dtype is None and out is None and axis is _ABSENT and \
+            keepdims is _ABSENT and self.dtype.is_floating_point:
         return _sum_all(self)
+    if axis is not _ABSENT:
+        dim = axis
+    if keepdims is not _ABSENT:
+        keepdim = keepdims
     if dim is _ABSENT and keepdim:
         raise _keepdim_without_dim("sum")
     if dim is _ABSENT and out is not None:
@@ -699,8 +707,8 @@ def _numpy_names(fn: Callable[..., Any]) -> Callable[..., Any]:
     return call
 
 
-METHODS: dict[str, Callable[..., Any]] = {fn.__name__: _numpy_names(fn) for fn in (
-    sum, mean, prod, max, min, amax, amin, argmax, argmin, var, std, norm, logsumexp, all, any, count_nonzero,
-    cumsum, cumprod, softmax, log_softmax, median, nanmedian)}
+METHODS: dict[str, Callable[..., Any]] = {"sum": sum, **{fn.__name__: _numpy_names(fn) for fn in (
+    mean, prod, max, min, amax, amin, argmax, argmin, var, std, norm, logsumexp, all, any, count_nonzero,
+    cumsum, cumprod, softmax, log_softmax, median, nanmedian)}}
 FUNCTIONS: dict[str, Any] = {**METHODS, "var_mean": _numpy_names(var_mean), "std_mean": _numpy_names(std_mean),
                              "return_types": return_types}
