@@ -46,8 +46,9 @@ def expf_wide(x: np.ndarray) -> np.ndarray:
     near = np.subtract(e.view(np.uint64), _BELOW_MIDPOINT)
     np.bitwise_and(near, _MIDPOINT_WINDOW, out=near)
     if np.count_nonzero(near) < near.size:  # some are close (count_nonzero: no ufunc set-up)
-        close = (near == 0) & (x >= _STEPS_FROM) & (x <= _STEPS_TO)
-        e[close] = _glibc_steps(x[close])
+        close = near == 0
+        args = x[close]
+        e[close] = np.where((args >= _STEPS_FROM) & (args <= _STEPS_TO), _glibc_steps(args), e[close])
     return e
 
 
