@@ -81,14 +81,28 @@ def _sigmoid_float32(x: np.ndarray, out: np.ndarray | None, step: int = VECTOR_S
     if dense:
         _run(x.ravel(order="K"), out.ravel(order="K"), step)
     elif x.strides[-1] == x.itemsize:  # rows with a contiguous last dimension: each is a run
-        rows = x.reshape(-1, x.shape[-1])  # a copy where the rows are not evenly spaced
-        result = np.empty(rows.shape, _F32)
-        for row, row_out in zip(rows, result, strict=True):
-            _run(row, row_out, step)
-        np.copyto(out, result.reshape(x.shape))
+        _rows(x, out, step)
     else:  # TensorIterator only vectorizes a contiguous inner dimension
         _scalar_in_chunks(x, out)
     return out
+
+
+def _rows(x: np.ndarray, out: np.ndarray, step: int) -> None:
+    """Each row of a contiguous last dimension is a run of its own: vectors over its whole pairs,
+    the scalar loop on the rest. Every element's value depends on itself alone, so the rows'
+    vector parts are computed as one dense run and their tails as one scalar loop, instead of a
+    run's set-up per row."""
+    rows = x.reshape(-1, x.shape[-1])  # a copy where the rows are not evenly spaced
+    body = rows.shape[1] - rows.shape[1] % step
+    result = np.empty(rows.shape, _F32)
+    if body:
+        bodies = np.ascontiguousarray(rows[:, :body])
+        computed = np.empty(bodies.shape, _F32)
+        _run(bodies.reshape(-1), computed.reshape(-1), step)
+        result[:, :body] = computed
+    if body < rows.shape[1]:
+        _scalar_in_chunks(rows[:, body:], result[:, body:])
+    np.copyto(out, result.reshape(x.shape))
 
 
 def _run(x: np.ndarray, out: np.ndarray, step: int = VECTOR_STEP) -> None:
