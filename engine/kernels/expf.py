@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import numpy as np
 
-# A double's bits under a float's 24 within 2**20 of 2**28: within about 0.002 float ulps of a
-# midpoint, the most glibc's error (under 1.69 * 2**-34 of exp, before its rounding) can move it.
-# bits - (2**28 - 2**20) then has bits 28..21 zero exactly there.
+# A double whose low 29 significand bits (those a float drops) lie within 2**20 of 2**28 is within
+# about 0.002 float ulps of a midpoint between two floats, the most glibc's error (under
+# 1.69 * 2**-34 of exp, before its rounding) can move it; bits - (2**28 - 2**20) then has bits
+# 28..21 all zero, and only then.
 _BELOW_MIDPOINT = np.array((1 << 28) - (1 << 20), np.uint64)
 _MIDPOINT_WINDOW = np.array(0x1FE00000, np.uint64)
+_BELOW_MIDPOINT.flags.writeable = _MIDPOINT_WINDOW.flags.writeable = False
 
 # glibc's expf runs its steps between these; outside, it gives 0, inf or NaN, as numpy's exp rounds
 _STEPS_FROM, _STEPS_TO = float.fromhex("-0x1.9fe368p6"), float.fromhex("0x1.62e42ep6")
@@ -30,6 +32,7 @@ _EXP2_TABLE = np.array([  # glibc's __exp2f_data.tab: the bits of 2**(i/32), les
     0x3feeace5422aa0db, 0x3feeb737b0cdc5e5, 0x3feec49182a3f090, 0x3feed503b23e255d,
     0x3feee89f995ad3ad, 0x3feeff76f2fb5e47, 0x3fef199bdd85529c, 0x3fef3720dcef9069,
     0x3fef5818dcfba487, 0x3fef7c97337b9b5f, 0x3fefa4afa2a490da, 0x3fefd0765b6e4540], np.uint64)
+_EXP2_TABLE.flags.writeable = False
 _INV_LN2_N = float.fromhex("0x1.71547652b82fep+0") * 32
 _POLY = (float.fromhex("0x1.c6af84b912394p-5") / 32 ** 3, float.fromhex("0x1.ebfce50fac4f3p-3") / 32 ** 2,
          float.fromhex("0x1.62e42ff0c52d6p-1") / 32)
