@@ -135,7 +135,7 @@ def _scalar(x: np.ndarray, out: np.ndarray) -> None:
 
 def _scalar_in_chunks(x: np.ndarray, out: np.ndarray) -> None:
     """The scalar loop over a whole strided array: a large one is copied dense and run a chunk at a
-    time, so that its float64 steps stay in the core's cache (twice as fast on 2,000,000 floats)."""
+    time, so that its float64 steps stay in the core's cache (1.6 times as fast on 2,000,000 floats)."""
     if x.size <= _SCALAR_CHUNK:
         _scalar(x, out)
         return
