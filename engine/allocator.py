@@ -74,7 +74,8 @@ class Allocator:
         return storage_id
 
     def register(self, nbytes: int) -> int:
-        """Account for a storage whose buffer already exists (allocated here or bridged from numpy)."""
+        """Account for a storage whose buffer already exists (allocated here or bridged from numpy).
+        Tensor._adopt writes this out, Storage.__del__ `free`: keep them in step."""
         storage_id = self._next_id
         self._next_id += 1
         self.live_bytes += nbytes
@@ -82,8 +83,7 @@ class Allocator:
         if self.live_bytes > self.peak_bytes:
             self.peak_bytes = self.live_bytes
         if self.listeners:
-            for listener in self.listeners:
-                listener("alloc", storage_id, nbytes)
+            self.announce("alloc", storage_id, nbytes)
         return storage_id
 
     def resize(self, storage_id: int, old_nbytes: int, new_nbytes: int) -> None:
@@ -96,8 +96,12 @@ class Allocator:
         self.live_bytes -= nbytes
         self.live_count -= 1
         if self.listeners:
-            for listener in self.listeners:
-                listener("free", storage_id, nbytes)
+            self.announce("free", storage_id, nbytes)
+
+    def announce(self, event: str, storage_id: int, nbytes: int) -> None:
+        """Tell every listener of an allocation or free."""
+        for listener in self.listeners:
+            listener(event, storage_id, nbytes)
 
     def reset_peak(self) -> None:
         self.peak_bytes = self.live_bytes

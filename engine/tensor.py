@@ -18,6 +18,7 @@ import numpy as np
 
 from engine import allocator as allocation
 from engine import devices, dtypes, errors, geometry
+from engine.autograd import grad_mode
 from engine.autograd.node import AccumulateGrad, Node, node_type
 from engine.devices import CPU, device
 from engine.storage import Storage, UntypedStorage
@@ -33,12 +34,12 @@ CONJ_BIT, NEG_BIT = 1, 2
 
 
 class VersionCounter:
-    """One counter shared by a tensor, its views and its detach()ed aliases."""
+    """One counter shared by a tensor, its views and its detach()ed aliases.
 
-    __slots__ = ("value",)
+    It starts at the class's 0, so making one (every op's result does) runs no Python __init__;
+    the first bump gives the instance a value of its own."""
 
-    def __init__(self) -> None:
-        self.value = 0
+    value = 0
 
 
 class ViewInfo:
@@ -58,6 +59,11 @@ class ViewInfo:
         self.replay_layout: tuple[tuple[int, ...], tuple[int, ...], int] | None = None
 
 
+_new_object = object.__new__
+
+SMALL = 1 << 16
+"""Elements of a small tensor: its ops skip the memory-budget check and take the short paths (see
+`_np_cache`)."""
 _row_major: dict[tuple[int, ...], tuple[int, ...]] = {}  # shape -> row-major strides, for _adopt
 
 
@@ -113,7 +119,11 @@ class Tensor:
     _post_accumulate_grad_hooks: Any = None
     _grad_dtype: Any = OWN_DTYPE  # Tensor.grad_dtype once set (a dtype, or None for any), in the tensor's __dict__
 
-    # `_fn` holds grad_fn as recorded; ops read and write it as `_grad_fn` (see the property below the class)
+    # `_fn` holds grad_fn as recorded; ops read and write it as `_grad_fn` (see the property below the class).
+    # `_np_cache` is None or (the storage's buffer it was made over, the numpy view of the stored values,
+    # the row-major strides of the view's shape if the view is C-contiguous with at most SMALL elements,
+    # else None): the short paths of small ops read the last field instead of asking numpy for the
+    # view's flags and size, and lay their result out with those strides.
     __slots__ = ("__dict__", "__weakref__", "_accumulator", "_bits", "_fn", "_grad", "_np_cache", "_offset",
                  "_output_nr", "_requires_grad", "_retains_grad", "_shape", "_storage", "_stride",
                  "_vc", "_view", "dtype")
@@ -179,24 +189,47 @@ class Tensor:
         stride = tuple(s // array.itemsize for s in array.strides)
         return cls._make(Storage.wrap(dense.reshape(-1)), 0, array.shape, stride, dtype)
 
-    @classmethod
-    def _adopt(cls, array: np.ndarray, dtype: dtypes.dtype) -> Tensor:
+    @staticmethod
+    def _adopt(array: np.ndarray, dtype: dtypes.dtype, stride: tuple[int, ...] | None = None) -> Tensor:
         """A new tensor owning `array`, a fresh C-contiguous numpy result of dtype's type: what most
         ops return, so it is built without the general checks. A view of the array becomes the
         cached numpy view, so the next op reading this tensor does not rebuild one (a view, not the
-        array: code that copies arrays with a base must not mistake it for a fresh result)."""
+        array: code that copies arrays with a base must not mistake it for a fresh result).
+
+        Making and freeing a result is most of a small op's cost, so this sets _make's fields itself
+        and makes a host storage as Storage.wrap would, with Allocator.register written out (its calls
+        cost more than their work); Storage.__del__ writes out the free. `stride`: the row-major strides
+        of the array's shape, when the caller has them at hand (an operand's `_np_cache`)."""
         shape = array.shape
         flat = array.ravel()
         if devices.state.current is CPU:
-            storage = Storage._host(flat, allocation.allocator)
+            owner = allocation.allocator
+            storage = _new_object(Storage)
+            storage.data = flat
+            storage.nbytes = nbytes = flat.nbytes
+            storage.id = storage_id = owner._next_id
+            owner._next_id = storage_id + 1
+            owner.live_count += 1
+            live = owner.live_bytes = owner.live_bytes + nbytes
+            if live > owner.peak_bytes:
+                owner.peak_bytes = live
+            if owner.listeners:
+                owner.announce("alloc", storage_id, nbytes)
+            storage.device = CPU
+            storage.block = None
+            storage.owner = owner
+            storage.inference = grad_mode.state.inference
         else:
             storage = Storage.wrap(flat)
-        t = object.__new__(cls)  # _make's fields, set here without its call: every op's result comes here
+        t = _new_object(Tensor)
         t._storage = storage
         t._offset = 0
         t._shape = shape
-        stride = _row_major.get(shape)
-        t._stride = stride if stride is not None else _remember_row_major(shape)
+        if stride is None:
+            stride = _row_major.get(shape)
+            if stride is None:
+                stride = _remember_row_major(shape)
+        t._stride = stride
         t.dtype = dtype
         t._vc = VersionCounter()
         t._requires_grad = False
@@ -206,7 +239,7 @@ class Tensor:
         t._retains_grad = False
         t._view = None
         t._accumulator = None
-        t._np_cache = (flat, array.view())
+        t._np_cache = (flat, array.view(), stride if flat.size <= SMALL else None)
         t._bits = 0
         return t
 
@@ -248,7 +281,8 @@ class Tensor:
         else:
             array = np.ndarray(self._shape, np_dtype, buffer=data, offset=self._offset * itemsize,
                                strides=tuple(s * itemsize for s in self._stride))
-        self._np_cache = (data, array)
+        small = array.size <= SMALL and array.flags.c_contiguous
+        self._np_cache = (data, array, geometry.row_major_strides(self._shape) if small else None)
         return array
 
     def _set_layout(self, shape: tuple[int, ...], stride: tuple[int, ...], offset: int) -> None:

@@ -33,14 +33,33 @@ def relu_zeroing_nan(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray
 
 def relu(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     """relu of x into out (a new array if None; out may be x itself for relu_)."""
-    zero = x.dtype.type(0)
-    if out is None:
-        out = np.empty_like(x)  # a 0-dim input would make a numpy scalar otherwise
-    if x.dtype.kind != "f":
-        return np.maximum(x, zero, out=out)
-    if maximum_keeps_negative_zero(x.dtype):
+    try:
+        zero = _fast_zeros[x.dtype]
+    except KeyError:
+        zero = _fast_zero(x.dtype)
+    if zero is not None:
+        if out is None:
+            if x.ndim:  # a 0-dim input would make a numpy scalar
+                return np.maximum(zero, x)
+            out = np.empty_like(x)
         return np.maximum(zero, x, out=out)
+    if out is None:
+        out = np.empty_like(x)
+    if x.dtype.kind != "f":
+        return np.maximum(x, x.dtype.type(0), out=out)
     return _relu_marking_negative_zero(x, out)
+
+
+_fast_zeros: dict[np.dtype, np.ndarray | None] = {}
+"""dtype -> the 0-dim zero with which np.maximum(zero, x) is relu, or None where it is not (the exact
+path). A 0-dim array, not a numpy scalar: numpy converts a scalar operand on every call, which costs
+a small relu as much as its loop."""
+
+
+def _fast_zero(dtype: np.dtype) -> np.ndarray | None:
+    zero = np.zeros((), dtype) if dtype.kind == "f" and maximum_keeps_negative_zero(dtype) else None
+    _fast_zeros[dtype] = zero
+    return zero
 
 
 def _relu_marking_negative_zero(x: np.ndarray, out: np.ndarray) -> np.ndarray:
@@ -68,7 +87,7 @@ def maximum_keeps_negative_zero(dtype: np.dtype) -> bool:
     if dtype.itemsize not in (2, 4, 8):
         return False
     kind = np.dtype(f"u{dtype.itemsize}")
-    zero = dtype.type(0)
+    zero = np.zeros((), dtype)  # as relu passes it
     pattern = np.array([-0.0, 0.0, np.nan, -np.nan, -1.0, 1.0, -np.inf, np.inf, -2.5], dtype=dtype)
     for length in range(1, 70):
         x = np.resize(pattern, length)[::-1].copy()

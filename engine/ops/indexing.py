@@ -144,14 +144,14 @@ def _composed_view(self: Tensor, items: tuple[Any, ...], single: bool, recording
     offset = self._offset
     dim = 0
     applied = False  # some item selected or sliced (a full `:` in a tuple index does neither)
-    for position, item in enumerate(items):
+    for item in items:  # each item takes one dim: an item's place in the index is its dim
         if type(item) is int:
             applied = True
             size = shape[dim]
             if not -size <= item < size:  # torch names the item's place in the index, not the dim
                 if recording:
                     return None
-                raise IndexError(errors.INDEX_RANGE.format(i=item, dim=position, size=size))
+                raise IndexError(errors.INDEX_RANGE.format(i=item, dim=dim, size=size))
             if recording:
                 steps.append(("SelectBackward0", (*kept_shape, *shape[dim + 1:]),
                               {"dim": len(kept_shape), "index": item, "self_sym_sizes": (*kept_shape, *shape[dim:])}))
@@ -188,9 +188,11 @@ def _slice_bounds(size: int, item: slice, single: bool) -> tuple[int | None, int
     """(start, stop, step) of a slice index, or None for a full `:` inside a tuple index (torch
     applies no slice for it)."""
     start, stop, step = item.start, item.stop, item.step
-    start = None if start is None else int(start)
-    stop = None if stop is None else int(stop)
-    step = 1 if step is None else int(step)
+    if start is not None and type(start) is not int:  # an index tensor or numpy integer: its value
+        start = int(start)
+    if stop is not None and type(stop) is not int:
+        stop = int(stop)
+    step = 1 if step is None else step if type(step) is int else int(step)
     if not single and step == 1 and start in (None, 0) and (stop is None or stop >= size):
         return None  # torch compares start and stop as written: `-4:` or `:-1` is a slice, even of nothing
     return start, stop, step
@@ -202,7 +204,7 @@ def _select(view: Tensor, dim: int, item: Any, position: int) -> Tensor:
     size = view._shape[dim]
     if not -size <= item < size:
         raise IndexError(errors.INDEX_RANGE.format(i=item, dim=position, size=size))
-    return views.select(view, dim, int(item))
+    return views.select(view, dim, item if type(item) is int else int(item))
 
 
 def _slice(view: Tensor, dim: int, item: slice, single: bool) -> Tensor:

@@ -36,11 +36,13 @@ from engine.ops import linalg, pointwise, reduction
 from engine.ops.core import (
     apply_inplace,
     array_of,
+    bump_written,
     check_inplace_allowed,
     check_no_partial_overlap,
     check_writable,
     result_type,
 )
+from engine.quiet import quietly
 from engine.tensor import Tensor
 
 Operand = Any  # a Tensor or a Python number
@@ -106,7 +108,11 @@ def generate(form: Form, name: str) -> Callable[..., Tensor]:
     valued = values_of is not _no_values
 
     def op_(self: Tensor, other: Operand, **options: Any) -> Tensor:  # one operand: add_, mul_, lt_... (hot)
-        check_inplace_allowed(self, other)
+        tracked = grad_mode.state.enabled and (  # self or other requires grad (self's read off its fields)
+            self._requires_grad or self._fn is not None or (self._view is not None and self.requires_grad) or
+            (isinstance(other, Tensor) and other.requires_grad))
+        if tracked:  # check_inplace_allowed acts only then
+            check_inplace_allowed(self, other)
         dt = result_type(self, other) if plain_dtype else dtype_of(self, other, **options)
         if isinstance(other, Tensor):  # TensorIterator checks memory overlap before shapes and dtypes
             check_no_partial_overlap(self, other)
@@ -119,6 +125,13 @@ def generate(form: Form, name: str) -> Callable[..., Tensor]:
             other_ = other if dt is dtypes.float32 or dt is dtypes.float64 else \
                 pointwise.inplace_number(other, dt, self.dtype, opmath)
             tensor = False
+        if not tracked and not options:  # no node: apply_inplace's write and bump, without its autograd steps
+            if self._bits:
+                quietly(self._write, lambda target: kernel(target, dt, other_))
+            else:
+                quietly(kernel, self._raw_view(), dt, other_)
+            bump_written(self)
+            return self
         name_ = named if named is not None else node(other, **options)
         plan = _PLANS.get(name_) or _plan(name_)  # read off the table on first use: it is installed after the ops
         if options:

@@ -18,6 +18,7 @@ import numpy as np
 
 from engine import allocator as allocation
 from engine import dtypes, errors, geometry
+from engine.autograd import grad_mode
 from engine.kernels.relu import relu as relu_kernel
 from engine.kernels.sigmoid import sigmoid_float32, sigmoid_reduced
 from engine.ops.core import (
@@ -34,7 +35,7 @@ from engine.ops.core import (
     wrap_result,
 )
 from engine.quiet import quiet_binary, quietly
-from engine.tensor import Tensor
+from engine.tensor import SMALL, Tensor
 
 Operand = Tensor | float | int | bool
 
@@ -146,7 +147,7 @@ def _finish(name: str, op: str, result: Any, dtype: dtypes.dtype, inputs: tuple[
     return tensor
 
 
-_UNRESERVED = 1 << 16  # results of up to this many elements skip the budget check
+_UNRESERVED = SMALL  # results of up to this many elements skip the budget check
 
 
 def _reserve(shape: tuple[int, ...], dtype: dtypes.dtype) -> None:
@@ -169,6 +170,42 @@ def _alike(self: Any, other: Any) -> tuple[np.ndarray, np.ndarray] | None:
             if b.flags.c_contiguous:
                 return a, b
     return None
+
+
+def _alike_op(ufunc: np.ufunc, self: Any, other: Any) -> Tensor | np.ndarray | None:
+    """`self ufunc other` for the commonest binary op: two small tensors of one dtype and one
+    dimensioned shape, C-contiguous, their numpy views cached (every op's result has one). _alike's
+    case, decided from the cache's fields without asking numpy, and computed here: the new tensor
+    when no node is recorded (adopted as _untracked does), the numpy result when one is (the caller
+    records it), None for any other operands (the op's other paths)."""
+    if type(self) is not Tensor or type(other) is not Tensor or self.dtype is not other.dtype or \
+            self._shape != other._shape or not self._shape:
+        return None
+    cache, other_cache = self._np_cache, other._np_cache
+    if cache is None or other_cache is None or cache[2] is None or other_cache[2] is None or \
+            cache[0] is not self._storage.data or other_cache[0] is not other._storage.data or \
+            self._bits or other._bits:
+        return None
+    result = quiet_binary(ufunc, cache[1], other_cache[1])
+    if grad_mode.state.enabled and (
+            self._requires_grad or self._fn is not None or (self._view is not None and self.requires_grad) or
+            other._requires_grad or other._fn is not None or (other._view is not None and other.requires_grad)):
+        return result
+    return Tensor._adopt(result, self.dtype, cache[2])
+
+
+def _untracked(result: Any, self: Tensor, other: Any) -> Tensor | None:
+    """A short path's result (see _alike, _with_number, _with_one_value: a fresh row-major array of
+    self's dtype, or the numpy scalar of 0-dim operands) as a new tensor when no node is recorded:
+    grad mode off, or no operand requires grad. It is adopted straight away, without
+    wrap_result's general steps, which cost more than the arithmetic. None when a node is to be
+    recorded, or for a numpy scalar: the caller's wrap_result then takes it."""
+    if grad_mode.state.enabled and (
+            self._requires_grad or self._fn is not None or (self._view is not None and self.requires_grad) or
+            (type(other) is Tensor and (other._requires_grad or other._fn is not None or
+                                        (other._view is not None and other.requires_grad)))):
+        return None
+    return Tensor._adopt(result, self.dtype) if type(result) is np.ndarray else None
 
 
 _HALF_MAX = 65504.0  # no number within this overflows a floating dtype
@@ -280,10 +317,17 @@ def _with_one_value(self: Any, other: Any) -> tuple[np.ndarray, np.ndarray] | No
 # --------------------------------------------------------------------------- binary arithmetic
 def add(self: Operand, other: Operand, *, alpha: float = 1, out: Tensor | None = None) -> Tensor:
     if alpha == 1 and out is None:
+        done = _alike_op(np.add, self, other)
+        if done is not None:
+            return done if type(done) is Tensor else \
+                wrap_result("AddBackward0", done, self.dtype, (self, other), values={"alpha": 1})
         alike = _alike(self, other) or _with_number(self, other) or _with_one_value(self, other)
         if alike is not None:
             a, b = alike  # unpacked here: a call with *alike is Python's slower call path
-            return wrap_result("AddBackward0", quiet_binary(np.add, a, b), self.dtype, (self, other), values={"alpha": 1})
+            result = quiet_binary(np.add, a, b)
+            tensor = _untracked(result, self, other)
+            return tensor if tensor is not None else \
+                wrap_result("AddBackward0", result, self.dtype, (self, other), values={"alpha": 1})
     dt = result_type(self, other)
     sa, sb = _shape_of(self), _shape_of(other)
     _reserve(geometry.broadcast_shapes(sa, sb), dt)
@@ -317,12 +361,19 @@ def sub_dtype(self: Operand, other: Operand) -> dtypes.dtype:
 
 
 def sub(self: Operand, other: Operand, *, alpha: float = 1, out: Tensor | None = None) -> Tensor:
+    if alpha == 1 and out is None and isinstance(self, Tensor) and self.dtype is not dtypes.bool_:
+        done = _alike_op(np.subtract, self, other)
+        if done is not None:
+            return done if type(done) is Tensor else \
+                wrap_result("SubBackward0", done, self.dtype, (self, other), values={"alpha": 1})
     if alpha == 1 and out is None:
         alike = _alike(self, other) or _with_number(self, other) or _with_one_value(self, other)
         if alike is not None and self.dtype is not dtypes.bool_:
             a, b = alike
-            return wrap_result("SubBackward0", quiet_binary(np.subtract, a, b), self.dtype, (self, other),
-                               values={"alpha": 1})
+            result = quiet_binary(np.subtract, a, b)
+            tensor = _untracked(result, self, other)
+            return tensor if tensor is not None else \
+                wrap_result("SubBackward0", result, self.dtype, (self, other), values={"alpha": 1})
     dt = sub_dtype(self, other)
     _reserve(_broadcast(self, other), dt)
     a, b = array_of(self, dt), array_of(other, dt)
@@ -346,11 +397,17 @@ def rsub(self: Tensor, other: Operand, alpha: float = 1) -> Tensor:
 def mul(self: Operand, other: Operand, *, out: Tensor | None = None) -> Tensor:
     """A Python number operand is a wrapped scalar: an edge-less input that mul still saves."""
     if out is None:
+        done = _alike_op(np.multiply, self, other)
+        if done is not None:
+            return done if type(done) is Tensor else \
+                wrap_result("MulBackward0", done, self.dtype, (self, other), {"other": other, "self": self})
         alike = _alike(self, other) or _with_number(self, other, opmath=True) or _with_one_value(self, other)
         if alike is not None:
             a, b = alike
-            return wrap_result("MulBackward0", quiet_binary(np.multiply, a, b), self.dtype, (self, other),
-                               {"other": other, "self": self})
+            result = quiet_binary(np.multiply, a, b)
+            tensor = _untracked(result, self, other)
+            return tensor if tensor is not None else \
+                wrap_result("MulBackward0", result, self.dtype, (self, other), {"other": other, "self": self})
     if not isinstance(self, Tensor):
         self, other = other, self
     dt = result_type(self, other)
@@ -379,12 +436,19 @@ def div(self: Operand, other: Operand, *, rounding_mode: str | None = NO_MODE, o
     DivBackward2 (which shows `_saved_rounding_mode`)."""
     if rounding_mode is not NO_MODE:
         return _rounded_div(self, other, rounding_mode, out)
+    if out is None and isinstance(self, Tensor) and self.dtype.is_floating_point:  # true division keeps it
+        done = _alike_op(np.true_divide, self, other)
+        if done is not None:
+            return done if type(done) is Tensor else \
+                wrap_result("DivBackward0", done, self.dtype, (self, other), {"other": other, "self": self})
     if out is None:
         alike = _alike(self, other) or _with_number(self, other, opmath=True) or _with_one_value(self, other)
         if alike is not None and self.dtype.is_floating_point:  # true division keeps a float dtype
             a, b = alike
-            return wrap_result("DivBackward0", quiet_binary(np.true_divide, a, b), self.dtype, (self, other),
-                               {"other": other, "self": self})
+            result = quiet_binary(np.true_divide, a, b)
+            tensor = _untracked(result, self, other)
+            return tensor if tensor is not None else \
+                wrap_result("DivBackward0", result, self.dtype, (self, other), {"other": other, "self": self})
     dt = _true_div_dtype(self, other)
     _reserve(_broadcast(self, other), dt)
     a, b = _operands(self, other, dt)
@@ -1041,10 +1105,20 @@ FUNCTIONS.update({op: fn for op, (fn, _) in _UNARY_FNS.items()})
 def relu(self: Tensor) -> Tensor:
     """torch.relu and Tensor.relu, which take no out= (unlike torch.sigmoid). A small row-major float
     tensor, most models' activations, goes straight to the kernel without unary()'s general steps."""
-    x = self._numpy_view()
-    if self.dtype.is_floating_point and (x.ndim < 2 or x.flags.c_contiguous) and x.size <= _UNRESERVED:
-        return wrap_result("ReluBackward0", relu_kernel(x), self.dtype, (self,), save_result="result")
-    return unary("relu", self)
+    cache = self._np_cache
+    if cache is not None and cache[2] is not None and cache[0] is self._storage.data and not self._bits:
+        x, stride = cache[1], cache[2]  # _numpy_view's answer, known small and C-contiguous
+        if not self.dtype.is_floating_point:
+            return unary("relu", self)
+    else:
+        x, stride = self._numpy_view(), None
+        if not (self.dtype.is_floating_point and (x.ndim < 2 or x.flags.c_contiguous) and x.size <= _UNRESERVED):
+            return unary("relu", self)
+    result = relu_kernel(x)  # a fresh row-major array
+    if grad_mode.state.enabled and (  # self.requires_grad, read off its fields
+            self._requires_grad or self._fn is not None or (self._view is not None and self.requires_grad)):
+        return wrap_result("ReluBackward0", result, self.dtype, (self,), save_result="result")
+    return Tensor._adopt(result, self.dtype, stride)
 
 
 def sigmoid(self: Tensor, *, out: Tensor | None = None) -> Tensor:

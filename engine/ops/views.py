@@ -422,25 +422,25 @@ atleast_1d, atleast_2d, atleast_3d = _atleast(_at_least_1d), _atleast(_at_least_
 
 
 # --------------------------------------------------------------------------- selecting along a dim
-def select_layout(layout: Layout, dim: int, index: int) -> Layout:
-    """The geometry of select(dim, index) on `layout` (shape, stride, offset), with select's errors."""
-    shape, stride, offset = layout
+def select(self: Tensor, dim: int, index: int) -> Tensor:
+    """x.select(dim, index): a view without `dim` (SelectBackward0), with select's errors."""
+    shape, stride = self._shape, self._stride
     if not shape:
         raise IndexError("select() cannot be applied to a 0-dim tensor.")
     d = dim if 0 <= dim < len(shape) else geometry.wrap_dim(dim, len(shape))
     size = shape[d]
-    index = int(index)
+    if type(index) is not int:
+        index = int(index)
     if not -size <= index < size:
         raise IndexError(f"select(): index {index} out of range for tensor of size "
                          f"{errors.shape_text(shape)} at dimension {d}")
-    index %= size
-    return shape[:d] + shape[d + 1:], stride[:d] + stride[d + 1:], offset + index * stride[d]
-
-
-def select(self: Tensor, dim: int, index: int) -> Tensor:
-    shape, stride, offset = select_layout((self._shape, self._stride, self._offset), dim, index)
-    values = {"dim": dim, "index": int(index), "self_sym_sizes": self._shape} \
-        if grad_mode.state.enabled and self.requires_grad else None
+    offset = self._offset + (index if index >= 0 else index + size) * stride[d]
+    if d == 0:  # x[i], the usual select: one slice of each tuple instead of two and a concatenation
+        shape, stride = shape[1:], stride[1:]
+    else:
+        shape, stride = shape[:d] + shape[d + 1:], stride[:d] + stride[d + 1:]
+    values = {"dim": dim, "index": index, "self_sym_sizes": self._shape} if grad_mode.state.enabled and (
+        self._requires_grad or self._fn is not None or (self._view is not None and self.requires_grad)) else None
     return make_view(self, shape, stride, offset, "SelectBackward0", values=values)
 
 
@@ -448,8 +448,20 @@ def slice_extent(size: int, start: int | None, stop: int | None, step: int) -> t
     """(first index, length) of x[start:stop:step] along a dim of `size`, with Python's clamping."""
     if step <= 0:
         raise ValueError("step must be greater than zero")
-    begin, end, _ = slice(start, stop, step).indices(size)
-    return begin, max(0, (end - begin + step - 1) // step)
+    # slice(start, stop, step).indices(size), written out: a slice object costs a small view more
+    if start is None:
+        begin = 0
+    elif start < 0:
+        begin = start + size if start > -size else 0
+    else:
+        begin = start if start < size else size
+    if stop is None:
+        end = size
+    elif stop < 0:
+        end = stop + size if stop > -size else 0
+    else:
+        end = stop if stop < size else size
+    return begin, (end - begin + step - 1) // step if end > begin else 0
 
 
 def slice_layout(layout: Layout, dim: int, start: int | None, stop: int | None, step: int = 1) -> Layout:

@@ -38,6 +38,10 @@ SNIPPETS = {
     "a one-value tensor with grad": (
         "x = torch.ones(2, 3, requires_grad=True)\nc = torch.tensor(2., requires_grad=True)\ny = x * c + c\n"
         "(y * c).sum().backward()\nz = c.expand(2, 3) * x\nz.sum().backward()\nw = (x / c - c).mean()\nw.backward()"),
+    "ops on results of ops, their views and size-1 dims": (
+        "a = torch.ones(2, 3) + 1\nb = a * a\nc = b - a\nd = b / a\ne = a[0] + b[1]\nf = a.t() + b.t()\n"
+        "g = torch.ones(3, 1).t() + torch.ones(1, 3)\nh = (torch.ones(1, 3) * 1).t() * torch.ones(3, 1)\n"
+        "k = (a * 1).t().reshape(3, 2) * 2\nm = a[1:, ::2] + a[:1, 1:]"),
     "add of mismatched shapes": "a = torch.ones(2, 3)\nb = torch.ones(3, 2)\nc = a + b",
     "add with alpha and out": "a = torch.ones(3)\nb = torch.ones(3)\no = torch.empty(3)\ntorch.add(a, b, alpha=2, out=o)",
     "mul of a parameter": "w = torch.nn.Parameter(torch.ones(2))\nx = torch.ones(2)\ny = w * x\ny.sum().backward()",
@@ -63,12 +67,18 @@ SNIPPETS = {
     "relu keeps nan and negative zero": "x = torch.tensor([-0., float('nan'), -2., 3.])\ny = x.relu()",
     "relu of an int tensor and exp of a bool tensor": ("y = torch.tensor([-1, 2]).relu()\n"
                                                        "z = torch.tensor([True, False]).exp()"),
+    "relu of views, transposes and a 0-dim tensor": (
+        "x = torch.arange(-3., 3.).reshape(2, 3)\na = x[:, 1].relu()\nb = x.t().relu()\n"
+        "c = torch.tensor(-0.).relu()\nd = (x * 1)[0].relu()\ne = x.relu().relu()"),
     "relu saves its result": "a = torch.ones(2, requires_grad=True)\nb = a.relu()\nb.mul_(2)\nb.sum().backward()",
     # in-place arithmetic with a Python number
     "add_ of a float to an int tensor": "x = torch.ones(2, dtype=torch.int64)\nx.add_(1.5)",
     "add_ of an int to a float16 tensor": "x = torch.ones(2, dtype=torch.float16)\nx.add_(3)\nv = x._version",
     "add_ into an expanded tensor": "x = torch.ones(1).expand(3)\nx.add_(1)",
     "add_ of a leaf that requires grad": "x = torch.ones(2, requires_grad=True)\nx.add_(1)",
+    "add_ and mul_ with numbers on views, with alpha": (
+        "x = torch.ones(3, 4)\nv = x[1:, ::2]\nv.add_(2)\nx.add_(1, alpha=2)\nx.mul_(3)\n"
+        "w = torch.ones(2, dtype=torch.int32)\nw.mul_(2.5)\nb = (x._version, v._version)"),
     "add_ broadcasting into self": "x = torch.ones(3)\nx.add_(torch.ones(2, 3))",
     # reductions
     "sum of float16 and bfloat16": ("x = torch.arange(10.).to(torch.float16)\ns = x.sum()\n"
@@ -93,6 +103,9 @@ SNIPPETS = {
     "index out of range in the first dim": "x = torch.ones(2, 3)\ny = x[2, 1]",
     "index of a 0-dim tensor with an ellipsis": "x = torch.tensor(1.)\ny = x[...]",
     "a numpy integer index": "import numpy as np\nx = torch.arange(6.).reshape(2, 3)\ny = x[np.int64(1), 1:]",
+    "slice bounds past either end, negative and empty": (
+        "x = torch.arange(10.)\na = x[-20:3]\nb = x[7:-20]\nc = x[-3:]\nd = x[2:100:3]\ne = x[5:2]\n"
+        "f = x[-1:-1]\ng = x[-11:-9:2]\nh = torch.ones(0)[1:3]"),
     "full slices in a tuple": "x = torch.ones(2, 3)\ny = x[:, :]\nz = x[0:2, 0:5]",
     "views of views share the base": ("x = torch.arange(24.).reshape(2, 3, 4)\nv = x[1]\nw = v[1:, ::2]\n"
                                       "u = w[0, 1]\nw.mul_(2)\nb = (w._base is x, u._base is x, w._version)"),
