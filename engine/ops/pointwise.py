@@ -1129,7 +1129,9 @@ def sigmoid(self: Tensor, *, out: Tensor | None = None) -> Tensor:
             x.size <= _UNRESERVED:
         result = sigmoid_float32(x) if x.dtype == np.float32 else quietly(_sigmoid, x) \
             if x.dtype.itemsize != 2 else sigmoid_reduced(x)
-        return wrap_result("SigmoidBackward0", result, self.dtype, (self,), save_result="result")
+        tensor = _untracked(result, self, None)
+        return tensor if tensor is not None else \
+            wrap_result("SigmoidBackward0", result, self.dtype, (self,), save_result="result")
     return unary("sigmoid", self, out)
 
 

@@ -24,7 +24,7 @@ import numpy as np
 from engine import dtypes, errors, geometry
 from engine.kernels import activation, summation
 from engine.ops.core import needs_grad, record, wrap_result
-from engine.ops.pointwise import maximum, minimum, write_out
+from engine.ops.pointwise import _untracked, maximum, minimum, write_out
 from engine.quiet import quiet_unary, quietly
 from engine.tensor import Tensor
 
@@ -214,6 +214,10 @@ def _sum_all(self: Tensor) -> Tensor:
     result = _short_total(self)
     if result is None:
         result = _dense(_sum(self, tuple(range(len(self._shape))), False, dt), dt.np)
+    else:  # a fresh 0-d array: adopted as it is where no node is recorded
+        tensor = _untracked(result, self, None)
+        if tensor is not None:
+            return tensor
     return wrap_result("SumBackward0", result, dt, (self,), values={"self_sym_sizes": self._shape})
 
 
