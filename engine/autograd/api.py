@@ -6,6 +6,8 @@ import warnings
 from collections.abc import Mapping
 from typing import Any
 
+import numpy as np
+
 from engine import errors, runtime
 from engine.autograd.engine import run_backward
 from engine.autograd.graph import GradientEdge
@@ -131,8 +133,7 @@ def backward_of(tensor: Any, keep_graph: bool) -> None:
             tensor._storage.device.type != "cpu":
         backward((tensor,), None, retain_graph=keep_graph)
         return
-    root = Tensor._empty((), tensor.dtype)
-    root._storage.data.fill(1)
+    root = Tensor._adopt(np.array(1, tensor.dtype.np), tensor.dtype)  # a fresh 0-dim result, as an op's
     run_backward((tensor,), [root], keep_graph=keep_graph, create_graph=False, inputs=None, allow_unused=True,
                  accumulate=True)
 

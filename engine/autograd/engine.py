@@ -23,10 +23,10 @@ from engine import devices, errors, geometry
 from engine.autograd import grad_mode
 from engine.autograd.graph import GradientEdge
 from engine.autograd.hooks import check_tensor_result, check_tuple_result
-from engine.autograd.node import AccumulateGrad, Node, apply_rule
+from engine.autograd.node import AccumulateGrad, Node
 from engine.devices import CPU, on
 from engine.quiet import begin_quiet, end_quiet
-from engine.tensor import Tensor
+from engine.tensor import OWN_DTYPE, Tensor
 
 _UNRESERVED = 1 << 16  # sums of up to this many elements skip the budget check, as add's do
 
@@ -56,7 +56,7 @@ class _Buffers:
             slots[nr] = grad
             return
         # held by the slot and by `old`: nothing else may hold it for the sum to go in place
-        if not grad_mode.state.enabled and not _held_elsewhere(old, 2) and old._view is None and _dense(old):
+        if old._view is None and not grad_mode.state.enabled and not _held_elsewhere(old, 2) and _dense(old):
             _add_into(old, grad)  # torch: old_var.add_(var)
             return
         slots[nr] = _summed(old, grad) if self.quiet else old + grad
@@ -79,8 +79,19 @@ def _summed(old: Any, grad: Any) -> Any:
     count = math.prod(shape)
     if count > _UNRESERVED:
         allocation.allocator.check(count * old.dtype.itemsize)  # the budget check add makes
-    result = np.add(old._raw_view(), grad._raw_view())
+    result = np.add(_operand(old), _operand(grad))
     return Tensor._adopt(result if type(result) is np.ndarray else np.array(result), old.dtype)
+
+
+def _operand(t: Any) -> Any:
+    """A host tensor's values for a numpy sum: a broadcast number (every stride 0, as sum's gradient
+    is) as the one number it repeats, which numpy broadcasts as it would the strided array (the same
+    additions, so the same bits) without building that array; any other tensor as its numpy view."""
+    if not any(t._stride) and t._shape and 0 not in t._shape and not t._bits:
+        data = t._storage.data
+        if data.dtype == t.dtype.np:
+            return data[t._offset]
+    return t._numpy_view()
 
 
 def _held_elsewhere(tensor: Any, engine_refs: int) -> bool:
@@ -100,30 +111,32 @@ def _add_into(target: Any, grad: Any) -> None:
     """`target.add_(grad)` with grad mode off, as the engine sums gradients: the common case (two host
     tensors of one shape and dtype in separate memory) straight in numpy, the version bumped as add_
     bumps it; anything else through add_ itself, with its checks."""
-    storage = target._storage
-    if (grad._shape == target._shape and grad.dtype is target.dtype and grad._storage is not storage
-            and storage.device.type == "cpu" and grad._storage.device.type == "cpu" and not storage.inference
-            and target._view is None and _dense(target)):
+    storage, other = target._storage, grad._storage
+    if (grad._shape == target._shape and grad.dtype is target.dtype and other is not storage
+            and (storage.device is CPU or storage.device.type == "cpu") and not storage.inference
+            and (other.device is CPU or other.device.type == "cpu") and target._view is None
+            and (target._stride == geometry.row_major_strides(target._shape) or _dense(target))):
         view = target._numpy_view()
-        np.add(view, grad._numpy_view(), out=view)
-        target._bump_version()
+        np.add(view, _operand(grad), out=view)
+        target._vc.value += 1  # add_'s version bump
     else:
         target.add_(grad)
 
 
 def _discover(roots: list[Node]) -> dict[Node, int]:
     """Every node reachable from the roots, with how many edges point at it."""
-    dependencies: dict[Node, int] = {root: 0 for root in roots}
+    dependencies: dict[Node, int] = dict.fromkeys(roots, 0)
     stack = list(dependencies)
+    get = dependencies.get
     while stack:
-        node = stack.pop()
-        for child, _ in node.next_functions:
-            if child is None:
-                continue
-            if child not in dependencies:
-                dependencies[child] = 0
-                stack.append(child)
-            dependencies[child] += 1
+        for child, _ in stack.pop().next_functions:
+            if child is not None:
+                count = get(child)
+                if count is None:
+                    dependencies[child] = 1
+                    stack.append(child)
+                else:
+                    dependencies[child] = count + 1
     return dependencies
 
 
@@ -201,7 +214,11 @@ def run_backward(tensors: Sequence[Any], grads: Sequence[Any], keep_graph: bool,
     captured: list[Any] = [None] * (len(inputs) if inputs is not None else 0)
     receives = None if needed is None else needed | set(captures)  # nodes whose gradient is wanted
 
-    ready = [(*_priority(node), id(node), node) for node, count in dependencies.items() if count == 0]
+    # only a root can wait for no gradient (every other node is reached through an edge); a lone root
+    # waits for none, the graph having no cycle
+    starts = [roots[0][0]] if len(roots) == 1 else [node for node in dict.fromkeys(node for node, _ in roots)
+                                                     if dependencies[node] == 0]
+    ready = [(*_priority(node), id(node), node) for node in starts]
     heapq.heapify(ready)
     callbacks: list[Any] = []
     _graph_tasks.append(callbacks)
@@ -262,35 +279,26 @@ def _drain(ready: list[Any], buffers: _Buffers, dependencies: dict[Node, int], n
     every_node = needed is None
     while ready:
         node = pop(ready)[3]
-        incoming = slots.pop(node, None) or [None] * len(node.output_meta)  # its gradients, taken
+        incoming = slots.pop(node, None)  # its gradients, taken
         edges = node.next_functions
-        if node._hooks is None and (every_node or (node in needed and node not in captures)):
-            kind = _DIRECT[type(node)]
-        else:
-            kind = None
-        if kind is _TABLE and node._backward is None and node._rule is not None and \
-                node.output_meta[0][2] is CPU:
-            if incoming[0] is None if len(incoming) == 1 else all(g is None for g in incoming):
+        kind = _DIRECT[type(node)] if node._hooks is None and (
+            every_node or (node in needed and node not in captures)) else None
+        if kind is _TABLE and node._backward is None and node.output_meta[0][2] is CPU and node._rule is not None:
+            if incoming is None or (incoming[0] is None if len(incoming) == 1 else all(g is None for g in incoming)):
                 outgoing: list[Any] = [None] * len(edges)
             else:
-                if not every_node:  # autograd.grad / backward(inputs=): only the edges whose gradient is wanted
-                    mask: tuple[bool, ...] = tuple([child is not None and child in receives for child, _ in edges])
-                elif len(edges) == 1:
-                    mask = (edges[0][0] is not None,)
-                elif len(edges) == 2:
-                    mask = (edges[0][0] is not None, edges[1][0] is not None)
-                else:
-                    mask = tuple([child is not None for child, _ in edges])
-                outgoing = _validate(node, list(apply_rule(node, node._rule, incoming, mask)))  # a list of ours
+                outgoing = _validate(node, node._rule.run(node, incoming, _mask(edges, receives)))
             incoming = None
             if not keep_graph:
                 for _, saved in node._saved:
                     saved.release()
-        elif kind is _LEAF and not node.variable._backward_hooks and node.output_meta[0][2] is CPU:
-            _accumulate(node, incoming[0])
+        elif kind is _LEAF and node.output_meta[0][2] is CPU and not node.variable._backward_hooks:
+            if incoming is not None:
+                _accumulate(node, incoming[0])
             continue
         else:
-            given = _run_node(node, incoming, needed, captures, captured, receives, keep_graph)
+            given = _run_node(node, incoming or [None] * len(node.output_meta), needed, captures, captured, receives,
+                              keep_graph)
             incoming = None
             outgoing = list(given) if given else [None] * len(edges)  # a list of ours, whatever a hook returned
             given = None
@@ -299,21 +307,34 @@ def _drain(ready: list[Any], buffers: _Buffers, dependencies: dict[Node, int], n
             i += 1
             if child is None:
                 continue
-            grad, outgoing[i] = outgoing[i], None  # moved into the buffer, as torch std::moves it
-            if grad is not None and (receives is None or child in receives):
-                waiting = slots.get(child)
-                if waiting is None and nr == 0 and len(child.output_meta) == 1:
-                    slots[child] = [grad]
-                else:
-                    add(child, nr, grad)
-            grad = None
+            grad = outgoing[i]
+            if grad is not None:
+                outgoing[i] = None  # moved into the buffer, as torch std::moves it
+                if receives is None or child in receives:
+                    if nr == 0 and child not in slots and len(child.output_meta) == 1:
+                        slots[child] = [grad]
+                    else:
+                        add(child, nr, grad)
+                grad = None
             left = dependencies[child] - 1
             dependencies[child] = left
             if left == 0:  # the ready queue's order: leaves' AccumulateGrad first (oldest first), then the newest
-                if isinstance(child, AccumulateGrad):
+                if type(child) is AccumulateGrad or isinstance(child, AccumulateGrad):
                     push(ready, (0, child.order, id(child), child))
                 else:
                     push(ready, (1, -child.sequence_nr, id(child), child))
+
+
+def _mask(edges: tuple[tuple[Node | None, int], ...], receives: set[Node] | None) -> tuple[bool, ...]:
+    """Which of a node's inputs need a gradient (torch's grad_input_mask): those with an edge, and
+    under autograd.grad / backward(inputs=) only those whose gradient is wanted."""
+    if receives is not None:
+        return tuple([child is not None and child in receives for child, _ in edges])
+    if len(edges) == 1:
+        return (edges[0][0] is not None,)
+    if len(edges) == 2:
+        return (edges[0][0] is not None, edges[1][0] is not None)
+    return tuple([child is not None for child, _ in edges])
 
 
 def _run_node(node: Node, incoming: list[Any], needed: set[Node] | None, captures: dict[Node, list[tuple[int, int]]],
@@ -442,36 +463,52 @@ def _retain(tensor: Any, grad: Any) -> None:
 
 
 def _validate(node: Node, grads: list[Any]) -> list[Any]:
-    """PyTorch's validate_outputs: one gradient per edge, each summed to / cast to what its edge expects."""
+    """PyTorch's validate_outputs: one gradient per edge, each summed to / cast to what its edge expects.
+    A gradient of the very shape and dtype its edge expects (nearly all of them) passes at once."""
     edges = node.next_functions
     if len(grads) != len(edges):
         raise RuntimeError(f"Function {node.name()} returned an invalid number of gradients - expected "
                            f"{len(edges)}, but got {len(grads)}")
-    for i, ((child, nr), grad) in enumerate(zip(edges, grads)):
+    i = -1
+    for child, nr in edges:
+        i += 1
+        grad = grads[i]
         if child is None or grad is None:
             continue
-        shape, dtype, _ = child.output_meta[nr]
-        if grad._shape != shape:
-            from engine.ops.backward_ops import expandable, sum_to_size
-
-            if not expandable(shape, grad._shape):
-                if not node._checks_shapes:
-                    continue
-                raise RuntimeError(f"Function {node.name()} returned an invalid gradient at index {i} - got "
-                                   f"{errors.shape_text(grad._shape)} but expected shape compatible with "
-                                   f"{errors.shape_text(shape)}")
-            grad = grads[i] = sum_to_size(grad, shape)
-        if isinstance(child, AccumulateGrad):  # a leaf's grad_dtype, read when the gradient arrives
-            dtype = child.variable._gradient_dtype(dtype)
-            if dtype is None:
-                continue
-        if grad.dtype is not dtype:
-            if grad.dtype.is_complex and not dtype.is_complex:  # torch's formulas take handle_r_to_c's real part
-                from engine.ops.complex_ops import real
-
-                grad = real(grad)
-            grads[i] = grad if grad.dtype is dtype else grad.to(dtype)
+        meta = child.output_meta[nr]
+        if grad._shape == meta[0] and grad.dtype is meta[1] and (
+                not isinstance(child, AccumulateGrad) or child.variable._grad_dtype is OWN_DTYPE):
+            continue
+        _conform(node, grads, i, child, nr)
     return grads
+
+
+def _conform(node: Node, grads: list[Any], i: int, child: Node, nr: int) -> None:
+    """validate_outputs for one gradient that is not what its edge expects: summed to the edge's
+    shape where it expands to the gradient's, cast to its dtype (a leaf's grad_dtype, read as it
+    arrives), a complex gradient of a real input taken as its real part; refused otherwise."""
+    grad = grads[i]
+    shape, dtype, _ = child.output_meta[nr]
+    if grad._shape != shape:
+        from engine.ops.backward_ops import expandable, sum_to_size
+
+        if not expandable(shape, grad._shape):
+            if not node._checks_shapes:
+                return
+            raise RuntimeError(f"Function {node.name()} returned an invalid gradient at index {i} - got "
+                               f"{errors.shape_text(grad._shape)} but expected shape compatible with "
+                               f"{errors.shape_text(shape)}")
+        grad = grads[i] = sum_to_size(grad, shape)
+    if isinstance(child, AccumulateGrad):
+        dtype = child.variable._gradient_dtype(dtype)
+        if dtype is None:
+            return
+    if grad.dtype is not dtype:
+        if grad.dtype.is_complex and not dtype.is_complex:  # torch's formulas take handle_r_to_c's real part
+            from engine.ops.complex_ops import real
+
+            grad = real(grad)
+        grads[i] = grad if grad.dtype is dtype else grad.to(dtype)
 
 
 def _validate_roots(roots: list[tuple[Node, int]], grads: Sequence[Any]) -> list[Any]:
@@ -498,18 +535,25 @@ def _validate_roots(roots: list[tuple[Node, int]], grads: Sequence[Any]) -> list
 
 def _accumulate(node: AccumulateGrad, grad: Any) -> None:
     """AccumulateGrad::apply: steal, copy or add the gradient into the leaf's .grad."""
-    variable = node.variable
     if grad is None:
         return
-    # torch's, not the Paddle dialect's GradNodeAccumulation (which goes on accumulating into a former leaf):
-    # a leaf (a view made a leaf by requires_grad_) whose base has since taken a history is refused
-    if type(node) is AccumulateGrad and variable.grad_fn is not None:
-        raise RuntimeError("leaf variable has been moved into the graph interior")
-    if not variable.requires_grad:  # requires_grad_(False) since the graph was built
+    variable = node.variable
+    if variable._view is not None or variable._fn is not None:  # else grad_fn and requires_grad are its slots
+        # torch's, not the Paddle dialect's GradNodeAccumulation (which goes on accumulating into a former leaf):
+        # a leaf (a view made a leaf by requires_grad_) whose base has since taken a history is refused
+        if type(node) is AccumulateGrad and variable.grad_fn is not None:
+            raise RuntimeError("leaf variable has been moved into the graph interior")
+        if not variable.requires_grad:
+            return
+    elif not variable._requires_grad:  # requires_grad_(False) since the graph was built
         return
     device = variable._storage.device
-    if device.type == "cpu":
-        _accumulate_into(variable, grad)
+    if device is CPU or device.type == "cpu":
+        current = variable._grad
+        if current is not None and not grad_mode.state.enabled:
+            _add_into(current, grad)  # the usual step: a leaf's gradient summed into its .grad in place
+        else:
+            _accumulate_into(variable, grad)
     else:
         with on(device):
             _accumulate_into(variable, grad)

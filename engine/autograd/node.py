@@ -154,8 +154,7 @@ class SavedTensor:
 
     def release(self) -> None:
         self.released = True
-        self.tensor = None
-        self.packed = None
+        self._tensor = self._layout = self.packed = None  # the tensor setter's writes, without its call
 
     @property
     def data(self) -> Any:
@@ -344,31 +343,6 @@ class Context:
         return self.grad_input_mask[i]
 
 
-def apply_rule(node: Node, rule: Any, grads: list[Any], grad_input_mask: tuple[bool, ...]) -> Sequence[Any]:
-    """A table node's gradients: its formulas run on a Context of its saved tensors (unpacked, so
-    version-checked) and values; what backward calls for every table node."""
-    attrs = {"grad_input_mask": grad_input_mask}
-    if rule.unsaved:
-        attrs.update(rule.unsaved)  # a field the op did not keep reads as None (a list field as [])
-    lists = rule.lists
-    if lists:
-        for field in lists:
-            attrs[field] = []
-        for field, saved in node._saved:
-            if field in lists:
-                attrs[field].append(saved.unpack(node, True))
-            else:
-                attrs[field] = saved.unpack(node, True)
-    else:
-        for field, saved in node._saved:
-            attrs[field] = saved.unpack(node, True)
-    if node._values:
-        attrs.update(node._values)
-    ctx = object.__new__(Context)  # Context's fields as one dict, built without its __init__
-    ctx.__dict__ = attrs
-    return rule.apply(ctx, grads if len(node.output_meta) > 1 or rule.grads_list else grads[0])
-
-
 class Node:
     """One recorded op; its class names it and carries its derivative (see engine.autograd.derivatives)."""
 
@@ -487,7 +461,7 @@ class Node:
         rule = self._rule
         if rule is None or self._backward is not None:  # an op recorded with a numpy closure keeps it
             return self._apply_closure(grads)
-        return apply_rule(self, rule, grads, grad_input_mask)
+        return rule.run(self, grads, grad_input_mask)
 
     def __call__(self, *grads: Any) -> Any:
         """`grad_fn(*grads)`: run this node alone on the given gradients (under the caller's grad

@@ -54,7 +54,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from engine.autograd.node import node_type
+from engine.autograd.node import Context, node_type
 
 Formula = Callable[[Any, Any], Any]
 
@@ -62,8 +62,8 @@ Formula = Callable[[Any, Any], Any]
 class Rule:
     """One node class's entry: its inputs, saved fields and gradient formulas."""
 
-    __slots__ = ("formulas", "grads_list", "inputs", "joint", "lists", "order", "save_when", "saves", "unsaved",
-                 "values")
+    __slots__ = ("context", "formulas", "grads_list", "inputs", "joint", "lists", "order", "save_when", "saves",
+                 "steps", "unsaved", "values")
 
     def __init__(self, inputs: tuple[str, ...], joint: Formula | None, formulas: dict[str, Formula | None],
                  saves: dict[str, tuple[str, ...]], values: tuple[str, ...], lists: tuple[str, ...],
@@ -82,17 +82,46 @@ class Rule:
         self.values = values
         self.lists = lists
         self.unsaved = {field: None for field in self.saves if field not in lists}
+        # the formulas that exist, in the order they run: what `run` walks for every node of this class
+        self.steps = tuple((i, self.formulas[i]) for i in self.order if self.formulas[i] is not None)
+        # a node's context class: a field the op did not keep reads as None from the class (a list field
+        # is always filled per node), so a node's context holds only what the node saved
+        self.context = type("Context", (Context,), {"__slots__": (), **self.unsaved}) if self.unsaved else Context
         self.grads_list = grads_list  # the formulas take the list of output gradients, even of one output
 
-    def apply(self, ctx: Any, grad: Any) -> Sequence[Any]:
+    def run(self, node: Any, grads: list[Any], grad_input_mask: tuple[bool, ...]) -> list[Any]:
+        """A node's gradients, one per input in a new list the caller may consume (None where an input
+        needs none or has no formula). The formulas read one Context: the node's saved tensors, all
+        unpacked (so version-checked) before any formula runs, as torch's generated code does, and its
+        saved values; a field the op did not keep reads as None from the rule's Context class."""
+        attrs: dict[str, Any] = {"grad_input_mask": grad_input_mask}
+        lists = self.lists
+        if lists:
+            for field in lists:
+                attrs[field] = []
+            for field, saved in node._saved:
+                if field in lists:
+                    attrs[field].append(saved.unpack(node, True))
+                else:
+                    attrs[field] = saved.unpack(node, True)
+        else:
+            for field, saved in node._saved:
+                attrs[field] = saved.unpack(node, True)
+        values = node._values
+        if values:
+            attrs.update(values)
+        ctx = object.__new__(self.context)  # Context's fields as one dict, built without its __init__
+        ctx.__dict__ = attrs
+        grad = grads if len(node.output_meta) > 1 or self.grads_list else grads[0]
         if self.joint is not None:
-            return self.joint(ctx, grad)
-        mask = ctx.grad_input_mask  # one flag per edge (a dialect may have dropped trailing ones)
-        formulas = self.formulas
-        out: list[Any] = [None] * min(len(formulas), len(mask))
-        for i in self.order:
-            if i < len(out) and mask[i] and formulas[i] is not None:
-                out[i] = formulas[i](ctx, grad)
+            return list(self.joint(ctx, grad))
+        count = len(self.formulas)
+        if len(grad_input_mask) < count:  # one flag per edge (a dialect may have dropped trailing ones)
+            count = len(grad_input_mask)
+        out: list[Any] = [None] * count
+        for i, formula in self.steps:
+            if i < count and grad_input_mask[i]:
+                out[i] = formula(ctx, grad)
         return out
 
 
