@@ -19,7 +19,14 @@ from typing import Any
 
 from engine import errors
 from engine.autograd import grad_mode
-from engine.autograd.node import Node, SavedScalar, SavedTensor, _QualifiedNode, register_node
+from engine.autograd.node import (
+    Node,
+    SavedScalar,
+    _QualifiedNode,
+    register_node,
+    saved_input,
+    saved_output,
+)
 
 
 class FunctionCtx:
@@ -337,7 +344,7 @@ def _save_variables(ctx: BackwardCFunction) -> None:
             raise TypeError(f"save_for_backward can only save variables, but argument {i} is of type "
                             f"{type(t).__name__}")
         else:
-            saved.append(("saved_tensors", SavedTensor(t, t._grad_fn is ctx, t._output_nr)))
+            saved.append(("saved_tensors", saved_output(t, t._output_nr) if t._grad_fn is ctx else saved_input(t)))
     ctx._saved = tuple(saved)
     ctx.to_save = None
 

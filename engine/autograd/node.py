@@ -50,32 +50,24 @@ class SavedTensor:
     view's node after the rebase: `view_grad_fn`); a saved input names its grad_fn at backward time.
     """
 
-    __slots__ = ("_layout", "_tensor", "hooks", "is_output", "output_nr", "packed", "released", "target", "version",
-                 "view_grad_fn", "was_leaf")
+    # What backward reads of every saved tensor is a slot. `target` (set by a pack hook) and
+    # `view_grad_fn` (by an in-place op on a view) live in the instance's __dict__ once set, the class
+    # defaults below standing in until then: a recorded op fills two fields fewer and its SavedTensors
+    # take no dict. A saved output is a _SavedOutput, which keeps its output_nr.
+    __slots__ = ("__dict__", "_layout", "_tensor", "hooks", "is_output", "packed", "released", "version",
+                 "was_leaf")
 
-    def __init__(self, tensor: Any, is_output: bool, output_nr: int = 0) -> None:
-        if tensor._storage.inference:
-            raise RuntimeError(errors.INFERENCE_SAVED)
-        self.version = tensor._vc.value
-        self.is_output = is_output
-        self.output_nr = output_nr
-        if is_output:
-            self._tensor = None
-            self._layout = (tensor._storage, tensor._offset, tensor._shape, tensor._stride, tensor.dtype, tensor._vc,
-                            tensor._bits, tensor._np_cache)
-        else:
-            self._tensor = tensor
-            self._layout = None
-            self.was_leaf = tensor._grad_fn is None  # torch's is_leaf_: a saved non-leaf may not lose its history
-        self.released = False
-        self.view_grad_fn: Node | None = None
-        self.target = None
-        active = graph.hooks.active  # graph.current_hooks(), inlined: every recorded op saves through here
-        if active:
-            self.hooks = active[-1]
-            self.packed = self._pack(tensor)
-        else:
-            self.hooks = self.packed = None
+    output_nr = 0
+    target: _GradientTarget | None = None  # where a packed input's gradient goes
+    view_grad_fn: Node | None = None  # the node a version error names for an output rebased onto a view
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        """Only recording makes SavedTensors (saved_input, saved_output), as in torch."""
+        if args or kwargs:
+            raise TypeError("__init__(): incompatible constructor arguments. The following argument types are "
+                            "supported:\n    1. torch._C._autograd.SavedTensor()\n\nInvoked with: "
+                            + ", ".join([*map(repr, args), *(f"{k}={v!r}" for k, v in kwargs.items())]))
+        raise RuntimeError("Trying to create a SavedTensor object from Python is forbidden.")
 
     @property
     def tensor(self) -> Any:
@@ -183,6 +175,61 @@ class SavedTensor:
         self.packed = self._pack(self.tensor)
 
 
+class _SavedOutput(SavedTensor):
+    """A saved output (relu's and sigmoid's `result`): its layout at save time until first read."""
+
+    __slots__ = ("output_nr",)
+
+
+_SavedOutput.__name__ = _SavedOutput.__qualname__ = "SavedTensor"  # one class to the user, as in torch
+
+
+def saved_input(tensor: Any) -> SavedTensor:
+    """What an op keeps of an input (torch's SavedVariable(t, is_output=false)): the tensor and the
+    version it has now. Built without a class call: every recorded op that saves comes here."""
+    if tensor._storage.inference:
+        raise RuntimeError(errors.INFERENCE_SAVED)
+    saved = _new_object(SavedTensor)
+    saved._tensor = tensor
+    saved._layout = None
+    saved.version = tensor._vc.value
+    saved.was_leaf = tensor._fn is None  # torch's is_leaf_: a saved non-leaf may not lose its history
+    saved.is_output = False
+    saved.released = False
+    saved.hooks = saved.packed = None
+    if graph.hooks.active:  # graph.current_hooks(), inlined
+        _pack_now(saved, tensor)
+    return saved
+
+
+def saved_output(tensor: Any, output_nr: int = 0) -> SavedTensor:
+    """What an op keeps of its output `output_nr` (torch's SavedVariable(t, is_output=true)), as
+    saved_input: its layout now, the alias made when first read (see SavedTensor)."""
+    if tensor._storage.inference:
+        raise RuntimeError(errors.INFERENCE_SAVED)
+    saved = _new_object(_SavedOutput)
+    saved._tensor = None
+    saved._layout = (tensor._storage, tensor._offset, tensor._shape, tensor._stride, tensor.dtype, tensor._vc,
+                     tensor._bits, tensor._np_cache)
+    saved.version = tensor._vc.value
+    saved.output_nr = output_nr
+    saved.is_output = True
+    saved.released = False
+    saved.hooks = saved.packed = None
+    if graph.hooks.active:
+        _pack_now(saved, tensor)
+    return saved
+
+
+def _pack_now(saved: SavedTensor, tensor: Any) -> None:
+    """A tensor saved while saved_tensors_hooks are active goes through the innermost pack hook."""
+    saved.hooks = graph.hooks.active[-1]
+    saved.packed = saved._pack(tensor)
+
+
+_new_object = object.__new__
+
+
 def _alias_of(layout: tuple[Any, ...]) -> Any:
     """Tensor._alias of an output as it was when saved (its layout may have changed in place since)."""
     storage, offset, shape, stride, dtype, vc, bits, np_cache = layout
@@ -230,10 +277,7 @@ class SavedScalar(SavedTensor):
         self.is_output = False
         self.tensor = None
         self.version = 0
-        self.hooks = None
-        self.packed = None
-        self.target = None
-        self.output_nr = 0
+        self.hooks = self.packed = None
 
     @property
     def data(self) -> Any:
@@ -297,18 +341,18 @@ def make_saved(inputs: dict[str, Any], outputs: dict[str, Any]) -> tuple[tuple[s
         if t is None:
             continue
         if hasattr(t, "_vc"):  # a tensor, the usual entry: decided before the other kinds
-            saved.append((field, SavedTensor(t, False)))
+            saved.append((field, saved_input(t)))
         elif isinstance(t, (list, tuple)):  # a list field keeps its None entries (index's untouched dims)
-            saved.extend((field, SavedTensor(e, False) if e is not None else SavedScalar(None)) for e in t)
+            saved.extend((field, saved_input(e) if e is not None else SavedScalar(None)) for e in t)
         elif isinstance(t, _NUMBERS):
             saved.append((field, SavedScalar(t)))
         else:
-            saved.append((field, SavedTensor(t, False)))
+            saved.append((field, saved_input(t)))
     for field, t in outputs.items():
         nr = 0
         if isinstance(t, tuple):
             t, nr = t
-        saved.append((field, SavedTensor(t, True, nr)))
+        saved.append((field, saved_output(t, nr)))
     return tuple(saved)
 
 
@@ -513,6 +557,26 @@ class Node:
 
     def _register_tensor_hooks(self, output_nr: int, hooks: HookDict) -> None:
         self.hooks().tensor_pre.append((output_nr, hooks))
+
+
+def new_node(cls: type[Node], backward: Callable[..., Any] | None, output_meta: tuple[Meta, ...],
+             values: dict[str, Any] | None = None) -> Node:
+    """cls(backward, (), output_meta) with its saved values, built without the class call's overhead
+    (type.__call__ and __init__'s frame): every recorded op makes its node here, of a class keeping
+    Node's constructor (every class node_type makes; not CopySlices or AccumulateGrad). The caller
+    sets its next_functions right after: torch's generated code constructs the node, which takes its
+    sequence number, before it collects the inputs' edges (which may regenerate a stale view's
+    history, a node numbered after it)."""
+    node = _new_object(cls)
+    node._backward = backward
+    node._rule = cls.formula
+    node.next_functions = ()
+    node.output_meta = output_meta
+    node._saved = ()
+    node._values = values or None
+    node._hooks = None
+    node.sequence_nr = next(sequences.nodes)
+    return node
 
 
 def _closure_result(result: Any) -> Any:

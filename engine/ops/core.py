@@ -19,7 +19,15 @@ import numpy as np
 from engine import dtypes, errors, geometry
 from engine.autograd import grad_mode
 from engine.autograd.copy_slices import CopySlices
-from engine.autograd.node import Node, SavedTensor, _node_types, make_saved, node_type
+from engine.autograd.node import (
+    Node,
+    _node_types,
+    make_saved,
+    new_node,
+    node_type,
+    saved_input,
+    saved_output,
+)
 from engine.quiet import quietly
 from engine.tensor import DEFAULT, INFERENCE_MODE, MULTI_OUTPUT, NO_GRAD_MODE, Tensor, ViewInfo
 
@@ -120,29 +128,49 @@ def needs_grad(*inputs: Any) -> bool:
 _NO_EDGE = (None, 0)
 
 
+def edge_of(t: Any) -> tuple[Node | None, int]:
+    """Where the gradient of one input goes: its grad_fn, its leaf's AccumulateGrad, or nowhere
+    (`_NO_EDGE`: a number, or a tensor that does not require grad)."""
+    if isinstance(t, Tensor):
+        fn = t._fn
+        if fn is not None:
+            view = t._view
+            if view is None or view.attr_version == t._vc.value:
+                return (fn, t._output_nr)  # a current history: _gradient_edge's answer, inlined
+        elif t._view is None and t._accumulator is not None:
+            acc = t._accumulator()  # a leaf whose AccumulateGrad lives: _gradient_edge's answer, inlined
+            if acc is not None and t._requires_grad:
+                return (acc, 0)
+        edge = t._gradient_edge()
+        return edge if edge is not None else _NO_EDGE
+    return _NO_EDGE
+
+
 def edges_of(inputs: Sequence[Any]) -> tuple[tuple[Node | None, int], ...]:
-    edges = []
-    for t in inputs:
-        if isinstance(t, Tensor):
-            fn, view = t._grad_fn, t._view
-            if fn is not None and (view is None or view.attr_version == t._vc.value):
-                edges.append((fn, t._output_nr))  # a current history: _gradient_edge's answer, inlined
-                continue
-            if fn is None and view is None and t._accumulator is not None:
-                acc = t._accumulator()  # a leaf whose AccumulateGrad lives: _gradient_edge's answer, inlined
-                if acc is not None and t._requires_grad:
-                    edges.append((acc, 0))
-                    continue
-            edge = t._gradient_edge()
-            edges.append(edge if edge is not None else _NO_EDGE)
-        else:
-            edges.append(_NO_EDGE)
-    return tuple(edges)
+    """The next_functions of a node taking `inputs`. One or two inputs (most ops) take no loop, and
+    the commonest input, a tensor with a history that is no view (an op's result), is answered
+    here from its own fields without edge_of's call."""
+    if len(inputs) == 2:
+        a, b = inputs
+        if type(a) is Tensor and type(b) is Tensor and a._view is None and b._view is None:
+            fn_a, fn_b = a._fn, b._fn
+            if fn_a is not None and fn_b is not None:
+                return ((fn_a, a._output_nr), (fn_b, b._output_nr))
+        return (edge_of(a), edge_of(b))
+    if len(inputs) == 1:
+        t = inputs[0]
+        if type(t) is Tensor and t._view is None:
+            fn = t._fn
+            if fn is not None:
+                return ((fn, t._output_nr),)
+        return (edge_of(t),)
+    return tuple([edge_of(t) for t in inputs])
 
 
-def _needed_saves(cls: type[Node], inputs: Sequence[Any], save: dict[str, Any]) -> dict[str, Any]:
-    """Keep only the tensors a formula of an input that requires grad will read (the derivative
-    table says which input reads which field, as PyTorch's generated code decides what to save)."""
+def _needed_saves(cls: type[Node], edges: tuple[tuple[Node | None, int], ...], save: dict[str, Any]) -> dict[str, Any]:
+    """Keep only the tensors a formula of an input with an edge will read (the derivative table says
+    which input reads which field): PyTorch's generated code saves a field when should_compute_output
+    holds for one of its readers, i.e. when that input's gradient goes somewhere."""
     rule = cls.formula
     if rule is None or not rule.save_when:
         return save
@@ -150,9 +178,17 @@ def _needed_saves(cls: type[Node], inputs: Sequence[Any], save: dict[str, Any]) 
     kept = {}
     for field, value in save.items():
         readers = save_when.get(field)
-        if readers is None or _read_by_one_requiring(readers, inputs):
+        if readers is None or _read_by_one_with_edge(readers, edges):
             kept[field] = value
     return kept
+
+
+def _read_by_one_with_edge(readers: tuple[int, ...], edges: tuple[tuple[Node | None, int], ...]) -> bool:
+    """Whether an input whose formula reads a field has an edge (the field is kept only then)."""
+    for i in readers:  # noqa: SIM110 - a plain loop: this runs for every recorded op that saves
+        if edges[i][0] is not None:
+            return True
+    return False
 
 
 def record(name: str, outputs: Tensor | Sequence[Tensor], inputs: Sequence[Any], backward: Backward | None = None,
@@ -175,70 +211,80 @@ def attach_node(name: str, outputs: Tensor | Sequence[Tensor], inputs: Sequence[
                 save: dict[str, Any] | None = None, save_outputs: dict[str, Tensor] | None = None,
                 values: dict[str, Any] | None = None) -> Node:
     """record() once the caller knows an input requires grad in grad mode."""
-    cls = _node_types.get(name) or node_type(name)
-    if isinstance(outputs, Tensor):  # one output, most ops: no per-output loop
+    if isinstance(outputs, Tensor):  # one output, most ops
+        if not save_outputs:
+            return _attach_to_result(name, outputs, inputs, backward, save, None, values)
+        if len(save_outputs) == 1:
+            ((field, saved),) = save_outputs.items()
+            if saved is outputs:
+                return _attach_to_result(name, outputs, inputs, backward, save, field, values)
         outs: tuple[Tensor, ...] = (outputs,)
-        node = cls(backward, edges_of(inputs), ((outputs._shape, outputs.dtype, outputs._storage.device),))
-        if outputs._grad_fn is None:  # a fresh result: _set_grad_fn without the hooks an old history had
-            outputs._grad_fn = node
-            outputs._output_nr = 0
-            if outputs._view is not None:
-                outputs._view.attr_version = outputs._vc.value
-        else:
-            outputs._set_grad_fn(node, 0)
     else:
         outs = tuple(outputs)
-        node = cls(backward, edges_of(inputs), tuple([_META_OF_NONE if o is None else
-                                                      (o._shape, o.dtype, o._storage.device) for o in outs]))
-        for i, out in enumerate(outs):
-            if out is not None:  # a backward op's output it did not compute (output_mask)
-                out._set_grad_fn(node, i)
+    cls = _node_types.get(name) or node_type(name)
+    node = new_node(cls, backward, tuple([_META_OF_NONE if o is None else (o._shape, o.dtype, o._storage.device)
+                                          for o in outs]), values)
+    node.next_functions = edges = edges_of(inputs)
+    for i, out in enumerate(outs):
+        if out is not None:  # a backward op's output it did not compute (output_mask)
+            out._set_grad_fn(node, i)
     if save or save_outputs:
-        node._saved = _saved_fields(cls, inputs, outs, save, save_outputs)  # what node.save does, without its call
-    if values:
-        node._values = values
+        node._saved = _saved_fields(cls, edges, outs, save, save_outputs)
     return node
 
 
-def _saved_fields(cls: type[Node], inputs: Sequence[Any], outs: tuple[Tensor, ...], save: dict[str, Any] | None,
-                  save_outputs: dict[str, Tensor] | None) -> tuple[tuple[str, Any], ...]:
-    """make_saved of the input fields a formula will read (`_needed_saves`) and of the outputs, in
-    one pass: a tensor input, the usual entry, becomes its SavedTensor here; other kinds (numbers,
-    lists) and a non-differentiable output saved like an input go through make_saved."""
-    saved: list[tuple[str, Any]] = []
+def _attach_to_result(name: str, out: Tensor, inputs: Sequence[Any], backward: Backward | None,
+                      save: dict[str, Any] | None, save_result: str | None, values: dict[str, Any] | None) -> Node:
+    """attach_node for one output (what nearly every op records), saving it as `save_result` if
+    named: the node and its saved fields are built straight, without the general path's loops."""
+    cls = _node_types.get(name) or node_type(name)
+    node = new_node(cls, backward, ((out._shape, out.dtype, out._storage.device),), values)
+    node.next_functions = edges = edges_of(inputs)
+    if out._fn is None:  # a fresh result: _set_grad_fn without the hooks an old history had
+        out._fn = node
+        out._output_nr = 0
+        if out._view is not None:
+            out._view.attr_version = out._vc.value
+    else:
+        out._set_grad_fn(node, 0)
     if save:
-        rule = cls.formula
-        save_when = rule.save_when if rule is not None else None
-        for field, t in save.items():
-            if save_when:
-                readers = save_when.get(field)
-                if readers is not None and not _read_by_one_requiring(readers, inputs):
-                    continue
-            if t is None:
-                continue
-            if type(t) is Tensor:
-                saved.append((field, SavedTensor(t, False)))
-            else:
-                saved.extend(make_saved({field: t}, {}))
+        saved = _saved_inputs(cls, edges, save)
+        node._saved = (*saved, (save_result, saved_output(out))) if save_result is not None else saved
+    elif save_result is not None:
+        node._saved = ((save_result, saved_output(out)),)
+    return node
+
+
+def _saved_inputs(cls: type[Node], edges: tuple[tuple[Node | None, int], ...],
+                  save: dict[str, Any]) -> tuple[tuple[str, Any], ...]:
+    """The saved fields of the inputs a formula will read (`_needed_saves`): a tensor, the usual
+    entry, becomes its SavedTensor here; other kinds (numbers, lists) go through make_saved."""
+    if _NO_EDGE in edges:  # else every input's gradient goes somewhere, and every field is read
+        save = _needed_saves(cls, edges, save)
+    saved = []
+    for field, t in save.items():
+        if type(t) is Tensor:
+            saved.append((field, saved_input(t)))
+        elif t is not None:
+            saved.extend(make_saved({field: t}, {}))
+    return tuple(saved)
+
+
+def _saved_fields(cls: type[Node], edges: tuple[tuple[Node | None, int], ...], outs: tuple[Tensor, ...],
+                  save: dict[str, Any] | None, save_outputs: dict[str, Tensor] | None) -> tuple[tuple[str, Any], ...]:
+    """The saved inputs (`_saved_inputs`), then the outputs; a non-differentiable output (indices)
+    is saved like an input, a tensor without history."""
+    saved = _saved_inputs(cls, edges, save) if save else ()
     if save_outputs:
         outputs_saved = []
         for field, t in save_outputs.items():
             nr = _index_of(outs, t)
-            if nr is None:  # a non-differentiable output (indices): saved like a tensor without history
-                saved.extend(make_saved({field: t}, {}))
+            if nr is None:
+                saved += make_saved({field: t}, {})
             else:
-                outputs_saved.append((field, SavedTensor(t, True, nr)))
-        saved += outputs_saved
-    return tuple(saved)
-
-
-def _read_by_one_requiring(readers: tuple[int, ...], inputs: Sequence[Any]) -> bool:
-    """Whether an input whose formula reads a field requires grad (the field is kept only then)."""
-    for i in readers:  # a plain loop: this runs for every recorded op
-        t = inputs[i]
-        if isinstance(t, Tensor) and t.requires_grad:
-            return True
-    return False
+                outputs_saved.append((field, saved_output(t, nr)))
+        saved += tuple(outputs_saved)
+    return saved
 
 
 def wrap_result(name: str, result: Any, dtype: dtypes.dtype, inputs: tuple[Any, ...],
@@ -256,11 +302,21 @@ def wrap_result(name: str, result: Any, dtype: dtypes.dtype, inputs: tuple[Any, 
         tensor = Tensor._wrap(result, dtype)
     if grad_mode.state.enabled:
         for t in inputs:
-            if isinstance(t, Tensor) and (t._requires_grad or t._grad_fn is not None or
+            if isinstance(t, Tensor) and (t._requires_grad or t._fn is not None or
                                           (t._view is not None and t.requires_grad)):
-                attach_node(name, tensor, inputs, backward, save, {save_result: tensor} if save_result else None,
-                            values)
+                _attach_to_result(name, tensor, inputs, backward, save, save_result, values)
                 break
+    return tensor
+
+
+def adopt_recorded(name: str, result: np.ndarray, dtype: dtypes.dtype, inputs: tuple[Any, ...],
+                   save: dict[str, Any] | None = None, values: dict[str, Any] | None = None,
+                   save_result: str | None = None, stride: tuple[int, ...] | None = None) -> Tensor:
+    """wrap_result for a short path that knows both what wrap_result would ask: its result is a fresh
+    row-major array of dtype's type (adopted as it is; `stride`: its row-major strides, when at hand)
+    and an input requires grad in grad mode (the node is recorded)."""
+    tensor = Tensor._adopt(result, dtype, stride)
+    _attach_to_result(name, tensor, inputs, None, save, save_result, values)
     return tensor
 
 
@@ -280,15 +336,21 @@ def check_inplace_allowed(self: Tensor, *others: Any) -> None:
     when grad mode is on and self or any operand (`others`) requires grad."""
     if not grad_mode.state.enabled:
         return
-    self_requires = self.requires_grad
-    if not (self_requires or any(isinstance(o, Tensor) and o.requires_grad for o in others)):
-        return
     view = self._view
+    self_requires = self._requires_grad or self._fn is not None or (view is not None and self.requires_grad)
+    if not self_requires:
+        for o in others:  # a plain loop: every in-place op checks here
+            if isinstance(o, Tensor) and o.requires_grad:
+                break
+        else:
+            return
     if view is not None:
         self._check_rebase(view, indirect=False)
         if self_requires and view.base.is_leaf:
             raise RuntimeError(errors.VIEW_OF_LEAF_INPLACE)
-    if self_requires and self.is_leaf:
+        if self_requires and self.is_leaf:
+            raise RuntimeError(errors.LEAF_INPLACE)
+    elif self_requires and self._fn is None:  # is_leaf: a tensor that is no view has the grad_fn it recorded
         raise RuntimeError(errors.LEAF_INPLACE)
 
 
@@ -380,27 +442,22 @@ def apply_inplace(self: Tensor, write: Callable[[np.ndarray], None], name: str, 
     if check_overlap:  # ops with an overlap rule of their own check it themselves (index_put_)
         for other in inputs:
             check_no_partial_overlap(self, other)
-    tracked = needs_grad(self, *inputs)
+    tracked = grad_mode.state.enabled and (  # needs_grad(self, *inputs), self's requires_grad read off its fields
+        self._requires_grad or self._fn is not None or (self._view is not None and self.requires_grad) or
+        needs_grad(*inputs))
     if tracked:
-        cls = node_type(name)
-        operands = (self, *inputs)
-        saved_inputs = _needed_saves(cls, operands, dict(save)) if save else {}
-        if save_self_copy is not None and _needed_saves(cls, operands, {save_self_copy: self}):
-            from engine.ops.copying import clone
-
-            saved_inputs[save_self_copy] = clone(self)  # the value before the write, with its history
-        saved_before = make_saved(saved_inputs, {})  # versions (and pack hooks) now
-        self_edge = edges_of([self])[0]
-        input_edges = edges_of(inputs)  # before the write: a view of self is not rebased yet
-        base_edge = edges_of([self._view.base])[0] if self._view is not None else None
+        cls = _node_types.get(name) or node_type(name)
+        node = new_node(cls, backward, (), values)  # its output's layout is known after the write (t_)
+        node.next_functions = edges = (edge_of(self), *edges_of(inputs))  # before the write: no rebase yet
+        base_edge = edge_of(self._view.base) if self._view is not None else None
+        saved_before = _saved_before_write(cls, self, edges, save, save_self_copy) \
+            if save or save_self_copy is not None else ()
     quietly(self._write, write)  # torch never warns about nan/inf results
     bump_written(self)
     if not tracked:
         return self
-    node = cls(backward, (self_edge, *input_edges), ((self._shape, self.dtype, self._storage.device),))
-    node._saved = tuple(saved_before)
-    if values:
-        node._values = values
+    node.output_meta = ((self._shape, self.dtype, self._storage.device),)
+    node._saved = saved_before
     view_fn = None
     if self._view is None:
         self._set_grad_fn(node, 0)
@@ -411,10 +468,24 @@ def apply_inplace(self: Tensor, write: Callable[[np.ndarray], None], name: str, 
         rebase_view(self, node, base_edge)
         view_fn = self.grad_fn  # torch rebuilds the view's history at once (AsStridedBackward0)
     if save_result:
-        saved_result = SavedTensor(self, True)
-        saved_result.view_grad_fn = view_fn  # a version error names the view's node after the rebase
+        saved_result = saved_output(self)
+        if view_fn is not None:
+            saved_result.view_grad_fn = view_fn  # a version error names the view's node after the rebase
         node._saved = (*node._saved, (save_result, saved_result))
     return self
+
+
+def _saved_before_write(cls: type[Node], self: Tensor, edges: tuple[tuple[Node | None, int], ...],
+                        save: dict[str, Any] | None, save_self_copy: str | None) -> tuple[tuple[str, Any], ...]:
+    """What an in-place op saves before it writes: the operands its formulas read, and a clone of
+    self (made now, with its history) where a formula reads self's old value; versions (and pack
+    hooks) are taken now."""
+    saved_inputs = _needed_saves(cls, edges, dict(save)) if save else {}
+    if save_self_copy is not None and _needed_saves(cls, edges, {save_self_copy: self}):
+        from engine.ops.copying import clone
+
+        saved_inputs[save_self_copy] = clone(self)
+    return make_saved(saved_inputs, {}) if saved_inputs else ()
 
 
 def rebase_view(view: Tensor, fn: Node, base_edge: tuple[Node | None, int]) -> None:
@@ -438,8 +509,9 @@ def make_view(source: Tensor, shape: Sequence[int], stride: Sequence[int], offse
         out._view.replay_layout = out._layout_key()
     # A view of an inference tensor is a plain inference tensor; in no_grad mode a view records no
     # node, and requires grad when its root base does (Tensor.requires_grad).
-    if grad_mode.state.enabled and not source._storage.inference and source.requires_grad:
-        attach_node(name, out, (source,), backward, values=values)
+    if grad_mode.state.enabled and not source._storage.inference and \
+            (source._requires_grad or source._fn is not None or source.requires_grad):
+        _attach_to_result(name, out, (source,), backward, None, None, values)
     return out
 
 
@@ -455,13 +527,12 @@ def make_view_chain(source: Tensor, shape: tuple[int, ...], stride: tuple[int, .
     _mark_view(out, source, DEFAULT)
     if out._view is not None and out.dtype is not out._view.base.dtype:
         out._view.replay_layout = out._layout_key()
-    edges = edges_of((source,))
-    meta_of = source.dtype, source._storage.device
+    dtype, device = source.dtype, source._storage.device
     node = None
     for name, step_shape, values in steps:
-        node = (_node_types.get(name) or node_type(name))(None, edges, ((step_shape, *meta_of),))
-        node._values = values
-        edges = ((node, 0),)
+        step = new_node(_node_types.get(name) or node_type(name), None, ((step_shape, dtype, device),), values)
+        step.next_functions = (edge_of(source),) if node is None else ((node, 0),)
+        node = step
     if node is not None:
         out._grad_fn = node
         out._output_nr = 0

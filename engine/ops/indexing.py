@@ -144,6 +144,7 @@ def _composed_view(self: Tensor, items: tuple[Any, ...], single: bool, recording
     offset = self._offset
     dim = 0
     applied = False  # some item selected or sliced (a full `:` in a tuple index does neither)
+    step_input = shape  # the shape the next recorded step takes: the one the step before it made
     for item in items:  # each item takes one dim: an item's place in the index is its dim
         if type(item) is int:
             applied = True
@@ -153,8 +154,10 @@ def _composed_view(self: Tensor, items: tuple[Any, ...], single: bool, recording
                     return None
                 raise IndexError(errors.INDEX_RANGE.format(i=item, dim=dim, size=size))
             if recording:
-                steps.append(("SelectBackward0", (*kept_shape, *shape[dim + 1:]),
-                              {"dim": len(kept_shape), "index": item, "self_sym_sizes": (*kept_shape, *shape[dim:])}))
+                step_output = (*kept_shape, *shape[dim + 1:])
+                steps.append(("SelectBackward0", step_output,
+                              {"dim": len(kept_shape), "index": item, "self_sym_sizes": step_input}))
+                step_input = step_output
             offset += (item % size) * stride[dim]
         elif type(item) is slice:
             bounds = _slice_bounds(shape[dim], item, single)
@@ -166,10 +169,12 @@ def _composed_view(self: Tensor, items: tuple[Any, ...], single: bool, recording
                 start, stop, step = bounds
                 begin, length = views.slice_extent(shape[dim], start, stop, step)
                 if recording:
-                    steps.append(("SliceBackward0", (*kept_shape, length, *shape[dim + 1:]),
+                    step_output = (*kept_shape, length, *shape[dim + 1:])
+                    steps.append(("SliceBackward0", step_output,
                                   {"dim": len(kept_shape), "end": views.INT64_MAX if stop is None else stop,
                                    "start": 0 if start is None else start, "step": step,
-                                   "self_sym_sizes": (*kept_shape, *shape[dim:])}))
+                                   "self_sym_sizes": step_input}))
+                    step_input = step_output
                 kept_shape.append(length)
                 kept_stride.append(stride[dim] * step)
                 offset += begin * stride[dim]

@@ -22,6 +22,7 @@ from engine.autograd import grad_mode
 from engine.kernels.relu import relu as relu_kernel
 from engine.kernels.sigmoid import sigmoid_float32, sigmoid_reduced
 from engine.ops.core import (
+    adopt_recorded,
     apply_inplace,
     array_of,
     bump_written,
@@ -320,7 +321,7 @@ def add(self: Operand, other: Operand, *, alpha: float = 1, out: Tensor | None =
         done = _alike_op(np.add, self, other)
         if done is not None:
             return done if type(done) is Tensor else \
-                wrap_result("AddBackward0", done, self.dtype, (self, other), values={"alpha": 1})
+                adopt_recorded("AddBackward0", done, self.dtype, (self, other), values={"alpha": 1})
         alike = _alike(self, other) or _with_number(self, other) or _with_one_value(self, other)
         if alike is not None:
             a, b = alike  # unpacked here: a call with *alike is Python's slower call path
@@ -365,7 +366,7 @@ def sub(self: Operand, other: Operand, *, alpha: float = 1, out: Tensor | None =
         done = _alike_op(np.subtract, self, other)
         if done is not None:
             return done if type(done) is Tensor else \
-                wrap_result("SubBackward0", done, self.dtype, (self, other), values={"alpha": 1})
+                adopt_recorded("SubBackward0", done, self.dtype, (self, other), values={"alpha": 1})
     if alpha == 1 and out is None:
         alike = _alike(self, other) or _with_number(self, other) or _with_one_value(self, other)
         if alike is not None and self.dtype is not dtypes.bool_:
@@ -400,7 +401,7 @@ def mul(self: Operand, other: Operand, *, out: Tensor | None = None) -> Tensor:
         done = _alike_op(np.multiply, self, other)
         if done is not None:
             return done if type(done) is Tensor else \
-                wrap_result("MulBackward0", done, self.dtype, (self, other), {"other": other, "self": self})
+                adopt_recorded("MulBackward0", done, self.dtype, (self, other), {"other": other, "self": self})
         alike = _alike(self, other) or _with_number(self, other, opmath=True) or _with_one_value(self, other)
         if alike is not None:
             a, b = alike
@@ -440,7 +441,7 @@ def div(self: Operand, other: Operand, *, rounding_mode: str | None = NO_MODE, o
         done = _alike_op(np.true_divide, self, other)
         if done is not None:
             return done if type(done) is Tensor else \
-                wrap_result("DivBackward0", done, self.dtype, (self, other), {"other": other, "self": self})
+                adopt_recorded("DivBackward0", done, self.dtype, (self, other), {"other": other, "self": self})
     if out is None:
         alike = _alike(self, other) or _with_number(self, other, opmath=True) or _with_one_value(self, other)
         if alike is not None and self.dtype.is_floating_point:  # true division keeps a float dtype
@@ -1117,7 +1118,7 @@ def relu(self: Tensor) -> Tensor:
     result = relu_kernel(x)  # a fresh row-major array
     if grad_mode.state.enabled and (  # self.requires_grad, read off its fields
             self._requires_grad or self._fn is not None or (self._view is not None and self.requires_grad)):
-        return wrap_result("ReluBackward0", result, self.dtype, (self,), save_result="result")
+        return adopt_recorded("ReluBackward0", result, self.dtype, (self,), save_result="result", stride=stride)
     return Tensor._adopt(result, self.dtype, stride)
 
 

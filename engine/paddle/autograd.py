@@ -20,7 +20,7 @@ import weakref
 from typing import Any
 
 from engine import autograd as engine_autograd
-from engine.autograd.node import AccumulateGrad, Node, SavedTensor
+from engine.autograd.node import AccumulateGrad, Node, saved_input, saved_output
 from engine.paddle import messages
 
 _cleared: weakref.WeakSet[Node] = weakref.WeakSet()  # ran in a backward that did not retain the graph
@@ -88,8 +88,8 @@ def save_also(node: Node | None, inputs: dict[str, Any] | None = None, outputs: 
     if node is None:
         return
     have = {field for field, _ in node._saved}
-    extra = [(f, SavedTensor(t, False)) for f, t in (inputs or {}).items() if f not in have]
-    extra += [(f, SavedTensor(t, True)) for f, t in (outputs or {}).items() if f not in have]
+    extra = [(f, saved_input(t)) for f, t in (inputs or {}).items() if f not in have]
+    extra += [(f, saved_output(t)) for f, t in (outputs or {}).items() if f not in have]
     node._saved = (*node._saved, *extra)
 
 

@@ -24,8 +24,10 @@ a `rule`:
 - One formula can also produce several inputs' gradients at once: pass it positionally after the
   inputs, returning one entry per input (`rule("input, weight, bias", conv_grads, ...)`).
 - `saves` may map each field to the inputs whose formulas read it (`saves={"other": "self",
-  "self": "other"}`): the field is then kept only when one of those inputs requires grad, which is
-  what PyTorch's generated code does (`x * c` with c not requiring grad keeps only c).
+  "self": "other"}`): the field is then kept only when one of those inputs has an edge (its gradient
+  goes somewhere), which is what PyTorch's generated code does (`x * c` with c not requiring grad
+  keeps only c, and `x * v` with v a view made under no_grad, which requires grad but has no edge,
+  keeps only v).
 - `keeps` names the non-tensor fields the node keeps (`grad_fn._saved_dim`): the op passes them to
   `record(..., values={...})`; a value whose key starts with `_` is kept for the formula but not
   shown.
