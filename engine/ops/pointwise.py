@@ -1137,8 +1137,8 @@ def sigmoid(self: Tensor, *, out: Tensor | None = None) -> Tensor:
     dt = self.dtype
     result = sigmoid_float32(x) if dt is dtypes.float32 else quietly(_sigmoid, x) if dt.itemsize != 2 \
         else sigmoid_reduced(x)
-    tensor = _untracked(result, self, None)
-    return tensor if tensor is not None else wrap_result("SigmoidBackward0", result, dt, (self,), save_result="result")
+    tensor = _untracked(result, self, None)  # a fresh row-major array, whichever kernel made it
+    return tensor if tensor is not None else adopt_recorded("SigmoidBackward0", result, dt, (self,), save_result="result")
 
 
 METHODS.update(relu=relu, sigmoid=sigmoid)

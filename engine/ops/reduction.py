@@ -23,7 +23,7 @@ import numpy as np
 
 from engine import dtypes, errors, geometry
 from engine.kernels import activation, summation
-from engine.ops.core import needs_grad, record, wrap_result
+from engine.ops.core import adopt_recorded, needs_grad, record, wrap_result
 from engine.ops.pointwise import _untracked, maximum, minimum, write_out
 from engine.quiet import quiet_unary, quietly
 from engine.tensor import Tensor
@@ -214,10 +214,10 @@ def _sum_all(self: Tensor) -> Tensor:
     result = _short_total(self)
     if result is None:
         result = _dense(_sum(self, tuple(range(len(self._shape))), False, dt), dt.np)
-    else:  # a fresh 0-d array: adopted as it is where no node is recorded
+    else:  # a fresh 0-d array, adopted as it is
         tensor = _untracked(result, self, None)
-        if tensor is not None:
-            return tensor
+        return tensor if tensor is not None else \
+            adopt_recorded("SumBackward0", result, dt, (self,), values={"self_sym_sizes": self._shape})
     return wrap_result("SumBackward0", result, dt, (self,), values={"self_sym_sizes": self._shape})
 
 
