@@ -1,7 +1,7 @@
 """Engine speed and memory figures, printed beside their targets and side by side with torch and numpy.
 
 Run by hand: `python benchmarks/engine.py` (torch columns appear when torch is installed; `--quick`
-skips the 400 MB relu case). Times are CPU time of this process (the least of several repeats), so
+skips the 400 MB relu case, `--small` prints the two small-op tables only). Times are CPU time of this process (the least of several repeats), so
 they do not depend much on what else the machine runs. Targets (issue 15): per-op overhead at most
 2x torch's on small tensors, with and without requires_grad, and for a 4-op forward+backward;
 large-tensor ops within 1.2x of numpy; `relu_` adds under 5% to peak RSS while `relu` adds the
@@ -145,6 +145,63 @@ def small_op_table() -> list[tuple[str, float]]:
     return ratios
 
 
+# Informational: more of the ops real code calls, no grad (the targets above cover SMALL_OPS). Each
+# takes the library module, a 4x4 float32 tensor `a`, a 0-dim float32 tensor `c`, a float32 vector `v`
+# of 4 and a 4x4 int64 tensor `i`.
+COMMON_OPS: dict[str, Callable[..., Any]] = {
+    "a * 2": lambda m, a, c, v, i: a * 2,
+    "a + 1": lambda m, a, c, v, i: a + 1,
+    "1 - a": lambda m, a, c, v, i: 1 - a,
+    "a / 3": lambda m, a, c, v, i: a / 3,
+    "a ** 2": lambda m, a, c, v, i: a ** 2,
+    "a * c (0-dim c)": lambda m, a, c, v, i: a * c,
+    "a + v (4-vector)": lambda m, a, c, v, i: a + v,
+    "a * v (4-vector)": lambda m, a, c, v, i: a * v,
+    "i * 2 (int64)": lambda m, a, c, v, i: i * 2,
+    "i + 1 (int64)": lambda m, a, c, v, i: i + 1,
+    "a.exp()": lambda m, a, c, v, i: a.exp(),
+    "a.log()": lambda m, a, c, v, i: a.log(),
+    "a.tanh()": lambda m, a, c, v, i: a.tanh(),
+    "-a": lambda m, a, c, v, i: -a,
+    "a.abs()": lambda m, a, c, v, i: a.abs(),
+    "a.sqrt()": lambda m, a, c, v, i: a.sqrt(),
+    "a.rsqrt()": lambda m, a, c, v, i: a.rsqrt(),
+    "a.sin()": lambda m, a, c, v, i: a.sin(),
+    "a.cos()": lambda m, a, c, v, i: a.cos(),
+    "a.square()": lambda m, a, c, v, i: a.square(),
+    "a.reciprocal()": lambda m, a, c, v, i: a.reciprocal(),
+    "a.clamp(min=0)": lambda m, a, c, v, i: a.clamp(min=0),
+    "F.gelu(a)": lambda m, a, c, v, i: m.nn.functional.gelu(a),
+    "F.silu(a)": lambda m, a, c, v, i: m.nn.functional.silu(a),
+    "F.leaky_relu(a)": lambda m, a, c, v, i: m.nn.functional.leaky_relu(a),
+    "a.mean()": lambda m, a, c, v, i: a.mean(),
+    "a.mean(0)": lambda m, a, c, v, i: a.mean(0),
+    "a.view(16)": lambda m, a, c, v, i: a.view(16),
+    "a.reshape(2, 8)": lambda m, a, c, v, i: a.reshape(2, 8),
+    "a.unsqueeze(0)": lambda m, a, c, v, i: a.unsqueeze(0),
+    "a.squeeze()": lambda m, a, c, v, i: a.squeeze(),
+    "a.transpose(0, 1)": lambda m, a, c, v, i: a.transpose(0, 1),
+    "a.permute(1, 0)": lambda m, a, c, v, i: a.permute(1, 0),
+    "a.expand(2, 4, 4)": lambda m, a, c, v, i: a.expand(2, 4, 4),
+    "a.flatten()": lambda m, a, c, v, i: a.flatten(),
+    "a.contiguous()": lambda m, a, c, v, i: a.contiguous(),
+    "a.clone()": lambda m, a, c, v, i: a.clone(),
+}
+
+
+def common_op_table() -> None:
+    """Per-op time of COMMON_OPS on 4x4 float32 without grad, engine beside torch (no target)."""
+    libs = {lib: m for lib, m in _libraries().items() if lib != "numpy"}
+    print("\nother common ops, CPU time on 4x4 float32 without grad, microseconds (informational)")
+    print(f"{'op':<26}{'engine':>9}{'torch':>9}{'ratio':>8}")
+    for label, op in COMMON_OPS.items():
+        cells = {lib: _cpu_us(lambda m=m: (m.rand(4, 4) + 0.5, m.tensor(1.5), m.rand(4), m.arange(16).reshape(4, 4) * 1),
+                              lambda *operands, m=m, op=op: op(m, *operands), 3000) for lib, m in libs.items()}
+        ratio = cells["engine"] / cells["torch"] if "torch" in cells else float("nan")
+        torch_cell = f"{cells['torch']:>9.2f}" if "torch" in cells else f"{'-':>9}"
+        print(f"{label:<26}{cells['engine']:>9.2f}{torch_cell}{ratio:>7.1f}x")
+
+
 LARGE_OPS: dict[str, tuple[Callable[[Any, Any], Any], Callable[[Any, Any], Any]]] = {
     # label: (numpy, engine / torch)
     "a + b": (lambda a, b: a + b, lambda a, b: a + b),
@@ -255,6 +312,9 @@ def summary(small: list[tuple[str, float]], large: list[tuple[str, float]]) -> N
 
 if __name__ == "__main__":
     small = small_op_table()
+    common_op_table()
+    if "--small" in sys.argv:
+        sys.exit()
     large = large_op_table()
     sigmoid_agreement()
     if "--quick" not in sys.argv:

@@ -248,8 +248,14 @@ def wrap_dim(dim: int, ndim: int) -> int:
 def infer_size(shape: Sequence[int], numel: int) -> Shape:
     """Resolve one -1 in a view/reshape size, with torch's errors."""
     shape = tuple(int(s) for s in shape)
-    if shape.count(-1) > 1:
-        raise RuntimeError(errors.ONE_INFERRED)
+    inferred_at = None
+    for i, s in enumerate(shape):  # torch's order: a second -1 or a negative size, whichever comes first
+        if s == -1:
+            if inferred_at is not None:
+                raise RuntimeError(errors.ONE_INFERRED)
+            inferred_at = i
+        elif s < 0:
+            raise RuntimeError(f"invalid shape dimension {s} at index {i} of shape {errors.shape_text(shape)}")
     known = math.prod(s for s in shape if s != -1)
     inferred = -1 in shape
     if numel == known or (inferred and known > 0 and numel % known == 0):

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from engine.quiet import quiet_unary
+
 
 def _f64(x: np.ndarray) -> np.ndarray:
     return np.asarray(x, dtype=np.float64)
@@ -106,16 +108,22 @@ def glu_backward(grad: np.ndarray, x: np.ndarray, dim: int) -> np.ndarray:
     return np.concatenate([s * g, a * s * (1 - s) * g], axis=dim)
 
 
+def _silu(v: np.ndarray) -> np.ndarray:
+    return v / (1 + np.exp(-v))
+
+
 def silu(x: np.ndarray) -> np.ndarray:
-    v = _f64(x)
-    with np.errstate(over="ignore"):
-        return v / (1 + np.exp(-v))
+    """Quietly: exp overflows, and -inf gives -inf / inf, NaN as torch gives it, without a warning."""
+    return quiet_unary(_silu, _f64(x))
+
+
+def _mish(v: np.ndarray) -> np.ndarray:
+    return v * np.tanh(np.log1p(np.exp(v)))
 
 
 def mish(x: np.ndarray) -> np.ndarray:
-    v = _f64(x)
-    with np.errstate(over="ignore"):
-        return v * np.tanh(np.log1p(np.exp(v)))
+    """Quietly: exp overflows, and -inf gives -inf * 0, NaN as torch gives it, without a warning."""
+    return quiet_unary(_mish, _f64(x))
 
 
 def prelu(x: np.ndarray, weight: np.ndarray) -> np.ndarray:

@@ -42,6 +42,9 @@ def _laid_out_like(result: np.ndarray, like: Tensor) -> np.ndarray:
 def _unary(name: str, kernel: str, x: Tensor, compute: Callable[[np.ndarray], np.ndarray],
            values: dict[str, Any] | None = None) -> Tensor:
     _check_float(x, kernel)
+    small = pw.small_untracked(x)  # a small row-major tensor without a node: its result adopted as it is
+    if small is not None:
+        return Tensor._adopt(compute(small[0]).astype(x.dtype.np, copy=False), x.dtype, small[1])
     out = Tensor._wrap(_laid_out_like(compute(x._numpy_view()), x), x.dtype)
     record(name, out, (x,), save={"self": x}, values=values)
     return out

@@ -18,6 +18,7 @@ from engine.ops.core import (
     check_writable,
     record,
 )
+from engine.ops.pointwise import small_untracked
 from engine.quiet import quietly
 from engine.tensor import Tensor
 
@@ -25,6 +26,13 @@ from engine.tensor import Tensor
 def clone(self: Tensor, *, memory_format: Any = None, contiguous: bool = False) -> Tensor:
     """A new storage in torch.preserve_format: a dense layout is kept as it is, any other gets dense
     strides in the same dim order."""
+    if memory_format is None:
+        small = small_untracked(self)  # an exactly row-major small tensor without a node: its values copied
+        if small is not None and self._stride == small[1]:  # (a dense layout's size-1 dims keep their strides)
+            out = Tensor._adopt(small[0].copy(), self.dtype, small[1])
+            if self._storage.inference and not out._storage.inference:
+                out._bump_version()  # as below
+            return out
     if contiguous or memory_format == "contiguous_format":
         stride = geometry.contiguous_strides(self._shape)
     else:
@@ -38,7 +46,7 @@ def clone(self: Tensor, *, memory_format: Any = None, contiguous: bool = False) 
 
 
 def contiguous(self: Tensor, memory_format: Any = None) -> Tensor:
-    if self.is_contiguous():
+    if self._stride == geometry.row_major_strides(self._shape) or self.is_contiguous():  # the first: a cached lookup
         return self
     return clone(self, contiguous=True)
 

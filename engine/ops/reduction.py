@@ -22,10 +22,11 @@ from typing import Any
 import numpy as np
 
 from engine import dtypes, errors, geometry
+from engine.autograd import grad_mode
 from engine.kernels import activation, summation
 from engine.ops.core import adopt_recorded, needs_grad, record, wrap_result
 from engine.ops.pointwise import _untracked, maximum, minimum, write_out
-from engine.quiet import quiet_unary, quietly
+from engine.quiet import quiet_binary, quiet_unary, quietly
 from engine.tensor import Tensor
 
 Dim = int | Sequence[int] | None
@@ -145,8 +146,8 @@ def _sum(self: Tensor, dims: tuple[int, ...], keepdim: bool, out: dtypes.dtype) 
     if out is not self.dtype and out.is_floating_point and x.size:
         x = x.astype(out.np, order="K")
         strides = tuple(s // x.itemsize for s in x.strides)
-    with np.errstate(all="ignore"):  # torch never warns about nan/inf sums
-        return _ordered_sum(x, shape, strides, dims, keepdim, _accumulate_in(out))
+    # torch never warns about nan/inf sums
+    return quietly(_ordered_sum, x, shape, strides, dims, keepdim, _accumulate_in(out))
 
 
 def _ordered_sum(x: np.ndarray, shape: tuple[int, ...], strides: tuple[int, ...], dims: tuple[int, ...],
@@ -169,7 +170,7 @@ def _ordered_sum(x: np.ndarray, shape: tuple[int, ...], strides: tuple[int, ...]
             out_shape = tuple(1 if d in dims else n for d, n in enumerate(shape)) if keepdim else \
                 tuple(n for d, n in enumerate(shape) if d not in dims)
             return total.reshape(out_shape)
-    return np.sum(x, axis=dims, dtype=acc, keepdims=keepdim)
+    return np.add.reduce(x, axis=dims, dtype=acc, keepdims=keepdim)  # np.sum's own call, without its wrapper
 
 
 def sum(self: Tensor, dim: Any = _ABSENT, keepdim: bool = False, *, dtype: Any = None,  # noqa: A001
@@ -226,9 +227,13 @@ def mean(self: Tensor, dim: Any = _ABSENT, keepdim: bool = False, *, dtype: Any 
     if dim is _ABSENT and not keepdim and dtype is None and out is None and self.dtype.is_floating_point:
         total = _short_total(self)  # `x.mean()` of a small float tensor: its sum, divided in place
         if total is not None:
-            quietly(np.divide, total, self.dtype.np.type(self.numel()), out=total)
+            numel = math.prod(self._shape)
+            quiet_binary(_divide_in_place, total, self.dtype.np.type(numel))
+            if not grad_mode.state.enabled or not (  # self.requires_grad, read off its fields
+                    self._requires_grad or self._fn is not None or (self._view is not None and self.requires_grad)):
+                return Tensor._adopt(total, self.dtype, ())  # no node: the fresh 0-d result as it is
             return wrap_result("MeanBackward0", total, self.dtype, (self,),
-                               values={"self_sym_numel": self.numel(), "self_sym_sizes": self._shape})
+                               values={"self_sym_numel": numel, "self_sym_sizes": self._shape})
     if dim is _ABSENT and keepdim:
         raise _keepdim_without_dim("mean")
     if dtype is not None:
@@ -245,13 +250,25 @@ def mean(self: Tensor, dim: Any = _ABSENT, keepdim: bool = False, *, dtype: Any 
     count = _counted(self._shape, dims)
     # ATen's CPU mean of float16/bfloat16 sums into float32, divides, then rounds once
     total_dt = dtypes.float32 if dt in (dtypes.float16, dtypes.bfloat16) else dt
-    with np.errstate(divide="ignore", invalid="ignore"):
-        result = (_sum(self, dims, keepdim, total_dt).astype(total_dt.np) / total_dt.np.type(count)).astype(dt.np)
-    values = {"self_sym_numel": self.numel(), "self_sym_sizes": self._shape}
+    result = quietly(_mean_values, self, dims, keepdim, total_dt, dt, count)
+    if not (grad_mode.state.enabled and self.requires_grad):  # no node: no saved fields to make
+        return _emit(result, dt, "MeanBackward0", "mean", (self,), out=out)
+    values = {"self_sym_numel": math.prod(self._shape), "self_sym_sizes": self._shape}
     if dim is _ABSENT:
         return _emit(result, dt, "MeanBackward0", "mean", (self,), out=out, values=values)
     return _emit(result, dt, "MeanBackward1", "mean", (self,), out=out,
                  values={"dim": saved_dims(_listed(dim)), "keepdim": keepdim, **values})
+
+
+def _divide_in_place(total: np.ndarray, count: Any) -> None:
+    np.divide(total, count, out=total)
+
+
+def _mean_values(self: Tensor, dims: tuple[int, ...], keepdim: bool, total_dt: dtypes.dtype, dt: dtypes.dtype,
+                 count: int) -> np.ndarray:
+    """mean's values: the sum over `dims` in total_dt, divided by `count`, rounded into dt (run
+    quietly: torch never warns about the nan of an empty mean, nor about inf)."""
+    return (_sum(self, dims, keepdim, total_dt).astype(total_dt.np) / total_dt.np.type(count)).astype(dt.np)
 
 
 def prod(self: Tensor, dim: Any = _ABSENT, keepdim: bool = False, *, dtype: Any = None,

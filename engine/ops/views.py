@@ -7,6 +7,7 @@ the layout of its input.
 
 from __future__ import annotations
 
+import functools
 import math
 import warnings
 from collections.abc import Sequence
@@ -32,7 +33,7 @@ def sizes_arg(args: Sequence[Any]) -> tuple[int, ...]:
     """`view(2, 3)`, `view((2, 3))`, `view([2, 3])` and `view(torch.Size(...))` all mean (2, 3)."""
     if len(args) == 1 and isinstance(args[0], (tuple, list)):
         args = args[0]
-    return tuple(int(a) for a in args)
+    return tuple(map(int, args))
 
 
 INT64_MAX = (1 << 63) - 1
@@ -43,7 +44,41 @@ def _sizes(t: Tensor) -> dict[str, Any]:
 
 
 # --------------------------------------------------------------------------- reshaping
+def _row_major_view_shape(self: Tensor, args: tuple[Any, ...]) -> tuple[int, ...] | None:
+    """The new shape of view/reshape(*args) in the common case: self non-empty and exactly row-major,
+    the sizes plain ints (one may be -1) that fit its elements. computeStride then gives the new
+    shape's row-major strides, so callers need neither infer_size's conversions nor view_strides'
+    walk. None sends the call down the general path (which also raises the errors)."""
+    if self._stride != geometry.row_major_strides(self._shape):
+        return None
+    if len(args) == 1 and isinstance(args[0], (tuple, list)):
+        args = tuple(args[0])
+    numel = math.prod(self._shape)
+    known, hole = 1, -1
+    for i, n in enumerate(args):
+        if type(n) is not int:
+            return None
+        if n < 0:
+            if n != -1 or hole >= 0:
+                return None
+            hole = i
+        else:
+            known *= n
+    if not numel:
+        return None
+    if hole < 0:
+        return args if known == numel else None
+    if numel % known:
+        return None
+    return args[:hole] + (numel // known,) + args[hole + 1:]
+
+
 def view(self: Tensor, *shape: Any, dtype: dtypes.dtype | None = None) -> Tensor:
+    if dtype is None:
+        new_shape = _row_major_view_shape(self, shape)
+        if new_shape is not None:
+            return make_view(self, new_shape, geometry.row_major_strides(new_shape), self._offset, "ViewBackward0",
+                             values=_sizes(self))
     if dtype is not None or (len(shape) == 1 and isinstance(shape[0], dtypes.dtype)):
         return view_dtype(self, dtype if dtype is not None else shape[0])
     new_shape = geometry.infer_size(sizes_arg(shape), self.numel())
@@ -98,6 +133,10 @@ def view_as(self: Tensor, other: Tensor) -> Tensor:
 
 def reshape(self: Tensor, *shape: Any) -> Tensor:
     """A view when the layout allows one, else a contiguous copy (UnsafeView of a Clone)."""
+    new_shape = _row_major_view_shape(self, shape)
+    if new_shape is not None:  # a row-major tensor is contiguous: ViewBackward0
+        return make_view(self, new_shape, geometry.row_major_strides(new_shape), self._offset, "ViewBackward0",
+                         values=_sizes(self))
     new_shape = geometry.infer_size(sizes_arg(shape), self.numel())
     stride = geometry.view_strides(self._shape, self._stride, new_shape)
     if stride is not None:
@@ -122,6 +161,8 @@ def ravel(self: Tensor) -> Tensor:
 
 
 def flatten(self: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
+    if start_dim == 0 and end_dim == -1 and len(self._shape) > 1:  # all dims: reshape to (numel,)
+        return reshape(self, math.prod(self._shape))
     if self.ndim == 0:
         return reshape(self, 1)
     start = geometry.wrap_dim(start_dim, self.ndim)
@@ -178,13 +219,25 @@ def t(self: Tensor) -> Tensor:
 
 
 def permute(self: Tensor, *dims: Any) -> Tensor:
-    order = tuple(geometry.wrap_dim(d, self.ndim) for d in sizes_arg(dims))
-    if sorted(order) != list(range(self.ndim)):
+    given = sizes_arg(dims)
+    order = _permutation(given, len(self._shape))
+    shape, stride = self._shape, self._stride
+    return make_view(self, tuple([shape[d] for d in order]), tuple([stride[d] for d in order]), self._offset,
+                     "PermuteBackward0", values={"dims": given})
+
+
+@functools.lru_cache(maxsize=1024)
+def _permutation(given: tuple[int, ...], ndim: int) -> tuple[int, ...]:
+    """permute's dims made non-negative, with torch's checks in its order: the number of dims, each
+    dim's range, then duplicates. Remembered, as models permute the same way again and again."""
+    if len(given) != ndim:
         raise RuntimeError("permute(sparse_coo): number of dimensions in the tensor input does not match "
                            "the length of the desired ordering of dimensions i.e. input.dim() = "
-                           f"{self.ndim} is not equal to len(dims) = {len(order)}")
-    return make_view(self, [self._shape[d] for d in order], [self._stride[d] for d in order], self._offset,
-                     "PermuteBackward0", values={"dims": tuple(int(d) for d in sizes_arg(dims))})
+                           f"{ndim} is not equal to len(dims) = {len(given)}")
+    order = tuple(geometry.wrap_dim(d, ndim) for d in given)
+    if len(set(order)) != ndim:
+        raise RuntimeError("permute(): duplicate dims are not allowed.")
+    return order
 
 
 def movedim(self: Tensor, source: int | Sequence[int], destination: int | Sequence[int]) -> Tensor:
@@ -275,7 +328,7 @@ def H(self: Tensor) -> Tensor:  # noqa: N802
 def squeeze(self: Tensor, dim: int | Sequence[int] | None = None) -> Tensor:
     values: dict[str, Any] = _sizes(self)
     if dim is None:
-        keep = [d for d in range(self.ndim) if self._shape[d] != 1]
+        keep = [d for d, n in enumerate(self._shape) if n != 1]
         name = "SqueezeBackward0"
     else:
         dims = {geometry.wrap_dim(d, self.ndim) for d in (dim if isinstance(dim, (tuple, list)) else [dim])}
@@ -306,19 +359,30 @@ def expand(self: Tensor, *sizes: Any) -> Tensor:
         if expanded is not None:
             return expanded
     target = sizes_arg(sizes)
-    if len(target) < self.ndim:
+    count, ndim = len(target), len(self._shape)
+    if count < ndim:
         raise RuntimeError(
             f"expand(torch.{self.dtype.legacy}{{{errors.shape_text(self._shape)}}}, size={errors.shape_text(target)}): "
             "the number of sizes provided (%d) must be greater or equal to the number of dimensions in the "
             "tensor (%d)" % (len(target), self.ndim))
-    lead = len(target) - self.ndim
-    shape, stride = [0] * len(target), [0] * len(target)
-    for i in range(len(target) - 1, -1, -1):  # torch's inferExpandGeometry, innermost dim first
+    shape, stride = _expanded_layout(self._shape, self._stride, target)
+    return make_view(self, shape, stride, self._offset, "ExpandBackward0", values=_sizes(self))
+
+
+@functools.lru_cache(maxsize=4096)
+def _expanded_layout(old_shape: tuple[int, ...], old_stride: tuple[int, ...],
+                     target: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """torch's inferExpandGeometry, innermost dim first, with its errors: the expanded shape and
+    strides. Remembered, as models expand the same layouts again and again (errors are not)."""
+    count = len(target)
+    lead = count - len(old_shape)
+    shape, stride = [0] * count, [0] * count
+    for i in range(count - 1, -1, -1):
         dim = i - lead
         if dim >= 0:
-            size, st = self._shape[dim], self._stride[dim]
+            size, st = old_shape[dim], old_stride[dim]
         else:
-            size, st = 1, (shape[i + 1] * stride[i + 1] if i + 1 < len(target) else 0)
+            size, st = 1, (shape[i + 1] * stride[i + 1] if i + 1 < count else 0)
         want = target[i]
         if want == -1:
             if dim < 0:
@@ -330,12 +394,12 @@ def expand(self: Tensor, *sizes: Any) -> Tensor:
                 raise RuntimeError(
                     f"The expanded size of the tensor ({want}) must match the existing size ({size}) at "
                     f"non-singleton dimension {i}.  Target sizes: {errors.shape_text(target)}.  "
-                    f"Tensor sizes: {errors.shape_text(self._shape)}")
+                    f"Tensor sizes: {errors.shape_text(old_shape)}")
             st = 0
         shape[i], stride[i] = want, st
     if geometry.numel_overflows(shape):  # a negative size, as torch's view metadata refuses it
         raise RuntimeError("numel: integer multiplication overflow")
-    return make_view(self, shape, stride, self._offset, "ExpandBackward0", values=_sizes(self))
+    return tuple(shape), tuple(stride)
 
 
 def _expand_number(self: Tensor, sizes: tuple[Any, ...]) -> Tensor | None:
@@ -768,7 +832,7 @@ def squeeze_(self: Tensor, dim: int | None = None) -> Tensor:
     check_inplace_allowed(self)  # autograd's check comes before the op's own
     values: dict[str, Any] = _sizes(self)
     if dim is None:
-        keep = [d for d in range(self.ndim) if self._shape[d] != 1]
+        keep = [d for d, n in enumerate(self._shape) if n != 1]
         name = "SqueezeBackward3"
     else:
         w = geometry.wrap_dim(dim, self.ndim)
