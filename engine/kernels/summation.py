@@ -75,7 +75,10 @@ def _row_sum(rows: np.ndarray) -> np.ndarray:
 
 def _in_turn(items: np.ndarray) -> np.ndarray:
     """items[0] + items[1] + ... left to right along axis 0 (np.add.accumulate adds in order); an
-    array even when 0-d (numpy takes arrays faster than its scalars)."""
+    array even when 0-d (numpy takes arrays faster than its scalars). Two vectors are simply
+    added: accumulate's set-up costs more than their addition."""
+    if items.ndim > 1 and items.shape[0] == 2:
+        return items[0] + items[1]
     return np.add.accumulate(items, axis=0)[-1, ...]
 
 
@@ -90,34 +93,36 @@ def _short_interleaved(items: np.ndarray) -> np.ndarray:
     return _in_turn(np.concatenate((accumulators[:1], items[whole * _ILP:], accumulators[1:])))
 
 
-_ZEROS: dict[np.dtype, np.ndarray] = {}  # a 0-d +0. per dtype, never written
-
-
-def short_row_sum(row: np.ndarray) -> np.ndarray:
-    """row_sums of one contiguous row of fewer than 64 vectors, as a fresh 0-d array, in a few vector
-    operations instead of the cascade's reshapes (x.sum() of a small tensor, the common case): the
-    same additions in the same order, except that ATen's accumulators start at +0. and these do not.
-    That changes only the sign of zeros (x + -0. and x + +0. differ only when x is a zero), and an
-    accumulator starting at +0. never holds -0., so adding +0. to the total gives ATen's sum exactly."""
-    width = lanes(row.itemsize)
-    vectors, left = divmod(row.shape[0], width)
-    if not vectors:
-        total = _short_interleaved(row)
+def short_row_sum(values: np.ndarray) -> np.ndarray:
+    """row_sums of a C-contiguous float32 or float64 array read as one row of fewer than 64 vectors
+    (is_short), as a fresh 0-d array, in a few vector operations instead of the cascade's reshapes
+    (x.sum() of a small tensor, the common case): the same additions in the same order, except
+    that ATen's accumulators start at +0. and these do not. That changes only the sign of zeros
+    (x + -0. and x + +0. differ only when x is a zero), and an accumulator starting at +0. never
+    holds -0., so adding +0. to the total gives ATen's sum exactly (done on a Python float, which
+    holds either dtype's values exactly, and converts back faster than a numpy call with out= runs)."""
+    width = lanes(values.itemsize)
+    vectors, left = divmod(values.size, width)
+    if not left and vectors <= _ILP:  # a few whole vectors (4x4 float32 or float64): one to each accumulator
+        total = np.add.accumulate(_in_turn(values.reshape(vectors, width)))[-1]
+    elif not vectors:
+        total = _short_interleaved(values.reshape(-1))
     elif not left:  # whole vectors: their lane sums, then the lanes in turn
-        total = _in_turn(_short_interleaved(row.reshape(vectors, width)))
+        total = _in_turn(_short_interleaved(values.reshape(vectors, width)))
     else:  # the leftover elements first, then the lanes
-        body = vectors * width
+        row, body = values.reshape(-1), vectors * width
         total = _in_turn(np.concatenate((row[body:], _short_interleaved(row[:body].reshape(vectors, width)))))
-    zero = _ZEROS.get(row.dtype)
-    if zero is None:
-        zero = _ZEROS[row.dtype] = np.zeros((), row.dtype)
-    return np.add(total, zero, out=np.empty((), row.dtype))
+    return np.array(float(total) + 0.0, values.dtype)
 
 
 def is_short(n: int, itemsize: int) -> bool:
     """Whether a contiguous row of n elements sums without the cascade's chunks (fewer than 64
     vectors), which short_row_sum does in a few vector operations."""
     return n < 64 * lanes(itemsize)
+
+
+# Per dtype that short_row_sum takes, the length from which a row is no longer short (is_short)
+SHORT_LENGTH = {np.dtype(t): 64 * lanes(np.dtype(t).itemsize) for t in (np.float32, np.float64)}
 
 
 def row_sums(rows: np.ndarray, contiguous: bool = True) -> np.ndarray:

@@ -1320,13 +1320,20 @@ def relu(self: Tensor) -> Tensor:
 def sigmoid(self: Tensor, *, out: Tensor | None = None) -> Tensor:
     """torch.sigmoid and Tensor.sigmoid: as relu, a small row-major float tensor without out= goes
     straight to the kernel (float32's replays torch's, as unary() computes it)."""
-    x = self._numpy_view()
-    if out is None and self.dtype.is_floating_point and (x.ndim < 2 or x.flags.c_contiguous) and \
-            x.size <= _UNRESERVED:
-        result = sigmoid_float32(x) if x.dtype == np.float32 else quietly(_sigmoid, x) \
-            if x.dtype.itemsize != 2 else sigmoid_reduced(x)
-        return wrap_result("SigmoidBackward0", result, self.dtype, (self,), save_result="result")
-    return unary("sigmoid", self, out)
+    if out is not None or not self.dtype.is_floating_point:
+        return unary("sigmoid", self, out)
+    cache = self._np_cache
+    if cache is not None and cache[2] and cache[0] is self._storage.data and not self._bits:
+        x = cache[1]  # _numpy_view's answer, known small and C-contiguous
+    else:
+        x = self._numpy_view()
+        if not ((x.ndim < 2 or x.flags.c_contiguous) and x.size <= _UNRESERVED):
+            return unary("sigmoid", self)
+    dt = self.dtype
+    result = sigmoid_float32(x) if dt is dtypes.float32 else quietly(_sigmoid, x) if dt.itemsize != 2 \
+        else sigmoid_reduced(x)
+    tensor = _untracked(result, self, None)  # a fresh row-major array, whichever kernel made it
+    return tensor if tensor is not None else adopt_recorded("SigmoidBackward0", result, dt, (self,), save_result="result")
 
 
 METHODS.update(relu=relu, sigmoid=sigmoid)

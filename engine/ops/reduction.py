@@ -24,9 +24,9 @@ import numpy as np
 from engine import dtypes, errors, geometry
 from engine.autograd import grad_mode
 from engine.kernels import activation, summation
-from engine.ops.core import needs_grad, record, wrap_result
-from engine.ops.pointwise import maximum, minimum, write_out
-from engine.quiet import quiet_binary, quietly
+from engine.ops.core import adopt_recorded, needs_grad, record, wrap_result
+from engine.ops.pointwise import _untracked, maximum, minimum, write_out
+from engine.quiet import quiet_binary, quiet_unary, quietly
 from engine.tensor import Tensor
 
 Dim = int | Sequence[int] | None
@@ -174,9 +174,17 @@ def _ordered_sum(x: np.ndarray, shape: tuple[int, ...], strides: tuple[int, ...]
 
 
 def sum(self: Tensor, dim: Any = _ABSENT, keepdim: bool = False, *, dtype: Any = None,  # noqa: A001
-        out: Tensor | None = None) -> Tensor:
-    if dim is _ABSENT and not keepdim and dtype is None and out is None and self.dtype.is_floating_point:
+        out: Tensor | None = None, axis: Any = _ABSENT, keepdims: Any = _ABSENT) -> Tensor:
+    """torch.sum and Tensor.sum. numpy's axis= and keepdims= are taken here as _numpy_names takes
+    them for the other reductions: its wrapper would cost `x.sum()` of a small tensor a tenth of
+    its time."""
+    if dim is _ABSENT and not keepdim and dtype is None and out is None and axis is _ABSENT and \
+            keepdims is _ABSENT and self.dtype.is_floating_point:
         return _sum_all(self)
+    if axis is not _ABSENT:
+        dim = axis
+    if keepdims is not _ABSENT:
+        keepdim = keepdims
     if dim is _ABSENT and keepdim:
         raise _keepdim_without_dim("sum")
     if dim is _ABSENT and out is not None:
@@ -192,13 +200,12 @@ def sum(self: Tensor, dim: Any = _ABSENT, keepdim: bool = False, *, dtype: Any =
 
 
 def _short_total(self: Tensor) -> np.ndarray | None:
-    """The sum of every element of a small row-major floating-point tensor that sums in its own
-    dtype, as a fresh 0-d array, by the kernel's short path (ATen's order all the same); None for
-    any other tensor."""
+    """The sum of every element of a small row-major float32/float64 tensor (the dtypes that sum in
+    themselves), as a fresh 0-d array, by the kernel's short path (ATen's order all the same); None
+    for any other tensor."""
     x = self._numpy_view()
-    if _accumulate_in(self.dtype) is self.dtype.np and x.flags.c_contiguous and x.size > 0 and \
-            summation.is_short(x.size, x.itemsize):
-        return quietly(summation.short_row_sum, x.reshape(-1))  # torch never warns about nan/inf sums
+    if 0 < x.size < summation.SHORT_LENGTH.get(x.dtype, 0) and x.flags.c_contiguous:
+        return quiet_unary(summation.short_row_sum, x)  # torch never warns about nan/inf sums
     return None
 
 
@@ -208,6 +215,10 @@ def _sum_all(self: Tensor) -> Tensor:
     result = _short_total(self)
     if result is None:
         result = _dense(_sum(self, tuple(range(len(self._shape))), False, dt), dt.np)
+    else:  # a fresh 0-d array, adopted as it is
+        tensor = _untracked(result, self, None)
+        return tensor if tensor is not None else \
+            adopt_recorded("SumBackward0", result, dt, (self,), values={"self_sym_sizes": self._shape})
     return wrap_result("SumBackward0", result, dt, (self,), values={"self_sym_sizes": self._shape})
 
 
@@ -717,8 +728,8 @@ def _numpy_names(fn: Callable[..., Any]) -> Callable[..., Any]:
     return call
 
 
-METHODS: dict[str, Callable[..., Any]] = {fn.__name__: _numpy_names(fn) for fn in (
-    sum, mean, prod, max, min, amax, amin, argmax, argmin, var, std, norm, logsumexp, all, any, count_nonzero,
-    cumsum, cumprod, softmax, log_softmax, median, nanmedian)}
+METHODS: dict[str, Callable[..., Any]] = {"sum": sum, **{fn.__name__: _numpy_names(fn) for fn in (
+    mean, prod, max, min, amax, amin, argmax, argmin, var, std, norm, logsumexp, all, any, count_nonzero,
+    cumsum, cumprod, softmax, log_softmax, median, nanmedian)}}
 FUNCTIONS: dict[str, Any] = {**METHODS, "var_mean": _numpy_names(var_mean), "std_mean": _numpy_names(std_mean),
                              "return_types": return_types}
