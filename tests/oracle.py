@@ -300,3 +300,18 @@ def reconcile(expected, actual):
     if isinstance(expected, tuple) and isinstance(actual, tuple) and len(expected) == len(actual):
         return tuple(reconcile(e, a) for e, a in zip(expected, actual, strict=True))
     return actual
+
+
+def torch_and_engine(code: str) -> tuple[dict, dict]:
+    """(torch's summary, the engine's) of one snippet, the engine's floats reconciled within the
+    tolerance: the oracle tests' `expected, got = torch_and_engine(code); assert got == expected`
+    (the assert stays in the test, where pytest shows its full diff)."""
+    import torch
+    import torch.nn.functional
+
+    import engine
+    import engine.nn.functional
+
+    expected = summarize(run_snippet(code, torch, torch.nn, torch.nn.functional))
+    got = summarize(run_snippet(code, engine, engine.nn, engine.nn.functional))
+    return expected, reconcile(expected, got)

@@ -11,7 +11,7 @@ compares everything a snippet leaves with real PyTorch.
 
 import pytest
 
-from tests.oracle import reconcile, run_snippet, summarize
+from tests.oracle import torch_and_engine
 
 torch = pytest.importorskip("torch")
 import engine  # noqa: E402  (only once the reference is known to be there)
@@ -80,9 +80,8 @@ SNIPPETS = {
 
 @pytest.mark.parametrize("code", list(SNIPPETS.values()), ids=list(SNIPPETS))
 def test_backward_paths_leave_what_torch_leaves(code):
-    expected = summarize(run_snippet(code, torch, torch.nn, torch.nn.functional))
-    got = summarize(run_snippet(code, engine, engine.nn, engine.nn.functional))
-    assert reconcile(expected, got) == expected
+    expected, got = torch_and_engine(code)
+    assert got == expected
 
 
 def test_a_summed_gradient_is_allocated_through_the_allocator():

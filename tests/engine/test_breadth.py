@@ -4,12 +4,9 @@ version, grad_fn, values, grads, storage sharing; see tests/oracle.py)."""
 
 import pytest
 
-from tests.oracle import reconcile, run_snippet, summarize
+from tests.oracle import torch_and_engine
 
 torch = pytest.importorskip("torch")
-import engine  # noqa: E402  (only once the reference is known to be there)
-import engine.nn  # noqa: E402
-import engine.nn.functional  # noqa: E402
 
 SNIPPETS = {
     # ------------------------------------------------------------------ ordering, counting, new ops
@@ -272,6 +269,5 @@ SNIPPETS = {
 
 @pytest.mark.parametrize("code", SNIPPETS.values(), ids=SNIPPETS.keys())
 def test_same_as_torch(code: str) -> None:
-    expected = summarize(run_snippet(code, torch, torch.nn, torch.nn.functional))
-    got = summarize(run_snippet(code, engine, engine.nn, engine.nn.functional))
-    assert reconcile(expected, got) == expected
+    expected, got = torch_and_engine(code)
+    assert got == expected

@@ -8,7 +8,7 @@ drift from what PyTorch's generated code records.
 
 import pytest
 
-from tests.oracle import reconcile, run_snippet, summarize
+from tests.oracle import torch_and_engine
 
 torch = pytest.importorskip("torch")
 import engine  # noqa: E402  (only once the reference is known to be there)
@@ -113,9 +113,8 @@ SNIPPETS = {
 
 @pytest.mark.parametrize("code", list(SNIPPETS.values()), ids=list(SNIPPETS))
 def test_recording_leaves_what_torch_leaves(code):
-    expected = summarize(run_snippet(code, torch, torch.nn, torch.nn.functional))
-    got = summarize(run_snippet(code, engine, engine.nn, engine.nn.functional))
-    assert reconcile(expected, got) == expected
+    expected, got = torch_and_engine(code)
+    assert got == expected
 
 
 def test_the_graph_pane_reads_saves_kept_raw_as_saved_tensors():

@@ -9,7 +9,7 @@ their text, warnings).
 
 import pytest
 
-from tests.oracle import reconcile, run_snippet, summarize
+from tests.oracle import torch_and_engine
 
 torch = pytest.importorskip("torch")
 import engine  # noqa: E402  (only once the reference is known to be there)
@@ -113,9 +113,8 @@ SNIPPETS = {**BOOL_SUBTRACTION, **BOOL_ACTIVATIONS, **NUMBERS_OUT_OF_RANGE, **SI
 
 @pytest.mark.parametrize("code", list(SNIPPETS.values()), ids=list(SNIPPETS))
 def test_small_ops_at_dtype_edges_leave_what_torch_leaves(code):
-    expected = summarize(run_snippet(code, torch, torch.nn, torch.nn.functional))
-    got = summarize(run_snippet(code, engine, engine.nn, engine.nn.functional))
-    assert reconcile(expected, got) == expected
+    expected, got = torch_and_engine(code)
+    assert got == expected
 
 
 @pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
