@@ -117,7 +117,7 @@ def _add_into(target: Any, grad: Any) -> None:
             and (other.device is CPU or other.device.type == "cpu") and target._view is None
             and (target._stride == geometry.row_major_strides(target._shape) or _dense(target))):
         view = target._numpy_view()
-        np.add(view, _operand(grad), out=view)
+        np.add(view, _operand(grad), view)  # out= given by position: numpy parses no keywords
         target._vc.value += 1  # add_'s version bump
     else:
         target.add_(grad)
@@ -216,14 +216,25 @@ def run_backward(tensors: Sequence[Any], grads: Sequence[Any], keep_graph: bool,
 
     # only a root can wait for no gradient (every other node is reached through an edge); a lone root
     # waits for none, the graph having no cycle
-    starts = [roots[0][0]] if len(roots) == 1 else [node for node in dict.fromkeys(node for node, _ in roots)
-                                                     if dependencies[node] == 0]
-    ready = [(*_priority(node), id(node), node) for node in starts]
-    heapq.heapify(ready)
+    if len(roots) == 1:
+        node = roots[0][0]
+        ready = [(*_priority(node), id(node), node)]
+    else:
+        starts = [node for node in dict.fromkeys(node for node, _ in roots) if dependencies[node] == 0]
+        ready = [(*_priority(node), id(node), node) for node in starts]
+        heapq.heapify(ready)
     callbacks: list[Any] = []
     _graph_tasks.append(callbacks)
     try:
-        _run(ready, buffers, dependencies, needed, captures, captured, receives, keep_graph, create_graph)
+        mode = grad_mode.state
+        previous, mode.enabled = mode.enabled, create_graph
+        quiet = begin_quiet()  # torch's kernels never warn of inf or nan (0 * inf in log's backward)
+        try:
+            buffers.quiet = True
+            _drain(ready, buffers, dependencies, needed, captures, captured, receives, keep_graph)
+        finally:
+            end_quiet(quiet)
+            mode.enabled = previous
         while callbacks:  # queue_callback's final callbacks, in order; one may queue another
             callbacks.pop(0)()
     finally:
@@ -251,21 +262,6 @@ def queue_callback(callback: Any) -> None:
     _graph_tasks[-1].append(callback)
 
 
-def _run(ready: list[Any], buffers: _Buffers, dependencies: dict[Node, int], needed: set[Node] | None,
-         captures: dict[Node, list[tuple[int, int]]], captured: list[Any], receives: set[Node] | None,
-         keep_graph: bool, create_graph: bool) -> None:
-    """The ready queue: each node once all the gradients it waits for have arrived."""
-    mode = grad_mode.state
-    previous, mode.enabled = mode.enabled, create_graph
-    quiet = begin_quiet()  # torch's kernels never warn of inf or nan (0 * inf in log's backward)
-    try:
-        buffers.quiet = True
-        _drain(ready, buffers, dependencies, needed, captures, captured, receives, keep_graph)
-    finally:
-        end_quiet(quiet)
-        mode.enabled = previous
-
-
 def _drain(ready: list[Any], buffers: _Buffers, dependencies: dict[Node, int], needed: set[Node] | None,
            captures: dict[Node, list[tuple[int, int]]], captured: list[Any], receives: set[Node] | None,
            keep_graph: bool) -> None:
@@ -276,25 +272,51 @@ def _drain(ready: list[Any], buffers: _Buffers, dependencies: dict[Node, int], n
     derivative-table node or a leaf's AccumulateGrad, on the host) takes a direct path: `_evaluate`'s
     steps without the checks that would find nothing to do."""
     pop, push, add, slots = heapq.heappop, heapq.heappush, buffers.add, buffers.slots
-    every_node = needed is None
+    every_node, mode, kinds = needed is None, grad_mode.state, _DIRECT
     while ready:
         node = pop(ready)[3]
         incoming = slots.pop(node, None)  # its gradients, taken
-        edges = node.next_functions
-        kind = _DIRECT[type(node)] if node._hooks is None and (
+        kind = kinds[type(node)] if node._hooks is None and (
             every_node or (node in needed and node not in captures)) else None
-        if kind is _TABLE and node._backward is None and node.output_meta[0][2] is CPU and node._rule is not None:
-            if incoming is None or (incoming[0] is None if len(incoming) == 1 else all(g is None for g in incoming)):
-                outgoing: list[Any] = [None] * len(edges)
-            else:
-                outgoing = _validate(node, node._rule.run(node, incoming, _mask(edges, receives)))
-            incoming = None
-            if not keep_graph:
-                node.release()
-        elif kind is _LEAF and node.output_meta[0][2] is CPU and not node.variable._backward_hooks:
+        if kind is _LEAF and node.output_meta[0][2] is CPU and not node.variable._backward_hooks:
             if incoming is not None:
                 _accumulate(node, incoming[0])
             continue
+        edges = node.next_functions
+        if kind is _TABLE and node._backward is None and node.output_meta[0][2] is CPU and node._rule is not None:
+            if incoming is not None and (incoming[0] is not None or len(incoming) > 1 and
+                                         any(g is not None for g in incoming)):
+                rule = node._rule
+                if receives is None and len(edges) == 1:
+                    mask: tuple[bool, ...] = (edges[0][0] is not None,)
+                elif receives is None and len(edges) == 2:
+                    mask = (edges[0][0] is not None, edges[1][0] is not None)
+                else:
+                    mask = _mask(edges, receives)
+                direct = rule.direct  # the formulas written out, for a plain pass (see the table's `direct`)
+                if direct is None or mode.enabled or node._saves or len(incoming) != 1 or \
+                        (outgoing := direct(node, incoming[0], mask)) is None:
+                    outgoing = rule.run(node, incoming, mask)
+                incoming = None
+                if len(outgoing) != len(edges):
+                    _validate(node, outgoing)  # refuses it
+                i = 0
+                for child, nr in edges:  # validate_outputs: each gradient as its edge expects (nearly always)
+                    grad = outgoing[i]
+                    i += 1
+                    if grad is not None and child is not None:
+                        meta = child.output_meta[nr]
+                        if grad._shape != meta[0] or grad.dtype is not meta[1] or (
+                                isinstance(child, AccumulateGrad) and child.variable._grad_dtype is not OWN_DTYPE):
+                            grad = None
+                            _validate(node, outgoing)
+                            break
+                grad = None
+            else:
+                outgoing: list[Any] = [None] * len(edges)
+                incoming = None
+            if not keep_graph and (node._raw is not None or node._saves):  # Node.release, when it has saves
+                node.release()
         else:
             given = _run_node(node, incoming or [None] * len(node.output_meta), needed, captures, captured, receives,
                               keep_graph)

@@ -12,6 +12,7 @@ import math
 from typing import Any
 
 from engine.autograd.derivatives import rule
+from engine.autograd.node import unpack_raw
 from engine.ops import backward_ops as B
 from engine.ops.factories import zeros_like
 from engine.ops.pointwise import where
@@ -26,6 +27,34 @@ def _conj(x: Any) -> Any:
 
 def maybe_multiply(t: Any, s: Any) -> Any:
     return t if s == 1 else B.mul_scalar(t, s)
+
+
+def _add_direct(node: Any, grad: Any, mask: tuple[bool, ...]) -> list[Any] | None:
+    """AddBackward0's formulas for a plain pass (the table's `direct`), `other`'s first."""
+    values = node._values
+    if values is None or len(mask) != 2 or "alpha" not in values:
+        return None
+    other = maybe_multiply(grad, values["alpha"]) if mask[1] else None
+    return [grad if mask[0] else None, other]
+
+
+def _mul_direct(node: Any, grad: Any, mask: tuple[bool, ...]) -> list[Any] | None:
+    """MulBackward0's formulas for a plain pass (the table's `direct`): both saves unpacked (so
+    version-checked) first, then `other`'s formula, then `self`'s. A field the op did not keep
+    reads as None, as from the Context."""
+    saved: dict[str, Any] = {}
+    if node._raw is None or len(mask) != 2 or not unpack_raw(node, saved):
+        return None
+    other = grad * _conj(saved.get("self")) if mask[1] else None
+    return [grad * _conj(saved.get("other")) if mask[0] else None, other]
+
+
+def _sigmoid_direct(node: Any, grad: Any, mask: tuple[bool, ...]) -> list[Any] | None:
+    """SigmoidBackward0's formula for a plain pass (the table's `direct`)."""
+    saved: dict[str, Any] = {}
+    if node._raw is None or len(mask) != 1 or not unpack_raw(node, saved):
+        return None
+    return [B.sigmoid_backward(grad, saved.get("result")) if mask[0] else None]
 
 
 def zeros(c: Any, grad: Any) -> Any:
@@ -280,7 +309,7 @@ DERIVATIVES = {
     # ------------------------------------------------------------------ arithmetic
     "AddBackward0": rule("self, other", keeps="alpha",
                          self=lambda c, grad: grad,
-                         other=lambda c, grad: maybe_multiply(grad, c.alpha)),
+                         other=lambda c, grad: maybe_multiply(grad, c.alpha), direct=_add_direct),
     "AddBackward1": rule("self", self=lambda c, grad: grad),
     "SubBackward0": rule("self, other", keeps="alpha",
                          self=lambda c, grad: grad,
@@ -293,7 +322,7 @@ DERIVATIVES = {
     # the .conj() of a complex operand (a real tensor is its own conjugate: no node, no copy)
     "MulBackward0": rule("self, other", saves={"other": "self", "self": "other"},
                          self=lambda c, grad: grad * _conj(c.other),
-                         other=lambda c, grad: grad * _conj(c.self)),
+                         other=lambda c, grad: grad * _conj(c.self), direct=_mul_direct),
     "MulBackward1": rule("self", keeps="other", self=lambda c, grad: B.mul_scalar(grad, _conj(c.other))),
     "DivBackward0": rule("self, other", saves={"other": "self, other", "self": "other"},
                          self=lambda c, grad: grad / _conj(c.other),
@@ -428,7 +457,8 @@ DERIVATIVES = {
                               self=lambda c, grad: clamp_backward(grad, c.self, None, c.max)),
     # ------------------------------------------------------------------ activations, and their backward ops
     "TanhBackward0": rule("self", saves="result", self=lambda c, grad: B.tanh_backward(grad, c.result)),
-    "SigmoidBackward0": rule("self", saves="result", self=lambda c, grad: B.sigmoid_backward(grad, c.result)),
+    "SigmoidBackward0": rule("self", saves="result", self=lambda c, grad: B.sigmoid_backward(grad, c.result),
+                             direct=_sigmoid_direct),
     "ReluBackward0": rule("self", saves="result", self=lambda c, grad: B.threshold_backward(grad, c.result, 0)),
     "LeakyReluBackward0": rule("self", saves="self", keeps="negative_slope",
                                self=lambda c, grad: B.leaky_relu_backward(grad, c.self, c.negative_slope, False)),
