@@ -300,10 +300,7 @@ def _drain(ready: list[Any], buffers: _Buffers, dependencies: dict[Node, int], n
                 incoming = None
                 if len(outgoing) != len(edges):
                     _validate(node, outgoing)  # refuses it
-                i = 0
-                for child, nr in edges:  # validate_outputs: each gradient as its edge expects (nearly always)
-                    grad = outgoing[i]
-                    i += 1
+                for (child, nr), grad in zip(edges, outgoing):  # validate_outputs: each as its edge expects
                     if grad is not None and child is not None:
                         meta = child.output_meta[nr]
                         if grad._shape != meta[0] or grad.dtype is not meta[1] or (
