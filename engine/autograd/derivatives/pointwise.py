@@ -16,6 +16,7 @@ from engine.autograd.node import unpack_raw
 from engine.ops import backward_ops as B
 from engine.ops.factories import zeros_like
 from engine.ops.pointwise import where
+from engine.tensor import Tensor
 
 
 def _conj(x: Any) -> Any:
@@ -50,9 +51,20 @@ def _mul_direct(node: Any, grad: Any, mask: tuple[bool, ...]) -> list[Any] | Non
 
 
 def _sigmoid_direct(node: Any, grad: Any, mask: tuple[bool, ...]) -> list[Any] | None:
-    """SigmoidBackward0's formula for a plain pass (the table's `direct`)."""
+    """SigmoidBackward0's formula for a plain pass (the table's `direct`). The result saved as its
+    layout (not yet read) is read through the numpy view it came with, unchanged since (its version
+    as saved), without making the alias unpack would make."""
+    raw = node._raw
+    if raw is None or len(mask) != 1 or len(raw) != 1:
+        return None
+    payload = raw[0][1]
+    if type(payload) is tuple and type(grad) is Tensor:
+        storage, _, shape, _, dtype, counter, bits, cache = payload
+        if counter.value == raw[0][2] and grad.dtype is dtype and not bits and cache is not None and \
+                cache[0] is storage.data:
+            return [B.sigmoid_backward_values(grad, cache[1], shape, dtype) if mask[0] else None]
     saved: dict[str, Any] = {}
-    if node._raw is None or len(mask) != 1 or not unpack_raw(node, saved):
+    if not unpack_raw(node, saved):
         return None
     return [B.sigmoid_backward(grad, saved.get("result")) if mask[0] else None]
 
