@@ -129,6 +129,9 @@ def scalar_rsub(value: Any, tensor: Tensor) -> Tensor:
 
 
 # --------------------------------------------------------------------------- activations
+_REDUCED = (dtypes.float16, dtypes.bfloat16)  # tanh_backward's kernel computes these in float32
+
+
 def _gradient_values(grad: Tensor, shape: tuple[int, ...], dtype: dtypes.dtype) -> Any:
     """`array_of(grad, dtype)` for a pointwise backward op whose other operand has `shape`: a broadcast
     number of that shape (sum's gradient, expanded) as the one number it repeats, which numpy
@@ -174,14 +177,20 @@ def sigmoid_backward(grad_output: Tensor, output: Tensor) -> Tensor:
 
 def sigmoid_backward_values(grad_output: Tensor, y: np.ndarray, shape: tuple[int, ...], dt: dtypes.dtype) -> Tensor:
     """sigmoid_backward's result from the output's values `y` (of `shape`, in dt), recording nothing:
-    grad * (1 - y) * y."""
-    return _new(_gradient_values(grad_output, shape, dt) * (1 - y) * y, dt)
+    grad * (1 - y) * y, for bfloat16 computed in float32 and rounded once, as ATen's kernel does
+    (float16 it computes in float16, op by op, as numpy does)."""
+    g = _gradient_values(grad_output, shape, dt)
+    if dt is dtypes.bfloat16:
+        g, y = np.float32(g) if np.ndim(g) == 0 else g.astype(np.float32), y.astype(np.float32)
+    return _new(g * (1 - y) * y, dt)
 
 
 def tanh_backward(grad_output: Tensor, output: Tensor) -> Tensor:
     dt = result_type(grad_output, output)
-    y = array_of(output, dt)
-    out = _new(_gradient_values(grad_output, output._shape, dt) * (1 - y * y), dt)
+    y, g = array_of(output, dt), _gradient_values(grad_output, output._shape, dt)
+    if dt in _REDUCED:  # computed in float32 and rounded once, as ATen's kernel does
+        g, y = np.float32(g) if np.ndim(g) == 0 else g.astype(np.float32), y.astype(np.float32)
+    out = _new(g * (1 - y * y), dt)
     if grad_mode.state.enabled:
         record("TanhBackwardBackward0", out, (grad_output, output),
                save={"grad_output": grad_output, "output": output})
