@@ -51,6 +51,9 @@ SNIPPETS = {
     "one operand without grad keeps the other's field only": (
         "torch.manual_seed(6)\na = torch.randn(2, 3, requires_grad=True)\nc = torch.randn(2, 3)\n"
         "(a * c + c).sum().backward()\n(c * a).sigmoid().sum().backward()"),
+    "a Parameter operand": (
+        "torch.manual_seed(13)\nw = torch.nn.Parameter(torch.randn(2, 3))\nx = torch.randn(2, 3)\n"
+        "((w * x).sigmoid() * w + w).sum().backward()"),
     "a tensor times itself and added to itself": (
         "a = torch.tensor([0.5, -1.5, 2.0], requires_grad=True)\n(a * a + a + a).sum().backward()"),
     "add and sub with alpha, mul by a number": (

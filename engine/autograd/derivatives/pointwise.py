@@ -12,7 +12,7 @@ import math
 from typing import Any
 
 from engine.autograd.derivatives import rule
-from engine.autograd.node import unpack_raw
+from engine.autograd.node import RAW_OUTPUT, unpack_raw
 from engine.ops import backward_ops as B
 from engine.ops.factories import zeros_like
 from engine.ops.pointwise import where
@@ -40,14 +40,25 @@ def _add_direct(node: Any, grad: Any, mask: tuple[bool, ...]) -> list[Any] | Non
 
 
 def _mul_direct(node: Any, grad: Any, mask: tuple[bool, ...]) -> list[Any] | None:
-    """MulBackward0's formulas for a plain pass (the table's `direct`): both saves unpacked (so
-    version-checked) first, then `other`'s formula, then `self`'s. A field the op did not keep
-    reads as None, as from the Context."""
-    saved: dict[str, Any] = {}
-    if node._raw is None or len(mask) != 2 or not unpack_raw(node, saved):
+    """MulBackward0's formulas for a plain pass (the table's `direct`): both saves checked first (as
+    unpack_raw checks them: there, as saved, and an input not a leaf still having its history),
+    then `other`'s formula, then `self`'s. A field the op did not keep reads as None, as from the
+    Context."""
+    raw = node._raw
+    if raw is None or len(mask) != 2:
         return None
-    other = grad * _conj(saved.get("self")) if mask[1] else None
-    return [grad * _conj(saved.get("other")) if mask[0] else None, other]
+    x = y = None
+    for field, tensor, version, kind in raw:
+        if tensor is None or kind is RAW_OUTPUT or tensor._vc.value != version or (tensor._fn is None and not kind):
+            return None  # the formulas' unpack says why (or makes the alias of a saved output)
+        if field == "self":
+            x = tensor
+        elif field == "other":
+            y = tensor
+        else:
+            return None
+    other = grad * (x if type(x) is Tensor and not x.dtype.is_complex else _conj(x)) if mask[1] else None
+    return [grad * (y if type(y) is Tensor and not y.dtype.is_complex else _conj(y)) if mask[0] else None, other]
 
 
 def _sigmoid_direct(node: Any, grad: Any, mask: tuple[bool, ...]) -> list[Any] | None:
