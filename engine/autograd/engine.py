@@ -127,16 +127,14 @@ def _discover(roots: list[Node]) -> dict[Node, int]:
     """Every node reachable from the roots, with how many edges point at it."""
     dependencies: dict[Node, int] = dict.fromkeys(roots, 0)
     stack = list(dependencies)
-    get = dependencies.get
     while stack:
         for child, _ in stack.pop().next_functions:
             if child is not None:
-                count = get(child)
-                if count is None:
+                if child in dependencies:
+                    dependencies[child] += 1
+                else:
                     dependencies[child] = 1
                     stack.append(child)
-                else:
-                    dependencies[child] = count + 1
     return dependencies
 
 
