@@ -183,10 +183,15 @@ def run_backward(tensors: Sequence[Any], grads: Sequence[Any], keep_graph: bool,
             raise RuntimeError(errors.NO_GRAD_FN.format(i=i))
         roots.append(edge)
     grads = _validate_roots(roots, grads)
-    dependencies = _discover([node for node, _ in roots])
     buffers = _Buffers()
-    for (node, nr), grad in zip(roots, grads):
-        buffers.add(node, nr, grad)  # the caller still holds the root gradient: it is never summed into
+    if len(roots) == 1:  # the usual backward: one root, its gradient the first and only in its buffer
+        node, nr = roots[0]
+        dependencies = _discover([node])
+        buffers.add(node, nr, grads[0])
+    else:
+        dependencies = _discover([node for node, _ in roots])
+        for (node, nr), grad in zip(roots, grads):
+            buffers.add(node, nr, grad)  # the caller still holds the root gradient: it is never summed into
 
     captures: dict[Node, list[tuple[int, int]]] = {}
     needed: set[Node] | None = None
