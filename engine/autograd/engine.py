@@ -221,7 +221,8 @@ def run_backward(tensors: Sequence[Any], grads: Sequence[Any], keep_graph: bool,
     # waits for none, the graph having no cycle
     if len(roots) == 1:
         node = roots[0][0]
-        ready = [(*_priority(node), id(node), node)]
+        ready = [(0, node.order, id(node), node) if isinstance(node, AccumulateGrad) else
+                 (1, -node.sequence_nr, id(node), node)]  # _priority's
     else:
         starts = [node for node in dict.fromkeys(node for node, _ in roots) if dependencies[node] == 0]
         ready = [(*_priority(node), id(node), node) for node in starts]

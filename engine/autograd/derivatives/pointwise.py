@@ -35,7 +35,8 @@ def _add_direct(node: Any, grad: Any, mask: tuple[bool, ...]) -> list[Any] | Non
     values = node._values
     if values is None or len(mask) != 2 or "alpha" not in values:
         return None
-    other = maybe_multiply(grad, values["alpha"]) if mask[1] else None
+    alpha = values["alpha"]
+    other = (grad if alpha == 1 else B.mul_scalar(grad, alpha)) if mask[1] else None  # maybe_multiply
     return [grad if mask[0] else None, other]
 
 
