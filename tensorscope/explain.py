@@ -92,6 +92,11 @@ def _explain_mismatch(history: Sequence[Snapshot], message: str) -> str:
         for snap in changes:
             lines.append(f"Step {snap.step} {_code(snap.source)} changed it in place "
                          f"(version {snap.objects[name].version}).")
+        after = saved_step.objects.get(name) if saved_step else None
+        if saved_step and after is not None and after.kind == "tensor" and after.version > saved.saved_version:
+            lines.append(f"Step {saved_step.step} itself changed it in place after that (version {after.version}): "
+                         "an in-place op later in the same statement, such as `out += x` or an `inplace=True` "
+                         "layer in a module's forward.")
         lines.append(f"Backward needs the values {node.name} saw, so it refuses to run on the changed `{name}`.")
         fix = rewrite(changes[-1].source) if changes else None
         if fix:

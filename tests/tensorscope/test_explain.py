@@ -301,3 +301,27 @@ def test_an_unknown_name_of_the_users_own_gets_no_import_advice():
     session = Session(cuda=False)
     session.run("y = x + 1")
     assert explain([step.snapshot for step in session.steps]) is None
+
+
+def test_a_change_inside_the_statement_that_saved_it_is_named_as_that_step():
+    text = story("""\
+        class Block(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(4, 4)
+                self.act = nn.ReLU(inplace=True)
+
+            def forward(self, x):
+                out = self.act(self.fc(x))
+                out += x
+                return out
+        block = Block()
+        x = torch.ones(2, 4, requires_grad=True)
+        y = block(x)
+        y.sum().backward()
+    """)
+    assert text.splitlines()[:2] == [
+        "`y` was saved by ReluBackward0 at step 6 (`y = block(x)`) as its own result, at version 1.",
+        "Step 6 itself changed it in place after that (version 2): an in-place op later in the same statement, "
+        "such as `out += x` or an `inplace=True` layer in a module's forward.",
+    ]
