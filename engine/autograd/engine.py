@@ -86,7 +86,12 @@ def _summed(old: Any, grad: Any) -> Any:
 def _operand(t: Any) -> Any:
     """A host tensor's values for a numpy sum: a broadcast number (every stride 0, as sum's gradient
     is) as the one number it repeats, which numpy broadcasts as it would the strided array (the same
-    additions, so the same bits) without building that array; any other tensor as its numpy view."""
+    additions, so the same bits) without building that array; any other tensor as its numpy view (a
+    small row-major one's cached view, the usual gradient, answered first)."""
+    cache = t._np_cache
+    if cache is not None and cache[2] is not None and cache[0] is t._storage.data and t._stride == cache[2] and \
+            not t._bits:
+        return cache[1]
     if not any(t._stride) and t._shape and 0 not in t._shape and not t._bits:
         data = t._storage.data
         if data.dtype == t.dtype.np:
@@ -112,11 +117,15 @@ def _add_into(target: Any, grad: Any) -> None:
     tensors of one shape and dtype in separate memory) straight in numpy, the version bumped as add_
     bumps it; anything else through add_ itself, with its checks."""
     storage, other = target._storage, grad._storage
+    cache = target._np_cache  # a small row-major tensor's (the usual .grad) cached view, else None
+    view = cache[1] if cache is not None and cache[2] is not None and cache[0] is storage.data and \
+        target._stride == cache[2] and not target._bits else None
     if (grad._shape == target._shape and grad.dtype is target.dtype and other is not storage
             and (storage.device is CPU or storage.device.type == "cpu") and not storage.inference
             and (other.device is CPU or other.device.type == "cpu") and target._view is None
-            and (target._stride == geometry.row_major_strides(target._shape) or _dense(target))):
-        view = target._numpy_view()
+            and (view is not None or target._stride == geometry.row_major_strides(target._shape) or _dense(target))):
+        if view is None:
+            view = target._numpy_view()
         np.add(view, _operand(grad), view)  # out= given by position: numpy parses no keywords
         target._vc.value += 1  # add_'s version bump
     else:
