@@ -310,21 +310,25 @@ def _drain(ready: list[Any], buffers: _Buffers, dependencies: dict[Node, int], n
                 if direct is None or mode.enabled or node._saves or len(incoming) != 1 or \
                         (outgoing := direct(node, incoming[0], mask)) is None:
                     outgoing = rule.run(node, incoming, mask)
-                incoming = None
                 if len(outgoing) != len(edges):
                     _validate(node, outgoing)  # refuses it
-                for (child, nr), grad in zip(edges, outgoing):  # validate_outputs: each as its edge expects
+                # validate_outputs has nothing to do when each gradient is as its edge expects (nearly
+                # always); the loop holds no gradient once done (when one is freed shows in the memory)
+                conforms = False
+                for i, (child, nr) in enumerate(edges):
+                    grad = outgoing[i]
                     if grad is not None and child is not None:
                         meta = child.output_meta[nr]
                         if grad._shape != meta[0] or grad.dtype is not meta[1] or (
                                 isinstance(child, AccumulateGrad) and child.variable._grad_dtype is not OWN_DTYPE):
-                            grad = None
-                            _validate(node, outgoing)
+                            conforms = True
                             break
                 grad = None
+                if conforms:
+                    _validate(node, outgoing)
             else:
                 outgoing: list[Any] = [None] * len(edges)
-                incoming = None
+            incoming = None  # torch's call_function holds its inputs until validate_outputs is done
             if not keep_graph and (node._raw is not None or node._saves):  # Node.release, when it has saves
                 node.release()
         else:

@@ -160,3 +160,26 @@ def test_reduced_float_activation_gradients_bit_for_bit(op, dtype):
         getattr(x, op)().sum().backward()  # sum's expanded gradient, read as one number
         grads.append(x.grad.float().numpy().tobytes())
     assert grads[1] == grads[0]
+
+
+def test_gradients_are_freed_when_torchs_engine_frees_them():
+    """validate_outputs frees each gradient it sums back to a broadcast operand's shape before it
+    looks at the next one, and a node's incoming gradient lives until validate_outputs is done
+    (torch's call_function holds its inputs until then): the order shows in the allocator's events.
+    Mul's gradients are made `other`'s first (storage 3, for b), then `self`'s (4, for a)."""
+    with Runtime().active():
+        events: list[tuple[str, int, int]] = []
+        allocation.allocator.listeners.append(lambda *event: events.append(event))
+        a, b = engine.ones(3, 1, requires_grad=True), engine.ones(1, 4, requires_grad=True)
+        result = (a * b).sigmoid()  # kept, so that its storage outlives the graph's hold on it
+        total = result.sum()
+        start = len(events)
+        first = allocation.allocator._next_id
+        total.backward()
+        heard = [(event, storage_id - first, nbytes) for event, storage_id, nbytes in events[start:]]
+    assert heard == [("alloc", 0, 4),  # the root gradient
+                     ("alloc", 1, 48), ("alloc", 2, 48), ("alloc", 3, 48),  # sigmoid's, then mul's two
+                     ("alloc", 4, 12), ("free", 3, 48),  # a's summed to (3, 1), the (3, 4) one freed
+                     ("alloc", 5, 16), ("free", 2, 48),  # b's summed to (1, 4)
+                     ("free", 1, 48),  # mul's incoming gradient, once validate_outputs is done
+                     ("free", 0, 4)]
