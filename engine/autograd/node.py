@@ -578,8 +578,7 @@ class Node:
     def release(self) -> None:
         raw = self._raw
         if raw is not None:  # the raw saves let go of their tensors, their fields, versions and kinds stay
-            for i, entry in enumerate(raw):
-                raw[i] = (entry[0], None, entry[2], entry[3])
+            self._raw = [(field, None, version, kind) for field, _, version, kind in raw]
         for _, saved in self._saves:
             saved.release()
 
