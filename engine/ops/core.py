@@ -18,10 +18,14 @@ import numpy as np
 
 from engine import dtypes, errors, geometry
 from engine.autograd import grad_mode, graph
+from engine.autograd import node as _node_module
 from engine.autograd.copy_slices import CopySlices
 from engine.autograd.node import (
+    RAW_OUTPUT,
     Node,
     RawSave,
+    _layout_of,
+    _new_object,
     _node_types,
     make_saved,
     new_node,
@@ -347,8 +351,62 @@ def adopt_recorded(name: str, result: np.ndarray, dtype: dtypes.dtype, inputs: t
                    save_result: str | None = None, stride: tuple[int, ...] | None = None) -> Tensor:
     """wrap_result for a short path that knows both what wrap_result would ask: its result is a fresh
     row-major array of dtype's type (adopted as it is; `stride`: its row-major strides, when at hand)
-    and an input requires grad in grad mode (the node is recorded)."""
+    and an input requires grad in grad mode (the node is recorded).
+
+    The commonest recording, one or two inputs that are results of ops (no views: their edge is
+    their own grad_fn) and saves kept raw, builds the node, its edges and its saves here in one
+    step, as new_node, edges_of and _raw_saves would (test_recording checks the two ways give the
+    same node); any other case takes _attach_to_result."""
     tensor = Tensor._adopt(result, dtype, stride)
+    if len(inputs) == 2:
+        a, b = inputs
+        if type(a) is not Tensor or a._view is not None or a._fn is None:
+            return _attach_general(name, tensor, inputs, save, save_result, values)
+        if type(b) is Tensor:
+            if b._view is not None or b._fn is None:
+                return _attach_general(name, tensor, inputs, save, save_result, values)
+            edges = ((a._fn, a._output_nr), (b._fn, b._output_nr))
+        elif type(b) is int or type(b) is float:
+            edges = ((a._fn, a._output_nr), _NO_EDGE)
+        else:
+            return _attach_general(name, tensor, inputs, save, save_result, values)
+    else:
+        a = inputs[0]
+        if len(inputs) != 1 or type(a) is not Tensor or a._view is not None or a._fn is None:
+            return _attach_general(name, tensor, inputs, save, save_result, values)
+        edges = ((a._fn, a._output_nr),)
+    raw = None
+    if save is not None or save_result is not None:
+        if graph.hooks.active or tensor._storage.inference:
+            return _attach_general(name, tensor, inputs, save, save_result, values)
+        raw = []
+        if save is not None:
+            if edges[-1] is _NO_EDGE:  # a number operand: which fields are read is the table's business
+                return _attach_general(name, tensor, inputs, save, save_result, values)
+            for field, t in save.items():
+                if type(t) is not Tensor or t._storage.inference:
+                    return _attach_general(name, tensor, inputs, save, save_result, values)
+                raw.append((field, t, t._vc.value, t._fn is None))
+        if save_result is not None:
+            raw.append((save_result, _layout_of(tensor), tensor._vc.value, RAW_OUTPUT))
+    cls = _node_types.get(name) or node_type(name)
+    node = _new_object(cls)  # new_node's fields, set here
+    node._backward = None
+    node._rule = cls.formula
+    node.next_functions = edges
+    node.output_meta = ((tensor._shape, dtype, tensor._storage.device),)
+    node._saves = ()
+    node._raw = raw
+    node._values = values or None
+    node._hooks = None
+    node.sequence_nr = next(_node_module.sequences.nodes)
+    tensor._fn = node
+    return tensor
+
+
+def _attach_general(name: str, tensor: Tensor, inputs: tuple[Any, ...], save: dict[str, Any] | None,
+                    save_result: str | None, values: dict[str, Any] | None) -> Tensor:
+    """adopt_recorded's other cases: _attach_to_result records the node."""
     _attach_to_result(name, tensor, inputs, None, save, save_result, values)
     return tensor
 
