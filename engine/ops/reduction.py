@@ -179,8 +179,19 @@ def sum(self: Tensor, dim: Any = _ABSENT, keepdim: bool = False, *, dtype: Any =
     them for the other reductions: its wrapper would cost `x.sum()` of a small tensor a tenth of
     its time."""
     if dim is _ABSENT and not keepdim and dtype is None and out is None and axis is _ABSENT and \
-            keepdims is _ABSENT and self.dtype.is_floating_point:
-        return _sum_all(self)
+            keepdims is _ABSENT:
+        cache = self._np_cache
+        if cache is not None and cache[2] is not None and cache[0] is self._storage.data and not self._bits:
+            x = cache[1]  # _numpy_view's answer, known small and C-contiguous: _short_total's case, decided here
+            if 0 < x.size < _SHORT_SUMS.get(self.dtype, 0):
+                total = quiet_unary(summation.short_row_sum, x)  # torch never warns about nan/inf sums
+                if grad_mode.state.enabled and (  # self.requires_grad, read off its fields
+                        self._requires_grad or self._fn is not None or (self._view is not None and self.requires_grad)):
+                    return adopt_recorded("SumBackward0", total, self.dtype, (self,),
+                                          values={"self_sym_sizes": self._shape}, stride=())
+                return Tensor._adopt(total, self.dtype, ())
+        if self.dtype.is_floating_point:
+            return _sum_all(self)
     if axis is not _ABSENT:
         dim = axis
     if keepdims is not _ABSENT:
@@ -197,6 +208,11 @@ def sum(self: Tensor, dim: Any = _ABSENT, keepdim: bool = False, *, dtype: Any =
         return _emit(result, dt, "SumBackward0", "sum", (self,), out=out, values={"self_sym_sizes": self._shape})
     return _emit(result, dt, "SumBackward1", "sum", (self,), out=out,
                  values={"dim": saved_dims(_listed(dim)), "keepdim": keepdim, "self_sym_sizes": self._shape})
+
+
+# The dtypes whose small sums short_row_sum takes (they sum in themselves), with the length from
+# which a row is no longer short.
+_SHORT_SUMS = {dt: summation.SHORT_LENGTH[dt.np] for dt in (dtypes.float32, dtypes.float64)}
 
 
 def _short_total(self: Tensor) -> np.ndarray | None:
@@ -232,8 +248,8 @@ def mean(self: Tensor, dim: Any = _ABSENT, keepdim: bool = False, *, dtype: Any 
             if not grad_mode.state.enabled or not (  # self.requires_grad, read off its fields
                     self._requires_grad or self._fn is not None or (self._view is not None and self.requires_grad)):
                 return Tensor._adopt(total, self.dtype, ())  # no node: the fresh 0-d result as it is
-            return wrap_result("MeanBackward0", total, self.dtype, (self,),
-                               values={"self_sym_numel": numel, "self_sym_sizes": self._shape})
+            return adopt_recorded("MeanBackward0", total, self.dtype, (self,),
+                                  values={"self_sym_numel": numel, "self_sym_sizes": self._shape}, stride=())
     if dim is _ABSENT and keepdim:
         raise _keepdim_without_dim("mean")
     if dtype is not None:
