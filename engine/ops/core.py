@@ -24,7 +24,6 @@ from engine.autograd.node import (
     RAW_OUTPUT,
     Node,
     RawSave,
-    _layout_of,
     _new_object,
     _node_types,
     make_saved,
@@ -387,8 +386,9 @@ def adopt_recorded(name: str, result: np.ndarray, dtype: dtypes.dtype, inputs: t
                 if type(t) is not Tensor or t._storage.inference:
                     return _attach_general(name, tensor, inputs, save, save_result, values)
                 raw.append((field, t, t._vc.value, t._fn is None))
-        if save_result is not None:
-            raw.append((save_result, _layout_of(tensor), tensor._vc.value, RAW_OUTPUT))
+        if save_result is not None:  # raw_output's entry, of a fresh result (offset 0, no conj/neg bits)
+            raw.append((save_result, (tensor._storage, 0, tensor._shape, tensor._stride, dtype, tensor._vc, 0,
+                                      tensor._np_cache), 0, RAW_OUTPUT))
     cls = _node_types.get(name) or node_type(name)
     node = _new_object(cls)  # new_node's fields, set here
     node._backward = None
