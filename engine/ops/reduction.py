@@ -182,9 +182,15 @@ def sum(self: Tensor, dim: Any = _ABSENT, keepdim: bool = False, *, dtype: Any =
             keepdims is _ABSENT:
         cache = self._np_cache
         if cache is not None and cache[2] is not None and cache[0] is self._storage.data and not self._bits:
-            x = cache[1]  # _numpy_view's answer, known small and C-contiguous: _short_total's case, decided here
-            if 0 < x.size < _SHORT_SUMS.get(self.dtype, 0):
+            x, flat = cache[1], cache[0]  # _numpy_view's answer, known small and C-contiguous; the storage's
+            n = x.size
+            if n == flat.size and n == _TWO_VECTORS.get(self.dtype) and not self._offset:
+                total = quiet_unary(summation.two_vector_sum, flat)  # the storage holds just these values
+            elif 0 < n < _SHORT_SUMS.get(self.dtype, 0):
                 total = quiet_unary(summation.short_row_sum, x)  # torch never warns about nan/inf sums
+            else:
+                total = None
+            if total is not None:
                 if grad_mode.state.enabled and (  # self.requires_grad, read off its fields
                         self._requires_grad or self._fn is not None or (self._view is not None and self.requires_grad)):
                     return adopt_recorded("SumBackward0", total, self.dtype, (self,),
@@ -213,6 +219,7 @@ def sum(self: Tensor, dim: Any = _ABSENT, keepdim: bool = False, *, dtype: Any =
 # The dtypes whose small sums short_row_sum takes (they sum in themselves), with the length from
 # which a row is no longer short.
 _SHORT_SUMS = {dt: summation.SHORT_LENGTH[dt.np] for dt in (dtypes.float32, dtypes.float64)}
+_TWO_VECTORS = {dt: summation.TWO_VECTORS[dt.np] for dt in (dtypes.float32, dtypes.float64)}
 
 
 def _short_total(self: Tensor) -> np.ndarray | None:
