@@ -350,7 +350,7 @@ def adopt_recorded(name: str, result: np.ndarray, dtype: dtypes.dtype, inputs: t
                    save_result: str | None = None, stride: tuple[int, ...] | None = None) -> Tensor:
     """wrap_result for a short path that knows both what wrap_result would ask: its result is a fresh
     row-major array of dtype's type (adopted as it is; `stride`: its row-major strides, when at hand)
-    and an input requires grad in grad mode (the node is recorded).
+    and an input requires grad in grad mode (the node is recorded). `inputs[0]` is a tensor.
 
     The commonest recording, one or two inputs that are results of ops (no views: their edge is
     their own grad_fn) and saves kept raw, builds the node, its edges and its saves here in one
@@ -359,21 +359,22 @@ def adopt_recorded(name: str, result: np.ndarray, dtype: dtypes.dtype, inputs: t
     tensor = Tensor._adopt(result, dtype, stride)
     if len(inputs) == 2:
         a, b = inputs
-        if type(a) is not Tensor or a._view is not None or a._fn is None:
-            return _attach_general(name, tensor, inputs, save, save_result, values)
+        fn = a._fn
         if type(b) is Tensor:
-            if b._view is not None or b._fn is None:
+            other_fn = b._fn
+            if fn is None or other_fn is None or a._view is not None or b._view is not None:
                 return _attach_general(name, tensor, inputs, save, save_result, values)
-            edges = ((a._fn, a._output_nr), (b._fn, b._output_nr))
-        elif type(b) is int or type(b) is float:
-            edges = ((a._fn, a._output_nr), _NO_EDGE)
+            edges = ((fn, a._output_nr), (other_fn, b._output_nr))
+        elif (type(b) is int or type(b) is float) and fn is not None and a._view is None:
+            edges = ((fn, a._output_nr), _NO_EDGE)
         else:
             return _attach_general(name, tensor, inputs, save, save_result, values)
     else:
         a = inputs[0]
-        if len(inputs) != 1 or type(a) is not Tensor or a._view is not None or a._fn is None:
+        fn = a._fn
+        if fn is None or a._view is not None or len(inputs) != 1:
             return _attach_general(name, tensor, inputs, save, save_result, values)
-        edges = ((a._fn, a._output_nr),)
+        edges = ((fn, a._output_nr),)
     raw = None
     if save is not None or save_result is not None:
         if graph.hooks.active or tensor._storage.inference:
