@@ -193,8 +193,9 @@ def sum(self: Tensor, dim: Any = _ABSENT, keepdim: bool = False, *, dtype: Any =
             if total is not None:
                 if grad_mode.state.enabled and (  # self.requires_grad, read off its fields
                         self._requires_grad or self._fn is not None or (self._view is not None and self.requires_grad)):
-                    return adopt_recorded("SumBackward0", total, self.dtype, (self,),
-                                          values={"self_sym_sizes": self._shape}, stride=())
+                    # by position (save, values, save_result, stride): keywords cost this hot call a few percent
+                    return adopt_recorded("SumBackward0", total, self.dtype, (self,), None,
+                                          {"self_sym_sizes": self._shape}, None, ())
                 return Tensor._adopt(total, self.dtype, ())
         if self.dtype.is_floating_point:
             return _sum_all(self)
