@@ -225,8 +225,8 @@ _TWO_VECTORS = {dt: summation.TWO_VECTORS[dt.np] for dt in (dtypes.float32, dtyp
 
 def _short_total(self: Tensor) -> np.ndarray | None:
     """The sum of every element of a small row-major float32/float64 tensor (the dtypes that sum in
-    themselves), as a fresh 0-d array, by the kernel's short path (ATen's order all the same); None
-    for any other tensor."""
+    themselves), as a 0-d array of its own (short_row_sum's), by the kernel's short path (ATen's
+    order all the same); None for any other tensor."""
     x = self._numpy_view()
     if 0 < x.size < summation.SHORT_LENGTH.get(x.dtype, 0) and x.flags.c_contiguous:
         return quiet_unary(summation.short_row_sum, x)  # torch never warns about nan/inf sums
