@@ -184,8 +184,8 @@ def sum(self: Tensor, dim: Any = _ABSENT, keepdim: bool = False, *, dtype: Any =
         if cache is not None and cache[2] is not None and cache[0] is self._storage.data and not self._bits:
             x, flat = cache[1], cache[0]  # _numpy_view's answer, known small and C-contiguous; the storage's
             n = x.size
-            if n == flat.size and n == _TWO_VECTORS.get(self.dtype) and not self._offset:
-                total = quiet_unary(summation.two_vector_sum, flat)  # the storage holds just these values
+            if n == flat.size and n == _TWO_VECTORS.get(self.dtype) and not self._offset and flat.dtype is x.dtype:
+                total = quiet_unary(summation.two_vector_sum, flat)  # the storage holds just these values, as stored
             elif 0 < n < _SHORT_SUMS.get(self.dtype, 0):
                 total = quiet_unary(summation.short_row_sum, x)  # torch never warns about nan/inf sums
             else:

@@ -78,7 +78,8 @@ def test_two_whole_vectors_sum_as_the_cascade_sums_them(dtype: type) -> None:
 @pytest.mark.parametrize("shape", [(4, 4), (2, 8), (16,), (2, 2, 4)])
 def test_the_sums_of_two_vector_tensors_are_torchs_bit_for_bit(shape: tuple[int, ...]) -> None:
     """x.sum() of a tensor of exactly two vectors, holding its whole storage or not (a view with an
-    offset, a row of a larger tensor), with and without grad: torch's bits, grad_fn and saved sizes.
+    offset, a row of a larger tensor, a view of an int32 storage as float32), with and without grad:
+    torch's bits, grad_fn and saved sizes.
     Each is summed twice: a view's first sum makes the numpy view the second one starts from."""
     torch = pytest.importorskip("torch")
     import engine
@@ -90,7 +91,8 @@ def test_the_sums_of_two_vector_tensors_are_torchs_bit_for_bit(shape: tuple[int,
         row = lib.from_numpy(values.copy())[1].reshape(shape)
         leaf = lib.from_numpy(values[2].copy()).reshape(shape).requires_grad_()
         result = leaf * 1
-        sums = [t.sum() for t in (whole, row, result, leaf) for _ in range(2)]
+        bits = (lib.arange(16, dtype=lib.int32) * 1065353216).reshape(shape).view(lib.float32)  # another dtype's storage
+        sums = [t.sum() for t in (whole, row, result, leaf, bits) for _ in range(2)]
         found = [(s.detach().numpy().tobytes(), s.grad_fn.name() if s.grad_fn else None,
                   tuple(s.grad_fn._saved_self_sym_sizes) if s.grad_fn else None) for s in sums]
         if lib is torch:
