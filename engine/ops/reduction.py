@@ -177,17 +177,19 @@ def sum(self: Tensor, dim: Any = _ABSENT, keepdim: bool = False, *, dtype: Any =
         out: Tensor | None = None, axis: Any = _ABSENT, keepdims: Any = _ABSENT) -> Tensor:
     """torch.sum and Tensor.sum. numpy's axis= and keepdims= are taken here as _numpy_names takes
     them for the other reductions: its wrapper would cost `x.sum()` of a small tensor a tenth of
-    its time."""
+    its time. `x.sum()` of a small row-major float32/float64 tensor (_short_total's case, decided
+    from its cached numpy view's fields) goes straight to the kernel; one of exactly two vectors
+    that holds its whole storage sums the storage's flat buffer (two_vector_sum), without a reshape."""
     if dim is _ABSENT and not keepdim and dtype is None and out is None and axis is _ABSENT and \
             keepdims is _ABSENT:
         cache = self._np_cache
         if cache is not None and cache[2] is not None and cache[0] is self._storage.data and not self._bits:
-            x, flat = cache[1], cache[0]  # _numpy_view's answer, known small and C-contiguous; the storage's
-            n = x.size
+            x, flat = cache[1], cache[0]  # _numpy_view's answer (small, C-contiguous), the storage's buffer
+            n = x.size  # torch never warns about nan/inf sums: the kernels run quietly
             if n == flat.size and n == _TWO_VECTORS.get(self.dtype) and not self._offset and flat.dtype is x.dtype:
-                total = quiet_unary(summation.two_vector_sum, flat)  # the storage holds just these values, as stored
+                total = quiet_unary(summation.two_vector_sum, flat)
             elif 0 < n < _SHORT_SUMS.get(self.dtype, 0):
-                total = quiet_unary(summation.short_row_sum, x)  # torch never warns about nan/inf sums
+                total = quiet_unary(summation.short_row_sum, x)
             else:
                 total = None
             if total is not None:
