@@ -243,7 +243,15 @@ def _attach_to_result(name: str, out: Tensor, inputs: Sequence[Any], backward: B
     """attach_node for one output (what nearly every op records), saving it as `save_result` if
     named: the node and its saved fields are built straight, without the general path's loops."""
     cls = _node_types.get(name) or node_type(name)
-    node = new_node(cls, backward, ((out._shape, out.dtype, out._storage.device),), values)
+    node = _new_object(cls)  # new_node's fields, set here (test_recording checks every field is set)
+    node._backward = backward
+    node._rule = cls.formula
+    node.output_meta = ((out._shape, out.dtype, out._storage.device),)
+    node._saves = ()
+    node._raw = None
+    node._values = values or None
+    node._hooks = None
+    node.sequence_nr = next(_node_module.sequences.nodes)  # before edges_of, as new_node's caller
     node.next_functions = edges = edges_of(inputs)
     if out._fn is None:  # a fresh result: _set_grad_fn without the hooks an old history had
         out._fn = node

@@ -219,3 +219,20 @@ def test_a_result_recorded_in_one_step_keeps_what_the_general_path_keeps(op, mon
     for module in (pointwise, reduction):
         monkeypatch.setattr(module, "adopt_recorded", _general_adopt_recorded)
     assert run() == in_one_step
+
+
+def test_every_way_of_recording_sets_every_field_of_its_node():
+    """new_node, adopt_recorded and _attach_to_result each set a node's fields themselves (no
+    constructor call): none of them leaves a field unset, whichever node class they make."""
+    leaf = engine.ones(2, 3, requires_grad=True)
+    a = leaf * 1  # adopt_recorded, one step
+    made = {
+        "adopt_recorded": a, "adopt_recorded, general": leaf + a, "a view (_attach_to_result)": a.t(),
+        "wrap_result (_attach_to_result)": a.exp(), "in place (new_node)": (leaf * 1).mul_(2),
+        "a view chain (new_node)": a[1:, ::2], "several outputs": a.split(1)[0],
+    }
+    fields = [s for s in Node.__slots__ if s != "__weakref__"]
+    for how, tensor in made.items():
+        node = tensor.grad_fn
+        unset = [f for f in fields if not hasattr(node, f)]
+        assert not unset, (how, type(node).__name__, unset)
