@@ -122,12 +122,15 @@ def short_row_sum(values: np.ndarray) -> np.ndarray:
     return np.array(float(total) + 0.0, values.dtype)
 
 
+_partial_sums = np.add.accumulate  # looked up once: x.sum() of a small tensor calls it every time
+
+
 def two_vector_sum(row: np.ndarray) -> np.ndarray:
     """short_row_sum of a 1-D C-contiguous float32 or float64 row of exactly two vectors (a 4x4
     float32 tensor's storage): the vectors added lane by lane, then the lanes in turn, with no
     reshape (the same additions as short_row_sum's, as a 0-d view of the partial sums)."""
     width = row.size >> 1
-    total = np.add.accumulate(row[:width] + row[width:])[-1, ...]
+    total = _partial_sums(row[:width] + row[width:])[-1, ...]
     if not total:  # a zero: +0. as ATen's accumulators, starting at +0., end (see short_row_sum)
         total[()] = 0.0
     return total
