@@ -708,7 +708,7 @@ class Tensor:
     def numpy(self, force: bool = False) -> np.ndarray:
         from engine.autograd import grad_mode
 
-        if self.requires_grad and not force and grad_mode.state.enabled:
+        if self.requires_grad and not force and grad_mode.is_grad_enabled():
             raise RuntimeError(errors.NUMPY_REQUIRES_GRAD)
         if force:  # detach().resolve_conj().resolve_neg().numpy(): memory is shared unless a bit is set
             return self._numpy_view()
