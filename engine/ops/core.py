@@ -41,6 +41,9 @@ def is_tensor(x: object) -> bool:
     return isinstance(x, Tensor)
 
 
+_HUGE = 2 ** 62  # a Python int within this is a Scalar without question (dtypes.check_scalar_int)
+
+
 def result_type(*operands: Any) -> dtypes.dtype:
     """torch.result_type: dimensioned tensors outrank 0-dim tensors, which outrank Python scalars;
     a lower rank only matters when it brings a higher category (bool < int < float)."""
@@ -50,7 +53,7 @@ def result_type(*operands: Any) -> dtypes.dtype:
             if isinstance(b, Tensor):
                 if a.dtype is b.dtype:
                     return a.dtype
-            elif (type(b) is int or type(b) is float) and a.dtype.is_floating_point:
+            elif (type(b) is float or (type(b) is int and -_HUGE < b < _HUGE)) and a.dtype.is_floating_point:
                 return a.dtype  # a Python number never lifts a floating-point tensor's dtype
     ranks: list[dtypes.dtype | None] = [None, None, None]
     for x in operands:
@@ -59,6 +62,7 @@ def result_type(*operands: Any) -> dtypes.dtype:
         elif isinstance(x, bool | np.bool_):
             rank, d = 2, dtypes.bool_
         elif isinstance(x, numbers.Integral):
+            dtypes.check_scalar_int(x)
             rank, d = 2, dtypes.int64
         elif isinstance(x, numbers.Real):
             rank, d = 2, dtypes.get_default_dtype()
@@ -94,6 +98,12 @@ def array_of(x: Any, dtype: dtypes.dtype) -> Any:
     if isinstance(x, Tensor):
         arr = x._numpy_view()
         return arr if arr.dtype == dtype.np else arr.astype(dtype.np)
+    if (type(x) is float or type(x) is int) and not -65504.0 <= x <= 65504.0:
+        return quietly(_number_in, x, dtype)  # beyond float16's range a float dtype's number is inf, silently
+    return _number_in(x, dtype)
+
+
+def _number_in(x: Any, dtype: dtypes.dtype) -> Any:
     try:
         return dtype.np.type(x)
     except OverflowError:  # an int beyond an integer dtype wraps as C++ casts it (int8 + 300 adds 44)
