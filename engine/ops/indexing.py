@@ -345,7 +345,6 @@ def setitem(self: Tensor, index: Any, value: Any) -> None:
         _copy_to(view, value)
         return
     check_inplace_allowed(view, value)  # index_put_'s autograd check comes before its kernel's index checks
-    _check_bounds(view, advanced)
     lead = 0
     while lead < value.ndim and value._shape[lead] == 1:  # torch's slicePrefix1sDims
         lead += 1
@@ -381,24 +380,31 @@ def _copy_to(dst: Tensor, src: Tensor) -> None:
 
 def index_put_(self: Tensor, indices: Sequence[Any], values: Any, accumulate: bool = False,
                _positions: list[tuple[int, Any]] | None = None) -> Tensor:
+    if _positions is None:
+        _check_index_count(self, indices)
     positions = _positions if _positions is not None else list(zip(range(len(indices)), indices))
     return _index_put(self, positions, values, accumulate, "IndexPutBackward0")
 
 
+def _check_index_count(self: Tensor, indices: Sequence[Any]) -> None:
+    if len(indices) > self.ndim:
+        raise IndexError(f"too many indices for tensor of dimension {self.ndim} (got {len(indices)})")
+
+
 def index_put_impl_(self: Tensor, indices: Sequence[Tensor | None], values: Any, accumulate: bool) -> Tensor:
     """at::_index_put_impl_ (what index's derivative calls): index_put_ recorded as IndexPutImplBackward0."""
+    _check_index_count(self, indices)
     return _index_put(self, positions_of(indices), values, accumulate, "IndexPutImplBackward0")
 
 
 def index_put(self: Tensor, indices: Sequence[Tensor | None], values: Any, accumulate: bool = False) -> Tensor:
+    _check_index_count(self, indices)
     return _out_of_place(self, lambda t: _index_put(t, positions_of(indices), values, accumulate,
                                                     "IndexPutBackward0"))
 
 
 def _index_put(self: Tensor, positions: list[tuple[int, Any]], values: Any, accumulate: bool, name: str) -> Tensor:
     check_inplace_allowed(self, values)
-    np_index = _numpy_index(self, positions)
-    selected_shape = self._numpy_view()[np_index].shape
     if not isinstance(values, Tensor):
         values = _scalar_tensor(values, self.dtype)
     _expanded_warning(self, "index_put_", "tensor[indices] = tensor")
@@ -410,6 +416,9 @@ def _index_put(self: Tensor, positions: list[tuple[int, Any]], values: Any, accu
         check_no_overlap(self, values)
         for _, item in positions:
             check_no_overlap(self, item)
+    _check_bounds(self, positions)  # the indices are looked at after the overlap checks, as in ATen
+    np_index = _numpy_index(self, positions)
+    selected_shape = self._numpy_view()[np_index].shape
     check_writable(self, values.dtype if values.ndim else None, internal_overlap=False)
     if not _expandable(values._shape, selected_shape):
         raise RuntimeError(f"shape mismatch: value tensor of shape {errors.shape_text(values._shape)} cannot be "
@@ -663,6 +672,11 @@ def index_fill_(self: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
     check_writable(self, internal_overlap=False)
     d = geometry.wrap_dim(dim, max(self.ndim, 1))
     idx = index._numpy_view().reshape(-1)
+    # ATen restrides self to step 0 along dim over the index's length before looking at any index:
+    # an empty self on too small a storage fails there (`torch.zeros(0).index_fill_(0, i, 1.)`)
+    sizes, strides = (list(self._shape), list(self._stride)) if self.ndim else ([1], [1])
+    sizes[d], strides[d] = idx.size, 0
+    geometry.check_strided_layout(sizes, strides, self._offset, self.dtype.itemsize, self._storage.nbytes)
     fill = value._numpy_view()[()] if isinstance(value, Tensor) else value
     size = self._shape[d] if self.ndim else 1
     bad = idx[(idx < -size) | (idx >= size)]

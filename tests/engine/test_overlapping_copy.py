@@ -31,3 +31,27 @@ CASES = {
 def test_an_overlapping_copy_reads_what_it_already_wrote(code: str) -> None:
     expected, got = torch_and_engine(code)
     assert got == expected
+
+
+EMPTIED = {
+    "index_fill_ of an empty tensor": "r = torch.zeros(0).index_fill_(0, torch.tensor([0]), 7.0)",
+    "index_fill_ of an empty slice at the end": "r = torch.zeros(5)[5:].index_fill_(0, torch.tensor([0]), 7.0)",
+    "index_fill_ of an empty slice inside": "r = torch.zeros(5)[2:2].index_fill_(0, torch.tensor([0]), 7.0)",
+    "index_fill_ along an empty dim": "r = torch.zeros(3, 0).index_fill_(1, torch.tensor([0]), 7.0)",
+    "index_fill_ after set_()": "a = torch.zeros(3)\na.set_()\na.index_fill_(0, torch.tensor([0]), 1.0)",
+    "index_fill_ out of range": "r = torch.zeros(3).index_fill_(0, torch.tensor([5]), 7.0)",
+    "a tensor emptied by set_() put into itself": "a = torch.arange(1.).reshape(1).clone()\na.set_()\n"
+                                                  "a[[0, -1]] = a",
+    "an empty tensor put into itself": "a = torch.zeros(0)\na[[0]] = a",
+    "an index into an empty tensor": "a = torch.zeros(0)\na[[0]] = 1.0",
+    "index_put_ with too many indices": "x = torch.zeros(3)\n"
+                                        "x.index_put_((torch.tensor([0]), torch.tensor([0])), torch.tensor(1.))",
+    "index_put_ out of range": "x = torch.zeros(3)\nx.index_put_((torch.tensor([5]),), torch.tensor(1.))",
+}
+
+
+@pytest.mark.parametrize("code", EMPTIED.values(), ids=EMPTIED.keys())
+def test_writes_into_empty_tensors_fail_where_torch_fails(code: str) -> None:
+    """ATen checks overlap and restrides before it looks at an index (the fuzzer's set_() programs)."""
+    expected, got = torch_and_engine(code)
+    assert got == expected
