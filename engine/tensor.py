@@ -510,9 +510,11 @@ class Tensor:
         except RuntimeError:
             return self._fn
 
-    def _set_grad_fn(self, node: Node | None, output_nr: int) -> None:
+    def _set_grad_fn(self, node: Node | None, output_nr: int, move_retains_grad: bool = True) -> None:
         """A new history: hooks registered so far stay with the old node (they see the gradient of the
-        old value), a retain_grad moves to the new one, as in PyTorch."""
+        old value), a retain_grad moves to the new one, as in PyTorch. An in-place view op
+        (`move_retains_grad` False: t_, transpose_...) leaves it on the old node, which then receives
+        .grad in the old layout; the next history change finds it missing and fails as torch does."""
         old, old_nr = self._fn, self._output_nr
         self._fn = node
         self._output_nr = output_nr
@@ -521,9 +523,11 @@ class Tensor:
         if old is not None and old is not node:
             if self._backward_hooks is not None:
                 self._backward_hooks = None
-            if self._retains_grad and node is not None:
+            if self._retains_grad and node is not None and move_retains_grad:
                 ref = old.hooks().retains_grad.pop(old_nr, None) if old._hooks is not None else None
-                node.hooks().retains_grad[output_nr] = ref or weakref.ref(self)
+                if ref is None:
+                    raise RuntimeError(errors.RETAIN_GRAD_STRANDED)
+                node.hooks().retains_grad[output_nr] = ref
 
     def _gradient_edge(self) -> tuple[Node, int] | None:
         """Where gradients for this tensor go: its grad_fn, or its leaf's AccumulateGrad."""

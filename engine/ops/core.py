@@ -11,6 +11,7 @@ view.
 from __future__ import annotations
 
 import numbers
+import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -503,9 +504,9 @@ def apply_inplace(self: Tensor, write: Callable[[np.ndarray], None], name: str, 
     node._saves = saved_before
     view_fn = None
     if self._view is None:
-        self._set_grad_fn(node, 0)
+        self._set_grad_fn(node, 0, move_retains_grad=not layout_op)
     elif layout_op:
-        self._set_grad_fn(node, 0)
+        self._set_grad_fn(node, 0, move_retains_grad=False)
         self._view.attr_version = self._vc.value
     else:
         rebase_view(self, node, base_edge)
@@ -513,7 +514,9 @@ def apply_inplace(self: Tensor, write: Callable[[np.ndarray], None], name: str, 
     if save_result:
         saved_result = saved_output(self)
         if view_fn is not None:
-            saved_result.view_grad_fn = view_fn  # a version error names the view's node after the rebase
+            # a version error names the view's node after the rebase while it lives (torch keeps a weak
+            # pointer to it: once the view's history is rebuilt again it names the op that saved)
+            saved_result.view_grad_fn = weakref.ref(view_fn)
         node._saves = (*node._saves, (save_result, saved_result))
     return self
 
