@@ -1,5 +1,6 @@
 """The differential fuzzer's misses at seeds 3000..9999, each now agreeing with torch 2.13 both ways
-(the engine as torch, and `tensorscope replay`'s trace), with the smaller programs that show what
+(the engine as torch, and `tensorscope replay`'s trace) but one left to torch's MKL (a strict xfail
+saying why), with the smaller programs that show what
 each was about: a copy whose source overlaps what it writes, index_fill_ and index_put_ on a tensor
 emptied by set_(), a retain_grad'ed tensor whose history an in-place view op changed, and the
 node a version error names for an in-place op on a view."""
@@ -17,7 +18,21 @@ MISSES = {6182: "setitem from an overlapping source", 9799: "setitem from an ove
           8008: "retain_grad, then transpose_ of a view", 7776: "version error after leaky_relu_ on a view"}
 
 
-@pytest.mark.parametrize("seed", MISSES, ids=[f"{seed} {why}" for seed, why in MISSES.items()])
+# float32 exp in torch is MKL's vsExp (torch.backends.mkl): within an ulp, not always the nearest
+# float, and not reproducible from numpy; e**15 is 3269017.5 there, 3269017.25 here (the nearest), and
+# sin of either (their ulp is 0.25 there) differs in the first digit. Nothing to fix short of MKL.
+LIBM = {8148: "exp(15.) in float32 is MKL's 3269017.5, the engine's is the nearest float, 3269017.25; "
+              "a following sin turns that last bit into 0.96172 against 0.99962"}
+
+
+def _seeds() -> list:
+    return [pytest.param(seed, id=f"{seed} {why}") for seed, why in MISSES.items()] + \
+        [pytest.param(seed, id=f"{seed} float32 exp then sin near 3e6",
+                      marks=pytest.mark.xfail(strict=True, raises=AssertionError, reason=why))
+         for seed, why in LIBM.items()]
+
+
+@pytest.mark.parametrize("seed", _seeds())
 def test_the_former_miss_agrees_both_ways(seed: int) -> None:
     from tests.fuzz.generate import generate
     from tests.fuzz.run import check
