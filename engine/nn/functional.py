@@ -355,9 +355,22 @@ def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = 
 
 
 def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
+    """A new contiguous int64 tensor, with ATen's checks of the class values and its version."""
+    if tensor.dtype is not dtypes.int64:
+        raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
     values = tensor._numpy_view()
-    n = int(values.max()) + 1 if num_classes < 0 else num_classes
-    return Tensor._wrap((values[..., None] == np.arange(n)).astype(np.int64), dtypes.int64)
+    if values.size == 0:
+        if num_classes == -1:
+            raise RuntimeError("Can not infer total number of classes from empty tensor.")
+    elif values.min() < 0:
+        raise RuntimeError("Class values must be non-negative.")
+    n = int(values.max()) + 1 if num_classes == -1 else num_classes
+    if values.size and int(values.max()) >= n:
+        raise RuntimeError("Class values must be smaller than num_classes.")
+    out = Tensor._wrap(np.ascontiguousarray(values[..., None] == np.arange(n)).astype(np.int64), dtypes.int64)
+    if values.size:  # ATen fills zeros, then scatter_s the ones: two writes
+        out._vc.value = 2
+    return out
 
 
 def pad(input: Tensor, pad: Sequence[int], mode: str = "constant", value: float | None = None) -> Tensor:  # noqa: A002

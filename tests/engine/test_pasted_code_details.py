@@ -20,3 +20,27 @@ CASES = {
 def test_pasted_code_prints_and_behaves_as_torch(code: str) -> None:
     expected, got = torch_and_engine(code)
     assert got == expected
+
+
+CELL = "x = torch.ones(3, 4)\n"
+CELLS = {
+    "GRUCell with a hidden state too wide": CELL + "r = nn.GRUCell(4, 5)(x, torch.zeros(3, 6))",
+    "GRUCell with another batch": CELL + "r = nn.GRUCell(4, 5)(x, torch.zeros(2, 5))",
+    "RNNCell with inputs too wide": "r = nn.RNNCell(4, 5)(torch.ones(3, 7))",
+    "RNNCell with a 3-d hidden state": CELL + "r = nn.RNNCell(4, 5)(x, torch.zeros(1, 3, 5))",
+    "LSTMCell with a cell state too narrow": CELL + "r = nn.LSTMCell(4, 5)(x, (torch.zeros(3, 5), torch.zeros(3, 4)))",
+    "LSTMCell with a 3-d cell state": CELL + "r = nn.LSTMCell(4, 5)(x, (torch.zeros(3, 5), torch.zeros(1, 3, 5)))",
+    "an unbatched GRUCell": "r = nn.GRUCell(4, 5)(torch.ones(4), torch.zeros(5)).shape",
+    "one_hot of a transposed index is contiguous": "o = F.one_hot(torch.tensor([[0, 2], [1, 0]]).T, 3)",
+    "one_hot of a negative class": "o = F.one_hot(torch.tensor([-1, 2]))",
+    "one_hot past num_classes": "o = F.one_hot(torch.tensor([1, 5]), 3)",
+    "one_hot of floats": "o = F.one_hot(torch.tensor([1., 2.]))",
+    "one_hot of an empty index": "o = F.one_hot(torch.tensor([], dtype=torch.long))",
+    "one_hot of an empty index with classes": "o = F.one_hot(torch.tensor([], dtype=torch.long), 3)",
+}
+
+
+@pytest.mark.parametrize("code", CELLS.values(), ids=CELLS.keys())
+def test_recurrent_cells_and_one_hot_check_as_torch(code: str) -> None:
+    expected, got = torch_and_engine(code)
+    assert got == expected
