@@ -199,7 +199,7 @@ def check_fits(value: object, d: dtype) -> None:
     """A Python number an op takes in dtype `d` as c10's checked_convert takes a Scalar (clamp's
     bounds, add's alpha, pow's exponent, where's number): out of range is an error naming the C++
     type (`int8_tensor.clamp(max=300)`)."""
-    if type(value) in (int, float):
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
         name = _CHECKED_NAMES.get(d.name)
         if name is not None and overflows(value, d):
             raise RuntimeError(f"value cannot be converted to type {name} without overflow")

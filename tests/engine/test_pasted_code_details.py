@@ -44,3 +44,35 @@ CELLS = {
 def test_recurrent_cells_and_one_hot_check_as_torch(code: str) -> None:
     expected, got = torch_and_engine(code)
     assert got == expected
+
+
+LOGSPACE = {
+    "powers of ten": "r = torch.logspace(0, 2, 3)", "base 2": "r = torch.logspace(0, 1, 5, base=2)",
+    "float64": "r = torch.logspace(-10, 10, 7, dtype=torch.float64)", "int64": "r = torch.logspace(0, 3, 4, dtype=torch.long)",
+    "one step takes start as it is": "r = torch.logspace(0.5, 2, 1, dtype=torch.long)",
+    "no steps": "r = torch.logspace(1, 2, 0)", "negative steps": "r = torch.logspace(0, 1, -1)",
+    "float16 past its range": "r = torch.logspace(0, 40, 9, dtype=torch.float16)",
+    "uint8 from a negative start": "r = torch.logspace(-3, 2, 4, dtype=torch.uint8)",
+    "requires_grad": "r = torch.logspace(0, 1, 3, requires_grad=True)",
+}
+
+
+@pytest.mark.parametrize("code", LOGSPACE.values(), ids=LOGSPACE.keys())
+def test_logspace_as_torch(code: str) -> None:
+    expected, got = torch_and_engine(code)
+    assert got == expected
+
+
+def test_logspace_bit_for_bit_over_random_ranges() -> None:
+    import numpy as np
+
+    import engine
+
+    rng = np.random.default_rng(0)
+    for _ in range(150):
+        a, b = (float(v) for v in rng.uniform(-40, 40, 2))
+        n, base = int(rng.integers(2, 50)), float(rng.choice([10.0, 2.0, 2.718281828, 1.5]))
+        for dt in ("float32", "float64", "int64"):
+            expected = torch.logspace(a, b, n, base, dtype=getattr(torch, dt)).numpy()
+            got = engine.logspace(a, b, n, base, dtype=getattr(engine, dt)).numpy()
+            assert expected.tobytes() == got.tobytes(), (a, b, n, base, dt)
