@@ -187,3 +187,35 @@ def _add_suffixes(text: str, suffixes: list[str]) -> str:
             line_len += len(suffix) + 2
     parts.append(")")
     return "".join(parts)
+
+
+def cpp_tensor_text(values: np.ndarray, legacy_name: str) -> str:
+    """A tensor as ATen's C++ `operator<<` prints it inside some error messages (torch.meshgrid's):
+    the values as doubles, each matrix row in columns of one width, then `[ torch.FloatTensor{2,2} ]`.
+    Integer-valued tensors print as integers; others with 4 decimals (ATen's scaled and scientific
+    forms, for values spanning many decades, are not reproduced)."""
+    data = np.asarray(values, dtype=np.float64)
+    finite = data[np.isfinite(data)]
+    integral = bool(np.all(finite == np.ceil(finite))) if finite.size else True
+    top = float(np.abs(finite).max()) if finite.size else 1.0
+    digits = int(np.floor(np.log10(top))) + 1 if top else 1
+    width = digits + 1 if integral else (7 if digits <= 0 else digits + 6)
+
+    def cell(x: float) -> str:
+        text = (f"{x:g}" if abs(x) >= 1e16 else str(int(x))) if integral and np.isfinite(x) else \
+            (f"{x:.4f}" if np.isfinite(x) else ("nan" if np.isnan(x) else ("inf" if x > 0 else "-inf")))
+        return text.rjust(width)
+
+    def matrix(m: np.ndarray, indent: str) -> str:  # rows after the first are indented
+        return ("\n" + indent).join(" ".join(cell(x) for x in row) for row in m) + "\n"
+
+    if data.ndim == 1:
+        body = "".join(cell(x) + "\n" for x in data)
+    elif data.ndim == 2:
+        body = matrix(data, "") if data.size else ""
+    elif data.size:
+        body = "\n".join("(" + ",".join(str(i + 1) for i in index) + ",.,.) = \n" + matrix(data[index], " ")
+                         for index in np.ndindex(*data.shape[:-2]))
+    else:
+        body = ""
+    return f"{body}[ torch.{legacy_name}{{{','.join(str(n) for n in data.shape)}}} ]"

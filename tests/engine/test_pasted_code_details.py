@@ -76,3 +76,41 @@ def test_logspace_bit_for_bit_over_random_ranges() -> None:
             expected = torch.logspace(a, b, n, base, dtype=getattr(torch, dt)).numpy()
             got = engine.logspace(a, b, n, base, dtype=getattr(engine, dt)).numpy()
             assert expected.tobytes() == got.tobytes(), (a, b, n, base, dt)
+
+
+XY = "x = torch.arange(3.)\ny = torch.arange(2.)\n"
+MESHGRID = {
+    "ij grids are expanded views": XY + "a, b = torch.meshgrid(x, y, indexing='ij')",
+    "xy swaps the first two, no transpose": XY + "a, b = torch.meshgrid(x, y, indexing='xy')",
+    "three inputs, xy": "g = torch.meshgrid(torch.arange(2), torch.arange(3), torch.arange(4), indexing='xy')",
+    "a list of tensors": XY + "g = torch.meshgrid([x, y], indexing='ij')",
+    "a 0-d input": "g = torch.meshgrid(torch.tensor(2.), indexing='ij')",
+    "gradients flow back through the grids": XY + "x.requires_grad_()\na, b = torch.meshgrid(x, y, indexing='xy')\n"
+                                                "(a * b).sum().backward()",
+    "no tensors": "g = torch.meshgrid(indexing='ij')",
+    "a 2-d input": "g = torch.meshgrid(torch.arange(6).view(2, 3), indexing='ij')",
+    "a 3-d input of fractions": "g = torch.meshgrid(torch.arange(12.).view(2, 2, 3) / 7, indexing='ij')",
+    "mixed dtypes": XY + "g = torch.meshgrid(x, y.long(), indexing='ij')",
+    "an unknown indexing": XY + "g = torch.meshgrid(x, y, indexing='ab')",
+}
+
+
+@pytest.mark.parametrize("code", MESHGRID.values(), ids=MESHGRID.keys())
+def test_meshgrid_as_torch(code: str) -> None:
+    expected, got = torch_and_engine(code)
+    assert got == expected
+
+
+def test_meshgrid_without_indexing_warns_once_as_torch_does() -> None:
+    import warnings
+
+    import engine
+    from engine import warn_once
+
+    message = "torch.meshgrid: in an upcoming release, it will be required to pass the indexing argument."
+    warn_once._given.discard(message)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        a, _ = engine.meshgrid(engine.arange(3), engine.arange(2))
+        engine.meshgrid(engine.arange(3), engine.arange(2))
+    assert [str(w.message) for w in caught] == [message] and a.shape == (3, 2)
