@@ -133,6 +133,40 @@ def kron(self: Tensor, other: Tensor) -> Tensor:
     return _unsafe_view(pointwise.mul(self_view, other_view), result_shape)
 
 
+def isclose(self: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False) -> Tensor:
+    """ATen's isclose, in the operands' own dtype: equal, or (finite) |self - other| <= atol + |rtol * other|."""
+    from engine.autograd.grad_mode import no_grad
+    from engine.ops import pointwise
+
+    if self.dtype is not other.dtype:
+        raise RuntimeError(f"{self.dtype.short} did not match {other.dtype.short}")
+    if self.dtype.is_complex and equal_nan:
+        raise RuntimeError("isclose with equal_nan=True is not supported for complex inputs.")
+    if rtol < 0:
+        raise RuntimeError(f"rtol must be greater than or equal to zero, but got {rtol}")
+    if atol < 0:
+        raise RuntimeError(f"atol must be greater than or equal to zero, but got {atol}")
+    writes = 0  # ATen ORs into `close` in place: its version counts the writes
+    with no_grad():
+        close = pointwise.eq(self, other)
+        if equal_nan and (self.dtype.is_floating_point or self.dtype.is_complex):
+            close = pointwise.bitwise_or(close, pointwise.bitwise_and(pointwise.isnan(self), pointwise.isnan(other)))
+            writes += 1
+        if rtol != 0 or atol != 0:
+            a, b = (t.to(dtypes.get_default_dtype()) if t.dtype is dtypes.bool_ else t for t in (self, other))
+            allowed = pointwise.add(pointwise.unary("abs", pointwise.mul(b, rtol)), atol)
+            actual = pointwise.unary("abs", pointwise.sub(a, b))
+            within = pointwise.bitwise_and(pointwise.isfinite(actual), pointwise.le(actual, allowed))
+            close = pointwise.bitwise_or(close, within)
+            writes += 1
+    close._vc.value = writes
+    return close
+
+
+def allclose(self: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False) -> bool:
+    return bool(isclose(self, other, rtol, atol, equal_nan)._numpy_view().all())
+
+
 METHODS: dict[str, Callable[..., Any]] = {"kron": kron, "tile": tile, "diff": diff, "take_along_dim": take_along_dim,
-                                          "rot90": rot90, "nanmean": nanmean}
+                                          "rot90": rot90, "nanmean": nanmean, "isclose": isclose, "allclose": allclose}
 FUNCTIONS: dict[str, Callable[..., Any]] = dict(METHODS)

@@ -114,3 +114,26 @@ def test_meshgrid_without_indexing_warns_once_as_torch_does() -> None:
         a, _ = engine.meshgrid(engine.arange(3), engine.arange(2))
         engine.meshgrid(engine.arange(3), engine.arange(2))
     assert [str(w.message) for w in caught] == [message] and a.shape == (3, 2)
+
+
+AB = ("a = torch.tensor([1.0, 1e-9, float('nan'), float('inf'), 100.0, 1.00001])\n"
+      "b = torch.tensor([1.0, 0.0, float('nan'), float('inf'), 100.001, 1.0])\n")
+CLOSE = {
+    "isclose": AB + "r = torch.isclose(a, b)", "equal_nan": AB + "r = torch.isclose(a, b, equal_nan=True)",
+    "zero tolerances": AB + "r = a.isclose(b, rtol=0, atol=0)",
+    "float64 with atol": AB + "r = torch.isclose(a.double(), b.double(), atol=1e-3)",
+    "integers": "r = torch.isclose(torch.tensor([1, 2]), torch.tensor([1, 3]), atol=1)",
+    "bools": "r = torch.isclose(torch.tensor([True]), torch.tensor([False]), atol=1)",
+    "float16": AB + "r = torch.isclose(a.half(), b.half())",
+    "mixed dtypes": AB + "r = torch.isclose(a, b.long())", "negative rtol": AB + "r = torch.isclose(a, b, rtol=-1)",
+    "broadcast": "r = torch.isclose(torch.ones(2, 1), torch.ones(3))",
+    "allclose": AB + "r = (torch.allclose(a, b), torch.allclose(a[:2], b[:2]), a.allclose(a))",
+    "allclose at float32's edge": "r = torch.allclose(torch.tensor([1.0000001]), torch.tensor([1.]), rtol=0, atol=1e-7)",
+    "allclose of mixed dtypes": "r = torch.allclose(torch.ones(2), torch.ones(2, dtype=torch.long))",
+}
+
+
+@pytest.mark.parametrize("code", CLOSE.values(), ids=CLOSE.keys())
+def test_isclose_and_allclose_as_torch(code: str) -> None:
+    expected, got = torch_and_engine(code)
+    assert got == expected
