@@ -137,3 +137,25 @@ CLOSE = {
 def test_isclose_and_allclose_as_torch(code: str) -> None:
     expected, got = torch_and_engine(code)
     assert got == expected
+
+
+SHOW = ("x = torch.tensor([[1e-5, 0.5, 123.456], [2.0, -3.25, 0.0]])\nprint(x)\nprint(torch.tensor([1., 2., 3000.]))\n"
+        "print(torch.arange(2000.).reshape(40, 50) / 7)\nprint(torch.tensor([1+2j, 0.5-1j]))\nprint(torch.tensor(3.14159))\n")
+RESET = "torch.set_printoptions(profile='default')\n"
+PRINT_OPTIONS = {
+    "precision 2": "torch.set_printoptions(precision=2)\n" + SHOW + RESET,
+    "sci_mode off": "torch.set_printoptions(sci_mode=False)\n" + SHOW + RESET,
+    "sci_mode on, precision 3": "torch.set_printoptions(sci_mode=True, precision=3)\n" + SHOW + RESET,
+    "the short profile": "torch.set_printoptions(profile='short')\n" + SHOW + RESET,
+    "threshold, edgeitems, linewidth": "torch.set_printoptions(threshold=5, edgeitems=1, linewidth=40)\n" + SHOW + RESET,
+    "the full profile": "torch.set_printoptions(profile='full')\nprint(torch.arange(1200.).reshape(2, 600) / 3)\n"
+                        + RESET,
+    "sci_mode left out goes back to automatic": "torch.set_printoptions(sci_mode=False)\n"
+                                                "torch.set_printoptions(precision=6)\n" + SHOW + RESET,
+}
+
+
+@pytest.mark.parametrize("code", PRINT_OPTIONS.values(), ids=PRINT_OPTIONS.keys())
+def test_set_printoptions_as_torch(code: str) -> None:
+    expected, got = torch_and_engine(code)
+    assert got == expected
