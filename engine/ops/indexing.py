@@ -814,11 +814,23 @@ def stack(tensors: Sequence[Tensor], dim: int = 0, *, out: Tensor | None = None)
 
 
 def hstack(tensors: Sequence[Tensor]) -> Tensor:
-    return cat(tensors, 0 if tensors[0].ndim == 1 else 1)
+    """ATen's hstack: atleast_1d each, then cat along dim 0 for vectors, dim 1 otherwise."""
+    shaped = [views.atleast_1d(t) for t in tensors]
+    return cat(shaped, 0 if shaped[0].ndim == 1 else 1)
 
 
 def vstack(tensors: Sequence[Tensor]) -> Tensor:
-    return cat([views.reshape(t, 1, -1) if t.ndim == 1 else t for t in tensors], 0)
+    """ATen's vstack: atleast_2d each (a vector unsqueezed, a number viewed), then cat along dim 0."""
+    return cat([views.atleast_2d(t) for t in tensors], 0)
+
+
+def dstack(tensors: Sequence[Tensor]) -> Tensor:
+    return cat([views.atleast_3d(t) for t in tensors], 2)
+
+
+def column_stack(tensors: Sequence[Tensor]) -> Tensor:
+    """ATen's column_stack: numbers and vectors reshaped into columns, then hstack."""
+    return hstack([views.reshape(t, t.numel(), 1) if t.ndim <= 1 else t for t in tensors])
 
 
 def repeat(self: Tensor, *sizes: Any) -> Tensor:
@@ -869,10 +881,18 @@ def _finish_diag(vector: Tensor, diagonal: int) -> Tensor:
 
 
 def nonzero(self: Tensor, *, as_tuple: bool = False) -> Any:
-    found = np.nonzero(self._numpy_view())
-    if as_tuple:
-        return tuple(Tensor._wrap(a.astype(np.int64)) for a in found)
-    return Tensor._wrap(np.stack(found, axis=1).astype(np.int64) if found else np.zeros((0, 0), np.int64))
+    """The indices of the nonzero elements, one row each; a 0-d tensor has none to give, so a nonzero
+    one is a (1, 0) result (and (tensor([0]),) as a tuple), as in torch."""
+    if as_tuple:  # the columns of the result, as views (a number taken as a vector of one)
+        return views.unbind(nonzero(self if self.ndim else views.unsqueeze(self, 0)), 1)
+    values = self._numpy_view()
+    if values.ndim == 0:
+        return Tensor._empty_strided((int(bool(values)), 0), (1, 1), dtypes.int64)
+    found = np.nonzero(values)
+    count = len(found[0])
+    out = Tensor._empty_strided((count, values.ndim), (1, count), dtypes.int64)  # column-major, as ATen's
+    np.copyto(out._numpy_view(), np.stack(found, axis=1))
+    return out
 
 
 
@@ -882,11 +902,12 @@ METHODS = {
     "gather": gather, "scatter": scatter, "scatter_": scatter_, "scatter_add_": scatter_add_, "index_add": index_add,
     "index_add_": index_add_, "index_put_": index_put_, "index_fill_": index_fill_, "index_copy_": index_copy_,
     "index_fill": index_fill, "index_copy": index_copy, "masked_fill": masked_fill, "masked_fill_": masked_fill_,
-    "repeat": repeat, "flip": flip, "roll": roll, "tril": tril, "triu": triu, "nonzero": nonzero,
+    "repeat": repeat, "flip": flip, "roll": roll, "tril": tril, "triu": triu, "nonzero": nonzero, "argwhere": nonzero,
     "index_put": index_put,
 }
 FUNCTIONS = {
     "cat": cat, "concat": cat, "concatenate": cat, "stack": stack, "hstack": hstack, "vstack": vstack,
+    "row_stack": vstack, "dstack": dstack, "column_stack": column_stack, "argwhere": nonzero,
     "index_select": index_select, "masked_select": masked_select, "gather": gather, "scatter": scatter,
     "index_add": index_add, "masked_fill": masked_fill, "index_fill": index_fill, "index_copy": index_copy, "flip": flip, "roll": roll, "tril": tril, "triu": triu,
     "nonzero": nonzero,

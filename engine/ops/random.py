@@ -948,6 +948,14 @@ def randint(*args: Any, size: Any = None, low: int | None = None, high: int | No
     return _finish(_adopt(values, shape, target), requires_grad)
 
 
+def randint_like(input: Tensor, *args: int, dtype: dtypes.dtype | None = None, generator: Generator | None = None,  # noqa: A002
+                 device: Any = None, requires_grad: bool = False, memory_format: Any = None, **_: Any) -> Tensor:
+    """randint_like(input, high) or (input, low, high): randint over input's shape, in its dtype."""
+    low, high = (0, args[0]) if len(args) == 1 else args
+    return randint(low, high, tuple(input.shape), generator=generator, dtype=dtype or input.dtype,
+                   requires_grad=requires_grad)
+
+
 def randperm(n: int, *, generator: Generator | None = None, dtype: dtypes.dtype | None = None, device: Any = None,
              requires_grad: bool = False, **_: Any) -> Tensor:
     """randperm_cpu: below 2**32 / 20 a forward Fisher-Yates (swap i with i + word % (n - i)); above it
@@ -1070,6 +1078,7 @@ def multinomial(self: Tensor, num_samples: int, replacement: bool = False, *,
 METHODS = {"normal_": normal_, "uniform_": uniform_, "bernoulli_": bernoulli_, "random_": random_,
            "exponential_": exponential_, "bernoulli": bernoulli, "multinomial": multinomial}
 FUNCTIONS = {"randn": randn, "rand": rand, "randn_like": randn_like, "rand_like": rand_like, "randint": randint,
+             "randint_like": randint_like,
              "randperm": randperm, "normal": normal, "manual_seed": manual_seed, "seed": seed,
              "initial_seed": initial_seed, "get_rng_state": get_rng_state, "set_rng_state": set_rng_state,
              "Generator": Generator, "bernoulli": bernoulli, "multinomial": multinomial}

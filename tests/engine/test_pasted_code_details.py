@@ -159,3 +159,41 @@ PRINT_OPTIONS = {
 def test_set_printoptions_as_torch(code: str) -> None:
     expected, got = torch_and_engine(code)
     assert got == expected
+
+
+X6 = "x = torch.arange(6., requires_grad=True)\ns = torch.tensor(2., requires_grad=True)\n"
+SMALL_OPS = {
+    "vstack of vectors unsqueezes them": X6 + "r = torch.vstack([x, x])",
+    "vstack of numbers": X6 + "r = torch.vstack([s, s])",
+    "hstack of numbers": X6 + "r = torch.hstack([s, s])",
+    "row_stack": X6 + "r = torch.row_stack([x.view(2, 3), x.view(2, 3)])",
+    "column_stack of vectors": X6 + "r = torch.column_stack([x, x])",
+    "column_stack of matrices": X6 + "r = torch.column_stack([x.view(2, 3), x.view(2, 3)])",
+    "column_stack mismatched": X6 + "r = torch.column_stack([x, x.view(2, 3)])",
+    "dstack": X6 + "r = torch.dstack([x, x])\nq = torch.dstack([x.view(2, 3), x.view(2, 3)])",
+    "cartesian_prod": "r = torch.cartesian_prod(torch.arange(2), torch.arange(3))\nq = torch.cartesian_prod(torch.arange(3))",
+    "cartesian_prod with grad": X6 + "r = torch.cartesian_prod(x[:2], x[:3])\nr.sum().backward()",
+    "cartesian_prod of a matrix": "r = torch.cartesian_prod(torch.ones(2, 2), torch.ones(2))",
+    "argwhere": "r = torch.argwhere(torch.tensor([[0, 1], [2, 0]]))\nq = torch.tensor([0., 3., 4.]).argwhere()",
+    "nonzero of numbers": "r = torch.nonzero(torch.tensor(3))\nq = torch.nonzero(torch.tensor(0), as_tuple=True)",
+    "nonzero's column-major layout": "r = torch.nonzero(torch.zeros(2, 3))\nq = torch.nonzero(torch.arange(6.) > 2)",
+    "tril_indices and triu_indices": "r = torch.tril_indices(3, 3)\nq = torch.triu_indices(3, 4, 1)\n"
+                                      "p = torch.tril_indices(4, 3, -1, dtype=torch.int32)",
+    "tril_indices of a negative row": "r = torch.tril_indices(-1, 3)",
+    "tril_indices of floats": "r = torch.tril_indices(3, 3, dtype=torch.float32)",
+    "matrix_power": "m = torch.tensor([[2., 1.], [0., 3.]], requires_grad=True)\n"
+                    "r = [torch.matrix_power(m, n) for n in (0, 1, 2, 3, 5, -1, -2)]\nq = m.matrix_power(4)\n"
+                    "p = torch.linalg.matrix_power(m, 6)",
+    "matrix_power of a batch of integers": "r = torch.matrix_power(torch.ones(3, 2, 2, dtype=torch.long), 3)",
+    "matrix_power of a non-square matrix": "r = torch.matrix_power(torch.ones(2, 3), 2)",
+    "matrix_power -1 of integers": "r = torch.matrix_power(torch.ones(2, 2, dtype=torch.long), -1)",
+    "diag as a method": X6 + "r = x.view(2, 3)[:, :2].diag()\nq = x.diag()\np = x.view(2, 3).diag(1)",
+    "randint_like": "torch.manual_seed(0)\nx = torch.arange(6.)\nr = torch.randint_like(x, 10)\n"
+                    "q = torch.randint_like(x, 3, 10)\np = torch.randint_like(x, 5, dtype=torch.long)",
+}
+
+
+@pytest.mark.parametrize("code", SMALL_OPS.values(), ids=SMALL_OPS.keys())
+def test_small_ops_pasted_code_reaches_for(code: str) -> None:
+    expected, got = torch_and_engine(code)
+    assert got == expected
