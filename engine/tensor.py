@@ -668,8 +668,12 @@ class Tensor:
     __str__ = __repr__
 
     def __format__(self, spec: str) -> str:
-        if self.ndim == 0 and spec:
+        """torch's: a 0-d tensor formats as its number (f"{loss}" is `0.25`); any other only with an
+        empty spec (its repr)."""
+        if self.ndim == 0:
             return format(self.item(), spec)
+        if spec:
+            raise TypeError("unsupported format string passed to Tensor.__format__")
         return repr(self)
 
     def __len__(self) -> int:

@@ -25,6 +25,15 @@ def _finish(t: Tensor, requires_grad: bool) -> Tensor:
     return t
 
 
+def _ranges_as_lists(data: Any) -> Any:
+    """torch.tensor reads any Python sequence: a range (`torch.tensor(range(5))`) as the list it is."""
+    if isinstance(data, range):
+        return list(data)
+    if isinstance(data, (list, tuple)) and any(isinstance(x, (range, list, tuple)) for x in data):
+        return type(data)(_ranges_as_lists(x) for x in data)
+    return data
+
+
 def _check_device(dev: Any) -> None:
     if dev is not None:
         device(dev)
@@ -118,6 +127,7 @@ def tensor(data: Any, *, dtype: dtypes.dtype | None = None, device: Any = None, 
            pin_memory: bool = False) -> Tensor:
     """A copy of `data` in a new storage (even from an ndarray or another tensor)."""
     _check_device(device)
+    data = _ranges_as_lists(data)
     if isinstance(data, Tensor):
         warnings.warn(
             "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() or "

@@ -197,3 +197,19 @@ SMALL_OPS = {
 def test_small_ops_pasted_code_reaches_for(code: str) -> None:
     expected, got = torch_and_engine(code)
     assert got == expected
+
+
+FORMATTING = {
+    "a 0-d tensor in an f-string is its number": "x = torch.arange(3.)\nprint(f'{x[0]}', f'{x.sum()}', f'{x[1]:>8}')",
+    "a loss formatted with a spec": "loss = torch.tensor(0.123456, requires_grad=True) * 2\nprint(f'{loss:.3f}')",
+    "an integer and a bool": "print(format(torch.tensor(3), '05d'), f'{torch.tensor(True)}')",
+    "a vector in an f-string": "print(f'{torch.arange(3.)}')",
+    "a vector with a spec": "r = f'{torch.arange(3.):.2f}'",
+    "torch.tensor of a range": "r = torch.tensor(range(2, 5))\nq = torch.tensor(range(0))\np = torch.tensor([range(2), range(2)])",
+}
+
+
+@pytest.mark.parametrize("code", FORMATTING.values(), ids=FORMATTING.keys())
+def test_formatting_and_ranges_as_torch(code: str) -> None:
+    expected, got = torch_and_engine(code)
+    assert got == expected
