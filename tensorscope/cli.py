@@ -84,7 +84,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Run FILE (a .py script or a .yaml scenario) one top-level statement at a time and print "
                     "each statement, its output or error (explained), and the tensors after it. With --json, "
                     "print the trace instead: one JSON object per statement.")
-    replay.add_argument("file", metavar="FILE", help="a .py script or a .yaml scenario")
+    replay.add_argument("file", metavar="FILE", help="a .py script or a .yaml scenario; - reads a script from standard input")
     replay.add_argument("--json", action="store_true", help="print the JSON trace (one line per statement)")
     replay.add_argument("--memory-snapshot", metavar="OUT.pickle",
                         help="also write the simulated CUDA device's memory history in torch.cuda.memory._dump_snapshot's "
@@ -118,6 +118,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, default=8000, help="the port to listen on (default 8000)")
     parser.add_argument("--browser-tab", action="store_true", help=argparse.SUPPRESS)  # one tab of `serve`
     return parser
+
+
+STDIN = "-"  # the FILE that means standard input
 
 
 def _read_script(path: str) -> str:
@@ -161,10 +164,13 @@ def replay(path: str, as_json: bool, limits: Limits, cuda: bool, memory_snapshot
     from tensorscope.interpreter import UserError
     from tensorscope.worker.client import WorkerError, WorkerSession
 
-    path = resolve_file(path)
-    if _is_scenario(path):
-        return replay_scenario(path, as_json, limits)
-    source = _read_script(path)
+    if path == STDIN:  # a pasted script: `pbpaste | tensorscope replay -`
+        source, path = sys.stdin.read(), "<stdin>"
+    else:
+        path = resolve_file(path)
+        if _is_scenario(path):
+            return replay_scenario(path, as_json, limits)
+        source = _read_script(path)
     history: list[Snapshot] = []
 
     def line(step: Step) -> None:  # each trace line while the worker runs the next statement

@@ -92,6 +92,11 @@ def _explain_mismatch(history: Sequence[Snapshot], message: str) -> str:
         for snap in changes:
             lines.append(f"Step {snap.step} {_code(snap.source)} changed it in place "
                          f"(version {snap.objects[name].version}).")
+        after = saved_step.objects.get(name) if saved_step else None
+        if saved_step and after is not None and after.kind == "tensor" and after.version > saved.saved_version:
+            lines.append(f"Step {saved_step.step} itself changed it in place after that (version {after.version}): "
+                         "an in-place op later in the same statement, such as `out += x` or an `inplace=True` "
+                         "layer in a module's forward.")
         lines.append(f"Backward needs the values {node.name} saw, so it refuses to run on the changed `{name}`.")
         fix = rewrite(changes[-1].source) if changes else None
         if fix:
@@ -159,7 +164,32 @@ def explain(history: Sequence[Snapshot]) -> str | None:
     if message == errors.PARTIAL_OVERLAP:
         return ("The input and the tensor being written share part of their memory, so the write would read "
                 "values it has already overwritten. Use a `.clone()` of the input.")
+    if snap.error.type == "NameError":
+        return _explain_missing_import(message)
     return explain_gap(snap.error.type, message, [s.source for s in history])
+
+
+# the names tutorials use for modules, and the import that binds each
+_USUAL_IMPORTS = {
+    "torch": "import torch",
+    "nn": "import torch.nn as nn",
+    "F": "import torch.nn.functional as F",
+    "optim": "import torch.optim as optim",
+    "np": "import numpy as np",
+    "numpy": "import numpy",
+    "math": "import math",
+    "paddle": "import paddle",
+}
+
+
+def _explain_missing_import(message: str) -> str | None:
+    """A session starts empty, like a Python file: `torch` is unknown until imported (a pasted snippet
+    often leaves its imports out)."""
+    match = re.match(r"^name '(\w+)' is not defined$", message)
+    if match is None or match[1] not in _USUAL_IMPORTS:
+        return None
+    return (f"`{match[1]}` is not imported yet: a session starts empty, like a Python file. Run "
+            f"`{_USUAL_IMPORTS[match[1]]}` first, then this statement again.")
 
 
 def stale_warning(snap: Snapshot) -> list[str]:

@@ -51,6 +51,12 @@ def history_path() -> Path:
     return Path(base) / "tensorscope" / "history"
 
 
+# pasted code loses its blocks at their blank lines, as in Python's REPL: say so, and what runs it whole
+UNEXPECTED_INDENT = ("  why: this line is indented but no block is open. Here, as in Python's REPL, a blank line "
+                     "ends a block,\n       so code with blank lines inside its blocks runs whole with "
+                     "`tensorscope replay FILE` (`-` reads standard input).\n")
+
+
 def needs_more(lines: list[str]) -> bool:
     """Whether the lines so far are an unfinished statement (an open block or bracket)."""
     text = "\n".join(lines)
@@ -93,6 +99,8 @@ class Repl:
             self._run_interruptibly(text)
         except UserError as exc:
             self.write(printable(f"{exc.info.type}: {exc.info.message}") + "\n")
+            if exc.info.type == "IndentationError" and exc.info.message.startswith("unexpected indent"):
+                self.write(UNEXPECTED_INDENT)
             return True
         except WorkerError as exc:  # the worker could not start or failed on its own: say so, go on
             self.write(f"tensorscope: {exc}\n")

@@ -279,3 +279,49 @@ def test_the_repl_prints_the_explanation_under_the_error_and_warns_at_the_change
     assert lines[1] == "  why: `out` was saved by SigmoidBackward0 at step 2 (`out = x.sigmoid()`) as its own result, at version 0."
     assert lines[2] == "       Step 3 `out += 1` changed it in place (version 1)."
     assert lines[4].startswith("       Write `out = out + 1` instead")
+
+
+# --------------------------------------------------------------------------- a snippet without its imports
+@pytest.mark.parametrize(("name", "statement"), [
+    ("torch", "import torch"),
+    ("nn", "import torch.nn as nn"),
+    ("F", "import torch.nn.functional as F"),
+    ("np", "import numpy as np"),
+])
+def test_a_usual_module_name_used_before_its_import_is_explained_with_the_import(name: str, statement: str):
+    session = Session(cuda=False)
+    session.run(f"x = {name}.thing")
+    snapshots = [step.snapshot for step in session.steps]
+    assert snapshots[-1].error.message == f"name '{name}' is not defined"
+    assert explain(snapshots) == (f"`{name}` is not imported yet: a session starts empty, like a Python file. "
+                                  f"Run `{statement}` first, then this statement again.")
+
+
+def test_an_unknown_name_of_the_users_own_gets_no_import_advice():
+    session = Session(cuda=False)
+    session.run("y = x + 1")
+    assert explain([step.snapshot for step in session.steps]) is None
+
+
+def test_a_change_inside_the_statement_that_saved_it_is_named_as_that_step():
+    text = story("""\
+        class Block(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(4, 4)
+                self.act = nn.ReLU(inplace=True)
+
+            def forward(self, x):
+                out = self.act(self.fc(x))
+                out += x
+                return out
+        block = Block()
+        x = torch.ones(2, 4, requires_grad=True)
+        y = block(x)
+        y.sum().backward()
+    """)
+    assert text.splitlines()[:2] == [
+        "`y` was saved by ReluBackward0 at step 6 (`y = block(x)`) as its own result, at version 1.",
+        "Step 6 itself changed it in place after that (version 2): an in-place op later in the same statement, "
+        "such as `out += x` or an `inplace=True` layer in a module's forward.",
+    ]

@@ -85,3 +85,13 @@ def test_printable_keeps_newlines_and_tabs_and_escapes_the_rest() -> None:
     assert printable("a\tb\nc") == "a\tb\nc"
     assert printable("\x1b[31mred\r\x00\x7f\x9b") == "\\x1b[31mred\\r\\x00\\x7f\\x9b"
     assert printable("caf\u00e9 \u4e2d") == "caf\u00e9 \u4e2d"
+
+
+def test_a_pasted_class_with_blank_lines_in_it_is_told_how_to_run_whole() -> None:
+    written: list[str] = []
+    repl = Repl(written.append, session=Session(cuda=False))
+    repl.handle("    def forward(self, x):\n        return x")
+    assert written == ["IndentationError: unexpected indent (<input>, line 1, column 4)\n",
+                       "  why: this line is indented but no block is open. Here, as in Python's REPL, a blank line "
+                       "ends a block,\n       so code with blank lines inside its blocks runs whole with "
+                       "`tensorscope replay FILE` (`-` reads standard input).\n"]

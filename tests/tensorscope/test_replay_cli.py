@@ -46,6 +46,20 @@ def test_json_trace_has_one_line_per_statement_in_the_contract_shape(script, cap
     assert steps[4]["memory"] == {"allocated_bytes": 48, "peak_bytes": 56}  # the backward's ones_like(loss) too
 
 
+def test_a_pasted_script_replays_from_standard_input_given_as_dash(script, capsys, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.StringIO(SCRIPT))
+    assert main(["replay", "-", "--json"]) == 0
+    from_stdin = capsys.readouterr().out
+    assert main(["replay", str(script), "--json"]) == 0
+    assert from_stdin == capsys.readouterr().out
+
+
+def test_a_syntax_error_on_standard_input_is_reported_against_stdin(capsys, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.StringIO("x = (\n"))
+    assert main(["replay", "-"]) == 1
+    assert capsys.readouterr().err.startswith("<stdin>: SyntaxError: '(' was never closed")
+
+
 def test_transcript_shows_output_errors_changes_and_the_table(script, capsys):
     assert main(["replay", str(script)]) == 0
     text = capsys.readouterr().out
