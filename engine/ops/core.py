@@ -57,6 +57,7 @@ def result_type(*operands: Any) -> dtypes.dtype:
             elif (type(b) is float or (type(b) is int and -_HUGE < b < _HUGE)) and a.dtype.is_floating_point:
                 return a.dtype  # a Python number never lifts a floating-point tensor's dtype
     ranks: list[dtypes.dtype | None] = [None, None, None]
+    unsigned = False  # a Python int past int64 is a uint64 Scalar
     for x in operands:
         if isinstance(x, Tensor):
             rank, d = (0 if x._shape else 1), x.dtype
@@ -65,6 +66,7 @@ def result_type(*operands: Any) -> dtypes.dtype:
         elif isinstance(x, numbers.Integral):
             dtypes.check_scalar_int(x)
             rank, d = 2, dtypes.int64
+            unsigned = unsigned or x >= 2 ** 63
         elif isinstance(x, numbers.Real):
             rank, d = 2, dtypes.get_default_dtype()
         elif isinstance(x, numbers.Complex):
@@ -72,6 +74,10 @@ def result_type(*operands: Any) -> dtypes.dtype:
         else:
             raise TypeError(f"unsupported operand type: {type(x).__name__}")
         ranks[rank] = d if ranks[rank] is None else dtypes.promote_types(ranks[rank], d)
+    if unsigned and _combine_categories(ranks[0], ranks[1]) is dtypes.bool_ and ranks[2] is dtypes.int64:
+        # the number brings the integer category to bool tensors: c10 promotes Bool with UInt64 and refuses
+        raise RuntimeError("Promotion for uint16, uint32, uint64 types is not supported, attempted to promote "
+                           "Bool and UInt64")
     result = _combine_categories(ranks[0], _combine_categories(ranks[1], ranks[2]))
     if result is None:
         raise TypeError("result_type needs at least one operand")

@@ -446,12 +446,26 @@ def add(self: Operand, other: Operand, *, alpha: float = 1, out: Tensor | None =
     return _finish("AddBackward0", "add", result, dt, (self, other), out=out, values={"alpha": alpha})
 
 
-def check_alpha(alpha: Any, dt: dtypes.dtype) -> None:
-    """ATen's alpha_check, then alpha taken in the op's dtype (checked_convert)."""
+def _int_alpha(alpha: Any) -> bool:
+    """Whether sub takes alpha as ATen's -Scalar of an int (an int8's alpha of 128 is -128 there)."""
+    return type(alpha) is int and alpha != 1
+
+
+def _negated(alpha: int) -> int:
+    """c10's -Scalar of an int alpha, through int64 as C++ computes it (2**64 - 1 negates to 1)."""
+    wrapped = (alpha + 2 ** 63) % 2 ** 64 - 2 ** 63
+    return (-wrapped + 2 ** 63) % 2 ** 64 - 2 ** 63
+
+
+def check_alpha(alpha: Any, dt: dtypes.dtype, negated: bool = False) -> None:
+    """ATen's alpha_check, then alpha taken in the op's dtype (checked_convert); sub and rsub take
+    -alpha (`negated`: 2**64 - 1 is 1 there, and fits any dtype)."""
     if alpha == 1:
         return
     if type(alpha) is float and not (dt.is_floating_point or dt.is_complex):
         raise RuntimeError("For integral input tensors, argument alpha must not be a floating point number.")
+    if negated:
+        alpha = _negated(alpha) if type(alpha) is int else -alpha
     dtypes.check_fits(alpha, dt)
 
 
@@ -498,11 +512,12 @@ def sub(self: Operand, other: Operand, *, alpha: float = 1, out: Tensor | None =
                 wrap_result("SubBackward0", result, self.dtype, (self, other), values={"alpha": 1})
     dtypes.check_scalar_int(alpha)
     dt = sub_dtype(self, other)
-    check_alpha(alpha, dt)
+    check_alpha(alpha, dt, negated=True)
     _reserve(_broadcast(self, other), dt)
     a, b = array_of(self, dt), array_of(other, dt)
     with np.errstate(invalid="ignore", over="ignore"):
-        result = a - (b * dt.np.type(alpha) if alpha != 1 else b)
+        result = a - (b * dt.np.type(alpha) if alpha != 1 else b) if not _int_alpha(alpha) else \
+            a + b * dt.np.type(_negated(alpha))
     return _finish("SubBackward0", "sub", result, dt, (self, other), out=out, values={"alpha": alpha})
 
 
@@ -516,10 +531,10 @@ def rsub(self: Tensor, other: Operand, alpha: float = 1) -> Tensor:
     dtypes.check_scalar_int(alpha)
     check_sub(other, self)
     dt = result_type(self, other)
-    check_alpha(alpha, dt)
+    check_alpha(alpha, dt, negated=True)
     a, b = array_of(self, dt), array_of(other, dt)
     with np.errstate(invalid="ignore", over="ignore"):
-        result = b - a * alpha
+        result = b - a * alpha if not _int_alpha(alpha) else b + a * dt.np.type(_negated(alpha))
     if isinstance(other, Tensor):
         return _finish("RsubBackward0", "rsub", result, dt, (self, other), values={"alpha": alpha})
     # the number is an operand of TensorIterator (so `1 - x` of a (1, n) x with strides (1, 1) keeps
@@ -625,6 +640,9 @@ def pow(self: Operand, exponent: Operand, *, out: Tensor | None = None) -> Tenso
         if done is not None:
             return done if type(done) is Tensor else \
                 wrap_result("PowBackward0", done, self.dtype, (self,), {"self": self}, {"exponent": exponent})
+    if type(exponent) is int and 2 ** 63 <= exponent < 2 ** 64 and not (self.dtype.is_floating_point or
+                                                                    self.dtype.is_complex):
+        raise RuntimeError("value cannot be converted to type int64_t without overflow")  # a uint64 exponent
     dt = result_type(self, exponent)
     _reserve(_broadcast(self, exponent), dt)
     a = array_of(self, dt)

@@ -67,6 +67,10 @@ NARROW = {
     "float16 where with 1e6": "x = torch.ones(2, dtype=torch.float16)\nr = torch.where(x > 0, x, 1e6)",
     "int times a float past float32": "r = torch.ones(2, dtype=torch.int32) * 1e39",
     "uint8 plus 300 wraps": "r = torch.ones(2, dtype=torch.uint8) + 300",
+    "int8 sub with alpha 128 (-128 fits)": "x = torch.ones(2, dtype=torch.int8)\nr = torch.sub(x, x, alpha=128)",
+    "int8 rsub with alpha 128": "x = torch.ones(2, dtype=torch.int8)\nr = torch.rsub(x, 2, alpha=128)",
+    "int8 add with alpha 128": "x = torch.ones(2, dtype=torch.int8)\nr = torch.add(x, x, alpha=128)",
+    "int8 sub with alpha -128": "x = torch.ones(2, dtype=torch.int8)\nr = torch.sub(x, x, alpha=-128)",
 }
 
 
@@ -120,4 +124,19 @@ COMPLEX = {
 @pytest.mark.parametrize("code", COMPLEX.values(), ids=COMPLEX.keys())
 def test_complex_and_float_tensors_refuse_what_has_no_kernel(code: str) -> None:
     expected, got = torch_and_engine(code)
+    assert got == expected
+
+
+BOUNDARY = ("2**63", "2**64 - 1", "2**63 - 1", "-2**63")
+NOT_COMPLEX = {name: code for name, code in TENSORS.items() if name != "complex"}  # see the note below
+
+
+@pytest.mark.parametrize("value", BOUNDARY)
+@pytest.mark.parametrize("tensor", NOT_COMPLEX.values(), ids=NOT_COMPLEX.keys())
+@pytest.mark.parametrize("form", FORMS.values(), ids=FORMS.keys())
+def test_ints_at_the_edges_of_int64_and_uint64(form: str, tensor: str, value: str) -> None:
+    """2**63 and up are uint64 Scalars: bool tensors refuse to promote with them, integer powers
+    refuse them as exponents, the rest wrap as C++ casts. (A complex base of 2**63 raised to a
+    complex tensor differs in the last digits: torch's complex pow is not numpy's.)"""
+    expected, got = torch_and_engine(f"x = {tensor}\nv = {value}\n{form}")
     assert got == expected
