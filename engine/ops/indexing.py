@@ -751,7 +751,7 @@ _NO_EDGE = node_type("NoEdge")(None, (), ())  # stands for a missing edge while 
 def cat(tensors: Sequence[Tensor], dim: int = 0, *, out: Tensor | None = None) -> Tensor:
     tensors = list(tensors)
     if not tensors:
-        raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
+        raise ValueError("torch.cat(): expected a non-empty list of Tensors")
     skipped = [t._shape == (0,) for t in tensors]  # legacy: 1-D empty tensors join anything
     joined = [t for t, skip in zip(tensors, skipped) if not skip] or tensors[:1]
     ref = joined[0]

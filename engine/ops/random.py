@@ -928,11 +928,35 @@ def rand_like(other: Tensor, *, dtype: dtypes.dtype | None = None, device: Any =
     return _finish(_filled_like(other, target, values), requires_grad)
 
 
+_RANDINT_SIGNATURES = (
+    " * (int high, tuple of ints size, *, torch.Generator generator, Tensor out = None, torch.dtype dtype = None, "
+    "torch.layout layout = None, torch.device device = None, bool pin_memory = False, bool requires_grad = False)\n"
+    " * (int high, tuple of ints size, *, Tensor out = None, torch.dtype dtype = None, torch.layout layout = None, "
+    "torch.device device = None, bool pin_memory = False, bool requires_grad = False)\n"
+    " * (int low, int high, tuple of ints size, *, torch.Generator generator, Tensor out = None, torch.dtype dtype = "
+    "None, torch.layout layout = None, torch.device device = None, bool pin_memory = False, bool requires_grad = "
+    "False)\n"
+    " * (int low, int high, tuple of ints size, *, Tensor out = None, torch.dtype dtype = None, torch.layout layout = "
+    "None, torch.device device = None, bool pin_memory = False, bool requires_grad = False)\n")
+
+
+def _check_randint_size(args: tuple[Any, ...], size: Any) -> None:
+    """torch's argument parser on an int where randint's size (a tuple) goes."""
+    if type(size) is int:
+        raise TypeError("randint(): argument 'size' must be tuple of ints, not int")
+    if size is None and len(args) == 2 and type(args[1]) is int:
+        raise TypeError("randint(): argument 'size' (position 2) must be tuple of ints, not int")
+    if size is None and len(args) == 3 and all(type(a) is int for a in args):
+        raise TypeError("randint() received an invalid combination of arguments - got (int, int, int), but expected "
+                        "one of:\n" + _RANDINT_SIGNATURES)
+
+
 def randint(*args: Any, size: Any = None, low: int | None = None, high: int | None = None,
             generator: Generator | None = None, dtype: dtypes.dtype | None = None, device: Any = None,
             requires_grad: bool = False, **_: Any) -> Tensor:
     """randint(high, size) or randint(low, high, size): empty(size, int64).random_(low, high)."""
     _check_device(device)
+    _check_randint_size(args, size)
     positional = list(args)
     if size is None:
         size = positional.pop()

@@ -213,3 +213,25 @@ FORMATTING = {
 def test_formatting_and_ranges_as_torch(code: str) -> None:
     expected, got = torch_and_engine(code)
     assert got == expected
+
+
+MISTAKES = {
+    "cat of nothing": "r = torch.cat([])",
+    "randint with an int size": "r = torch.randint(5, 3)",
+    "randint with an int size keyword": "r = torch.randint(5, size=3)",
+    "randint with three ints": "r = torch.randint(0, 5, 3)",
+    "cross entropy over mismatched batches": "r = nn.CrossEntropyLoss()(torch.ones(2, 3), torch.tensor([0, 1, 2]))",
+    "nll_loss over mismatched batches": "r = F.nll_loss(torch.ones(2, 3, 4), torch.ones(3, 4, dtype=torch.long))",
+    "mse_loss of shapes that do not broadcast": "r = nn.MSELoss()(torch.ones(2, 3), torch.ones(3, 2))",
+    "a kernel larger than the input": "r = nn.Conv2d(3, 4, 3)(torch.ones(3, 2, 2))",
+    "a dilated kernel larger than the padded input":
+        "r = F.conv2d(torch.ones(1, 3, 2, 5), torch.ones(4, 3, 3, 3), padding=(0, 1), dilation=(1, 2))",
+    "conv1d with a kernel too large": "r = F.conv1d(torch.ones(1, 3, 2), torch.ones(4, 3, 3))",
+    "same padding always fits": "r = F.conv2d(torch.ones(1, 3, 1, 1), torch.ones(4, 3, 3, 3), padding='same')",
+}
+
+
+@pytest.mark.parametrize("code", MISTAKES.values(), ids=MISTAKES.keys())
+def test_common_mistakes_fail_as_torch(code: str) -> None:
+    expected, got = torch_and_engine(code)
+    assert got == expected
