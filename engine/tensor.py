@@ -691,11 +691,25 @@ class Tensor:
             raise RuntimeError(errors.BOOL_AMBIGUOUS)
         return bool(self._numpy_view().reshape(()))
 
+    def _warn_scalar_of_graph(self) -> None:
+        """float(), int() and complex() of a tensor requiring grad: torch's once-per-process warning."""
+        if self.requires_grad:
+            from engine.warn_once import warn_once
+
+            warn_once("Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\n"
+                      "Consider using tensor.detach() first.", stacklevel=4)
+
     def __float__(self) -> float:
+        self._warn_scalar_of_graph()
         return float(self.item())
 
     def __int__(self) -> int:
+        self._warn_scalar_of_graph()
         return int(self.item())
+
+    def __complex__(self) -> complex:
+        self._warn_scalar_of_graph()
+        return complex(self.item())
 
     def __index__(self) -> int:
         if self.dtype.is_floating_point or self.numel() != 1:

@@ -235,3 +235,20 @@ MISTAKES = {
 def test_common_mistakes_fail_as_torch(code: str) -> None:
     expected, got = torch_and_engine(code)
     assert got == expected
+
+
+def test_float_of_a_tensor_requiring_grad_warns_once_as_torch_does() -> None:
+    """torch's TORCH_WARN_ONCE: the first float()/int()/complex() of a tensor in a graph in the process."""
+    import warnings
+
+    import engine
+    from engine import warn_once
+
+    message = ("Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\n"
+               "Consider using tensor.detach() first.")
+    warn_once._given.discard(message)
+    loss = (engine.ones(2, requires_grad=True) * 2).sum()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        values = float(loss), int(loss), complex(loss), loss.item(), float(loss.detach())
+    assert [str(w.message) for w in caught] == [message] and values == (4.0, 4, 4 + 0j, 4.0, 4.0)
