@@ -95,17 +95,24 @@ def _short_interleaved(items: np.ndarray) -> np.ndarray:
 
 def short_row_sum(values: np.ndarray) -> np.ndarray:
     """row_sums of a C-contiguous float32 or float64 array read as one row of fewer than 64 vectors
-    (is_short), as a fresh 0-d array, in a few vector operations instead of the cascade's reshapes
-    (x.sum() of a small tensor, the common case): the same additions in the same order, except
-    that ATen's accumulators start at +0. and these do not. That changes only the sign of zeros
-    (x + -0. and x + +0. differ only when x is a zero), and an accumulator starting at +0. never
-    holds -0., so adding +0. to the total gives ATen's sum exactly (done on a Python float, which
-    holds either dtype's values exactly, and converts back faster than a numpy call with out= runs)."""
-    width = lanes(values.itemsize)
+    (is_short), as a 0-d array that shares its memory with no other (fresh, or a view of a fresh
+    partial-sum buffer), in a few vector operations instead of the cascade's reshapes (x.sum() of a
+    small tensor, the common case): the same additions in the same order, except that ATen's
+    accumulators start at +0. and these do not. That changes only the sign of zeros (x + -0. and
+    x + +0. differ only when x is a zero), and an accumulator starting at +0. never holds -0., so
+    a zero total is +0. in ATen: a few whole vectors (4x4 float32 or float64) write it so into
+    their total, the other lengths add +0. to it (on a Python float, which holds either dtype's
+    values exactly, and converts back faster than a numpy call with out= runs)."""
+    width = _VECTOR_BYTES // values.itemsize
     vectors, left = divmod(values.size, width)
-    if not left and vectors <= _ILP:  # a few whole vectors (4x4 float32 or float64): one to each accumulator
-        total = np.add.accumulate(_in_turn(values.reshape(vectors, width)))[-1]
-    elif not vectors:
+    if not left and vectors <= _ILP:  # a few whole vectors: one to each accumulator, then the lanes in turn
+        rows = values.reshape(vectors, width)
+        lane_sums = rows[0] + rows[1] if vectors == 2 else np.add.accumulate(rows)[-1]
+        total = np.add.accumulate(lane_sums)[-1, ...]  # the last partial sum, as a 0-d view
+        if not total:
+            total[()] = 0.0
+        return total
+    if not vectors:
         total = _short_interleaved(values.reshape(-1))
     elif not left:  # whole vectors: their lane sums, then the lanes in turn
         total = _in_turn(_short_interleaved(values.reshape(vectors, width)))
@@ -113,6 +120,24 @@ def short_row_sum(values: np.ndarray) -> np.ndarray:
         row, body = values.reshape(-1), vectors * width
         total = _in_turn(np.concatenate((row[body:], _short_interleaved(row[:body].reshape(vectors, width)))))
     return np.array(float(total) + 0.0, values.dtype)
+
+
+_partial_sums = np.add.accumulate  # looked up once: x.sum() of a small tensor calls it every time
+
+
+def two_vector_sum(row: np.ndarray) -> np.ndarray:
+    """short_row_sum of a 1-D C-contiguous float32 or float64 row of exactly two vectors (a 4x4
+    float32 tensor's storage): the vectors added lane by lane, then the lanes in turn, with no
+    reshape (the same additions as short_row_sum's, as a 0-d view of the partial sums)."""
+    width = row.size >> 1
+    total = _partial_sums(row[:width] + row[width:])[-1, ...]
+    if not total:  # a zero: +0. as ATen's accumulators, starting at +0., end (see short_row_sum)
+        total[()] = 0.0
+    return total
+
+
+# Per dtype that two_vector_sum takes, the length of two vectors
+TWO_VECTORS = {np.dtype(t): 2 * lanes(np.dtype(t).itemsize) for t in (np.float32, np.float64)}
 
 
 def is_short(n: int, itemsize: int) -> bool:

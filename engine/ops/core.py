@@ -19,10 +19,13 @@ import numpy as np
 
 from engine import dtypes, errors, geometry
 from engine.autograd import grad_mode, graph
+from engine.autograd import node as _node_module
 from engine.autograd.copy_slices import CopySlices
 from engine.autograd.node import (
+    RAW_OUTPUT,
     Node,
     RawSave,
+    _new_object,
     _node_types,
     make_saved,
     new_node,
@@ -257,7 +260,15 @@ def _attach_to_result(name: str, out: Tensor, inputs: Sequence[Any], backward: B
     """attach_node for one output (what nearly every op records), saving it as `save_result` if
     named: the node and its saved fields are built straight, without the general path's loops."""
     cls = _node_types.get(name) or node_type(name)
-    node = new_node(cls, backward, ((out._shape, out.dtype, out._storage.device),), values)
+    node = _new_object(cls)  # new_node's fields, set here (test_recording checks every field is set)
+    node._backward = backward
+    node._rule = cls.formula
+    node.output_meta = ((out._shape, out.dtype, out._storage.device),)
+    node._saves = ()
+    node._raw = None
+    node._values = values or None
+    node._hooks = None
+    node.sequence_nr = next(_node_module.sequences.nodes)  # before edges_of, as new_node's caller
     node.next_functions = edges = edges_of(inputs)
     if out._fn is None:  # a fresh result: _set_grad_fn without the hooks an old history had
         out._fn = node
@@ -364,8 +375,64 @@ def adopt_recorded(name: str, result: np.ndarray, dtype: dtypes.dtype, inputs: t
                    save_result: str | None = None, stride: tuple[int, ...] | None = None) -> Tensor:
     """wrap_result for a short path that knows both what wrap_result would ask: its result is a fresh
     row-major array of dtype's type (adopted as it is; `stride`: its row-major strides, when at hand)
-    and an input requires grad in grad mode (the node is recorded)."""
+    and an input requires grad in grad mode (the node is recorded). `inputs[0]` is a tensor.
+
+    The commonest recording, one or two inputs that are results of ops (no views: their edge is
+    their own grad_fn) and saves kept raw, builds the node, its edges and its saves here in one
+    step, as new_node, edges_of and _raw_saves would (test_recording checks the two ways give the
+    same node); any other case takes _attach_to_result."""
     tensor = Tensor._adopt(result, dtype, stride)
+    if len(inputs) == 2:
+        a, b = inputs
+        fn = a._fn
+        if type(b) is Tensor:
+            other_fn = b._fn
+            if fn is None or other_fn is None or a._view is not None or b._view is not None:
+                return _attach_general(name, tensor, inputs, save, save_result, values)
+            edges = ((fn, a._output_nr), (other_fn, b._output_nr))
+        elif (type(b) is int or type(b) is float) and fn is not None and a._view is None:
+            edges = ((fn, a._output_nr), _NO_EDGE)
+        else:
+            return _attach_general(name, tensor, inputs, save, save_result, values)
+    else:
+        a = inputs[0]
+        fn = a._fn
+        if fn is None or a._view is not None or len(inputs) != 1:
+            return _attach_general(name, tensor, inputs, save, save_result, values)
+        edges = ((fn, a._output_nr),)
+    raw = None
+    if save is not None or save_result is not None:
+        if graph.hooks.active or tensor._storage.inference:
+            return _attach_general(name, tensor, inputs, save, save_result, values)
+        raw = []
+        if save is not None:
+            if edges[-1] is _NO_EDGE:  # a number operand: which fields are read is the table's business
+                return _attach_general(name, tensor, inputs, save, save_result, values)
+            for field, t in save.items():
+                if type(t) is not Tensor or t._storage.inference:
+                    return _attach_general(name, tensor, inputs, save, save_result, values)
+                raw.append((field, t, t._vc.value, t._fn is None))
+        if save_result is not None:  # raw_output's entry, of a fresh result (offset 0, no conj/neg bits)
+            raw.append((save_result, (tensor._storage, 0, tensor._shape, tensor._stride, dtype, tensor._vc, 0,
+                                      tensor._np_cache), 0, RAW_OUTPUT))
+    cls = _node_types.get(name) or node_type(name)
+    node = _new_object(cls)  # new_node's fields, set here
+    node._backward = None
+    node._rule = cls.formula
+    node.next_functions = edges
+    node.output_meta = ((tensor._shape, dtype, tensor._storage.device),)
+    node._saves = ()
+    node._raw = raw
+    node._values = values or None
+    node._hooks = None
+    node.sequence_nr = next(_node_module.sequences.nodes)
+    tensor._fn = node
+    return tensor
+
+
+def _attach_general(name: str, tensor: Tensor, inputs: tuple[Any, ...], save: dict[str, Any] | None,
+                    save_result: str | None, values: dict[str, Any] | None) -> Tensor:
+    """adopt_recorded's other cases: _attach_to_result records the node."""
     _attach_to_result(name, tensor, inputs, None, save, save_result, values)
     return tensor
 

@@ -420,6 +420,9 @@ def _with_one_value(self: Any, other: Any) -> tuple[np.ndarray, np.ndarray] | No
 
 
 # --------------------------------------------------------------------------- binary arithmetic
+_ALPHA_ONE = {"alpha": 1}  # the saved values of add's and sub's short paths, shared by their nodes (never written)
+
+
 def add(self: Operand, other: Operand, *, alpha: float = 1, out: Tensor | None = None) -> Tensor:
     if alpha == 1 and out is None:
         done = _alike_op(np.add, self, other)
@@ -427,7 +430,7 @@ def add(self: Operand, other: Operand, *, alpha: float = 1, out: Tensor | None =
             done = _number_or_broadcast_op(np.add, self, other)
         if done is not None:
             return done if type(done) is Tensor else \
-                adopt_recorded("AddBackward0", done, self.dtype, (self, other), values={"alpha": 1})
+                adopt_recorded("AddBackward0", done, self.dtype, (self, other), values=_ALPHA_ONE)
         alike = _alike(self, other) or _with_number(self, other) or _with_one_value(self, other)
         if alike is not None:
             a, b = alike  # unpacked here: a call with *alike is Python's slower call path
@@ -501,7 +504,7 @@ def sub(self: Operand, other: Operand, *, alpha: float = 1, out: Tensor | None =
             done = _number_or_broadcast_op(np.subtract, self, other)
         if done is not None:
             return done if type(done) is Tensor else \
-                adopt_recorded("SubBackward0", done, self.dtype, (self, other), values={"alpha": 1})
+                adopt_recorded("SubBackward0", done, self.dtype, (self, other), values=_ALPHA_ONE)
     if alpha == 1 and out is None:
         alike = _alike(self, other) or _with_number(self, other) or _with_one_value(self, other)
         if alike is not None and self.dtype is not dtypes.bool_:
@@ -1414,7 +1417,8 @@ def relu(self: Tensor) -> Tensor:
     result = relu_kernel(x)  # a fresh row-major array
     if grad_mode.state.enabled and (  # self.requires_grad, read off its fields
             self._requires_grad or self._fn is not None or (self._view is not None and self.requires_grad)):
-        return adopt_recorded("ReluBackward0", result, self.dtype, (self,), save_result="result", stride=stride)
+        # by position (save, values, save_result, stride): keywords cost this hot call a few percent
+        return adopt_recorded("ReluBackward0", result, self.dtype, (self,), None, None, "result", stride)
     return Tensor._adopt(result, self.dtype, stride)
 
 

@@ -177,10 +177,30 @@ def sum(self: Tensor, dim: Any = _ABSENT, keepdim: bool = False, *, dtype: Any =
         out: Tensor | None = None, axis: Any = _ABSENT, keepdims: Any = _ABSENT) -> Tensor:
     """torch.sum and Tensor.sum. numpy's axis= and keepdims= are taken here as _numpy_names takes
     them for the other reductions: its wrapper would cost `x.sum()` of a small tensor a tenth of
-    its time."""
+    its time. `x.sum()` of a small row-major float32/float64 tensor (_short_total's case, decided
+    from its cached numpy view's fields) goes straight to the kernel; one of exactly two vectors
+    that holds its whole storage sums the storage's flat buffer (two_vector_sum), without a reshape."""
     if dim is _ABSENT and not keepdim and dtype is None and out is None and axis is _ABSENT and \
-            keepdims is _ABSENT and self.dtype.is_floating_point:
-        return _sum_all(self)
+            keepdims is _ABSENT:
+        cache = self._np_cache
+        if cache is not None and cache[2] is not None and cache[0] is self._storage.data and not self._bits:
+            x, flat = cache[1], cache[0]  # _numpy_view's answer (small, C-contiguous), the storage's buffer
+            n = x.size  # torch never warns about nan/inf sums: the kernels run quietly
+            if n == flat.size and n == _TWO_VECTORS.get(self.dtype) and not self._offset and flat.dtype is x.dtype:
+                total = quiet_unary(summation.two_vector_sum, flat)
+            elif 0 < n < _SHORT_SUMS.get(self.dtype, 0):
+                total = quiet_unary(summation.short_row_sum, x)
+            else:
+                total = None
+            if total is not None:
+                if grad_mode.state.enabled and (  # self.requires_grad, read off its fields
+                        self._requires_grad or self._fn is not None or (self._view is not None and self.requires_grad)):
+                    # by position (save, values, save_result, stride): keywords cost this hot call a few percent
+                    return adopt_recorded("SumBackward0", total, self.dtype, (self,), None,
+                                          {"self_sym_sizes": self._shape}, None, ())
+                return Tensor._adopt(total, self.dtype, ())
+        if self.dtype.is_floating_point:
+            return _sum_all(self)
     if axis is not _ABSENT:
         dim = axis
     if keepdims is not _ABSENT:
@@ -199,10 +219,16 @@ def sum(self: Tensor, dim: Any = _ABSENT, keepdim: bool = False, *, dtype: Any =
                  values={"dim": saved_dims(_listed(dim)), "keepdim": keepdim, "self_sym_sizes": self._shape})
 
 
+# The dtypes whose small sums short_row_sum takes (they sum in themselves), with the length from
+# which a row is no longer short.
+_SHORT_SUMS = {dt: summation.SHORT_LENGTH[dt.np] for dt in (dtypes.float32, dtypes.float64)}
+_TWO_VECTORS = {dt: summation.TWO_VECTORS[dt.np] for dt in (dtypes.float32, dtypes.float64)}
+
+
 def _short_total(self: Tensor) -> np.ndarray | None:
     """The sum of every element of a small row-major float32/float64 tensor (the dtypes that sum in
-    themselves), as a fresh 0-d array, by the kernel's short path (ATen's order all the same); None
-    for any other tensor."""
+    themselves), as a 0-d array of its own (short_row_sum's), by the kernel's short path (ATen's
+    order all the same); None for any other tensor."""
     x = self._numpy_view()
     if 0 < x.size < summation.SHORT_LENGTH.get(x.dtype, 0) and x.flags.c_contiguous:
         return quiet_unary(summation.short_row_sum, x)  # torch never warns about nan/inf sums
@@ -232,8 +258,8 @@ def mean(self: Tensor, dim: Any = _ABSENT, keepdim: bool = False, *, dtype: Any 
             if not grad_mode.state.enabled or not (  # self.requires_grad, read off its fields
                     self._requires_grad or self._fn is not None or (self._view is not None and self.requires_grad)):
                 return Tensor._adopt(total, self.dtype, ())  # no node: the fresh 0-d result as it is
-            return wrap_result("MeanBackward0", total, self.dtype, (self,),
-                               values={"self_sym_numel": numel, "self_sym_sizes": self._shape})
+            return adopt_recorded("MeanBackward0", total, self.dtype, (self,),
+                                  values={"self_sym_numel": numel, "self_sym_sizes": self._shape}, stride=())
     if dim is _ABSENT and keepdim:
         raise _keepdim_without_dim("mean")
     if dtype is not None:

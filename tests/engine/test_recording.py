@@ -6,6 +6,7 @@ versions, the order of sequence numbers, what saved-tensor hooks see) where a sh
 drift from what PyTorch's generated code records.
 """
 
+import numpy as np
 import pytest
 
 from tests.oracle import torch_and_engine
@@ -14,6 +15,9 @@ torch = pytest.importorskip("torch")
 import engine  # noqa: E402  (only once the reference is known to be there)
 import engine.nn  # noqa: E402
 import engine.nn.functional  # noqa: E402
+from engine.autograd.node import Node, SavedTensor  # noqa: E402
+from engine.storage import Storage  # noqa: E402
+from engine.tensor import Tensor, VersionCounter  # noqa: E402
 
 SNIPPETS = {
     "mul saves what the other input's formula reads": (
@@ -146,3 +150,89 @@ def test_a_freed_node_read_afterwards_shows_its_saves_released():
     r.sum().backward()
     assert [(field, s.is_output, s.released, s.data) for field, s in r.grad_fn.saved_entries()] == \
         [("result", True, True, None)]
+
+
+def _general_adopt_recorded(name, result, dtype, inputs, save=None, values=None, save_result=None, stride=None):
+    """adopt_recorded as it was before its own node building: the result adopted, the node recorded
+    by _attach_to_result."""
+    from engine.ops import core
+
+    return core._attach_general(name, Tensor._adopt(result, dtype, stride), inputs, save, save_result, values)
+
+
+def _recorded(tensor):
+    """Everything a result's node keeps as recording left it, comparable across two runs: its class,
+    edges (by the class of the node they reach), output meta, values, raw saves (an input by its
+    values and version, the result's layout by its fields), and the result's own bytes."""
+    node = tensor._fn
+
+    def plain(item):
+        if isinstance(item, Tensor):
+            return ("tensor", item._numpy_view().tobytes(), item._shape, item._stride, item._offset)
+        if isinstance(item, Storage):
+            return ("storage", item.nbytes, item.device, bytes(item.data))
+        if isinstance(item, np.ndarray):
+            return ("array", item.shape, item.strides, item.tobytes())
+        if isinstance(item, VersionCounter):
+            return ("version", item.value)
+        if isinstance(item, tuple | list):
+            return type(item)(plain(i) for i in item)
+        if isinstance(item, Node):
+            return ("node", type(item).__name__)
+        if isinstance(item, SavedTensor):  # under hooks: what was packed, and when
+            return ("saved", item.version, item.is_output, item.released, plain(item.packed))
+        return item
+
+    slots = [s for s in Node.__slots__ if s not in ("__weakref__", "sequence_nr")]
+    return (type(node), {slot: plain(getattr(node, slot)) for slot in slots},
+            tensor._numpy_view().tobytes(), tensor._shape, tensor._stride, tensor._offset)
+
+
+ONE_STEP = {
+    "a + b": lambda a, b, leaf, view: a + b, "a - b": lambda a, b, leaf, view: a - b,
+    "a * b": lambda a, b, leaf, view: a * b, "a / b": lambda a, b, leaf, view: a / b,
+    "a + 2": lambda a, b, leaf, view: a + 2, "a * 2.5": lambda a, b, leaf, view: a * 2.5,
+    "b - 1": lambda a, b, leaf, view: b - 1, "a.relu()": lambda a, b, leaf, view: a.relu(),
+    "a.sigmoid()": lambda a, b, leaf, view: a.sigmoid(), "a.sum()": lambda a, b, leaf, view: a.sum(),
+    "a.mean()": lambda a, b, leaf, view: a.mean(), "leaf + a": lambda a, b, leaf, view: leaf + a,
+    "leaf * a": lambda a, b, leaf, view: leaf * a, "a * leaf": lambda a, b, leaf, view: a * leaf,
+    "leaf.relu()": lambda a, b, leaf, view: leaf.relu(), "view + a[0]": lambda a, b, leaf, view: view + a[0],
+    "view.relu()": lambda a, b, leaf, view: view.relu(), "view.sum()": lambda a, b, leaf, view: view.sum(),
+}
+
+
+@pytest.mark.parametrize("op", list(ONE_STEP.values()), ids=list(ONE_STEP))
+def test_a_result_recorded_in_one_step_keeps_what_the_general_path_keeps(op, monkeypatch):
+    """adopt_recorded builds the commonest nodes itself (inputs that are results of ops): the node,
+    its edges, its raw saves and the result are the general path's, field for field, byte for byte;
+    leaves, views and saves under saved-tensor hooks take the general path."""
+    from engine.ops import pointwise, reduction
+
+    def run():
+        leaf = engine.tensor([[0.5, -1.0, 2.0, -0.0], [3.0, 4.0, -5.0, 6.0]], requires_grad=True)
+        operands = (leaf * 1, leaf + 1, leaf, (leaf * 1)[1])
+        with engine.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t):
+            under_hooks = op(*operands)
+        return _recorded(op(*operands)), _recorded(under_hooks)
+
+    in_one_step = run()
+    for module in (pointwise, reduction):
+        monkeypatch.setattr(module, "adopt_recorded", _general_adopt_recorded)
+    assert run() == in_one_step
+
+
+def test_every_way_of_recording_sets_every_field_of_its_node():
+    """new_node, adopt_recorded and _attach_to_result each set a node's fields themselves (no
+    constructor call): none of them leaves a field unset, whichever node class they make."""
+    leaf = engine.ones(2, 3, requires_grad=True)
+    a = leaf * 1  # adopt_recorded, one step
+    made = {
+        "adopt_recorded": a, "adopt_recorded, general": leaf + a, "a view (_attach_to_result)": a.t(),
+        "wrap_result (_attach_to_result)": a.exp(), "in place (new_node)": (leaf * 1).mul_(2),
+        "a view chain (new_node)": a[1:, ::2], "several outputs": a.split(1)[0],
+    }
+    fields = [s for s in Node.__slots__ if s != "__weakref__"]
+    for how, tensor in made.items():
+        node = tensor.grad_fn
+        unset = [f for f in fields if not hasattr(node, f)]
+        assert not unset, (how, type(node).__name__, unset)

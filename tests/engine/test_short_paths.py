@@ -219,6 +219,11 @@ SNIPPETS = {
     "sum of an int tensor and with a dtype": "s = torch.arange(4).sum()\nt = torch.ones(3).sum(dtype=torch.float64)",
     "sum of a transposed view, with grad": ("a = torch.arange(6.).reshape(2, 3).requires_grad_()\n"
                                             "s = a.t().sum()\ns.backward()"),
+    "sum of two whole vectors, results and views, with grad": (
+        "a = torch.arange(-8., 8.).reshape(4, 4).requires_grad_()\nb = a * 1.5\ns = b.sum()\nt = b.sum()\n"
+        "sizes = s.grad_fn._saved_self_sym_sizes\nd = (b.double() * 1)[:2].sum()\nr = torch.ones(3, 16)[1].sum()\n"
+        "z = (torch.zeros(4, 4) * -1).sum()\nn = (b * float('inf')).sum()\nm = (b * 1).mean()\n"
+        "v = (torch.arange(16, dtype=torch.int32) * 1065353216).view(torch.float32).sum()\n(s + t + m).backward()"),
     "mean of small float tensors, with grad, of float16 and empty": (
         "a = torch.tensor([[-0.2, -0.9, 0.2], [1.7, -1.2, -2.6]], requires_grad=True)\nm = a.mean()\n"
         "m.backward()\nd = torch.arange(7.).double().mean()\nh = torch.ones(3, dtype=torch.float16).mean()\n"
