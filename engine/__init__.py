@@ -89,21 +89,15 @@ def equal(a: Tensor, b: Tensor) -> builtins.bool:
 Tensor.equal = equal
 
 
-def allclose(a: Tensor, b: Tensor, rtol: builtins.float = 1e-05, atol: builtins.float = 1e-08,
-             equal_nan: builtins.bool = False) -> builtins.bool:
-    import numpy as np
-
-    return builtins.bool(np.allclose(a._numpy_view(), b._numpy_view(), rtol=rtol, atol=atol, equal_nan=equal_nan))
-
-
 from engine import linalg, nn, optim, special, utils  # noqa: E402  (they build on everything above)
 from engine.linalg import dist  # noqa: E402
+from engine.printing import set_printoptions  # noqa: E402
 from engine.serialization import load, save  # noqa: E402
 
 __all__ = sorted(
     ["Size", "Tensor", "FloatTensor", "autograd", "cuda", "device", "dtype", "enable_grad", "inference_mode", "is_inference_mode_enabled", "autocast", "is_autocast_enabled", "get_autocast_dtype",
      "is_grad_enabled", "no_grad", "set_grad_enabled", "nn", "result_type", "__version__", "is_tensor", "numel",
-     "can_cast", "is_floating_point", "is_inference", "equal", "allclose", "optim", "linalg", "special", "utils", "dist", "save", "load", "get_default_dtype", "set_default_dtype", "promote_types",
+     "can_cast", "is_floating_point", "is_inference", "equal", "optim", "linalg", "special", "utils", "dist", "save", "load", "set_printoptions", "get_default_dtype", "set_default_dtype", "promote_types",
      "float32", "float64", "float16", "bfloat16", "int64", "int32", "int16", "int8", "uint8", "bool", "half", "float",
      "double", "long", "int", "short", "complex64", "complex128", "cfloat", "cdouble", "finfo", "iinfo", "strided", "contiguous_format", "preserve_format", *_FUNCTIONS]
 )

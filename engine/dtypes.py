@@ -160,6 +160,17 @@ def _largest(np_dtype: Any) -> float:
     return float(ml_dtypes.finfo(np_dtype).max)
 
 
+SCALAR_INT_MIN, SCALAR_INT_END = -2 ** 63, 2 ** 64  # the Python ints a torch Scalar holds: int64, or uint64
+
+
+def check_scalar_int(value: object) -> None:
+    """A Python int operand as torch's argument parser unpacks it into a Scalar: as an int64, else as
+    a uint64, else CPython's own OverflowError (`x * 2**70`: "int too big to convert"; below -2**63:
+    "can't convert negative int to unsigned"). torch.tensor(2**70) is not a Scalar and converts."""
+    if type(value) is int and not SCALAR_INT_MIN <= value < SCALAR_INT_END:
+        raise OverflowError("can't convert negative int to unsigned" if value < 0 else "int too big to convert")
+
+
 def overflows(value: object, d: dtype) -> bool:
     """c10's overflows<To>(value) for a Python number: into an integer type a NaN, an infinity or a
     value beyond the type's limits (compared as a double for a float: 2.**63 passes into int64) is
@@ -184,10 +195,21 @@ def through_float(values: np.ndarray, target: dtype) -> np.ndarray:
     return values.astype(np.float32) if target is float16 and values.dtype == np.float64 else values
 
 
+def check_fits(value: object, d: dtype) -> None:
+    """A Python number an op takes in dtype `d` as c10's checked_convert takes a Scalar (clamp's
+    bounds, add's alpha, pow's exponent, where's number): out of range is an error naming the C++
+    type (`int8_tensor.clamp(max=300)`)."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        name = _CHECKED_NAMES.get(d.name)
+        if name is not None and overflows(value, d):
+            raise RuntimeError(f"value cannot be converted to type {name} without overflow")
+
+
 def checked_scalar(value: object, d: dtype, *, single: bool = False) -> np.ndarray:
     """A Python number converted to `d` as ATen's fill does (`Scalar.to<T>()`, c10's checked_convert):
     out of range is an error naming the C++ type. A single element is filled through another path
     that converts into float16 and bfloat16 unchecked (`full((1,), 1e6, dtype=float16)` is inf)."""
+    check_scalar_int(value)
     name = _CHECKED_NAMES.get(d.name)
     if name is not None and not (single and d.name in ("float16", "bfloat16")) and overflows(value, d):
         raise RuntimeError(f"value cannot be converted to type {name} without overflow")

@@ -77,6 +77,10 @@ NON_LEAF_GRAD_WARNING = (
     "for more information."
 )
 RETAIN_GRAD_NO_GRAD = "can't retain_grad on Tensor that has requires_grad=False"
+# torch's update_tensor_hooks_on_new_gradfn, when an in-place view op (t_, transpose_, squeeze_...) left
+# a retain_grad on the tensor's former node and a later history change looks for it on the current one
+RETAIN_GRAD_STRANDED = ('out != nullptr INTERNAL ASSERT FAILED at "/__w/pytorch/pytorch/torch/csrc/autograd/'
+                        'variable.cpp":207, please report a bug to PyTorch. ')
 INTERNAL_OVERLAP = (
     "unsupported operation: more than one element of the written-to tensor refers to a single memory "
     "location. Please clone() the tensor before performing the operation."

@@ -290,5 +290,14 @@ def cross(input: Tensor, other: Tensor, *, dim: int = -1) -> Tensor:  # noqa: A0
     return linalg_cross(input, other, dim=dim)
 
 
-__all__ = ["LinAlgError", "cholesky", "cross", "det", "eigh", "eigvalsh", "inv", "matrix_norm", "norm", "qr", "slogdet",
+def matrix_power(A: Tensor, n: int, *, out: Tensor | None = None) -> Tensor:  # noqa: N803 - torch's name
+    from engine.ops.composites import matrix_power as power
+
+    if out is not None:
+        raise NotImplementedError("torch.linalg.matrix_power with out= is not supported by this engine")
+    return power(A, n)
+
+
+__all__ = ["LinAlgError", "cholesky", "cross", "det", "eigh", "eigvalsh", "inv", "matrix_norm", "matrix_power", "norm",
+           "qr", "slogdet",
            "solve", "solve_triangular", "svd", "svdvals", "vector_norm"]

@@ -1,23 +1,56 @@
 """Tensor repr text, byte for byte as PyTorch 2.13 prints it.
 
-This mirrors torch/_tensor_str.py under the default print options (precision 4,
-threshold 1000, edgeitems 3, linewidth 80, sci_mode chosen automatically), for
-strided, dense, real tensors. Large tensors are summarized before anything is
-formatted, so printing never touches more than 6 entries per cut dimension.
+This mirrors torch/_tensor_str.py, print options included (torch.set_printoptions: precision,
+threshold, edgeitems, linewidth, sci_mode, profile; by default 4, 1000, 3, 80 and sci_mode chosen
+automatically), for strided, dense tensors. Large tensors are summarized before anything is
+formatted, so printing never touches more than 2 * edgeitems entries per cut dimension.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from itertools import compress
 
 import numpy as np
 
-_PRECISION = 4
-_THRESHOLD = 1000
-_EDGEITEMS = 3
-_LINEWIDTH = 80
+from engine import runtime
+
+
+@dataclass
+class PrintOptions:
+    """torch's PRINT_OPTS, one set per engine runtime (a session's set_printoptions stays in it)."""
+
+    precision: int = 4
+    threshold: float = 1000
+    edgeitems: int = 3
+    linewidth: int = 80
+    sci_mode: bool | None = None
+
+
+options: PrintOptions = runtime.slot(__name__, "options", PrintOptions)
+
+_PROFILES = {"default": (4, 1000, 3, 80), "short": (2, 1000, 2, 80), "full": (4, math.inf, 3, 80)}
+
+
+def set_printoptions(precision: int | None = None, threshold: float | None = None, edgeitems: int | None = None,
+                     linewidth: int | None = None, profile: str | None = None, sci_mode: bool | None = None) -> None:
+    """torch.set_printoptions: a profile first, then each option given; sci_mode is always set
+    (left out, it goes back to automatic)."""
+    if profile is not None and profile in _PROFILES:
+        options.precision, options.threshold, options.edgeitems, options.linewidth = _PROFILES[profile]
+    if precision is not None:
+        options.precision = precision
+    if threshold is not None:
+        options.threshold = threshold
+    if edgeitems is not None:
+        options.edgeitems = edgeitems
+    if linewidth is not None:
+        options.linewidth = linewidth
+    options.sci_mode = sci_mode
+
+
 _PREFIX = "tensor("
 _INDENT = len(_PREFIX)
 _FLOAT_DTYPES = frozenset({"float16", "bfloat16", "float32", "float64"})
@@ -25,8 +58,6 @@ _FLOAT_DTYPES = frozenset({"float16", "bfloat16", "float32", "float64"})
 # (empty tensors only for the default float dtype, since nothing else hints at it).
 _IMPLIED_DTYPES = frozenset({"float32", "complex64", "int64", "bool"})
 _DEFAULT_DTYPE = "float32"
-_SCI_FORMAT = f"{{:.{_PRECISION}e}}".format
-_FIXED_FORMAT = f"{{:.{_PRECISION}f}}".format
 
 
 def format_tensor(
@@ -73,8 +104,8 @@ def format_parameter(values: np.ndarray, dtype_name: str, *, device: str | None 
 
 def _tensor_body(values: np.ndarray, dtype_name: str) -> str:
     """The bracketed data of a non-empty tensor; widths come from the summarized data only."""
-    summarize = values.size > _THRESHOLD
-    cuts = tuple(summarize and n > 2 * _EDGEITEMS for n in values.shape)
+    summarize = values.size > options.threshold
+    cuts = tuple(summarize and n > 2 * options.edgeitems for n in values.shape)
     shown = shown_values(values)
     if dtype_name in _FLOAT_DTYPES:
         # Like torch (item()/tolist()), format every float width through Python doubles.
@@ -89,15 +120,13 @@ def _tensor_body(values: np.ndarray, dtype_name: str) -> str:
 def shown_values(values: np.ndarray) -> np.ndarray:
     """The elements a tensor's text is made of: all of them, or past the threshold only the edge
     items (so two tensors whose shown values, dtype and flags agree print the same)."""
-    return _edges(values) if values.size > _THRESHOLD else values
+    return _edges(values) if values.size > options.threshold else values
 
 
 def _edges(values: np.ndarray) -> np.ndarray:
     """The first and last edge items along every dimension longer than twice that (torch's get_summarized_data)."""
-    index = [
-        np.r_[0:_EDGEITEMS, n - _EDGEITEMS : n] if n > 2 * _EDGEITEMS else np.arange(n)
-        for n in values.shape
-    ]
+    edge = options.edgeitems
+    index = [np.r_[0:edge, n - edge : n] if n > 2 * edge else np.arange(n) for n in values.shape]
     return values[np.ix_(*index)]
 
 
@@ -109,7 +138,8 @@ def _plain_cells(flat: list[int] | list[bool]) -> tuple[list[str], int]:
 
 
 def _float_cells(flat: list[float]) -> tuple[list[str], int]:
-    """Floats share one mode and one width, both decided by the nonzero finite values alone."""
+    """Floats share one mode and one width, both decided by the nonzero finite values alone (the
+    notation by set_printoptions' sci_mode where it is set)."""
     counted = [v != 0.0 and math.isfinite(v) for v in flat]
     fmt = _float_mode(list(compress(flat, counted)))
     cells = [fmt(v) for v in flat]
@@ -133,13 +163,24 @@ def _float_mode(nonzero_finite: list[float]) -> Callable[[float], str]:
     """Pick sci, int or fixed notation as torch's _Formatter does (in double precision)."""
     if not nonzero_finite:
         return _int_mode_str
-    magnitudes = [abs(v) for v in nonzero_finite]
-    lo, hi = min(magnitudes), max(magnitudes)
-    if hi / lo > 1000.0 or hi > 1.0e8 or lo < 1.0e-4:
-        return _SCI_FORMAT
+    sci = options.sci_mode
+    if sci is None:
+        magnitudes = [abs(v) for v in nonzero_finite]
+        lo, hi = min(magnitudes), max(magnitudes)
+        sci = hi / lo > 1000.0 or hi > 1.0e8 or lo < 1.0e-4
+    if sci:
+        return _sci_format
     if all(v.is_integer() for v in nonzero_finite):
         return _int_mode_str
-    return _FIXED_FORMAT
+    return _fixed_format
+
+
+def _sci_format(value: float) -> str:
+    return f"{value:.{options.precision}e}"
+
+
+def _fixed_format(value: float) -> str:
+    return f"{value:.{options.precision}f}"
 
 
 def _int_mode_str(value: float) -> str:
@@ -162,14 +203,14 @@ def _layout(
         for i in range(shape[0])
     ]
     if cuts[0]:
-        blocks.insert(_EDGEITEMS, "...")
+        blocks.insert(options.edgeitems, "...")
     return "[" + ("," + "\n" * (len(shape) - 1) + " " * (indent + 1)).join(blocks) + "]"
 
 
 def _vector(cells: Sequence[str], cut: bool, width: int, indent: int) -> str:
     """One innermost row, wrapped to the line width by the formatter width (not the cells' own)."""
-    per_line = max(1, (_LINEWIDTH - indent) // (width + 2))
-    row = [*cells[:_EDGEITEMS], " ...", *cells[_EDGEITEMS:]] if cut else list(cells)
+    per_line = max(1, (options.linewidth - indent) // (width + 2))
+    row = [*cells[:options.edgeitems], " ...", *cells[options.edgeitems:]] if cut else list(cells)
     lines = [", ".join(row[i : i + per_line]) for i in range(0, len(row), per_line)]
     return "[" + (",\n" + " " * (indent + 1)).join(lines) + "]"
 
@@ -179,7 +220,7 @@ def _add_suffixes(text: str, suffixes: list[str]) -> str:
     parts = [text]
     line_len = len(text) - text.rfind("\n") + 1  # torch's count: 2 more than the visible line
     for suffix in suffixes:
-        if line_len + len(suffix) + 2 > _LINEWIDTH:
+        if line_len + len(suffix) + 2 > options.linewidth:
             parts.append(",\n" + " " * _INDENT + suffix)
             line_len = _INDENT + len(suffix)
         else:
@@ -187,3 +228,35 @@ def _add_suffixes(text: str, suffixes: list[str]) -> str:
             line_len += len(suffix) + 2
     parts.append(")")
     return "".join(parts)
+
+
+def cpp_tensor_text(values: np.ndarray, legacy_name: str) -> str:
+    """A tensor as ATen's C++ `operator<<` prints it inside some error messages (torch.meshgrid's):
+    the values as doubles, each matrix row in columns of one width, then `[ torch.FloatTensor{2,2} ]`.
+    Integer-valued tensors print as integers; others with 4 decimals (ATen's scaled and scientific
+    forms, for values spanning many decades, are not reproduced)."""
+    data = np.asarray(values, dtype=np.float64)
+    finite = data[np.isfinite(data)]
+    integral = bool(np.all(finite == np.ceil(finite))) if finite.size else True
+    top = float(np.abs(finite).max()) if finite.size else 1.0
+    digits = int(np.floor(np.log10(top))) + 1 if top else 1
+    width = digits + 1 if integral else (7 if digits <= 0 else digits + 6)
+
+    def cell(x: float) -> str:
+        text = (f"{x:g}" if abs(x) >= 1e16 else str(int(x))) if integral and np.isfinite(x) else \
+            (f"{x:.4f}" if np.isfinite(x) else ("nan" if np.isnan(x) else ("inf" if x > 0 else "-inf")))
+        return text.rjust(width)
+
+    def matrix(m: np.ndarray, indent: str) -> str:  # rows after the first are indented
+        return ("\n" + indent).join(" ".join(cell(x) for x in row) for row in m) + "\n"
+
+    if data.ndim == 1:
+        body = "".join(cell(x) + "\n" for x in data)
+    elif data.ndim == 2:
+        body = matrix(data, "") if data.size else ""
+    elif data.size:
+        body = "\n".join("(" + ",".join(str(i + 1) for i in index) + ",.,.) = \n" + matrix(data[index], " ")
+                         for index in np.ndindex(*data.shape[:-2]))
+    else:
+        body = ""
+    return f"{body}[ torch.{legacy_name}{{{','.join(str(n) for n in data.shape)}}} ]"

@@ -510,9 +510,11 @@ class Tensor:
         except RuntimeError:
             return self._fn
 
-    def _set_grad_fn(self, node: Node | None, output_nr: int) -> None:
+    def _set_grad_fn(self, node: Node | None, output_nr: int, move_retains_grad: bool = True) -> None:
         """A new history: hooks registered so far stay with the old node (they see the gradient of the
-        old value), a retain_grad moves to the new one, as in PyTorch."""
+        old value), a retain_grad moves to the new one, as in PyTorch. An in-place view op
+        (`move_retains_grad` False: t_, transpose_...) leaves it on the old node, which then receives
+        .grad in the old layout; the next history change finds it missing and fails as torch does."""
         old, old_nr = self._fn, self._output_nr
         self._fn = node
         self._output_nr = output_nr
@@ -521,9 +523,11 @@ class Tensor:
         if old is not None and old is not node:
             if self._backward_hooks is not None:
                 self._backward_hooks = None
-            if self._retains_grad and node is not None:
+            if self._retains_grad and node is not None and move_retains_grad:
                 ref = old.hooks().retains_grad.pop(old_nr, None) if old._hooks is not None else None
-                node.hooks().retains_grad[output_nr] = ref or weakref.ref(self)
+                if ref is None:
+                    raise RuntimeError(errors.RETAIN_GRAD_STRANDED)
+                node.hooks().retains_grad[output_nr] = ref
 
     def _gradient_edge(self) -> tuple[Node, int] | None:
         """Where gradients for this tensor go: its grad_fn, or its leaf's AccumulateGrad."""
@@ -664,8 +668,12 @@ class Tensor:
     __str__ = __repr__
 
     def __format__(self, spec: str) -> str:
-        if self.ndim == 0 and spec:
+        """torch's: a 0-d tensor formats as its number (f"{loss}" is `0.25`); any other only with an
+        empty spec (its repr)."""
+        if self.ndim == 0:
             return format(self.item(), spec)
+        if spec:
+            raise TypeError("unsupported format string passed to Tensor.__format__")
         return repr(self)
 
     def __len__(self) -> int:
@@ -683,11 +691,25 @@ class Tensor:
             raise RuntimeError(errors.BOOL_AMBIGUOUS)
         return bool(self._numpy_view().reshape(()))
 
+    def _warn_scalar_of_graph(self) -> None:
+        """float(), int() and complex() of a tensor requiring grad: torch's once-per-process warning."""
+        if self.requires_grad:
+            from engine.warn_once import warn_once
+
+            warn_once("Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\n"
+                      "Consider using tensor.detach() first.", stacklevel=4)
+
     def __float__(self) -> float:
+        self._warn_scalar_of_graph()
         return float(self.item())
 
     def __int__(self) -> int:
+        self._warn_scalar_of_graph()
         return int(self.item())
+
+    def __complex__(self) -> complex:
+        self._warn_scalar_of_graph()
+        return complex(self.item())
 
     def __index__(self) -> int:
         if self.dtype.is_floating_point or self.numel() != 1:
@@ -708,7 +730,7 @@ class Tensor:
     def numpy(self, force: bool = False) -> np.ndarray:
         from engine.autograd import grad_mode
 
-        if self.requires_grad and not force and grad_mode.state.enabled:
+        if self.requires_grad and not force and grad_mode.is_grad_enabled():
             raise RuntimeError(errors.NUMPY_REQUIRES_GRAD)
         if force:  # detach().resolve_conj().resolve_neg().numpy(): memory is shared unless a bit is set
             return self._numpy_view()

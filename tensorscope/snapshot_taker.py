@@ -283,19 +283,21 @@ class SnapshotTaker:
         known = self._records.get(name)
         if known is not None and known[0] == state:
             return known
-        info = self._describe_tensor(name, t, label, grad, grad_state, state[1][-1])
+        info = self._describe_tensor(name, t, label, grad, grad_state, state[1][-1], state[1][-3])
         if value is not t:
             info = self._paddle_flags(info, value)
         return state, info
 
     def _describe_tensor(self, name: str, t: engine.Tensor, label: str, grad: engine.Tensor | None,
-                         grad_state: tuple[Any, ...] | None, content: bytes) -> ObjectInfo:
+                         grad_state: tuple[Any, ...] | None, content: bytes, grad_fn: str | None) -> ObjectInfo:
+        """`grad_fn` as observed_state read it: reading it again may give another answer (a view's
+        history rebuilt on that first read, which may have failed)."""
         values, summary = self._tensor_values(t, content)
         return ObjectInfo(
             name=name, kind="tensor", shape=tuple(t.shape), dtype=t.dtype.name, storage=label,
             values=values, summary=summary, stride=tuple(t.stride()), storage_offset=t.storage_offset(),
             version=inspect.version(t), requires_grad=t.requires_grad, is_leaf=inspect.is_leaf(t),
-            grad_fn=inspect.grad_fn_name(t), is_view=t._is_view(), is_parameter=isinstance(t, engine.nn.Parameter),
+            grad_fn=grad_fn, is_view=t._is_view(), is_parameter=isinstance(t, engine.nn.Parameter),
             grad=None if grad is None else self._tensor_values(grad, grad_state[1][-1])[0],
             grad_storage=None if grad_state is None else grad_state[0],
             covered=inspect.covered_span(t), elements=inspect.covered_elements(t, COVERAGE_LIMIT),

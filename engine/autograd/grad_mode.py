@@ -13,21 +13,36 @@ from engine import runtime
 
 
 class GradMode:
-    """Whether ops record the graph, and whether new tensors are inference tensors: a part of the
-    engine's runtime."""
+    """Whether ops record the graph (`enabled`, what ops read), and whether new tensors are inference
+    tensors: a part of the engine's runtime. Inside inference mode nothing records even under
+    enable_grad, whose flag (`grad`, what is_grad_enabled says there) is kept apart, as torch's
+    GradMode flag is apart from the dispatch keys InferenceMode removes."""
 
-    __slots__ = ("enabled", "inference")
+    __slots__ = ("enabled", "inference", "grad")
 
     def __init__(self) -> None:
         self.enabled = True
         self.inference = False
+        self.grad = True
 
 
 state: GradMode = runtime.slot(__name__, "state", GradMode)
 
 
 def is_grad_enabled() -> bool:
-    return state.enabled
+    return state.grad if state.inference else state.enabled
+
+
+def _set_grad(mode: bool) -> tuple[bool, bool]:
+    """Set grad mode; the state before, for _restore_grad."""
+    before = (state.enabled, state.grad)
+    state.grad = mode
+    state.enabled = mode and not state.inference
+    return before
+
+
+def _restore_grad(before: tuple[bool, bool]) -> None:
+    state.enabled, state.grad = before
 
 
 def _decorate(factory: Callable[[], Any], fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -79,18 +94,17 @@ class set_grad_enabled:  # noqa: N801 - torch's name
     decorator it restores the mode at once and sets it around each call."""
 
     def __init__(self, mode: bool) -> None:
-        self.prev = state.enabled
         self.mode = bool(mode)
-        state.enabled = self.mode
+        self.prev = _set_grad(self.mode)
 
     def __enter__(self) -> None:
-        state.enabled = self.mode
+        _set_grad(self.mode)
 
     def __exit__(self, *exc: object) -> None:
-        state.enabled = self.prev
+        _restore_grad(self.prev)
 
     def __call__(self, fn: Callable[..., Any]) -> Callable[..., Any]:
-        state.enabled = self.prev
+        _restore_grad(self.prev)
         return _decorate(lambda: set_grad_enabled(self.mode), fn)
 
 
@@ -105,11 +119,10 @@ class _GradModeContext:
         return cls()(orig_func)  # @torch.no_grad without parentheses
 
     def __enter__(self) -> None:
-        self.prev = state.enabled
-        state.enabled = self.mode
+        self.prev = _set_grad(self.mode)
 
     def __exit__(self, *exc: object) -> None:
-        state.enabled = self.prev
+        _restore_grad(self.prev)
 
     def __call__(self, fn: Callable[..., Any]) -> Callable[..., Any]:
         return _decorate(type(self), fn)
@@ -136,12 +149,12 @@ class inference_mode:  # noqa: N801
         self.mode = bool(mode)
 
     def __enter__(self) -> None:
-        self.prev = (state.enabled, state.inference)
+        self.prev = (state.enabled, state.inference, state.grad)
         # torch's InferenceMode guard: on disables grad mode, off (inference_mode(False)) enables it
-        state.enabled, state.inference = not self.mode, self.mode
+        state.enabled, state.inference, state.grad = not self.mode, self.mode, not self.mode
 
     def __exit__(self, *exc: object) -> None:
-        state.enabled, state.inference = self.prev
+        state.enabled, state.inference, state.grad = self.prev
 
     def __call__(self, fn: Callable[..., Any]) -> Callable[..., Any]:
         mode = self.mode

@@ -47,7 +47,7 @@ class SavedTensor:
     for a tensor object. When unpacked while the backward itself is recorded (create_graph) the alias
     is handed out with the node as its grad_fn, so the second derivative flows through the op. An
     error about a saved output names the op that saved it (or, for an in-place op on a view, the
-    view's node after the rebase: `view_grad_fn`); a saved input names its grad_fn at backward time.
+    view's node after the rebase while it lives: `view_grad_fn`); a saved input names its grad_fn at backward time.
     """
 
     # What backward reads of every saved tensor is a slot. `target` (set by a pack hook) and
@@ -59,7 +59,8 @@ class SavedTensor:
 
     output_nr = 0
     target: _GradientTarget | None = None  # where a packed input's gradient goes
-    view_grad_fn: Node | None = None  # the node a version error names for an output rebased onto a view
+    view_grad_fn: Callable[[], Node | None] | None = None  # a weak reference to the node a version error names
+    # for an output rebased onto a view, while that node lives
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         """Only recording makes SavedTensors (saved_input, saved_output), as in torch."""
@@ -137,7 +138,8 @@ class SavedTensor:
 
     def _mismatch_core(self, owner: Node, current: int) -> str:
         tensor = self.tensor
-        producer = (self.view_grad_fn or owner) if self.is_output else tensor._grad_fn_for_message()
+        view_fn = self.view_grad_fn() if self.view_grad_fn is not None else None
+        producer = (view_fn or owner) if self.is_output else tensor._grad_fn_for_message()
         named = f", which is output 0 of {producer.forward_op_name()}," if producer is not None else ""
         return (
             f"[{tensor.dtype.message_name} {errors.shape_text(tensor.shape)}]{named} is at version "

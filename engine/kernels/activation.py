@@ -11,6 +11,8 @@ import math
 
 import numpy as np
 
+from engine.kernels import softmax_float32
+
 
 def _axis(x: np.ndarray) -> np.ndarray:
     """torch lets dim 0/-1 address a 0-d tensor; give such inputs one axis to reduce over."""
@@ -18,8 +20,12 @@ def _axis(x: np.ndarray) -> np.ndarray:
 
 
 def softmax(x: np.ndarray, dim: int) -> np.ndarray:
-    """exp(x - max) / sum: shifting by the max keeps exp from overflowing."""
+    """exp(x - max) / sum: shifting by the max keeps exp from overflowing (float32 as ATen's kernels
+    round it: kernels/softmax_float32.py)."""
     z = _axis(x)
+    if z.dtype == np.float32 and z.size:
+        with np.errstate(invalid="ignore", over="ignore", under="ignore"):
+            return softmax_float32.softmax(z, dim % z.ndim).reshape(x.shape)
     with np.errstate(invalid="ignore"):  # an all -inf slice gives NaN, silently, as in torch
         e = np.exp(z - z.max(axis=dim, keepdims=True))
     return (e / e.sum(axis=dim, keepdims=True)).reshape(x.shape)

@@ -61,6 +61,10 @@ def conv1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: An
             f"Given groups={groups}, weight of size {errors.shape_text(weight._shape)}, expected input"
             f"{errors.shape_text(input._shape)} to have {weight._shape[1] * groups} channels, but got "
             f"{input._shape[1]} channels instead")
+    from engine.nn.functional import check_kernel_fits
+
+    check_kernel_fits(input._shape[2:], weight._shape[2:], padding if not isinstance(padding, str) or
+                      padding in ("valid", "same") else 0, dilation)
     if isinstance(padding, str):
         if padding == "valid":
             padding = 0

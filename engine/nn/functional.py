@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from engine import dtypes, errors
+from engine import dtypes, errors, geometry
 from engine.kernels import activation, conv, loss, norm, pool
 from engine.ops import pointwise as pw
 from engine.ops import views
@@ -165,6 +165,7 @@ def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: An
             f"Given groups={groups}, weight of size {errors.shape_text(weight._shape)}, expected input"
             f"{errors.shape_text(input._shape)} to have {weight._shape[1] * groups} channels, but got "
             f"{in_channels} channels instead")
+    check_kernel_fits(input._shape[-2:], weight._shape[2:], padding, dilation)
     out = _new(conv.conv2d_forward(input._numpy_view(), weight._numpy_view(), _np(bias), stride, padding,
                                    dilation, groups), input)
     record("ConvolutionBackward0", out, (input, weight, bias), save={"input": input, "weight": weight},
@@ -172,6 +173,22 @@ def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: An
                    "groups": groups, "output_padding": (0, 0), "padding": _pair(padding), "stride": _pair(stride),
                    "transposed": False})
     return out
+
+
+def check_kernel_fits(spatial: Sequence[int], kernel: Sequence[int], padding: Any, dilation: Any) -> None:
+    """ATen's check_shape_forward: the dilated kernel must fit the padded input ('same' always does)."""
+    if isinstance(padding, str):
+        if padding == "same":
+            return
+        padding = 0
+    n = len(spatial)
+    pads = (padding,) * n if isinstance(padding, int) else tuple(padding)
+    dils = (dilation,) * n if isinstance(dilation, int) else tuple(dilation)
+    padded = [size + 2 * p for size, p in zip(spatial, pads)]
+    dilated = [d * (k - 1) + 1 for k, d in zip(kernel, dils)]
+    if any(i < k for i, k in zip(padded, dilated)):
+        raise RuntimeError(f"Calculated padded input size per channel: ({' x '.join(map(str, padded))}). Kernel size: "
+                           f"({' x '.join(map(str, dilated))}). Kernel size can't be greater than actual input size")
 
 
 def _pair(value: Any) -> Any:
@@ -267,6 +284,7 @@ def mse_loss(input: Tensor, target: Tensor, size_average: Any = None, reduce: An
             f"to the input size ({'torch.Size([' + ', '.join(map(str, input._shape)) + '])'}). This will likely lead "
             "to incorrect results due to broadcasting. Please ensure they have the same size.",
             UserWarning, stacklevel=2)
+    geometry.broadcast_shapes(input._shape, target._shape)  # torch's error where they do not broadcast
     x, y = np.broadcast_arrays(input._numpy_view(), target._numpy_view())
     out = _new(loss.mse_loss_forward(x, y, reduction), input)
     record("MseLossBackward0", out, (input, target), save={"self": input, "target": target},
@@ -284,6 +302,9 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_a
     from engine import amp
 
     (input,) = amp.float32_inputs(input)  # noqa: A001
+    if input.ndim >= 2 and target.ndim >= 1 and input._shape[0] != target._shape[0]:
+        raise ValueError(f"Expected input batch_size ({input._shape[0]}) to match target batch_size "
+                         f"({target._shape[0]}).")
     if target.dtype not in (dtypes.int64, dtypes.uint8):
         raise RuntimeError(errors.TARGET_DTYPE.format(got=target.dtype.short))
     value, total = loss.nll_loss_forward(input._numpy_view(), target._numpy_view(), _np(weight), reduction,
@@ -355,9 +376,22 @@ def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = 
 
 
 def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
+    """A new contiguous int64 tensor, with ATen's checks of the class values and its version."""
+    if tensor.dtype is not dtypes.int64:
+        raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
     values = tensor._numpy_view()
-    n = int(values.max()) + 1 if num_classes < 0 else num_classes
-    return Tensor._wrap((values[..., None] == np.arange(n)).astype(np.int64), dtypes.int64)
+    if values.size == 0:
+        if num_classes == -1:
+            raise RuntimeError("Can not infer total number of classes from empty tensor.")
+    elif values.min() < 0:
+        raise RuntimeError("Class values must be non-negative.")
+    n = int(values.max()) + 1 if num_classes == -1 else num_classes
+    if values.size and int(values.max()) >= n:
+        raise RuntimeError("Class values must be smaller than num_classes.")
+    out = Tensor._wrap(np.ascontiguousarray(values[..., None] == np.arange(n)).astype(np.int64), dtypes.int64)
+    if values.size:  # ATen fills zeros, then scatter_s the ones: two writes
+        out._vc.value = 2
+    return out
 
 
 def pad(input: Tensor, pad: Sequence[int], mode: str = "constant", value: float | None = None) -> Tensor:  # noqa: A002

@@ -482,6 +482,22 @@ class ModuleList(Module):
     def __iter__(self) -> Iterator[Module]:
         return iter(self._modules.values())
 
+    def __repr__(self) -> str:
+        """torch's ModuleList repr: a run of equal members prints once, as `(0-1): 2 x Block(...)`."""
+        reprs = [repr(item) for item in self]
+        if not reprs:
+            return self._get_name() + "()"
+        runs: list[list[Any]] = []
+        for i, text in enumerate(reprs):
+            if runs and runs[-1][2] == text:
+                runs[-1][1] = i
+            else:
+                runs.append([i, i, text])
+        lines = []
+        for start, end, text in runs:
+            line = f"({start}): {text}" if start == end else f"({start}-{end}): {end - start + 1} x {text}"
+            lines.append(line.replace("\n", "\n  "))
+        return self._get_name() + "(\n  " + "\n  ".join(lines) + "\n)"
 
 
 class ModuleDict(Module):

@@ -353,8 +353,14 @@ class RNNCellBase(Module):
         return text + (f", nonlinearity={nonlinearity}" if nonlinearity != "tanh" else "")
 
     def _prepare(self, input: Tensor, hx: Any, states: int) -> tuple[Tensor, Any, bool]:  # noqa: A002
+        name = type(self).__name__
         if input.ndim not in (1, 2):
-            raise ValueError(f"{type(self).__name__}: Expected input to be 1D or 2D, got {input.ndim}D instead")
+            raise ValueError(f"{name}: Expected input to be 1D or 2D, got {input.ndim}D instead")
+        if hx is not None:
+            for i, h in enumerate(hx if states == 2 else (hx,)):
+                if h.ndim not in (1, 2):
+                    which = f"hx[{i}]" if states == 2 else "hidden"
+                    raise ValueError(f"{name}: Expected {which} to be 1D or 2D, got {h.ndim}D instead")
         batched = input.ndim == 2
         if not batched:
             input = views.unsqueeze(input, 0)  # noqa: A001
@@ -363,7 +369,20 @@ class RNNCellBase(Module):
             hx = tuple(zeros) if states == 2 else zeros[0]
         elif not batched:
             hx = tuple(views.unsqueeze(h, 0) for h in hx) if states == 2 else views.unsqueeze(hx, 0)
+        self._check_sizes(input, hx if states == 2 else (hx,))
         return input, hx, batched
+
+    def _check_sizes(self, input: Tensor, hidden: tuple[Tensor, ...]) -> None:  # noqa: A002
+        """ATen's check_rnn_cell_forward_input and _hidden, in its words (hidden0, hidden1: LSTM's h, c)."""
+        if input._shape[1] != self.input_size:
+            raise RuntimeError(f"input has inconsistent input_size: got {input._shape[1]} expected {self.input_size}")
+        for label, h in enumerate(hidden):
+            if input._shape[0] != h._shape[0]:
+                raise RuntimeError(f"Input batch size {input._shape[0]} doesn't match hidden{label} batch size "
+                                   f"{h._shape[0]}")
+            if h._shape[1] != self.hidden_size:
+                raise RuntimeError(f"hidden{label} has inconsistent hidden_size: got {h._shape[1]}, expected "
+                                   f"{self.hidden_size}")
 
 
 class RNNCell(RNNCellBase):

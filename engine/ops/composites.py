@@ -133,6 +133,123 @@ def kron(self: Tensor, other: Tensor) -> Tensor:
     return _unsafe_view(pointwise.mul(self_view, other_view), result_shape)
 
 
+def isclose(self: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False) -> Tensor:
+    """ATen's isclose, in the operands' own dtype: equal, or (finite) |self - other| <= atol + |rtol * other|."""
+    from engine.autograd.grad_mode import no_grad
+    from engine.ops import pointwise
+
+    if self.dtype is not other.dtype:
+        raise RuntimeError(f"{self.dtype.short} did not match {other.dtype.short}")
+    if self.dtype.is_complex and equal_nan:
+        raise RuntimeError("isclose with equal_nan=True is not supported for complex inputs.")
+    if rtol < 0:
+        raise RuntimeError(f"rtol must be greater than or equal to zero, but got {rtol}")
+    if atol < 0:
+        raise RuntimeError(f"atol must be greater than or equal to zero, but got {atol}")
+    writes = 0  # ATen ORs into `close` in place: its version counts the writes
+    with no_grad():
+        close = pointwise.eq(self, other)
+        if equal_nan and (self.dtype.is_floating_point or self.dtype.is_complex):
+            close = pointwise.bitwise_or(close, pointwise.bitwise_and(pointwise.isnan(self), pointwise.isnan(other)))
+            writes += 1
+        if rtol != 0 or atol != 0:
+            a, b = (t.to(dtypes.get_default_dtype()) if t.dtype is dtypes.bool_ else t for t in (self, other))
+            allowed = pointwise.add(pointwise.unary("abs", pointwise.mul(b, rtol)), atol)
+            actual = pointwise.unary("abs", pointwise.sub(a, b))
+            within = pointwise.bitwise_and(pointwise.isfinite(actual), pointwise.le(actual, allowed))
+            close = pointwise.bitwise_or(close, within)
+            writes += 1
+    close._vc.value = writes
+    return close
+
+
+def allclose(self: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False) -> bool:
+    return bool(isclose(self, other, rtol, atol, equal_nan)._numpy_view().all())
+
+
+def cartesian_prod(*tensors: Tensor) -> Tensor:
+    """ATen's cartesian_prod: the "ij" meshgrid of the vectors, each flattened, stacked as columns."""
+    from engine.ops import indexing, views
+
+    for t in tensors:
+        if t.ndim != 1:
+            raise RuntimeError(f"Expect a 1D vector, but got shape {list(t.shape)}")
+    if len(tensors) == 1:
+        return tensors[0]
+    return indexing.stack([views.flatten(g) for g in views.meshgrid(*tensors, indexing="ij")], 1)
+
+
+def _triangle_indices(row: int, col: int, offset: int, dtype: Any, upper: bool, name: str) -> Tensor:
+    target = dtypes.to_dtype(dtype) if dtype is not None else dtypes.int64
+    if row < 0:
+        raise RuntimeError(f"row must be non-negative, got{row}")
+    if col < 0:
+        raise RuntimeError(f"col must be non-negative, got{col}")
+    if target.is_floating_point or target.is_complex or target is dtypes.bool_:
+        raise NotImplementedError(f'"{name}" not implemented for \'{target.short}\'')
+    rows, cols = np.triu_indices(row, offset, col) if upper else np.tril_indices(row, offset, col)
+    return Tensor._wrap(np.stack([rows, cols]).astype(target.np).reshape(2, -1), target)
+
+
+def tril_indices(row: int, col: int, offset: int = 0, *, dtype: Any = None, device: Any = None,
+                 layout: Any = None) -> Tensor:
+    """The (row, col) indices of the lower triangle, row by row, as a (2, N) int64 tensor."""
+    return _triangle_indices(row, col, offset, dtype, False, "tril_indices")
+
+
+def triu_indices(row: int, col: int, offset: int = 0, *, dtype: Any = None, device: Any = None,
+                 layout: Any = None) -> Tensor:
+    return _triangle_indices(row, col, offset, dtype, True, "triu_indices")
+
+
+def matrix_power(self: Tensor, n: int) -> Tensor:
+    """ATen's linalg_matrix_power: n = 0 the identity copied into a clone (so it is in the graph),
+    1 a clone, -1 the inverse, 2 and 3 one and two matmuls, more by squaring (least significant bit
+    first); a negative n inverts first."""
+    from engine import linalg as linalg_module
+    from engine.ops import copying, factories
+    from engine.ops import linalg as contraction
+
+    if self.ndim < 2:
+        raise RuntimeError("linalg.matrix_power: The input tensor A must have at least 2 dimensions.")
+    if self._shape[-1] != self._shape[-2]:
+        raise RuntimeError(f"linalg.matrix_power: A must be batches of square matrices, but they are "
+                           f"{self._shape[-2]} by {self._shape[-1]} matrices")
+    if n == 0:
+        return copying.copy_(copying.clone(self, memory_format=None, contiguous=True),
+                             factories.eye(self._shape[-1], dtype=self.dtype))
+    if n == 1:
+        return copying.clone(self, memory_format=None, contiguous=True)
+    if n == -1:
+        return linalg_module.inv(self)
+    a = linalg_module.inv(self) if n < 0 else self
+    n = abs(n)
+    if n == 2:
+        return contraction.matmul(a, a)
+    if n == 3:
+        return contraction.matmul(contraction.matmul(a, a), a)
+    z: Tensor | None = None
+    result: Tensor | None = None
+    while n > 0:
+        bit, n = n % 2, n // 2
+        z = a if z is None else contraction.matmul(z, z)
+        if bit:
+            result = z if result is None else contraction.matmul(result, z)
+    assert result is not None
+    return result
+
+
+def diag(self: Tensor, diagonal: int = 0) -> Tensor:
+    """torch.diag: a vector's square matrix, or a copy of a matrix's diagonal (diagonal_copy)."""
+    from engine.ops import factories, view_copies
+
+    if self.ndim == 2:
+        return view_copies.FUNCTIONS["diagonal_copy"](self, diagonal)
+    return factories.diag(self, diagonal)
+
+
 METHODS: dict[str, Callable[..., Any]] = {"kron": kron, "tile": tile, "diff": diff, "take_along_dim": take_along_dim,
-                                          "rot90": rot90, "nanmean": nanmean}
-FUNCTIONS: dict[str, Callable[..., Any]] = dict(METHODS)
+                                          "rot90": rot90, "nanmean": nanmean, "isclose": isclose, "allclose": allclose,
+                                          "matrix_power": matrix_power, "diag": diag}
+FUNCTIONS: dict[str, Callable[..., Any]] = dict(METHODS, cartesian_prod=cartesian_prod, tril_indices=tril_indices,
+                                                triu_indices=triu_indices)

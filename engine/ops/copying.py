@@ -12,6 +12,7 @@ import numpy as np
 
 from engine import dtypes, geometry
 from engine.devices import CPU, device, on, resolve
+from engine.kernels import iterated_copy
 from engine.ops.core import (
     apply_inplace,
     check_inplace_allowed,
@@ -122,8 +123,14 @@ def copy_(self: Tensor, src: Tensor | float, non_blocking: bool = False) -> Tens
     source_array = dtypes.through_float(_cast_source(src._numpy_view(), self.dtype), self.dtype) if not same \
         else src._numpy_view()
 
+    in_order = not same and src._storage is self._storage and src.dtype is self.dtype and \
+        not (src._bits or self._bits) and self.numel() <= iterated_copy.GRAIN_SIZE
+
     def write(target: np.ndarray) -> None:
         if same:
+            return
+        if in_order and np.shares_memory(target, source_array):  # a later element reads an earlier write
+            iterated_copy.copy_in_order(target, source_array)
             return
         with np.errstate(invalid="ignore", over="ignore"):  # NaN into an integer: as C++ casts it
             np.copyto(target, source_array, casting="unsafe")

@@ -11,6 +11,7 @@ view.
 from __future__ import annotations
 
 import numbers
+import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -44,6 +45,9 @@ def is_tensor(x: object) -> bool:
     return isinstance(x, Tensor)
 
 
+_HUGE = 2 ** 62  # a Python int within this is a Scalar without question (dtypes.check_scalar_int)
+
+
 def result_type(*operands: Any) -> dtypes.dtype:
     """torch.result_type: dimensioned tensors outrank 0-dim tensors, which outrank Python scalars;
     a lower rank only matters when it brings a higher category (bool < int < float)."""
@@ -53,16 +57,19 @@ def result_type(*operands: Any) -> dtypes.dtype:
             if isinstance(b, Tensor):
                 if a.dtype is b.dtype:
                     return a.dtype
-            elif (type(b) is int or type(b) is float) and a.dtype.is_floating_point:
+            elif (type(b) is float or (type(b) is int and -_HUGE < b < _HUGE)) and a.dtype.is_floating_point:
                 return a.dtype  # a Python number never lifts a floating-point tensor's dtype
     ranks: list[dtypes.dtype | None] = [None, None, None]
+    unsigned = False  # a Python int past int64 is a uint64 Scalar
     for x in operands:
         if isinstance(x, Tensor):
             rank, d = (0 if x._shape else 1), x.dtype
         elif isinstance(x, bool | np.bool_):
             rank, d = 2, dtypes.bool_
         elif isinstance(x, numbers.Integral):
+            dtypes.check_scalar_int(x)
             rank, d = 2, dtypes.int64
+            unsigned = unsigned or x >= 2 ** 63
         elif isinstance(x, numbers.Real):
             rank, d = 2, dtypes.get_default_dtype()
         elif isinstance(x, numbers.Complex):
@@ -70,6 +77,10 @@ def result_type(*operands: Any) -> dtypes.dtype:
         else:
             raise TypeError(f"unsupported operand type: {type(x).__name__}")
         ranks[rank] = d if ranks[rank] is None else dtypes.promote_types(ranks[rank], d)
+    if unsigned and _combine_categories(ranks[0], ranks[1]) is dtypes.bool_ and ranks[2] is dtypes.int64:
+        # the number brings the integer category to bool tensors: c10 promotes Bool with UInt64 and refuses
+        raise RuntimeError("Promotion for uint16, uint32, uint64 types is not supported, attempted to promote "
+                           "Bool and UInt64")
     result = _combine_categories(ranks[0], _combine_categories(ranks[1], ranks[2]))
     if result is None:
         raise TypeError("result_type needs at least one operand")
@@ -97,6 +108,12 @@ def array_of(x: Any, dtype: dtypes.dtype) -> Any:
     if isinstance(x, Tensor):
         arr = x._numpy_view()
         return arr if arr.dtype == dtype.np else arr.astype(dtype.np)
+    if (type(x) is float or type(x) is int) and not -65504.0 <= x <= 65504.0:
+        return quietly(_number_in, x, dtype)  # beyond float16's range a float dtype's number is inf, silently
+    return _number_in(x, dtype)
+
+
+def _number_in(x: Any, dtype: dtypes.dtype) -> Any:
     try:
         return dtype.np.type(x)
     except OverflowError:  # an int beyond an integer dtype wraps as C++ casts it (int8 + 300 adds 44)
@@ -560,9 +577,9 @@ def apply_inplace(self: Tensor, write: Callable[[np.ndarray], None], name: str, 
     node._saves = saved_before
     view_fn = None
     if self._view is None:
-        self._set_grad_fn(node, 0)
+        self._set_grad_fn(node, 0, move_retains_grad=not layout_op)
     elif layout_op:
-        self._set_grad_fn(node, 0)
+        self._set_grad_fn(node, 0, move_retains_grad=False)
         self._view.attr_version = self._vc.value
     else:
         rebase_view(self, node, base_edge)
@@ -570,7 +587,9 @@ def apply_inplace(self: Tensor, write: Callable[[np.ndarray], None], name: str, 
     if save_result:
         saved_result = saved_output(self)
         if view_fn is not None:
-            saved_result.view_grad_fn = view_fn  # a version error names the view's node after the rebase
+            # a version error names the view's node after the rebase while it lives (torch keeps a weak
+            # pointer to it: once the view's history is rebuilt again it names the op that saved)
+            saved_result.view_grad_fn = weakref.ref(view_fn)
         node._saves = (*node._saves, (save_result, saved_result))
     return self
 

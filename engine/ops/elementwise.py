@@ -20,7 +20,14 @@ from engine import dtypes, geometry
 from engine.autograd.node import node_type
 from engine.ops.core import array_of, result_type
 from engine.ops.inplace_forms import Form, generate
-from engine.ops.pointwise import _finish, _shape_of, iterated, output_strides, write_out
+from engine.ops.pointwise import (
+    _finish,
+    _shape_of,
+    check_ordered,
+    iterated,
+    output_strides,
+    write_out,
+)
 from engine.tensor import Tensor
 
 Operand = Tensor | float | int | bool
@@ -198,8 +205,12 @@ def lerp(self: Tensor, end: Tensor, weight: Operand, *, out: Tensor | None = Non
 
 def _compare(ufunc: np.ufunc, node: str) -> Callable[..., Spec]:
     """x.lt_(y): the comparison's 0/1 written into x in x's own dtype; its gradients are zeros."""
-    specs = {number: Spec(node.lower(), f"{node}Backward{0 if number else 1}",
-                          lambda a, b: ufunc(a, b).astype(a.dtype), ("self", "other")) for number in (True, False)}
+    def forward(a: np.ndarray, b: Any) -> np.ndarray:
+        check_ordered(ufunc, dtypes.from_numpy_dtype(a.dtype))
+        return ufunc(a, b).astype(a.dtype)
+
+    specs = {number: Spec(node.lower(), f"{node}Backward{0 if number else 1}", forward, ("self", "other"))
+             for number in (True, False)}
     return lambda other: specs[_is_number(other)]
 
 

@@ -25,6 +25,15 @@ def _finish(t: Tensor, requires_grad: bool) -> Tensor:
     return t
 
 
+def _ranges_as_lists(data: Any) -> Any:
+    """torch.tensor reads any Python sequence: a range (`torch.tensor(range(5))`) as the list it is."""
+    if isinstance(data, range):
+        return list(data)
+    if isinstance(data, (list, tuple)) and any(isinstance(x, (range, list, tuple)) for x in data):
+        return type(data)(_ranges_as_lists(x) for x in data)
+    return data
+
+
 def _check_device(dev: Any) -> None:
     if dev is not None:
         device(dev)
@@ -118,6 +127,7 @@ def tensor(data: Any, *, dtype: dtypes.dtype | None = None, device: Any = None, 
            pin_memory: bool = False) -> Tensor:
     """A copy of `data` in a new storage (even from an ndarray or another tensor)."""
     _check_device(device)
+    data = _ranges_as_lists(data)
     if isinstance(data, Tensor):
         warnings.warn(
             "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() or "
@@ -276,6 +286,66 @@ def _linspace(start: float, end: float, steps: int, target: dtypes.dtype) -> np.
     return values.astype(target.np)
 
 
+def logspace(start: float, end: float, steps: int, base: float = 10.0, *, dtype: dtypes.dtype | None = None,
+             device: Any = None, requires_grad: bool = False) -> Tensor:
+    """ATen's logspace: base ** e, the exponents counted up from start for the first half and down
+    from end for the rest in double (start and end taken in the dtype first, so an integer dtype
+    truncates them), each power the C library's pow (math.pow: numpy's own float64 power differs
+    in the last bit), rounded (or truncated) into the dtype."""
+    dtype = dtypes.to_dtype(dtype) if dtype is not None else None
+    target = dtype or dtypes.get_default_dtype()
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
+    if target.is_complex:
+        raise NotImplementedError("torch.logspace with a complex dtype is not supported by this engine")
+    if steps <= 1:  # nothing, or one element filled with pow(base, start) taken as doubles
+        data = np.empty(0, target.np) if steps == 0 else \
+            dtypes.checked_scalar(_pow(float(base), float(start)), target, single=True).reshape(1)
+        return _finish(Tensor._wrap(data, target), requires_grad)
+    dtypes.check_fits(start, target)  # Scalar::to<T>, checked
+    dtypes.check_fits(end, target)
+    if target.is_floating_point:
+        first, last = target.np.type(start), target.np.type(end)
+        with np.errstate(over="ignore", invalid="ignore"):
+            span = float(last - first)
+    else:  # as C++ converts: an int wraps into the dtype, a float truncates
+        first, last = (int(np.array(int(v) if isinstance(v, numbers.Integral) else math.trunc(v)).astype(target.np))
+                       for v in (start, end))
+        span = float(last - first)
+    step = span / (steps - 1)
+    halfway = steps // 2
+    exponents = [float(first) + step * i if i < halfway else float(last) - step * (steps - i - 1)
+                 for i in range(steps)]
+    values = np.array([_pow(float(base), e) for e in exponents], np.float64)
+    if target.is_floating_point:
+        with np.errstate(over="ignore", invalid="ignore"):
+            data = values.astype(target.np)
+    else:
+        data = _c_cast(values, target)
+    return _finish(Tensor._wrap(data, target), requires_grad)
+
+
+def _c_cast(values: np.ndarray, target: dtypes.dtype) -> np.ndarray:
+    """double to an integer dtype as x86 code converts it: truncated through a 32-bit integer (a
+    64-bit one for int64), the integer minimum where it does not fit, then the low bits."""
+    wide = 64 if target.itemsize == 8 else 32
+    low, high = -2.0 ** (wide - 1), 2.0 ** (wide - 1)
+    with np.errstate(invalid="ignore"):
+        fits = (values >= low) & (values < high)
+        ints = np.where(fits, np.trunc(np.where(fits, values, 0)), low).astype(np.int64 if wide == 64 else np.int32)
+    return ints.astype(target.np)
+
+
+def _pow(base: float, exponent: float) -> float:
+    """C's pow, with inf where it overflows (math.pow raises)."""
+    try:
+        return math.pow(base, exponent)
+    except OverflowError:
+        return math.inf
+    except ValueError:  # a negative base to a fractional power
+        return math.nan
+
+
 def _fma64(a: np.ndarray, b: float, c: float) -> np.ndarray:
     """float64 a*b+c as one fused multiply-add (error-free product and sum, then one rounding)."""
     a = np.asarray(a, dtype=np.float64)
@@ -432,7 +502,7 @@ def empty_strided(size: Sequence[int], stride: Sequence[int], *, dtype: dtypes.d
 FUNCTIONS = {
     "tensor": tensor, "zeros": zeros, "ones": ones, "empty": empty, "full": full, "zeros_like": zeros_like,
     "ones_like": ones_like, "empty_like": empty_like, "full_like": full_like, "arange": arange,
-    "linspace": linspace, "eye": eye, "from_numpy": from_numpy, "as_tensor": as_tensor, "asarray": as_tensor,
+    "linspace": linspace, "logspace": logspace, "eye": eye, "from_numpy": from_numpy, "as_tensor": as_tensor, "asarray": as_tensor,
     "scalar_tensor": scalar_tensor, "diag": diag, "empty_strided": empty_strided, **LEGACY_TYPES,
 }
 

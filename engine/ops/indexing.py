@@ -345,7 +345,6 @@ def setitem(self: Tensor, index: Any, value: Any) -> None:
         _copy_to(view, value)
         return
     check_inplace_allowed(view, value)  # index_put_'s autograd check comes before its kernel's index checks
-    _check_bounds(view, advanced)
     lead = 0
     while lead < value.ndim and value._shape[lead] == 1:  # torch's slicePrefix1sDims
         lead += 1
@@ -381,24 +380,31 @@ def _copy_to(dst: Tensor, src: Tensor) -> None:
 
 def index_put_(self: Tensor, indices: Sequence[Any], values: Any, accumulate: bool = False,
                _positions: list[tuple[int, Any]] | None = None) -> Tensor:
+    if _positions is None:
+        _check_index_count(self, indices)
     positions = _positions if _positions is not None else list(zip(range(len(indices)), indices))
     return _index_put(self, positions, values, accumulate, "IndexPutBackward0")
 
 
+def _check_index_count(self: Tensor, indices: Sequence[Any]) -> None:
+    if len(indices) > self.ndim:
+        raise IndexError(f"too many indices for tensor of dimension {self.ndim} (got {len(indices)})")
+
+
 def index_put_impl_(self: Tensor, indices: Sequence[Tensor | None], values: Any, accumulate: bool) -> Tensor:
     """at::_index_put_impl_ (what index's derivative calls): index_put_ recorded as IndexPutImplBackward0."""
+    _check_index_count(self, indices)
     return _index_put(self, positions_of(indices), values, accumulate, "IndexPutImplBackward0")
 
 
 def index_put(self: Tensor, indices: Sequence[Tensor | None], values: Any, accumulate: bool = False) -> Tensor:
+    _check_index_count(self, indices)
     return _out_of_place(self, lambda t: _index_put(t, positions_of(indices), values, accumulate,
                                                     "IndexPutBackward0"))
 
 
 def _index_put(self: Tensor, positions: list[tuple[int, Any]], values: Any, accumulate: bool, name: str) -> Tensor:
     check_inplace_allowed(self, values)
-    np_index = _numpy_index(self, positions)
-    selected_shape = self._numpy_view()[np_index].shape
     if not isinstance(values, Tensor):
         values = _scalar_tensor(values, self.dtype)
     _expanded_warning(self, "index_put_", "tensor[indices] = tensor")
@@ -410,6 +416,9 @@ def _index_put(self: Tensor, positions: list[tuple[int, Any]], values: Any, accu
         check_no_overlap(self, values)
         for _, item in positions:
             check_no_overlap(self, item)
+    _check_bounds(self, positions)  # the indices are looked at after the overlap checks, as in ATen
+    np_index = _numpy_index(self, positions)
+    selected_shape = self._numpy_view()[np_index].shape
     check_writable(self, values.dtype if values.ndim else None, internal_overlap=False)
     if not _expandable(values._shape, selected_shape):
         raise RuntimeError(f"shape mismatch: value tensor of shape {errors.shape_text(values._shape)} cannot be "
@@ -663,6 +672,11 @@ def index_fill_(self: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
     check_writable(self, internal_overlap=False)
     d = geometry.wrap_dim(dim, max(self.ndim, 1))
     idx = index._numpy_view().reshape(-1)
+    # ATen restrides self to step 0 along dim over the index's length before looking at any index:
+    # an empty self on too small a storage fails there (`torch.zeros(0).index_fill_(0, i, 1.)`)
+    sizes, strides = (list(self._shape), list(self._stride)) if self.ndim else ([1], [1])
+    sizes[d], strides[d] = idx.size, 0
+    geometry.check_strided_layout(sizes, strides, self._offset, self.dtype.itemsize, self._storage.nbytes)
     fill = value._numpy_view()[()] if isinstance(value, Tensor) else value
     size = self._shape[d] if self.ndim else 1
     bad = idx[(idx < -size) | (idx >= size)]
@@ -737,7 +751,7 @@ _NO_EDGE = node_type("NoEdge")(None, (), ())  # stands for a missing edge while 
 def cat(tensors: Sequence[Tensor], dim: int = 0, *, out: Tensor | None = None) -> Tensor:
     tensors = list(tensors)
     if not tensors:
-        raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
+        raise ValueError("torch.cat(): expected a non-empty list of Tensors")
     skipped = [t._shape == (0,) for t in tensors]  # legacy: 1-D empty tensors join anything
     joined = [t for t, skip in zip(tensors, skipped) if not skip] or tensors[:1]
     ref = joined[0]
@@ -800,11 +814,23 @@ def stack(tensors: Sequence[Tensor], dim: int = 0, *, out: Tensor | None = None)
 
 
 def hstack(tensors: Sequence[Tensor]) -> Tensor:
-    return cat(tensors, 0 if tensors[0].ndim == 1 else 1)
+    """ATen's hstack: atleast_1d each, then cat along dim 0 for vectors, dim 1 otherwise."""
+    shaped = [views.atleast_1d(t) for t in tensors]
+    return cat(shaped, 0 if shaped[0].ndim == 1 else 1)
 
 
 def vstack(tensors: Sequence[Tensor]) -> Tensor:
-    return cat([views.reshape(t, 1, -1) if t.ndim == 1 else t for t in tensors], 0)
+    """ATen's vstack: atleast_2d each (a vector unsqueezed, a number viewed), then cat along dim 0."""
+    return cat([views.atleast_2d(t) for t in tensors], 0)
+
+
+def dstack(tensors: Sequence[Tensor]) -> Tensor:
+    return cat([views.atleast_3d(t) for t in tensors], 2)
+
+
+def column_stack(tensors: Sequence[Tensor]) -> Tensor:
+    """ATen's column_stack: numbers and vectors reshaped into columns, then hstack."""
+    return hstack([views.reshape(t, t.numel(), 1) if t.ndim <= 1 else t for t in tensors])
 
 
 def repeat(self: Tensor, *sizes: Any) -> Tensor:
@@ -855,10 +881,18 @@ def _finish_diag(vector: Tensor, diagonal: int) -> Tensor:
 
 
 def nonzero(self: Tensor, *, as_tuple: bool = False) -> Any:
-    found = np.nonzero(self._numpy_view())
-    if as_tuple:
-        return tuple(Tensor._wrap(a.astype(np.int64)) for a in found)
-    return Tensor._wrap(np.stack(found, axis=1).astype(np.int64) if found else np.zeros((0, 0), np.int64))
+    """The indices of the nonzero elements, one row each; a 0-d tensor has none to give, so a nonzero
+    one is a (1, 0) result (and (tensor([0]),) as a tuple), as in torch."""
+    if as_tuple:  # the columns of the result, as views (a number taken as a vector of one)
+        return views.unbind(nonzero(self if self.ndim else views.unsqueeze(self, 0)), 1)
+    values = self._numpy_view()
+    if values.ndim == 0:
+        return Tensor._empty_strided((int(bool(values)), 0), (1, 1), dtypes.int64)
+    found = np.nonzero(values)
+    count = len(found[0])
+    out = Tensor._empty_strided((count, values.ndim), (1, count), dtypes.int64)  # column-major, as ATen's
+    np.copyto(out._numpy_view(), np.stack(found, axis=1))
+    return out
 
 
 
@@ -868,11 +902,12 @@ METHODS = {
     "gather": gather, "scatter": scatter, "scatter_": scatter_, "scatter_add_": scatter_add_, "index_add": index_add,
     "index_add_": index_add_, "index_put_": index_put_, "index_fill_": index_fill_, "index_copy_": index_copy_,
     "index_fill": index_fill, "index_copy": index_copy, "masked_fill": masked_fill, "masked_fill_": masked_fill_,
-    "repeat": repeat, "flip": flip, "roll": roll, "tril": tril, "triu": triu, "nonzero": nonzero,
+    "repeat": repeat, "flip": flip, "roll": roll, "tril": tril, "triu": triu, "nonzero": nonzero, "argwhere": nonzero,
     "index_put": index_put,
 }
 FUNCTIONS = {
     "cat": cat, "concat": cat, "concatenate": cat, "stack": stack, "hstack": hstack, "vstack": vstack,
+    "row_stack": vstack, "dstack": dstack, "column_stack": column_stack, "argwhere": nonzero,
     "index_select": index_select, "masked_select": masked_select, "gather": gather, "scatter": scatter,
     "index_add": index_add, "masked_fill": masked_fill, "index_fill": index_fill, "index_copy": index_copy, "flip": flip, "roll": roll, "tril": tril, "triu": triu,
     "nonzero": nonzero,

@@ -188,7 +188,19 @@ def _scaled(ufunc: np.ufunc) -> Callable[..., None]:
     return kernel
 
 
+def _integer_division(ufunc: np.ufunc, name: str) -> Callable[..., None]:
+    """remainder_/floor_divide_: an integer divisor of zero is an error (pointwise.check_integer_divisor)."""
+    inner = _ufunc_kernel(ufunc, warns=True)
+
+    def kernel(target: np.ndarray, dt: dtypes.dtype, other: Any) -> None:
+        pointwise.check_integer_divisor(other, dt, name)
+        inner(target, dt, other)
+    return kernel
+
+
 def _div_kernel(target: np.ndarray, dt: dtypes.dtype, other: Any, *, rounding_mode: Any = pointwise.NO_MODE) -> None:
+    if rounding_mode is not pointwise.NO_MODE and rounding_mode is not None:
+        pointwise.check_integer_divisor(other, dt, f"div_{rounding_mode}")
     with np.errstate(divide="ignore", invalid="ignore"):
         if rounding_mode == "floor":
             np.floor_divide(target, other, out=target, casting="unsafe")
@@ -234,8 +246,8 @@ POW = Form(lambda exponent: "PowBackward1" if isinstance(exponent, Tensor) else 
            _pow_kernel,
            lambda exponent: None if isinstance(exponent, Tensor) else {"exponent": exponent})
 REMAINDER = Form(lambda other: "RemainderBackward1" if isinstance(other, Tensor) else "RemainderBackward0",
-                 _binary_dtype, _ufunc_kernel(np.mod, warns=True))
-FLOOR_DIVIDE = Form("NotImplemented", _binary_dtype, _ufunc_kernel(np.floor_divide, warns=True),
+                 _binary_dtype, _integer_division(np.mod, "remainder"))
+FLOOR_DIVIDE = Form("NotImplemented", _binary_dtype, _integer_division(np.floor_divide, "div_floor"),
                     lambda other: {"_op": "floor_divide"}, number_edges=False)
 
 add_, sub_, mul_, div_ = generate(ADD, "add_"), generate(SUB, "sub_"), generate(MUL, "mul_"), generate(DIV, "div_")

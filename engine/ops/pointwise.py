@@ -265,8 +265,10 @@ def _with_number(self: Any, other: Any, opmath: bool = False) -> tuple[np.ndarra
         x = self._numpy_view()
         if x.size <= _UNRESERVED and (x.ndim < 2 or x.size and self._stride == geometry.row_major_strides(self._shape)):
             # a number beyond the dtype's range is inf, silently as in torch
-            return x, self.dtype.np.type(other) if -_HALF_MAX <= other <= _HALF_MAX else \
-                quietly(self.dtype.np.type, other)
+            if -_HALF_MAX <= other <= _HALF_MAX:
+                return x, self.dtype.np.type(other)
+            dtypes.check_scalar_int(other)
+            return x, quietly(self.dtype.np.type, other)
     return None
 
 
@@ -299,6 +301,7 @@ def _scalar_op(ufunc: np.ufunc, self: Any, other: Any, opmath: bool = False,
         if -_HALF_MAX <= other <= _HALF_MAX:  # numpy's own dtypes take such a number as they would in their type
             value = other if self.dtype in _NUMPY_FLOATS else self.dtype.np.type(other)
         else:
+            dtypes.check_scalar_int(other)
             value = quietly(self.dtype.np.type, other)
         tracked = grad_mode.state.enabled and (
             self._requires_grad or self._fn is not None or (self._view is not None and self.requires_grad))
@@ -435,13 +438,38 @@ def add(self: Operand, other: Operand, *, alpha: float = 1, out: Tensor | None =
             tensor = _untracked(result, self, other)
             return tensor if tensor is not None else \
                 wrap_result("AddBackward0", result, self.dtype, (self, other), values={"alpha": 1})
+    dtypes.check_scalar_int(alpha)
     dt = result_type(self, other)
+    check_alpha(alpha, dt)
     sa, sb = _shape_of(self), _shape_of(other)
     _reserve(geometry.broadcast_shapes(sa, sb), dt)
     a, b = array_of(self, dt), array_of(other, dt)
     with np.errstate(invalid="ignore", over="ignore"):  # inf + -inf is nan, silently, as in torch
         result = a + (b * dt.np.type(alpha) if alpha != 1 else b)
     return _finish("AddBackward0", "add", result, dt, (self, other), out=out, values={"alpha": alpha})
+
+
+def _int_alpha(alpha: Any) -> bool:
+    """Whether sub takes alpha as ATen's -Scalar of an int (an int8's alpha of 128 is -128 there)."""
+    return type(alpha) is int and alpha != 1
+
+
+def _negated(alpha: int) -> int:
+    """c10's -Scalar of an int alpha, through int64 as C++ computes it (2**64 - 1 negates to 1)."""
+    wrapped = (alpha + 2 ** 63) % 2 ** 64 - 2 ** 63
+    return (-wrapped + 2 ** 63) % 2 ** 64 - 2 ** 63
+
+
+def check_alpha(alpha: Any, dt: dtypes.dtype, negated: bool = False) -> None:
+    """ATen's alpha_check, then alpha taken in the op's dtype (checked_convert); sub and rsub take
+    -alpha (`negated`: 2**64 - 1 is 1 there, and fits any dtype)."""
+    if alpha == 1:
+        return
+    if type(alpha) is float and not (dt.is_floating_point or dt.is_complex):
+        raise RuntimeError("For integral input tensors, argument alpha must not be a floating point number.")
+    if negated:
+        alpha = _negated(alpha) if type(alpha) is int else -alpha
+    dtypes.check_fits(alpha, dt)
 
 
 def _is_bool(x: Operand) -> bool:
@@ -452,6 +480,8 @@ def _is_bool(x: Operand) -> bool:
 def check_sub(self: Operand, other: Operand) -> None:
     """ATen's sub_check: subtraction refuses a bool operand, whatever the other one would promote
     it to (`mask - 1`, `1.5 - mask`, `x - mask`), with its own message for two bools."""
+    dtypes.check_scalar_int(self)  # the argument parser's error comes first
+    dtypes.check_scalar_int(other)
     self_bool, other_bool = _is_bool(self), _is_bool(other)
     if self_bool and other_bool:
         raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. "
@@ -483,11 +513,14 @@ def sub(self: Operand, other: Operand, *, alpha: float = 1, out: Tensor | None =
             tensor = _untracked(result, self, other)
             return tensor if tensor is not None else \
                 wrap_result("SubBackward0", result, self.dtype, (self, other), values={"alpha": 1})
+    dtypes.check_scalar_int(alpha)
     dt = sub_dtype(self, other)
+    check_alpha(alpha, dt, negated=True)
     _reserve(_broadcast(self, other), dt)
     a, b = array_of(self, dt), array_of(other, dt)
     with np.errstate(invalid="ignore", over="ignore"):
-        result = a - (b * dt.np.type(alpha) if alpha != 1 else b)
+        result = a - (b * dt.np.type(alpha) if alpha != 1 else b) if not _int_alpha(alpha) else \
+            a + b * dt.np.type(_negated(alpha))
     return _finish("SubBackward0", "sub", result, dt, (self, other), out=out, values={"alpha": alpha})
 
 
@@ -498,11 +531,13 @@ def rsub(self: Tensor, other: Operand, alpha: float = 1) -> Tensor:
         if done is not None:
             return done if type(done) is Tensor else wrap_result("RsubBackward1", done, self.dtype, (self,),
                                                                   values={"alpha": 1})
+    dtypes.check_scalar_int(alpha)
     check_sub(other, self)
     dt = result_type(self, other)
+    check_alpha(alpha, dt, negated=True)
     a, b = array_of(self, dt), array_of(other, dt)
     with np.errstate(invalid="ignore", over="ignore"):
-        result = b - a * alpha
+        result = b - a * alpha if not _int_alpha(alpha) else b + a * dt.np.type(_negated(alpha))
     if isinstance(other, Tensor):
         return _finish("RsubBackward0", "rsub", result, dt, (self, other), values={"alpha": alpha})
     # the number is an operand of TensorIterator (so `1 - x` of a (1, n) x with strides (1, 1) keeps
@@ -583,6 +618,8 @@ def _rounded_div(self: Operand, other: Operand, mode: str | None, out: Tensor | 
     dt = div_dtype(self, other, mode)
     _reserve(_broadcast(self, other), dt)
     a, b = array_of(self, dt), array_of(other, dt)
+    if mode is not None:
+        check_integer_divisor(b, dt, f"div_{mode}")
     with np.errstate(divide="ignore", invalid="ignore"):
         if mode is None:
             result = a / b
@@ -600,25 +637,36 @@ def rdiv(self: Tensor, other: Operand) -> Tensor:
 def pow(self: Operand, exponent: Operand, *, out: Tensor | None = None) -> Tensor:  # noqa: A001
     if not isinstance(self, Tensor):
         return _scalar_pow(self, exponent)
-    if out is None and not isinstance(exponent, Tensor) and exponent != -0.5:  # -0.5: rsqrt, see _power_scalar
+    if out is None and not isinstance(exponent, Tensor) and exponent != -0.5 and \
+            (self.dtype not in _REDUCED or _within_half(exponent)):  # -0.5: rsqrt, see _power_scalar
         done = _scalar_op(np.power, self, exponent)
         if done is not None:
             return done if type(done) is Tensor else \
                 wrap_result("PowBackward0", done, self.dtype, (self,), {"self": self}, {"exponent": exponent})
+    if type(exponent) is int and 2 ** 63 <= exponent < 2 ** 64 and not (self.dtype.is_floating_point or
+                                                                    self.dtype.is_complex):
+        raise RuntimeError("value cannot be converted to type int64_t without overflow")  # a uint64 exponent
     dt = result_type(self, exponent)
     _reserve(_broadcast(self, exponent), dt)
     a = array_of(self, dt)
     if not isinstance(exponent, Tensor):
         e = exponent
-        if not dt.is_floating_point and isinstance(e, int) and e < 0:
+        if not (dt.is_floating_point or dt.is_complex) and isinstance(e, int) and e < 0:
             raise RuntimeError("Integers to negative integer powers are not allowed.")
-        result = _power_scalar(a, dt.np.type(e) if dt.is_floating_point else int(e))
+        if dt is not dtypes.float32 and dt is not dtypes.float64:  # those take the exponent as a double
+            dtypes.check_fits(e, dt)
+        result = _power_scalar(a, quietly(dt.np.type, e) if dt.is_floating_point else int(e))
         return _finish("PowBackward0", "pow", result, dt, (self,), {"self": self}, out=out, values={"exponent": e})
     b = array_of(exponent, dt)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         result = np.power(a, b)
     return _finish("PowBackward1", "pow", result, dt, (self, exponent), {"exponent": exponent, "self": self},
                    save_result="result", out=out)
+
+
+def _within_half(number: Any) -> bool:
+    """Whether a Python number fits float16 (pow's exponent for a float16 tensor must)."""
+    return type(number) in (int, float) and -_HALF_MAX <= number <= _HALF_MAX
 
 
 def _power_scalar(a: np.ndarray, e: Any, out: np.ndarray | None = None) -> np.ndarray:
@@ -638,7 +686,7 @@ def _scalar_pow(base: Operand, exponent: Tensor) -> Tensor:
     dt = result_type(base, exponent)
     b = array_of(exponent, dt)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):  # 0 ** -1 is inf, silently
-        result = np.power(dt.np.type(base), b)
+        result = np.power(array_of(base, dt), b)
     return _finish("PowBackward2", "pow", result, dt, (exponent,), {"exponent": exponent}, save_result="result",
                    values={"self": base})
 
@@ -646,6 +694,8 @@ def _scalar_pow(base: Operand, exponent: Tensor) -> Tensor:
 def _minmax_binary(self: Tensor, other: Tensor, pick: Callable[..., np.ndarray], name: str,
                    out: Tensor | None = None) -> Tensor:
     dt = result_type(self, other)
+    if dt.is_complex:
+        raise RuntimeError(f"{name.lower()[:7]} not implemented for complex tensors.")
     a, b = array_of(self, dt), array_of(other, dt)
     return _finish(name, name.lower()[:7], pick(a, b), dt, (self, other), {"other": other, "self": self}, out=out)
 
@@ -658,9 +708,22 @@ def minimum(self: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor
     return _minmax_binary(self, other, np.minimum, "MinimumBackward0", out)
 
 
+def check_integer_divisor(divisor: Any, dt: dtypes.dtype, kernel: str) -> None:
+    """A rounded division or remainder (`kernel`: ATen's name for it) has no complex kernel, and an
+    integer one by zero is an error (a float one is inf or nan): the divisor is taken in dt, so
+    `x // 2**40` of an int32 x divides by 0 too."""
+    if dt.is_complex:
+        raise NotImplementedError(f"\"{kernel}_cpu\" not implemented for '{dt.short}'")
+    if dt.is_floating_point or dt is dtypes.bool_:
+        return
+    if not np.all(divisor):
+        raise RuntimeError("ZeroDivisionError")
+
+
 def remainder(self: Operand, other: Operand, *, out: Tensor | None = None) -> Tensor:
     dt = result_type(self, other)
     a, b = array_of(self, dt), array_of(other, dt)
+    check_integer_divisor(b, dt, "remainder")
     with np.errstate(divide="ignore", invalid="ignore"):
         result = np.mod(a, b)
     if isinstance(other, Tensor):
@@ -673,6 +736,7 @@ def floor_divide(self: Operand, other: Operand) -> Tensor:
     """floor_divide has no derivative: its node is NotImplemented, whose backward raises."""
     dt = result_type(self, other)
     a, b = array_of(self, dt), array_of(other, dt)
+    check_integer_divisor(b, dt, "div_floor")
     with np.errstate(divide="ignore", invalid="ignore"):
         result = np.floor_divide(a, b)
     return _finish("NotImplemented", "floor_divide", result, dt, tuple(x for x in (self, other) if isinstance(x, Tensor)),
@@ -1086,6 +1150,10 @@ def _clip(x: np.ndarray, low: Any, high: Any, out: np.ndarray | None = None) -> 
 def clamp_bounds_check(name: str, self: Tensor, low: Any, high: Any) -> bool:
     """clamp's argument checks, shared by clamp_: at least one bound, and bounds all tensors or all
     numbers (torch's two overloads). Whether they are tensors."""
+    dtypes.check_scalar_int(low)
+    dtypes.check_scalar_int(high)
+    if self.dtype.is_complex:
+        raise NotImplementedError("clamp is not supported for complex types")
     if low is None and high is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     given = [b for b in (low, high) if b is not None]
@@ -1126,8 +1194,16 @@ def _clamp_tensors(self: Tensor, low: Tensor | None, high: Tensor | None, name: 
     return _finish(name, op, result, dt, inputs, saved, out=out)
 
 
+def _integer_bound(bound: Any, dt: dtypes.dtype) -> Any:
+    """A number bound as an integer clamp takes it, in dt (uint8's clamp(min=-1) clamps to 255)."""
+    if bound is None or isinstance(bound, Tensor) or dt.is_floating_point or dt.is_complex:
+        return bound
+    return array_of(bound, dt)
+
+
 def _number_bound(bound: Any) -> bool:
-    return bound is None or type(bound) is float or type(bound) is int
+    """A bound clamp's short path takes: none, a float, or an int that is a Scalar without question."""
+    return bound is None or ((type(bound) is float or type(bound) is int) and -_HALF_MAX <= bound <= _HALF_MAX)
 
 
 def clamp(self: Tensor, min: float | None = None, max: float | None = None, *,  # noqa: A002
@@ -1140,11 +1216,13 @@ def clamp(self: Tensor, min: float | None = None, max: float | None = None, *,  
     if clamp_bounds_check("clamp", self, min, max):
         return _clamp_tensors(self, min, max, "ClampBackward0", "clamp", out)
     dt = result_type(self, *(v for v in (min, max) if v is not None))
+    dtypes.check_fits(min, dt)
+    dtypes.check_fits(max, dt)
     if out is not None:
         check_out_dtype(out, dt, "clamp", (self,))
     x = array_of(self, dt)
     # quietly: a bound past the dtype's range is inf, and bfloat16 compares NaN, without a warning
-    result = quietly(_clip, x, min, max).astype(dt.np, copy=False)
+    result = quietly(_clip, x, _integer_bound(min, dt), _integer_bound(max, dt)).astype(dt.np, copy=False)
     return _finish("ClampBackward1", "clamp", result, dt, (self,), {"self": self}, out=out,
                    values={"max": max, "min": min})
 
@@ -1158,8 +1236,10 @@ def _clamp_inplace(self: Tensor, low: Any, high: Any, name: str, values: dict[st
     dt = result_type(self, *(v for v in (low, high) if v is not None))
     if not dtypes.can_cast(dt, self.dtype):  # clamp_ names the target the C++ way
         raise RuntimeError(errors.CAST.format(src=dt.short, dst=self.dtype.cpp))
+    dtypes.check_fits(low, dt)
+    dtypes.check_fits(high, dt)
     check_writable(self)
-    bounds = [v._numpy_view() if isinstance(v, Tensor) else v for v in (low, high)]
+    bounds = [v._numpy_view() if isinstance(v, Tensor) else _integer_bound(v, dt) for v in (low, high)]
 
     def write(t: np.ndarray) -> None:
         _clip(t, bounds[0], bounds[1], out=t)
@@ -1177,31 +1257,49 @@ def clamp_max_(self: Tensor, max: float) -> Tensor:  # noqa: A002
     return _clamp_inplace(self, None, max, "ClampMaxBackward0", {"max": max})
 
 
+def _number_clamp_dtype(self: Tensor, bound: Any) -> dtypes.dtype:
+    """clamp_min/clamp_max with a number: clamp's checks, then the bound must fit the result dtype."""
+    clamp_bounds_check("clamp", self, bound, None)
+    dt = result_type(self, bound)
+    dtypes.check_fits(bound, dt)
+    return dt
+
+
 def clamp_min(self: Tensor, min: float) -> Tensor:  # noqa: A002
     if isinstance(min, Tensor):
         return _clamp_tensors(self, min, None, "ClampMinBackward1", "clamp_min", None)
-    dt = result_type(self, min)
-    result = np.maximum(array_of(self, dt), dt.np.type(min))
+    dt = _number_clamp_dtype(self, min)
+    result = quietly(np.maximum, array_of(self, dt), array_of(min, dt))
     return _finish("ClampMinBackward0", "clamp_min", result, dt, (self,), {"self": self}, values={"min": min})
 
 
 def clamp_max(self: Tensor, max: float) -> Tensor:  # noqa: A002
     if isinstance(max, Tensor):
         return _clamp_tensors(self, None, max, "ClampMaxBackward1", "clamp_max", None)
-    dt = result_type(self, max)
-    result = np.minimum(array_of(self, dt), dt.np.type(max))
+    dt = _number_clamp_dtype(self, max)
+    result = quietly(np.minimum, array_of(self, dt), array_of(max, dt))
     return _finish("ClampMaxBackward0", "clamp_max", result, dt, (self,), {"self": self}, values={"max": max})
 
 
 # --------------------------------------------------------------------------- comparisons and logic
+_ORDERINGS = {np.less: "lt", np.less_equal: "le", np.greater: "gt", np.greater_equal: "ge"}
+
+
+def check_ordered(ufunc: np.ufunc, dt: dtypes.dtype) -> None:
+    """Complex numbers have no order: torch has no lt/le/gt/ge kernel for them."""
+    if dt.is_complex and ufunc in _ORDERINGS:
+        raise NotImplementedError(f"\"{_ORDERINGS[ufunc]}_cpu\" not implemented for '{dt.short}'")
+
+
 def _compare(ufunc: np.ufunc) -> Callable[..., Tensor]:
     def compare(self: Operand, other: Operand, *, out: Tensor | None = None) -> Tensor:
         if out is None:
             alike = _alike(self, other) or _with_number(self, other)
-            if alike is not None:  # the binary ops' short path (a comparison records no node)
+            if alike is not None and alike[0].dtype.kind != "c":  # the binary ops' short path (no node)
                 a, b = alike
                 return Tensor._wrap(np.asarray(ufunc(a, b)), dtypes.bool_)
         dt = result_type(self, other)
+        check_ordered(ufunc, dt)
         geometry.broadcast_shapes(_shape_of(self), _shape_of(other))
         result = ufunc(array_of(self, dt), array_of(other, dt))
         if out is not None:
@@ -1222,8 +1320,8 @@ def logical_not(self: Tensor) -> Tensor:
 def _bitwise(ufunc: np.ufunc) -> Callable[..., Tensor]:
     def bitwise(self: Operand, other: Operand) -> Tensor:
         dt = result_type(self, other)
-        if dt.is_floating_point:
-            raise RuntimeError(f"\"{ufunc.__name__}_cpu\" not implemented for '{dt.short}'")
+        if dt.is_floating_point or dt.is_complex:
+            raise NotImplementedError(f"\"{ufunc.__name__}_cpu\" not implemented for '{dt.short}'")
         return iterated(np.asarray(ufunc(array_of(self, dt), array_of(other, dt))), dt, (self, other))
     return bitwise
 
@@ -1263,6 +1361,9 @@ def isfinite(self: Tensor) -> Tensor:
 
 def where(condition: Tensor, input: Operand, other: Operand, *, out: Tensor | None = None) -> Tensor:  # noqa: A002
     dt = result_type(input, other)
+    if dt not in _REDUCED:  # a number joins float16/bfloat16 as a wrapped tensor, unchecked
+        dtypes.check_fits(input, dt)
+        dtypes.check_fits(other, dt)
     if out is not None and out.dtype is not dt:
         raise RuntimeError(f"Expected out type to be {dt.short} but got {out.dtype.short}")
     geometry.broadcast_shapes(condition._shape, _shape_of(input), _shape_of(other))

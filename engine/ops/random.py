@@ -928,11 +928,35 @@ def rand_like(other: Tensor, *, dtype: dtypes.dtype | None = None, device: Any =
     return _finish(_filled_like(other, target, values), requires_grad)
 
 
+_RANDINT_SIGNATURES = (
+    " * (int high, tuple of ints size, *, torch.Generator generator, Tensor out = None, torch.dtype dtype = None, "
+    "torch.layout layout = None, torch.device device = None, bool pin_memory = False, bool requires_grad = False)\n"
+    " * (int high, tuple of ints size, *, Tensor out = None, torch.dtype dtype = None, torch.layout layout = None, "
+    "torch.device device = None, bool pin_memory = False, bool requires_grad = False)\n"
+    " * (int low, int high, tuple of ints size, *, torch.Generator generator, Tensor out = None, torch.dtype dtype = "
+    "None, torch.layout layout = None, torch.device device = None, bool pin_memory = False, bool requires_grad = "
+    "False)\n"
+    " * (int low, int high, tuple of ints size, *, Tensor out = None, torch.dtype dtype = None, torch.layout layout = "
+    "None, torch.device device = None, bool pin_memory = False, bool requires_grad = False)\n")
+
+
+def _check_randint_size(args: tuple[Any, ...], size: Any) -> None:
+    """torch's argument parser on an int where randint's size (a tuple) goes."""
+    if type(size) is int:
+        raise TypeError("randint(): argument 'size' must be tuple of ints, not int")
+    if size is None and len(args) == 2 and type(args[1]) is int:
+        raise TypeError("randint(): argument 'size' (position 2) must be tuple of ints, not int")
+    if size is None and len(args) == 3 and all(type(a) is int for a in args):
+        raise TypeError("randint() received an invalid combination of arguments - got (int, int, int), but expected "
+                        "one of:\n" + _RANDINT_SIGNATURES)
+
+
 def randint(*args: Any, size: Any = None, low: int | None = None, high: int | None = None,
             generator: Generator | None = None, dtype: dtypes.dtype | None = None, device: Any = None,
             requires_grad: bool = False, **_: Any) -> Tensor:
     """randint(high, size) or randint(low, high, size): empty(size, int64).random_(low, high)."""
     _check_device(device)
+    _check_randint_size(args, size)
     positional = list(args)
     if size is None:
         size = positional.pop()
@@ -946,6 +970,14 @@ def randint(*args: Any, size: Any = None, low: int | None = None, high: int | No
     assert plan is not None  # a finite `to` always gives a span
     values = _random_from_to(_gen(generator), math.prod(shape), *plan, target)
     return _finish(_adopt(values, shape, target), requires_grad)
+
+
+def randint_like(input: Tensor, *args: int, dtype: dtypes.dtype | None = None, generator: Generator | None = None,  # noqa: A002
+                 device: Any = None, requires_grad: bool = False, memory_format: Any = None, **_: Any) -> Tensor:
+    """randint_like(input, high) or (input, low, high): randint over input's shape, in its dtype."""
+    low, high = (0, args[0]) if len(args) == 1 else args
+    return randint(low, high, tuple(input.shape), generator=generator, dtype=dtype or input.dtype,
+                   requires_grad=requires_grad)
 
 
 def randperm(n: int, *, generator: Generator | None = None, dtype: dtypes.dtype | None = None, device: Any = None,
@@ -1070,6 +1102,7 @@ def multinomial(self: Tensor, num_samples: int, replacement: bool = False, *,
 METHODS = {"normal_": normal_, "uniform_": uniform_, "bernoulli_": bernoulli_, "random_": random_,
            "exponential_": exponential_, "bernoulli": bernoulli, "multinomial": multinomial}
 FUNCTIONS = {"randn": randn, "rand": rand, "randn_like": randn_like, "rand_like": rand_like, "randint": randint,
+             "randint_like": randint_like,
              "randperm": randperm, "normal": normal, "manual_seed": manual_seed, "seed": seed,
              "initial_seed": initial_seed, "get_rng_state": get_rng_state, "set_rng_state": set_rng_state,
              "Generator": Generator, "bernoulli": bernoulli, "multinomial": multinomial}

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from engine import dtypes, errors, geometry
+from engine import dtypes, errors, geometry, printing
 from engine.autograd import grad_mode
 from engine.ops.core import (
     apply_inplace,
@@ -437,6 +437,45 @@ def broadcast_to(self: Tensor, size: Sequence[int]) -> Tensor:
 def broadcast_tensors(*tensors: Tensor) -> tuple[Tensor, ...]:
     shape = geometry.broadcast_shapes(*(t._shape for t in tensors))
     return tuple(expand(t, shape) for t in tensors)
+
+
+def meshgrid(*tensors: Any, indexing: str | None = None) -> tuple[Tensor, ...]:
+    """torch.meshgrid: each input (0-d or 1-d) viewed along its own dim and expanded to the grid, so
+    every output is a view of its input; "xy" swaps the first two inputs and the first two outputs
+    (not a transpose). Without `indexing` it is "ij", with torch's warning once per process."""
+    from engine.warn_once import warn_once
+
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        tensors = tuple(tensors[0])
+    if indexing is None:
+        warn_once("torch.meshgrid: in an upcoming release, it will be required to pass the indexing argument.")
+        indexing = "ij"
+    if not tensors:
+        raise RuntimeError("meshgrid expects a non-empty TensorList")
+    for t in tensors[1:]:
+        if t.dtype is not tensors[0].dtype:
+            raise RuntimeError("meshgrid expects all tensors to have the same dtype")
+        if t.device != tensors[0].device:
+            raise RuntimeError("meshgrid expects all tensors to have the same device")
+    refs = list(tensors)
+    swap = indexing == "xy" and len(refs) >= 2
+    if indexing not in ("xy", "ij"):
+        raise RuntimeError(f'torch.meshgrid: indexing must be one of "xy" or "ij", but received: {indexing}')
+    if swap:
+        refs[0], refs[1] = refs[1], refs[0]
+    for t in refs:
+        if t.ndim > 1:
+            raise RuntimeError("torch.meshgrid: Expected 0D or 1D tensor in the tensor list but got: "
+                               + printing.cpp_tensor_text(t.detach()._numpy_view(), t.dtype.legacy))
+    shape = [t.numel() for t in refs]
+    grids = []
+    for i, t in enumerate(refs):
+        view_shape = [1] * len(refs)
+        view_shape[i] = -1
+        grids.append(expand(view(t, view_shape), shape))
+    if swap:
+        grids[0], grids[1] = grids[1], grids[0]
+    return tuple(grids)
 
 
 def broadcast_shapes(*shapes: Any) -> Any:
@@ -886,5 +925,6 @@ FUNCTIONS = {name: METHODS[name] for name in (
     "moveaxis", "squeeze", "unsqueeze", "select", "narrow", "diagonal", "as_strided", "split", "split_with_sizes",
     "unsafe_split", "unsafe_split_with_sizes", "unsafe_chunk", "tensor_split", "hsplit", "vsplit", "dsplit",
     "chunk", "unbind", "broadcast_to", "adjoint")}
-FUNCTIONS.update(broadcast_tensors=broadcast_tensors, broadcast_shapes=broadcast_shapes, atleast_1d=atleast_1d,
+FUNCTIONS.update(broadcast_tensors=broadcast_tensors, broadcast_shapes=broadcast_shapes, meshgrid=meshgrid,
+                 atleast_1d=atleast_1d,
                  atleast_2d=atleast_2d, atleast_3d=atleast_3d)

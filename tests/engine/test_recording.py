@@ -104,6 +104,16 @@ SNIPPETS = {
     "an inference tensor cannot be saved": (
         "a = torch.ones(3, requires_grad=True) * 1\nwith torch.inference_mode():\n    c = torch.ones(3)\n"
         "y = a + c\nz = a * c"),
+    "inference mode records nothing, even under enable_grad": (
+        "x = torch.ones(2, requires_grad=True)\ny = x * 2\nwith torch.inference_mode():\n    with torch.enable_grad():\n"
+        "        a = x * 1\n        b = y.sin()\n        c = x + x\n"
+        "        inside = (a.grad_fn, b.grad_fn, c.grad_fn, a.requires_grad, a.is_inference(),\n"
+        "                  torch.is_grad_enabled(), torch.is_inference_mode_enabled())\n"
+        "        try:\n            x.numpy()\n        except RuntimeError as e:\n            refused = str(e)\n"
+        "    with torch.inference_mode(False):\n        d = x * 1\n    after = (d.grad_fn.name(), torch.is_grad_enabled())\n"
+        "with torch.enable_grad():\n    with torch.inference_mode():\n        e = x * 1\n"
+        "        flags = (e.grad_fn, e.requires_grad, torch.is_grad_enabled())\n        with torch.no_grad():\n"
+        "            pass\n        still = torch.is_grad_enabled()\nback = (torch.is_grad_enabled(), (x * 1).grad_fn.name())"),
     "add_ on a view rebases its base with CopySlices": (
         "a = torch.ones(2, 3, requires_grad=True) * 1\nv = a[0]\nv.add_(1)\nv.sigmoid_()\n"
         "names = (a.grad_fn.name(), v.grad_fn.name(), a.grad_fn.next_functions[0][0].name())\n"

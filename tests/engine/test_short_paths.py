@@ -360,6 +360,12 @@ def test_unary_short_path_computes_what_the_general_one_does(op, dtype):
 @pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float32", "float64"])
 @pytest.mark.parametrize("call", list(_NUMBER_CALLS))
 def test_number_short_path_computes_what_the_general_one_does(call, dtype):
+    if (call, dtype) == ("clamp(min=1e10)", "float16"):  # a bound past float16 is an error either way, as in torch
+        x = engine.ones(3, dtype=engine.float16)
+        for t in (x, x.detach().requires_grad_()):
+            with pytest.raises(RuntimeError, match="c10::Half without overflow"):
+                t.clamp(min=1e10)
+        return
     _same_bytes_with_and_without_grad(getattr(engine, dtype), _NUMBER_CALLS[call])
 
 

@@ -1,0 +1,89 @@
+"""The differential fuzzer's misses at seeds 3000..9999, each now agreeing with torch 2.13 both ways
+(the engine as torch, and `tensorscope replay`'s trace) but one left to torch's MKL (a strict xfail
+saying why), with the smaller programs that show what
+each was about: a copy whose source overlaps what it writes, index_fill_ and index_put_ on a tensor
+emptied by set_(), a retain_grad'ed tensor whose history an in-place view op changed, and the
+node a version error names for an in-place op on a view."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.oracle import torch_and_engine
+
+torch = pytest.importorskip("torch")
+
+MISSES = {6182: "setitem from an overlapping source", 9799: "setitem from an overlapping source",
+          9031: "index_fill_ after set_()", 9501: "setitem into a tensor emptied by set_()",
+          8008: "retain_grad, then transpose_ of a view", 7776: "version error after leaky_relu_ on a view"}
+
+
+# float32 exp in torch is MKL's vsExp (torch.backends.mkl): within an ulp, not always the nearest
+# float, and not reproducible from numpy; e**15 is 3269017.5 there, 3269017.25 here (the nearest), and
+# sin of either (their ulp is 0.25 there) differs in the first digit. Nothing to fix short of MKL.
+LIBM = {8148: "exp(15.) in float32 is MKL's 3269017.5, the engine's is the nearest float, 3269017.25; "
+              "a following sin turns that last bit into 0.96172 against 0.99962"}
+
+
+def _seeds() -> list:
+    return [pytest.param(seed, id=f"{seed} {why}") for seed, why in MISSES.items()] + \
+        [pytest.param(seed, id=f"{seed} float32 exp then sin near 3e6",
+                      marks=pytest.mark.xfail(strict=True, raises=AssertionError, reason=why))
+         for seed, why in LIBM.items()]
+
+
+@pytest.mark.parametrize("seed", _seeds())
+def test_the_former_miss_agrees_both_ways(seed: int) -> None:
+    from tests.fuzz.generate import generate
+    from tests.fuzz.run import check
+
+    program = generate(seed, torch)
+    mismatch = check(program)
+    assert mismatch is None, (
+        f"{program.source()}\nstep {mismatch.step} [{mismatch.path}] {mismatch.field}:\n"
+        f"  torch : {mismatch.expected}\n  engine: {mismatch.got}")
+
+
+
+W = "w = torch.ones(2, 3, requires_grad=True)\nb = w * 2\n"
+RETAINED = {
+    "t_ of a retained tensor, then its backward: .grad in the old layout":
+        "x = w * 2\nx.retain_grad()\nx.t_()\nx.sum().backward()",
+    "t_ of a retained tensor, then an in-place op": "x = w * 2\nx.retain_grad()\nx.t_()\nx.mul_(2)",
+    "t_ of a retained view, then its backward": W + "g = b.t()\ng.retain_grad()\ng.t_()\ng.sum().backward()",
+    "unsqueeze_ of a retained view, then backward":
+        W + "g = b[0]\ng.retain_grad()\ng.unsqueeze_(0)\n(g * 1).sum().backward()",
+    "t_ of a retained view, then its base written": W + "g = b.t()\ng.retain_grad()\ng.t_()\nb.mul_(1)\nn = g.grad_fn",
+    "and its grad_fn read twice":
+        W + "g = b.t()\ng.retain_grad()\ng.t_()\nb.mul_(1)\ntry:\n    g.grad_fn\nexcept RuntimeError:\n"
+            "    pass\nn = type(g.grad_fn).__name__",
+    "t_ of a retained view, then written itself": W + "g = b.t()\ng.retain_grad()\ng.t_()\ng.mul_(2)",
+    "squeeze_, as_strided_ and swapdims_ alike":
+        W + "g = b[:1]\ng.retain_grad()\ng.squeeze_(0)\nb.mul_(1)\nn = g.grad_fn",
+    "retain_grad after the t_": W + "g = b.t()\ng.t_()\ng.retain_grad()\nb.mul_(1)\nn = type(g.grad_fn).__name__",
+    "no t_: retain_grad moves to the new history":
+        W + "g = b.t()\ng.retain_grad()\nb.mul_(1)\ng.sum().backward()",
+}
+
+
+@pytest.mark.parametrize("code", RETAINED.values(), ids=RETAINED.keys())
+def test_retain_grad_stays_on_the_node_an_in_place_view_op_replaced(code: str) -> None:
+    expected, got = torch_and_engine(code)
+    assert got == expected
+
+
+LEAKY = "w = torch.ones(2, 3, requires_grad=True)\nb = w * 1\na = b[0]\nF.leaky_relu_(a, -0.5)\n"
+NAMED = {
+    "the base written, the view's history rebuilt": LEAKY + "b.add_(1)\na.sum().backward()",
+    "the view written itself": LEAKY + "a.add_(1)\na.sum().backward()",
+    "another view written": LEAKY + "b[1].add_(1)\na.sum().backward()",
+    "the base's backward, the view untouched": LEAKY + "b.add_(1)\nb.sum().backward()",
+    "sigmoid_ on a view": "w = torch.ones(2, 3, requires_grad=True)\nb = w * 1\na = b[0]\na.sigmoid_()\n"
+                          "b.add_(1)\na.sum().backward()",
+}
+
+
+@pytest.mark.parametrize("code", NAMED.values(), ids=NAMED.keys())
+def test_a_version_error_names_the_views_node_while_it_lives(code: str) -> None:
+    expected, got = torch_and_engine(code)
+    assert got == expected
