@@ -239,15 +239,15 @@ def run_backward(tensors: Sequence[Any], grads: Sequence[Any], keep_graph: bool,
     callbacks: list[Any] = []
     _graph_tasks.append(callbacks)
     try:
-        mode = grad_mode.state
-        previous, mode.enabled = mode.enabled, create_graph
+        # grad mode is create_graph's (under inference mode nothing records all the same, as in torch)
+        previous = grad_mode._set_grad(create_graph)
         quiet = begin_quiet()  # torch's kernels never warn of inf or nan (0 * inf in log's backward)
         try:
             buffers.quiet = True
             _drain(ready, buffers, dependencies, needed, captures, captured, receives, keep_graph)
         finally:
             end_quiet(quiet)
-            mode.enabled = previous
+            grad_mode._restore_grad(previous)
         while callbacks:  # queue_callback's final callbacks, in order; one may queue another
             callbacks.pop(0)()
     finally:

@@ -95,6 +95,11 @@ SNIPPETS = {
         "a = torch.ones(2, 2, requires_grad=True)\nb = torch.ones(2, 2, requires_grad=True)\n"
         "y = ((a * b).sigmoid() + a).sum()\ny.grad_fn.register_hook(lambda gi, go: print('sum ran'))\n"
         "a.register_hook(lambda g: g * 10)\ny.backward()"),
+    "backward with create_graph inside inference mode records nothing": (
+        "seen = []\nx = torch.ones(2, requires_grad=True)\ny = ((x * x).sigmoid() + x).sum()\n"
+        "y.register_hook(lambda g: seen.append((torch.is_grad_enabled(), torch.is_inference_mode_enabled())))\n"
+        "with torch.inference_mode():\n    y.backward(create_graph=True)\n"
+        "after = (torch.is_grad_enabled(), x.grad.requires_grad, x.grad.grad_fn is None)"),
     "in-place sigmoid and mul": (
         "a = torch.ones(2, 3, requires_grad=True)\nh = a * 3\nh.sigmoid_()\nh.mul_(a)\nh.sum().backward()"),
 }
@@ -141,7 +146,8 @@ def _exactly(t: engine.Tensor | None) -> tuple | None:
         return None
     values = t.detach().resolve_conj().numpy().tobytes() if t.dtype is not engine.bfloat16 else \
         t.detach().float().numpy().tobytes()
-    return (values, str(t.dtype), tuple(t.shape), t.stride(), t.storage_offset(), t._version,
+    version = "inference" if t.is_inference() else t._version  # an inference tensor keeps no version
+    return (values, str(t.dtype), tuple(t.shape), t.stride(), t.storage_offset(), version,
             type(t.grad_fn).__name__, _exactly(t.grad) if t.is_leaf and t.requires_grad else None)
 
 
