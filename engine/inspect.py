@@ -16,7 +16,7 @@ import numpy as np
 from engine import allocator as allocation
 from engine import geometry, printing
 from engine.autograd.node import AccumulateGrad, Node
-from engine.tensor import Tensor
+from engine.tensor import UNSHARED, Tensor
 
 
 def storage_id(t: Tensor) -> int:
@@ -60,7 +60,7 @@ def version(t: Tensor) -> int | None:
 
 
 def shares_version_counter(a: Tensor, b: Tensor) -> bool:
-    return a._vc is b._vc
+    return a is b or (a._vc is b._vc and a._vc is not UNSHARED)  # UNSHARED: each such tensor's own
 
 
 class SavedInfo(NamedTuple):
@@ -185,13 +185,13 @@ def observed_state(t: Tensor, values_limit: int) -> tuple[Any, ...]:
 
 def view_identity(t: Tensor) -> tuple[int, int, tuple[tuple[int, ...], tuple[int, ...], int]]:
     """Equal for two tensors exactly when `same_tensor_view` holds between them (while both live)."""
-    return id(t._storage), id(t._vc), t._layout_key()
+    return id(t._storage), id(t) if t._vc is UNSHARED else id(t._vc), t._layout_key()
 
 
 def same_tensor_view(a: Tensor, b: Tensor) -> bool:
     """Whether b is a (or an alias of a) with the same memory, layout and version counter, as a
     saved output is an alias of the tensor the op returned."""
-    return a is b or (a._storage is b._storage and a._vc is b._vc and a._layout_key() == b._layout_key())
+    return a is b or (a._storage is b._storage and shares_version_counter(a, b) and a._layout_key() == b._layout_key())
 
 
 def values(t: Tensor) -> np.ndarray:

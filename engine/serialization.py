@@ -133,7 +133,7 @@ def _decode_tensor(payload: tuple[Any, ...], storages: dict[int, Storage]) -> Te
                                f"and itemsize {itemsize} requiring a storage size of {needed * itemsize} are out of "
                                f"bounds for storage of size {storage.data.size * itemsize}")
     t = Tensor._make(storage, offset, tuple(shape), tuple(stride), dtype)
-    t._vc.value = 1  # torch rebuilds each tensor with set_()
+    t._counter().value = 1  # torch rebuilds each tensor with set_()
     if is_parameter:
         return Parameter(t, requires_grad)
     return t.requires_grad_() if requires_grad else t

@@ -36,10 +36,23 @@ CONJ_BIT, NEG_BIT = 1, 2
 class VersionCounter:
     """One counter shared by a tensor, its views and its detach()ed aliases.
 
-    It starts at the class's 0, so making one (every op's result does) runs no Python __init__;
-    the first bump gives the instance a value of its own."""
+    It starts at the class's 0, so making one runs no Python __init__; the first bump gives the
+    instance a value of its own."""
 
     value = 0
+
+
+class _UnsharedCounter:
+    """The counter an op's fresh result starts with, one object for all of them: version 0, shared
+    with no other tensor yet, never written (`value` is read-only here). Most results are read and
+    dropped without ever being viewed, saved or changed in place, so they never need a counter of
+    their own; `Tensor._counter` gives a tensor one when it is first shared or written."""
+
+    __slots__ = ()
+    value = 0
+
+
+UNSHARED = _UnsharedCounter()
 
 
 class ViewInfo:
@@ -243,7 +256,7 @@ class Tensor:
                 stride = _remember_row_major(shape)
         t._stride = stride
         t.dtype = dtype
-        t._vc = VersionCounter()
+        t._vc = UNSHARED
         t._requires_grad = False
         t._fn = None
         t._output_nr = 0
@@ -396,7 +409,19 @@ class Tensor:
         return self._storage.inference
 
     def _bump_version(self) -> None:
-        self._vc.value += 1
+        vc = self._vc
+        if vc is UNSHARED:
+            vc = self._vc = VersionCounter()
+        vc.value += 1
+
+    def _counter(self) -> VersionCounter:
+        """This tensor's version counter, to share with another tensor or to write: a fresh result's
+        UNSHARED placeholder is first replaced by a counter of its own (still at 0). Reading a
+        version needs no call: `_vc.value` is right either way."""
+        vc = self._vc
+        if vc is UNSHARED:
+            vc = self._vc = VersionCounter()
+        return vc
 
     def _is_view(self) -> bool:
         return self._view is not None
@@ -408,7 +433,8 @@ class Tensor:
     def _alias(self) -> Tensor:
         """Same memory, layout and version counter; no autograd history (what detach() returns). The
         numpy view is shared too: it is the same window (a saved output read by backward needs it)."""
-        alias = Tensor._make(self._storage, self._offset, self._shape, self._stride, self.dtype, self._vc)
+        alias = Tensor._make(self._storage, self._offset, self._shape, self._stride, self.dtype,
+                             self._vc if self._vc is not UNSHARED else self._counter())
         alias._bits = self._bits
         alias._np_cache = self._np_cache
         return alias
@@ -862,7 +888,7 @@ class Parameter(Tensor):
                 object.__setattr__(p, slot, None)
         p._storage, p._offset, p._shape, p._stride = data._storage, data._offset, data._shape, data._stride
         p.dtype = data.dtype
-        p._vc = data._vc
+        p._vc = data._counter()
         p._requires_grad = bool(requires_grad)
         p._output_nr = 0
         p._retains_grad = False

@@ -127,7 +127,7 @@ def _add_into(target: Any, grad: Any) -> None:
         if view is None:
             view = target._numpy_view()
         np.add(view, _operand(grad), view)  # out= given by position: numpy parses no keywords
-        target._vc.value += 1  # add_'s version bump
+        target._bump_version()  # add_'s version bump
     else:
         target.add_(grad)
 

@@ -235,7 +235,7 @@ RAW_OUTPUT = "output"
 
 def _layout_of(tensor: Any) -> tuple[Any, ...]:
     """What a saved output keeps of its tensor until an alias of it is needed (_alias_of)."""
-    return (tensor._storage, tensor._offset, tensor._shape, tensor._stride, tensor.dtype, tensor._vc, tensor._bits,
+    return (tensor._storage, tensor._offset, tensor._shape, tensor._stride, tensor.dtype, tensor._counter(), tensor._bits,
             tensor._np_cache)
 
 

@@ -47,7 +47,7 @@ class BackwardHookFunctionBackward(Node):
 def _identity(tensors: Sequence[Tensor], on_grads: Callable[[list[Tensor]], Any]) -> tuple[Tensor, ...]:
     """Views of `tensors` sharing one BackwardHookFunctionBackward node whose backward passes the
     gradients through `on_grads` (which may replace them)."""
-    outs = tuple(Tensor._make(t._storage, t._offset, t._shape, t._stride, t.dtype, t._vc) for t in tensors)
+    outs = tuple(Tensor._make(t._storage, t._offset, t._shape, t._stride, t.dtype, t._counter()) for t in tensors)
     for out, source in zip(outs, tensors):
         _mark_view(out, source, DEFAULT)
 

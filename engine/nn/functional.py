@@ -118,7 +118,7 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool 
 
     mask = Tensor._empty(input._shape, input.dtype)
     bernoulli_(mask, 1 - p)
-    mask._vc.value = 0
+    mask._counter().value = 0
     if p < 1:
         mask._numpy_view()[...] /= (1 - p)
     return input.mul_(mask) if inplace else pw.mul(input, mask)
@@ -390,7 +390,7 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
         raise RuntimeError("Class values must be smaller than num_classes.")
     out = Tensor._wrap(np.ascontiguousarray(values[..., None] == np.arange(n)).astype(np.int64), dtypes.int64)
     if values.size:  # ATen fills zeros, then scatter_s the ones: two writes
-        out._vc.value = 2
+        out._counter().value = 2
     return out
 
 

@@ -159,7 +159,7 @@ def isclose(self: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-0
             within = pointwise.bitwise_and(pointwise.isfinite(actual), pointwise.le(actual, allowed))
             close = pointwise.bitwise_or(close, within)
             writes += 1
-    close._vc.value = writes
+    close._counter().value = writes
     return close
 
 

@@ -35,7 +35,16 @@ from engine.autograd.node import (
     saved_output,
 )
 from engine.quiet import quietly
-from engine.tensor import DEFAULT, INFERENCE_MODE, MULTI_OUTPUT, NO_GRAD_MODE, Tensor, ViewInfo
+from engine.tensor import (
+    DEFAULT,
+    INFERENCE_MODE,
+    MULTI_OUTPUT,
+    NO_GRAD_MODE,
+    UNSHARED,
+    Tensor,
+    VersionCounter,
+    ViewInfo,
+)
 
 Backward = Callable[..., Sequence[np.ndarray | None]]
 
@@ -413,7 +422,10 @@ def adopt_recorded(name: str, result: np.ndarray, dtype: dtypes.dtype, inputs: t
                     return _attach_general(name, tensor, inputs, save, save_result, values)
                 raw.append((field, t, t._vc.value, t._fn is None))
         if save_result is not None:  # raw_output's entry, of a fresh result (offset 0, no conj/neg bits)
-            raw.append((save_result, (tensor._storage, 0, tensor._shape, tensor._stride, dtype, tensor._vc, 0,
+            vc = tensor._vc
+            if vc is UNSHARED:  # the saved output shares the result's counter: it gets one of its own
+                vc = tensor._vc = VersionCounter()
+            raw.append((save_result, (tensor._storage, 0, tensor._shape, tensor._stride, dtype, vc, 0,
                                       tensor._np_cache), 0, RAW_OUTPUT))
     cls = _node_types.get(name) or node_type(name)
     node = _new_object(cls)  # new_node's fields, set here
@@ -620,8 +632,9 @@ def make_view(source: Tensor, shape: Sequence[int], stride: Sequence[int], offse
     """A tensor over source's memory sharing its version counter, recorded as view op `name`; it
     keeps source's conj/neg bits unless given others, and source's dtype unless given another
     (view_as_real, real, imag)."""
+    vc = source._vc if source._vc is not UNSHARED else source._counter()
     out = Tensor._make(source._storage, offset, shape if type(shape) is tuple else tuple(shape),
-                       stride if type(stride) is tuple else tuple(stride), dtype or source.dtype, source._vc)
+                       stride if type(stride) is tuple else tuple(stride), dtype or source.dtype, vc)
     out._bits = source._bits if bits is None else bits
     _mark_view(out, source, DEFAULT)
     if out._view is not None and out.dtype is not out._view.base.dtype:
@@ -641,7 +654,8 @@ def make_view_chain(source: Tensor, shape: tuple[int, ...], stride: tuple[int, .
     (`steps`: its name, output shape and values), each taking the one before, the last the view's.
     The chain's intermediate views would be seen by nothing (the same base, version counter and view
     metadata as the last one), so they are not made."""
-    out = Tensor._make(source._storage, offset, shape, stride, source.dtype, source._vc)
+    vc = source._vc if source._vc is not UNSHARED else source._counter()
+    out = Tensor._make(source._storage, offset, shape, stride, source.dtype, vc)
     out._bits = source._bits
     _mark_view(out, source, DEFAULT)
     if out._view is not None and out.dtype is not out._view.base.dtype:
@@ -664,7 +678,7 @@ def make_multi_views(source: Tensor, layouts: Sequence[tuple[tuple[int, ...], tu
                      name: str, backward: Backward | None = None,
                      values: dict[str, Any] | None = None) -> tuple[Tensor, ...]:
     """split/chunk/unbind: views PyTorch forbids modifying in place while they require grad."""
-    outs = tuple(Tensor._make(source._storage, off, tuple(shape), tuple(stride), source.dtype, source._vc)
+    outs = tuple(Tensor._make(source._storage, off, tuple(shape), tuple(stride), source.dtype, source._counter())
                  for shape, stride, off in layouts)
     op_name = name[: name.index("Backward")]
     for i, out in enumerate(outs):

@@ -737,7 +737,7 @@ def _out_of_place(self: Tensor, inplace: Any, contiguous: bool = False) -> Tenso
     elif tracked:  # x requires grad but has no edge (a no_grad view of a leaf): torch's node gets (None, 0)
         copied._grad_fn, copied._output_nr = _NO_EDGE, 0
     result = inplace(copied)
-    result._vc.value = 0  # a fresh result, not a modified tensor
+    result._counter().value = 0  # a fresh result, not a modified tensor
     if edge is None and tracked and result._grad_fn is not None:
         node = result._grad_fn
         node.next_functions = tuple((None, 0) if fn is _NO_EDGE else (fn, nr) for fn, nr in node.next_functions)

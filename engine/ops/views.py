@@ -124,7 +124,7 @@ def view_dtype(self: Tensor, dtype: dtypes.dtype) -> Tensor:
             shape[-1] //= ratio
             stride = [st // ratio for st in stride[:-1]] + [1]
             offset //= ratio
-    return Tensor._make(self._storage, offset, tuple(shape), tuple(stride), dtype, self._vc)
+    return Tensor._make(self._storage, offset, tuple(shape), tuple(stride), dtype, self._counter())
 
 
 def view_as(self: Tensor, other: Tensor) -> Tensor:

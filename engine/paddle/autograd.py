@@ -197,8 +197,8 @@ def _settle_grads(root: Any) -> None:
     for info in inspect.graph([root]):
         variable = info.variable
         if variable is not None and variable._grad is not None:
-            variable._grad._vc.value = 0
+            variable._grad._counter().value = 0
             variable._grad._requires_grad = True
     if root._grad_fn is None and root._grad is not None:
-        root._grad._vc.value = 0
+        root._grad._counter().value = 0
         root._grad._requires_grad = True

@@ -51,7 +51,7 @@ def reshape_in_place(t: EngineTensor, shape: list[int]) -> None:
     new = geometry.infer_size(shape, t.numel())
     stride = geometry.view_strides(t._shape, t._stride, new)
     if stride is None:
-        counter = t._vc
+        counter = t._counter()
         own_memory(t)
         t._vc = counter
         stride = geometry.contiguous_strides(new)

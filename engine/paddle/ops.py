@@ -319,7 +319,7 @@ def _copy_reshaped(x: Tensor, shape: list[int], node: str) -> Tensor:
     source = x._operand()
     dims = [1 if d in (0, -1) else d for d in shape]
     out = layout_op(x, node, lambda s: s.reshape(dims), _reshape_back(source._shape), copy=True)
-    out._t._vc = source._vc
+    out._t._vc = source._counter()
     return out
 
 

@@ -138,7 +138,7 @@ def quietly(t: EngineTensor, write: Callable[[], Any]) -> Any:
         with grad_mode.no_grad():
             return write()
     finally:
-        t._vc.value = version
+        t._counter().value = version
 
 
 def own_memory(t: EngineTensor) -> EngineTensor:
@@ -209,7 +209,7 @@ def layout_op(x: Tensor, node: str, compute: Callable[[EngineTensor], Any],
         if copy:
             own_memory(o)
         elif o._storage is not source._storage:  # a layout that could not be viewed was copied, yet
-            o._vc = source._vc  # Paddle's copy keeps the input's version counter (measured)
+            o._vc = source._counter()  # Paddle's copy keeps the input's version counter (measured)
     record(node, outs if isinstance(out, (list, tuple)) else out, (source,), backward)
     if outs:
         autograd.adopt(outs[0]._grad_fn, node)
@@ -397,7 +397,7 @@ class Tensor:
             self.set_value(value)
             return
         t, source = self._t, value._t
-        t._storage, t.dtype, t._vc = source._storage, source.dtype, source._vc
+        t._storage, t.dtype, t._vc = source._storage, source.dtype, source._counter()
         t._set_layout(source._shape, source._stride, source._offset)
         group = t.__dict__.pop(IMPL, None)  # x is now y's tensor: its old detached aliases stay behind
         if group is not None:

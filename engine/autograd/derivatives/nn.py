@@ -205,7 +205,7 @@ def flash_attention_grads(c: Any, grad: Any) -> list[Any]:
                                      c.value._numpy_view(), mask, c.is_causal, c._scale)
     grads = [Tensor._wrap(np.ascontiguousarray(g, dtype=grad.dtype.np), grad.dtype) for g in arrays]
     for g in grads:
-        g._vc.value = 1  # torch's kernel fills buffers it allocated (measured through backward())
+        g._counter().value = 1  # torch's kernel fills buffers it allocated (measured through backward())
     record("NotImplemented", grads, (grad, c.query, c.key, c.value, c.output),
            values={"_op": "_scaled_dot_product_flash_attention_for_cpu_backward"})
     return grads
