@@ -9,8 +9,9 @@ refuses past the same number of bytes.
 
 from __future__ import annotations
 
+import itertools
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import ClassVar
 
@@ -46,7 +47,7 @@ class Allocator:
     live_count: int = 0
     budget_bytes: ClassVar[int] = _free_memory_bytes()  # the process's; `set_budget` caps it
     listeners: list[Listener] = field(default_factory=list)
-    _next_id: int = 0
+    ids: Iterator[int] = field(default_factory=itertools.count)  # storage identities, in allocation order
 
     def new_buffer(self, count: int, np_dtype: np.dtype) -> np.ndarray:
         """A fresh flat buffer of `count` elements, or torch's out-of-memory error past the budget."""
@@ -69,15 +70,12 @@ class Allocator:
 
     def next_id(self) -> int:
         """An identity for a storage this allocator does not account (a device storage)."""
-        storage_id = self._next_id
-        self._next_id += 1
-        return storage_id
+        return next(self.ids)
 
     def register(self, nbytes: int) -> int:
         """Account for a storage whose buffer already exists (allocated here or bridged from numpy).
         Tensor._adopt writes this out, Storage.__del__ `free`: keep them in step."""
-        storage_id = self._next_id
-        self._next_id += 1
+        storage_id = next(self.ids)
         self.live_bytes += nbytes
         self.live_count += 1
         if self.live_bytes > self.peak_bytes:

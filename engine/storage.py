@@ -16,35 +16,29 @@ class Storage:
 
     A storage on the simulated CUDA device keeps its data in the same host buffer (the host pays
     once) and also holds a block of that device's caching allocator, which is what
-    `torch.cuda.memory_allocated()` counts. `owner` is the allocator (of the runtime active when
-    the storage was made) that accounts it until it is freed."""
+    `torch.cuda.memory_allocated()` counts (a DeviceStorage). `owner` is the allocator (of the
+    runtime active when the storage was made) that accounts it until it is freed."""
 
-    __slots__ = ("__weakref__", "block", "data", "device", "id", "inference", "nbytes", "owner")
+    __slots__ = ("__weakref__", "data", "device", "id", "inference", "nbytes", "owner")
+    block: Any = None  # a host storage holds no device block: nothing to write per storage
 
     def __init__(self, data: np.ndarray, storage_id: int, device: devices.device = devices.CPU,
-                 block: Any = None, owner: allocation.Allocator | None = None) -> None:
+                 owner: allocation.Allocator | None = None) -> None:
         self.data = data
         self.id = storage_id
         self.nbytes = data.nbytes
         self.device = device
-        self.block = block
         self.owner = owner or allocation.allocator
         self.inference = grad_mode.state.inference  # allocated under inference_mode: no version counter
 
     def __del__(self) -> None:
-        """Give the bytes back to the allocator that accounted them. The host case is Allocator.free
-        written out here: every op's result ends here, and a method call more is a tenth of a small
-        op's cost."""
-        if self.block is None:
-            owner = self.owner
-            owner.live_bytes -= self.nbytes
-            owner.live_count -= 1
-            if owner.listeners:
-                owner.announce("free", self.id, self.nbytes)
-        else:
-            from engine import cuda
-
-            cuda.release_block(self.block, self.nbytes, self.owner)
+        """Give the bytes back to the allocator that accounted them: Allocator.free written out here,
+        as every op's result ends here and a method call more is a tenth of a small op's cost."""
+        owner = self.owner
+        owner.live_bytes -= self.nbytes
+        owner.live_count -= 1
+        if owner.listeners:
+            owner.announce("free", self.id, self.nbytes)
 
     @classmethod
     def allocate(cls, count: int, np_dtype: np.dtype) -> Storage:
@@ -60,8 +54,8 @@ class Storage:
         if target.type == "cuda":
             from engine import cuda
 
-            return cls(flat, owner.next_id(), target, cuda.take_block(flat.nbytes), owner)
-        return cls(flat, owner.register(flat.nbytes), devices.CPU, None, owner)
+            return DeviceStorage(flat, owner.next_id(), target, cuda.take_block(flat.nbytes), owner)
+        return Storage(flat, owner.register(flat.nbytes), devices.CPU, owner)
 
     @property
     def data_ptr(self) -> int:
@@ -84,6 +78,23 @@ class Storage:
 
             cuda.release_block(self.block, old, self.owner)
             self.block = cuda.take_block(self.nbytes)
+
+
+class DeviceStorage(Storage):
+    """A storage on the simulated CUDA device: its data on the host, and a block of the device's
+    caching allocator, given back when the storage is freed."""
+
+    __slots__ = ("block",)
+
+    def __init__(self, data: np.ndarray, storage_id: int, device: devices.device, block: Any,
+                 owner: allocation.Allocator) -> None:
+        super().__init__(data, storage_id, device, owner)
+        self.block = block
+
+    def __del__(self) -> None:
+        from engine import cuda
+
+        cuda.release_block(self.block, self.nbytes, self.owner)
 
 
 class UntypedStorage:

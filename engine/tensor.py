@@ -51,6 +51,9 @@ class _UnsharedCounter:
     __slots__ = ()
     value = 0
 
+    def __reduce__(self) -> str:
+        return "UNSHARED"  # copy, deepcopy and pickle keep the one placeholder
+
 
 UNSHARED = _UnsharedCounter()
 
@@ -170,7 +173,7 @@ class Tensor:
         t._shape = shape
         t._stride = stride
         t.dtype = dtype
-        t._vc = vc if vc is not None else VersionCounter()
+        t._vc = vc if vc is not None else UNSHARED
         t._requires_grad = False
         t._fn = None
         t._output_nr = 0
@@ -232,8 +235,7 @@ class Tensor:
             storage = _new_object(Storage)
             storage.data = flat
             storage.nbytes = nbytes = flat.nbytes
-            storage.id = storage_id = owner._next_id
-            owner._next_id = storage_id + 1
+            storage.id = storage_id = next(owner.ids)
             owner.live_count += 1
             live = owner.live_bytes = owner.live_bytes + nbytes
             if live > owner.peak_bytes:
@@ -241,7 +243,6 @@ class Tensor:
             if owner.listeners:
                 owner.announce("alloc", storage_id, nbytes)
             storage.device = CPU
-            storage.block = None
             storage.owner = owner
             storage.inference = grad_mode.state.inference
         else:
@@ -778,7 +779,7 @@ class Tensor:
         copied = Tensor._make(self._storage, self._offset, self._shape, self._stride, self.dtype)
         copied._bits = self._bits
         copied._requires_grad = self.requires_grad
-        copied._vc.value = 1
+        copied._counter().value = 1
         return copied
 
     def __reduce_ex__(self, protocol: int) -> Any:
@@ -796,7 +797,7 @@ class Tensor:
             storage.data[...] = self._storage.data
             memo[id(self._storage)] = storage
         new = Tensor._make(storage, self._offset, self._shape, self._stride, self.dtype)
-        new._vc.value = 1  # torch builds the copy with set_()
+        new._counter().value = 1  # torch builds the copy with set_()
         if self.requires_grad:
             new._requires_grad = True
         if self._grad is not None:

@@ -180,7 +180,7 @@ def test_gradients_are_freed_when_torchs_engine_frees_them():
         result = (a * b).sigmoid()  # kept, so that its storage outlives the graph's hold on it
         total = result.sum()
         start = len(events)
-        first = allocation.allocator._next_id
+        first = total._storage.id + 1  # the next storage made
         total.backward()
         heard = [(event, storage_id - first, nbytes) for event, storage_id, nbytes in events[start:]]
     assert heard == [("alloc", 0, 4),  # the root gradient
