@@ -167,7 +167,7 @@ class Tensor:
     def _make(cls, storage: Storage, offset: int, shape: tuple[int, ...], stride: tuple[int, ...],
               dtype: dtypes.dtype, vc: VersionCounter | None = None) -> Tensor:
         """The one constructor every op uses: layout over a storage, no autograd history."""
-        t = object.__new__(cls)
+        t = _new_object(cls)
         t._storage = storage
         t._offset = offset
         t._shape = shape
