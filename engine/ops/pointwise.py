@@ -19,6 +19,7 @@ import numpy as np
 from engine import allocator as allocation
 from engine import dtypes, errors, geometry
 from engine.autograd import grad_mode
+from engine.kernels.fma import fma32
 from engine.kernels.relu import relu as relu_kernel
 from engine.kernels.sigmoid import sigmoid_float32, sigmoid_reduced
 from engine.ops.core import (
@@ -445,7 +446,8 @@ def add(self: Operand, other: Operand, *, alpha: float = 1, out: Tensor | None =
     _reserve(geometry.broadcast_shapes(sa, sb), dt)
     a, b = array_of(self, dt), array_of(other, dt)
     with np.errstate(invalid="ignore", over="ignore"):  # inf + -inf is nan, silently, as in torch
-        result = a + (b * dt.np.type(alpha) if alpha != 1 else b)
+        result = a + (b * dt.np.type(alpha) if alpha != 1 else b) if alpha == 1 or dt is not dtypes.float32 \
+            else fma32(np.float32(alpha), b, a)  # ATen's add with alpha: one fmadd in float32
     return _finish("AddBackward0", "add", result, dt, (self, other), out=out, values={"alpha": alpha})
 
 
@@ -521,6 +523,8 @@ def sub(self: Operand, other: Operand, *, alpha: float = 1, out: Tensor | None =
     with np.errstate(invalid="ignore", over="ignore"):
         result = a - (b * dt.np.type(alpha) if alpha != 1 else b) if not _int_alpha(alpha) else \
             a + b * dt.np.type(_negated(alpha))
+        if alpha != 1 and dt is dtypes.float32:  # ATen's sub is add with -alpha: one fmadd in float32
+            result = fma32(np.float32(_negated(alpha) if _int_alpha(alpha) else -alpha), b, a)
     return _finish("SubBackward0", "sub", result, dt, (self, other), out=out, values={"alpha": alpha})
 
 
