@@ -166,6 +166,7 @@ class Divergence:
 
     step: int
     name: str
+    phase: str  # forward_backward, clip or step
     differing: int
     size: int
     max_ulps: int
@@ -177,14 +178,14 @@ class Divergence:
                 f"up to {self.max_ulps} ulp")
 
 
-def _compare(step: int, name: str, want: np.ndarray, got: np.ndarray) -> Divergence | None:
+def _compare(step: int, phase: str, name: str, want: np.ndarray, got: np.ndarray) -> Divergence | None:
     if want.shape != got.shape or want.dtype != got.dtype:
-        return Divergence(step, f"{name} (shape/dtype {got.shape} {got.dtype})", want.size, want.size, -1,
+        return Divergence(step, f"{name} (shape/dtype {got.shape} {got.dtype})", phase, want.size, want.size, -1,
                           want, got)
     if want.tobytes() == got.tobytes():
         return None
     distance = ulps(want, got) if want.dtype == np.float32 else (want != got).astype(np.int64)
-    return Divergence(step, name, int(np.count_nonzero(distance)), want.size, int(distance.max()), want, got)
+    return Divergence(step, name, phase, int(np.count_nonzero(distance)), want.size, int(distance.max()), want, got)
 
 
 def divergences(recipe: Recipe, steps: int = 5, seed: int = 0, isolate: bool = False) -> list[Divergence]:
@@ -203,7 +204,7 @@ def divergences(recipe: Recipe, steps: int = 5, seed: int = 0, isolate: bool = F
                              ("step", ours.adopt_state)):
             for (name, want), (got_name, got) in zip(getattr(theirs, phase)(), getattr(ours, phase)(), strict=True):
                 assert name == got_name, (name, got_name)
-                first = first or _compare(step, name, want, got)
+                first = first or _compare(step, phase, name, want, got)
             if isolate:
                 found += [first] if first else []
                 first = None
