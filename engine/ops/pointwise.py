@@ -20,6 +20,7 @@ from engine import allocator as allocation
 from engine import dtypes, errors, geometry
 from engine.autograd import grad_mode
 from engine.kernels.fma import fma32
+from engine.kernels.gelu_erf import gelu_erf
 from engine.kernels.relu import relu as relu_kernel
 from engine.kernels.sigmoid import sigmoid_float32, sigmoid_reduced
 from engine.ops.core import (
@@ -1134,7 +1135,11 @@ def gelu(self: Tensor, approximate: str = "none", *, out: Tensor | None = None) 
     from engine.kernels import activation
 
     _kernel_for("GeluKernelImpl", self, integers=False)
-    return _finish("GeluBackward0", "gelu", activation.gelu(self._numpy_view(), approximate), self.dtype, (self,),
+    if approximate == "none" and self.dtype is dtypes.float32 and self.numel() > 1 and self.is_contiguous():
+        result = gelu_erf(self._numpy_view())  # where ATen hands the tensor to oneDNN
+    else:
+        result = activation.gelu(self._numpy_view(), approximate)
+    return _finish("GeluBackward0", "gelu", result, self.dtype, (self,),
                    {"self": self}, out=out, values={"approximate": approximate})
 
 

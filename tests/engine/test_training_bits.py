@@ -132,3 +132,16 @@ def test_adaptive_optimizers_part_from_torch_only_in_its_sqrt(torch, recipe, mon
     monkeypatch.setattr(algorithms, "np", NumpyWithTorchsSqrt())
     found = [d for d in divergences(RECIPES[recipe], steps=4, isolate=True) if d.phase != "forward_backward"]
     assert found == []
+
+
+# --------------------------------------------------------------------------- activations
+@pytest.mark.needs_torch
+def test_exact_gelu_of_a_contiguous_float32_tensor_is_onednns(torch):
+    rng = np.random.default_rng(11)
+    for scale in (1e-3, 0.5, 3, 100):
+        x = (rng.standard_normal((64, 37)) * scale).astype(np.float32)
+        want = torch.nn.functional.gelu(torch.from_numpy(x)).numpy()
+        assert engine.nn.functional.gelu(engine.from_numpy(x)).numpy().tobytes() == want.tobytes()
+    edges = np.array([0, -0.0, 1e-30, -1e-40, 5.5, 6, 100, -100, 3e38, np.inf, -np.inf, np.nan], np.float32)
+    want = torch.nn.functional.gelu(torch.from_numpy(edges)).numpy()
+    assert engine.nn.GELU()(engine.from_numpy(edges)).numpy().tobytes() == want.tobytes()
