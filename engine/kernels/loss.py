@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from engine.kernels.nll_cascade import cascade_sum
+
 _REDUCTIONS = ("none", "mean", "sum")
 _BCE_EPSILON = float(np.float32(1e-12))  # torch's floor for x(1 - x) is a C++ float, even for doubles
 
@@ -72,6 +74,10 @@ def nll_loss_forward(
     total_weight = np.asarray(w.sum())
     if reduction == "none":
         return loss, total_weight
+    if logp.ndim == 2 and weight is None and logp.dtype == np.float32:  # ATen's cascade, in its order
+        total = np.asarray(cascade_sum(loss, valid))
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return (total if reduction == "sum" else np.asarray(total / total_weight)), total_weight
     if reduction == "sum":
         return np.asarray(loss.sum()), total_weight
     with np.errstate(invalid="ignore", divide="ignore"):

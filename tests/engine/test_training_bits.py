@@ -145,3 +145,19 @@ def test_exact_gelu_of_a_contiguous_float32_tensor_is_onednns(torch):
     edges = np.array([0, -0.0, 1e-30, -1e-40, 5.5, 6, 100, -100, 3e38, np.inf, -np.inf, np.nan], np.float32)
     want = torch.nn.functional.gelu(torch.from_numpy(edges)).numpy()
     assert engine.nn.GELU()(engine.from_numpy(edges)).numpy().tobytes() == want.tobytes()
+
+
+# --------------------------------------------------------------------------- losses
+@pytest.mark.needs_torch
+@pytest.mark.parametrize("batch", [1, 8, 17, 257, 4097])
+@pytest.mark.parametrize("reduction", ["mean", "sum"])
+def test_nll_loss_adds_a_batch_in_atens_cascade(torch, batch, reduction):
+    rng = np.random.default_rng(batch)
+    logp = rng.standard_normal((batch, 5)).astype(np.float32)
+    target = rng.integers(0, 5, batch)
+    ignored = target.copy()
+    ignored[rng.random(batch) < 0.25] = -100  # ignored targets shift which indices close a block
+    for y in (target, ignored):
+        want = torch.nn.functional.nll_loss(torch.from_numpy(logp), torch.from_numpy(y), reduction=reduction)
+        got = engine.nn.functional.nll_loss(engine.from_numpy(logp), engine.from_numpy(y), reduction=reduction)
+        assert got.numpy().tobytes() == want.numpy().tobytes()
