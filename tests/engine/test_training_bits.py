@@ -161,3 +161,31 @@ def test_nll_loss_adds_a_batch_in_atens_cascade(torch, batch, reduction):
         want = torch.nn.functional.nll_loss(torch.from_numpy(logp), torch.from_numpy(y), reduction=reduction)
         got = engine.nn.functional.nll_loss(engine.from_numpy(logp), engine.from_numpy(y), reduction=reduction)
         assert got.numpy().tobytes() == want.numpy().tobytes()
+
+
+@pytest.mark.needs_torch
+@pytest.mark.parametrize("shape", [(2000, 10), (50, 3), (7, 1000), (3, 1), (4, 16), (4, 17), (2, 3, 5)])
+def test_float32_log_softmax_over_the_last_dim_is_atens(torch, shape):
+    """exp by SLEEF's expf_u10, summed by reduce_all, the log SLEEF's logf_u10."""
+    x = (np.random.default_rng(len(shape)).standard_normal(shape) * 3).astype(np.float32)
+    want = torch.log_softmax(torch.from_numpy(x), -1).numpy()
+    assert engine.log_softmax(engine.from_numpy(x), -1).numpy().tobytes() == want.tobytes()
+
+
+@pytest.mark.needs_torch
+def test_log_softmax_of_rows_with_infinities_and_nans_keeps_torchs_nan_bits(torch):
+    x = np.array([[0, -np.inf, 1], [np.inf, 0, 1], [np.nan, 1, 2], [-np.inf, -np.inf, -np.inf],
+                  [1e30, -1e30, 0], [3e38, 3e38, -3e38], [1, 2, np.nan]], np.float32)
+    want = torch.log_softmax(torch.from_numpy(x), 1).numpy()
+    assert engine.log_softmax(engine.from_numpy(x), 1).numpy().tobytes() == want.tobytes()
+
+
+@pytest.mark.needs_torch
+@pytest.mark.parametrize("batch", [4, 8, 100])
+def test_cross_entropy_of_a_float32_batch_is_torchs_to_the_bit(torch, batch):
+    rng = np.random.default_rng(batch)
+    logits = rng.standard_normal((batch, 10)).astype(np.float32)
+    target = rng.integers(0, 10, batch)
+    want = torch.nn.functional.cross_entropy(torch.from_numpy(logits), torch.from_numpy(target)).numpy()
+    got = engine.nn.functional.cross_entropy(engine.from_numpy(logits), engine.from_numpy(target)).numpy()
+    assert got.tobytes() == want.tobytes()
