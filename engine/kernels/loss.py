@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from engine.kernels import summation
 from engine.kernels.nll_cascade import cascade_sum
 
 _REDUCTIONS = ("none", "mean", "sum")
@@ -153,7 +154,14 @@ def nll_loss_prob_backward(
 
 
 def mse_loss_forward(x: np.ndarray, y: np.ndarray, reduction: str = "mean") -> np.ndarray:
-    return _reduce(np.square(x - y), reduction)
+    """(x - y)**2, reduced as ATen reduces it: a float32 mean is its sum (the sum kernel's order)
+    divided by the count."""
+    squares = np.square(x - y)
+    _check_reduction(reduction)
+    if reduction != "none" and squares.dtype == np.float32 and 0 < squares.size < summation.GRAIN_SIZE:
+        total = summation.row_sums(np.ascontiguousarray(squares).reshape(1, -1))[0]
+        return np.asarray(total if reduction == "sum" else total / np.float32(squares.size))
+    return _reduce(squares, reduction)
 
 
 def mse_loss_backward(

@@ -189,3 +189,14 @@ def test_cross_entropy_of_a_float32_batch_is_torchs_to_the_bit(torch, batch):
     want = torch.nn.functional.cross_entropy(torch.from_numpy(logits), torch.from_numpy(target)).numpy()
     got = engine.nn.functional.cross_entropy(engine.from_numpy(logits), engine.from_numpy(target)).numpy()
     assert got.tobytes() == want.tobytes()
+
+
+@pytest.mark.needs_torch
+@pytest.mark.parametrize("shape", [(1,), (8, 4), (100, 10), (3, 5, 7)])
+@pytest.mark.parametrize("reduction", ["mean", "sum"])
+def test_float32_mse_loss_sums_in_atens_order(torch, shape, reduction):
+    rng = np.random.default_rng(len(shape))
+    x, y = (rng.standard_normal(shape).astype(np.float32) for _ in range(2))
+    want = torch.nn.functional.mse_loss(torch.from_numpy(x), torch.from_numpy(y), reduction=reduction).numpy()
+    got = engine.nn.functional.mse_loss(engine.from_numpy(x), engine.from_numpy(y), reduction=reduction).numpy()
+    assert got.tobytes() == want.tobytes()
