@@ -156,3 +156,11 @@ def log_softmax_lastdim(x: np.ndarray) -> np.ndarray:
     shifted = rows - largest
     log_sum = logf_u10(_reduce_all_sum(expf_u10(shifted)))
     return (shifted - log_sum[:, None]).reshape(x.shape)
+
+
+def log_softmax_backward_lastdim(grad: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """The gradient of log_softmax over the last dim, as ATen's kernel: each row's gradient summed
+    by reduce_all, then grad - exp(out) * sum as one fused multiply-add, exp SLEEF's."""
+    rows, saved = grad.reshape(-1, grad.shape[-1]), out.reshape(-1, out.shape[-1])
+    total = _reduce_all_sum(rows)
+    return fma32(-expf_u10(saved), total[:, None], rows).reshape(grad.shape)

@@ -200,3 +200,17 @@ def test_float32_mse_loss_sums_in_atens_order(torch, shape, reduction):
     want = torch.nn.functional.mse_loss(torch.from_numpy(x), torch.from_numpy(y), reduction=reduction).numpy()
     got = engine.nn.functional.mse_loss(engine.from_numpy(x), engine.from_numpy(y), reduction=reduction).numpy()
     assert got.tobytes() == want.tobytes()
+
+
+@pytest.mark.needs_torch
+@pytest.mark.parametrize("shape", [(8, 3), (32, 10), (5, 33), (3, 16), (2, 3, 7)])
+def test_float32_log_softmax_gradient_is_atens(torch, shape):
+    """grad - exp(out) * sum(grad): the sum by reduce_all, exp SLEEF's, one fused multiply-add."""
+    rng = np.random.default_rng(len(shape))
+    x, g = (rng.standard_normal(shape).astype(np.float32) for _ in range(2))
+    grads = []
+    for module in (torch, engine):
+        t = module.from_numpy(x.copy()).requires_grad_()
+        module.log_softmax(t, -1).backward(module.from_numpy(g.copy()))
+        grads.append(t.grad.numpy().tobytes())
+    assert grads[1] == grads[0]
