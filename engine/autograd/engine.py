@@ -86,7 +86,12 @@ def _summed(old: Any, grad: Any) -> Any:
 def _operand(t: Any) -> Any:
     """A host tensor's values for a numpy sum: a broadcast number (every stride 0, as sum's gradient
     is) as the one number it repeats, which numpy broadcasts as it would the strided array (the same
-    additions, so the same bits) without building that array; any other tensor as its numpy view."""
+    additions, so the same bits) without building that array; any other tensor as its numpy view (a
+    small row-major one's cached view, the usual gradient, answered first)."""
+    cache = t._np_cache
+    if cache is not None and cache[2] is not None and cache[0] is t._storage.data and t._stride == cache[2] and \
+            not t._bits:
+        return cache[1]
     if not any(t._stride) and t._shape and 0 not in t._shape and not t._bits:
         data = t._storage.data
         if data.dtype == t.dtype.np:
@@ -112,12 +117,16 @@ def _add_into(target: Any, grad: Any) -> None:
     tensors of one shape and dtype in separate memory) straight in numpy, the version bumped as add_
     bumps it; anything else through add_ itself, with its checks."""
     storage, other = target._storage, grad._storage
+    cache = target._np_cache  # a small row-major tensor's (the usual .grad) cached view, else None
+    view = cache[1] if cache is not None and cache[2] is not None and cache[0] is storage.data and \
+        target._stride == cache[2] and not target._bits else None
     if (grad._shape == target._shape and grad.dtype is target.dtype and other is not storage
             and (storage.device is CPU or storage.device.type == "cpu") and not storage.inference
             and (other.device is CPU or other.device.type == "cpu") and target._view is None
-            and (target._stride == geometry.row_major_strides(target._shape) or _dense(target))):
-        view = target._numpy_view()
-        np.add(view, _operand(grad), out=view)
+            and (view is not None or target._stride == geometry.row_major_strides(target._shape) or _dense(target))):
+        if view is None:
+            view = target._numpy_view()
+        np.add(view, _operand(grad), view)  # out= given by position: numpy parses no keywords
         target._vc.value += 1  # add_'s version bump
     else:
         target.add_(grad)
@@ -127,16 +136,14 @@ def _discover(roots: list[Node]) -> dict[Node, int]:
     """Every node reachable from the roots, with how many edges point at it."""
     dependencies: dict[Node, int] = dict.fromkeys(roots, 0)
     stack = list(dependencies)
-    get = dependencies.get
     while stack:
         for child, _ in stack.pop().next_functions:
             if child is not None:
-                count = get(child)
-                if count is None:
+                if child in dependencies:
+                    dependencies[child] += 1
+                else:
                     dependencies[child] = 1
                     stack.append(child)
-                else:
-                    dependencies[child] = count + 1
     return dependencies
 
 
@@ -185,10 +192,15 @@ def run_backward(tensors: Sequence[Any], grads: Sequence[Any], keep_graph: bool,
             raise RuntimeError(errors.NO_GRAD_FN.format(i=i))
         roots.append(edge)
     grads = _validate_roots(roots, grads)
-    dependencies = _discover([node for node, _ in roots])
     buffers = _Buffers()
-    for (node, nr), grad in zip(roots, grads):
-        buffers.add(node, nr, grad)  # the caller still holds the root gradient: it is never summed into
+    if len(roots) == 1:  # the usual backward: one root, its gradient the first and only in its buffer
+        node, nr = roots[0]
+        dependencies = _discover([node])
+        buffers.add(node, nr, grads[0])
+    else:
+        dependencies = _discover([node for node, _ in roots])
+        for (node, nr), grad in zip(roots, grads):
+            buffers.add(node, nr, grad)  # the caller still holds the root gradient: it is never summed into
 
     captures: dict[Node, list[tuple[int, int]]] = {}
     needed: set[Node] | None = None
@@ -216,14 +228,26 @@ def run_backward(tensors: Sequence[Any], grads: Sequence[Any], keep_graph: bool,
 
     # only a root can wait for no gradient (every other node is reached through an edge); a lone root
     # waits for none, the graph having no cycle
-    starts = [roots[0][0]] if len(roots) == 1 else [node for node in dict.fromkeys(node for node, _ in roots)
-                                                     if dependencies[node] == 0]
-    ready = [(*_priority(node), id(node), node) for node in starts]
-    heapq.heapify(ready)
+    if len(roots) == 1:
+        node = roots[0][0]
+        ready = [(0, node.order, id(node), node) if isinstance(node, AccumulateGrad) else
+                 (1, -node.sequence_nr, id(node), node)]  # _priority's
+    else:
+        starts = [node for node in dict.fromkeys(node for node, _ in roots) if dependencies[node] == 0]
+        ready = [(*_priority(node), id(node), node) for node in starts]
+        heapq.heapify(ready)
     callbacks: list[Any] = []
     _graph_tasks.append(callbacks)
     try:
-        _run(ready, buffers, dependencies, needed, captures, captured, receives, keep_graph, create_graph)
+        # grad mode is create_graph's (under inference mode nothing records all the same, as in torch)
+        previous = grad_mode._set_grad(create_graph)
+        quiet = begin_quiet()  # torch's kernels never warn of inf or nan (0 * inf in log's backward)
+        try:
+            buffers.quiet = True
+            _drain(ready, buffers, dependencies, needed, captures, captured, receives, keep_graph)
+        finally:
+            end_quiet(quiet)
+            grad_mode._restore_grad(previous)
         while callbacks:  # queue_callback's final callbacks, in order; one may queue another
             callbacks.pop(0)()
     finally:
@@ -251,21 +275,6 @@ def queue_callback(callback: Any) -> None:
     _graph_tasks[-1].append(callback)
 
 
-def _run(ready: list[Any], buffers: _Buffers, dependencies: dict[Node, int], needed: set[Node] | None,
-         captures: dict[Node, list[tuple[int, int]]], captured: list[Any], receives: set[Node] | None,
-         keep_graph: bool, create_graph: bool) -> None:
-    """The ready queue: each node once all the gradients it waits for have arrived."""
-    mode = grad_mode.state
-    previous, mode.enabled = mode.enabled, create_graph
-    quiet = begin_quiet()  # torch's kernels never warn of inf or nan (0 * inf in log's backward)
-    try:
-        buffers.quiet = True
-        _drain(ready, buffers, dependencies, needed, captures, captured, receives, keep_graph)
-    finally:
-        end_quiet(quiet)
-        mode.enabled = previous
-
-
 def _drain(ready: list[Any], buffers: _Buffers, dependencies: dict[Node, int], needed: set[Node] | None,
            captures: dict[Node, list[tuple[int, int]]], captured: list[Any], receives: set[Node] | None,
            keep_graph: bool) -> None:
@@ -276,25 +285,52 @@ def _drain(ready: list[Any], buffers: _Buffers, dependencies: dict[Node, int], n
     derivative-table node or a leaf's AccumulateGrad, on the host) takes a direct path: `_evaluate`'s
     steps without the checks that would find nothing to do."""
     pop, push, add, slots = heapq.heappop, heapq.heappush, buffers.add, buffers.slots
-    every_node = needed is None
+    every_node, mode, kinds = needed is None, grad_mode.state, _DIRECT
     while ready:
         node = pop(ready)[3]
         incoming = slots.pop(node, None)  # its gradients, taken
-        edges = node.next_functions
-        kind = _DIRECT[type(node)] if node._hooks is None and (
+        kind = kinds[type(node)] if node._hooks is None and (
             every_node or (node in needed and node not in captures)) else None
-        if kind is _TABLE and node._backward is None and node.output_meta[0][2] is CPU and node._rule is not None:
-            if incoming is None or (incoming[0] is None if len(incoming) == 1 else all(g is None for g in incoming)):
-                outgoing: list[Any] = [None] * len(edges)
-            else:
-                outgoing = _validate(node, node._rule.run(node, incoming, _mask(edges, receives)))
-            incoming = None
-            if not keep_graph:
-                node.release()
-        elif kind is _LEAF and node.output_meta[0][2] is CPU and not node.variable._backward_hooks:
+        if kind is _LEAF and node.output_meta[0][2] is CPU and not node.variable._backward_hooks:
             if incoming is not None:
                 _accumulate(node, incoming[0])
             continue
+        edges = node.next_functions
+        if kind is _TABLE and node._backward is None and node.output_meta[0][2] is CPU and node._rule is not None:
+            if incoming is not None and (incoming[0] is not None or len(incoming) > 1 and
+                                         any(g is not None for g in incoming)):
+                rule = node._rule
+                if receives is None and len(edges) == 1:
+                    mask: tuple[bool, ...] = (edges[0][0] is not None,)
+                elif receives is None and len(edges) == 2:
+                    mask = (edges[0][0] is not None, edges[1][0] is not None)
+                else:
+                    mask = _mask(edges, receives)
+                direct = rule.direct  # the formulas written out, for a plain pass (see the table's `direct`)
+                if direct is None or mode.enabled or node._saves or len(incoming) != 1 or \
+                        (outgoing := direct(node, incoming[0], mask)) is None:
+                    outgoing = rule.run(node, incoming, mask)
+                if len(outgoing) != len(edges):
+                    _validate(node, outgoing)  # refuses it
+                # validate_outputs has nothing to do when each gradient is as its edge expects (nearly
+                # always); the loop holds no gradient once done (when one is freed shows in the memory)
+                conforms = False
+                for i, (child, nr) in enumerate(edges):
+                    grad = outgoing[i]
+                    if grad is not None and child is not None:
+                        meta = child.output_meta[nr]
+                        if grad._shape != meta[0] or grad.dtype is not meta[1] or (
+                                isinstance(child, AccumulateGrad) and child.variable._grad_dtype is not OWN_DTYPE):
+                            conforms = True
+                            break
+                grad = None
+                if conforms:
+                    _validate(node, outgoing)
+            else:
+                outgoing: list[Any] = [None] * len(edges)
+            incoming = None  # torch's call_function holds its inputs until validate_outputs is done
+            if not keep_graph and (node._raw is not None or node._saves):  # Node.release, when it has saves
+                node.release()
         else:
             given = _run_node(node, incoming or [None] * len(node.output_meta), needed, captures, captured, receives,
                               keep_graph)

@@ -129,13 +129,16 @@ def scalar_rsub(value: Any, tensor: Tensor) -> Tensor:
 
 
 # --------------------------------------------------------------------------- activations
-def _gradient_values(grad: Tensor, like: Tensor, dtype: dtypes.dtype) -> Any:
-    """`array_of(grad, dtype)` for a pointwise backward op whose other operand is `like`: a broadcast
-    number of like's shape (sum's gradient, expanded) as the one number it repeats, which numpy
+_REDUCED = (dtypes.float16, dtypes.bfloat16)  # tanh_backward's kernel computes these in float32
+
+
+def _gradient_values(grad: Tensor, shape: tuple[int, ...], dtype: dtypes.dtype) -> Any:
+    """`array_of(grad, dtype)` for a pointwise backward op whose other operand has `shape`: a broadcast
+    number of that shape (sum's gradient, expanded) as the one number it repeats, which numpy
     broadcasts to the same products without building the strided array."""
-    shape = grad._shape
-    if shape and not any(grad._stride) and shape == like._shape and grad.dtype is dtype and not grad._bits \
-            and 0 not in shape:
+    grad_shape = grad._shape
+    if grad_shape and not any(grad._stride) and grad_shape == shape and grad.dtype is dtype and not grad._bits \
+            and 0 not in grad_shape:
         data = grad._storage.data
         if data.dtype == dtype.np:
             return data[grad._offset]
@@ -145,7 +148,7 @@ def _gradient_values(grad: Tensor, like: Tensor, dtype: dtypes.dtype) -> Any:
 def threshold_backward(grad_output: Tensor, self: Tensor, threshold: float) -> Tensor:
     """relu's derivative: the gradient where self > threshold, else 0."""
     dt = result_type(grad_output, self)
-    g = _gradient_values(grad_output, self, dt)
+    g = _gradient_values(grad_output, self._shape, dt)
     out = _new(np.where(array_of(self, dt) <= threshold, dt.np.type(0), g), dt)
     if grad_mode.state.enabled:  # a plain backward records nothing: no fields to gather
         record("ThresholdBackwardBackward0", out, (grad_output, self), save={"self": self},
@@ -165,18 +168,29 @@ def hardtanh_backward(grad_output: Tensor, self: Tensor, min_val: float, max_val
 
 def sigmoid_backward(grad_output: Tensor, output: Tensor) -> Tensor:
     dt = result_type(grad_output, output)
-    y = array_of(output, dt)
-    out = _new(_gradient_values(grad_output, output, dt) * (1 - y) * y, dt)
+    out = sigmoid_backward_values(grad_output, array_of(output, dt), output._shape, dt)
     if grad_mode.state.enabled:
         record("SigmoidBackwardBackward0", out, (grad_output, output),
                save={"grad_output": grad_output, "output": output})
     return out
 
 
+def sigmoid_backward_values(grad_output: Tensor, y: np.ndarray, shape: tuple[int, ...], dt: dtypes.dtype) -> Tensor:
+    """sigmoid_backward's result from the output's values `y` (of `shape`, in dt), recording nothing:
+    grad * (1 - y) * y, for bfloat16 computed in float32 and rounded once, as ATen's kernel does
+    (float16 it computes in float16, op by op, as numpy does)."""
+    g = _gradient_values(grad_output, shape, dt)
+    if dt is dtypes.bfloat16:
+        g, y = np.float32(g) if np.ndim(g) == 0 else g.astype(np.float32), y.astype(np.float32)
+    return _new(g * (1 - y) * y, dt)
+
+
 def tanh_backward(grad_output: Tensor, output: Tensor) -> Tensor:
     dt = result_type(grad_output, output)
-    y = array_of(output, dt)
-    out = _new(_gradient_values(grad_output, output, dt) * (1 - y * y), dt)
+    y, g = array_of(output, dt), _gradient_values(grad_output, output._shape, dt)
+    if dt in _REDUCED:  # computed in float32 and rounded once, as ATen's kernel does
+        g, y = np.float32(g) if np.ndim(g) == 0 else g.astype(np.float32), y.astype(np.float32)
+    out = _new(g * (1 - y * y), dt)
     if grad_mode.state.enabled:
         record("TanhBackwardBackward0", out, (grad_output, output),
                save={"grad_output": grad_output, "output": output})

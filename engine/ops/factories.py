@@ -13,7 +13,7 @@ import numpy as np
 from engine import dtypes, errors, geometry
 from engine.ops.views import sizes_arg
 from engine.quiet import quietly
-from engine.storage import Storage, UntypedStorage
+from engine.storage import Storage, UntypedStorage, hold_for_numpy
 from engine.tensor import Size, Tensor, device
 
 
@@ -399,7 +399,9 @@ def from_numpy(array: np.ndarray) -> Tensor:
             "protect its data or make it writable before converting it to a tensor. This type of warning will "
             "be suppressed for the rest of this program.", UserWarning, stacklevel=2)
     shape = tuple(array.shape)
-    return Tensor._make(Storage.wrap(flat), 0, shape, stride if array.size else _contig(shape), dtype)
+    storage = Storage.wrap(flat)
+    hold_for_numpy(storage)
+    return Tensor._make(storage, 0, shape, stride if array.size else _contig(shape), dtype)
 
 
 def _flat_span(array: np.ndarray, span: int) -> np.ndarray:

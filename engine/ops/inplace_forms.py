@@ -114,6 +114,8 @@ def generate(form: Form, name: str) -> Callable[..., Tensor]:
             (isinstance(other, Tensor) and other.requires_grad))
         if tracked:  # check_inplace_allowed acts only then
             check_inplace_allowed(self, other)
+            if isinstance(other, Tensor) and other._view is not None:
+                _ = other.grad_fn  # torch collects edges (a stale view fails here) before the kernel checks dtypes
         dt = result_type(self, other) if plain_dtype else dtype_of(self, other, **options)
         if isinstance(other, Tensor):  # TensorIterator checks memory overlap before shapes and dtypes
             check_no_partial_overlap(self, other)
@@ -148,6 +150,10 @@ def generate(form: Form, name: str) -> Callable[..., Tensor]:
 
     def op_n(self: Tensor, *operands: Operand, **options: Any) -> Tensor:  # several: addcmul_, lerp_, clamp_
         check_inplace_allowed(self, *operands)
+        if grad_mode.state.enabled and any(isinstance(o, Tensor) and o.requires_grad for o in (self, *operands)):
+            for other in operands:
+                if isinstance(other, Tensor) and other._view is not None:
+                    _ = other.grad_fn  # torch collects edges (a stale view fails here) before the kernel checks dtypes
         dt = dtype_of(self, *operands, **options)
         for other in operands:
             if isinstance(other, Tensor):

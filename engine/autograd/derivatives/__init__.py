@@ -34,6 +34,12 @@ a `rule`:
 - `lists` names saved fields that hold a list of tensors (IndexBackward0's `indices`).
 - `grads_list=True` gives the formulas the list of output gradients even when the node has one
   output (unbind and split make as many outputs as their input has slices, possibly one).
+- `direct`, for the few nodes nearly every backward runs (sum, add, mul, sigmoid), is the same
+  formulas written out for a plain first-order pass: `direct(node, grad, grad_input_mask)` reads the
+  node's raw saves and values itself, runs the formulas' own ops in the formulas' order, and
+  returns the gradients, or None to leave the node to the formulas (a save turned SavedTensor, a
+  value missing, a dialect's trimmed edges). The engine calls it only when no graph is recorded;
+  building the Context and calling each formula costs more than such a node's arithmetic.
 
 Only an input's formula runs, and only when that input needs a gradient (`c.needs(i)`,
 `c.grad_input_mask`), as in PyTorch's generated code; the formulas run in the alphabetical order of
@@ -59,17 +65,18 @@ from typing import Any
 from engine.autograd.node import Context, node_type, unpack_raw
 
 Formula = Callable[[Any, Any], Any]
+Direct = Callable[[Any, Any, tuple[bool, ...]], "list[Any] | None"]
 
 
 class Rule:
     """One node class's entry: its inputs, saved fields and gradient formulas."""
 
-    __slots__ = ("context", "formulas", "grads_list", "inputs", "joint", "lists", "order", "save_when", "saves",
-                 "steps", "unsaved", "values")
+    __slots__ = ("context", "direct", "formulas", "grads_list", "inputs", "joint", "lists", "order", "save_when",
+                 "saves", "steps", "unsaved", "values")
 
     def __init__(self, inputs: tuple[str, ...], joint: Formula | None, formulas: dict[str, Formula | None],
                  saves: dict[str, tuple[str, ...]], values: tuple[str, ...], lists: tuple[str, ...],
-                 grads_list: bool = False) -> None:
+                 grads_list: bool = False, direct: Direct | None = None) -> None:
         unknown = set(formulas) - set(inputs)
         if unknown:
             raise ValueError(f"formulas for inputs the node does not have: {sorted(unknown)}")
@@ -90,6 +97,7 @@ class Rule:
         # is always filled per node), so a node's context holds only what the node saved
         self.context = type("Context", (Context,), {"__slots__": (), **self.unsaved}) if self.unsaved else Context
         self.grads_list = grads_list  # the formulas take the list of output gradients, even of one output
+        self.direct = direct
 
     def run(self, node: Any, grads: list[Any], grad_input_mask: tuple[bool, ...]) -> list[Any]:
         """A node's gradients, one per input in a new list the caller may consume (None where an input
@@ -144,9 +152,10 @@ def _saves(spec: str | Sequence[str] | dict[str, str]) -> dict[str, tuple[str, .
 
 def rule(inputs: str | Sequence[str], joint: Formula | None = None, /, *,
          saves: str | Sequence[str] | dict[str, str] = (), keeps: str | Sequence[str] = (),
-         lists: str | Sequence[str] = (), grads_list: bool = False, **formulas: Formula | None) -> Rule:
+         lists: str | Sequence[str] = (), grads_list: bool = False, direct: Direct | None = None,
+         **formulas: Formula | None) -> Rule:
     """A derivative-table entry (see the module docstring)."""
-    return Rule(_names(inputs), joint, formulas, _saves(saves), _names(keeps), _names(lists), grads_list)
+    return Rule(_names(inputs), joint, formulas, _saves(saves), _names(keeps), _names(lists), grads_list, direct)
 
 
 def install(table: dict[str, Rule]) -> None:

@@ -12,9 +12,11 @@ import math
 from typing import Any
 
 from engine.autograd.derivatives import rule
+from engine.autograd.node import RAW_OUTPUT, unpack_raw
 from engine.ops import backward_ops as B
 from engine.ops.factories import zeros_like
 from engine.ops.pointwise import where
+from engine.tensor import Tensor
 
 
 def _conj(x: Any) -> Any:
@@ -26,6 +28,57 @@ def _conj(x: Any) -> Any:
 
 def maybe_multiply(t: Any, s: Any) -> Any:
     return t if s == 1 else B.mul_scalar(t, s)
+
+
+def _add_direct(node: Any, grad: Any, mask: tuple[bool, ...]) -> list[Any] | None:
+    """AddBackward0's formulas for a plain pass (the table's `direct`), `other`'s first."""
+    values = node._values
+    if values is None or len(mask) != 2 or "alpha" not in values:
+        return None
+    alpha = values["alpha"]
+    other = (grad if alpha == 1 else B.mul_scalar(grad, alpha)) if mask[1] else None  # maybe_multiply
+    return [grad if mask[0] else None, other]
+
+
+def _mul_direct(node: Any, grad: Any, mask: tuple[bool, ...]) -> list[Any] | None:
+    """MulBackward0's formulas for a plain pass (the table's `direct`): both saves checked first (as
+    unpack_raw checks them: there, as saved, and an input not a leaf still having its history),
+    then `other`'s formula, then `self`'s. A field the op did not keep reads as None, as from the
+    Context."""
+    raw = node._raw
+    if raw is None or len(mask) != 2:
+        return None
+    x = y = None
+    for field, tensor, version, kind in raw:
+        if tensor is None or kind is RAW_OUTPUT or tensor._vc.value != version or (tensor._fn is None and not kind):
+            return None  # the formulas' unpack says why (or makes the alias of a saved output)
+        if field == "self":
+            x = tensor
+        elif field == "other":
+            y = tensor
+        else:
+            return None
+    other = grad * (x if type(x) is Tensor and not x.dtype.is_complex else _conj(x)) if mask[1] else None
+    return [grad * (y if type(y) is Tensor and not y.dtype.is_complex else _conj(y)) if mask[0] else None, other]
+
+
+def _sigmoid_direct(node: Any, grad: Any, mask: tuple[bool, ...]) -> list[Any] | None:
+    """SigmoidBackward0's formula for a plain pass (the table's `direct`). The result saved as its
+    layout (not yet read) is read through the numpy view it came with, unchanged since (its version
+    as saved), without making the alias unpack would make."""
+    raw = node._raw
+    if raw is None or len(mask) != 1 or len(raw) != 1:
+        return None
+    payload = raw[0][1]
+    if type(payload) is tuple and type(grad) is Tensor:
+        storage, _, shape, _, dtype, counter, bits, cache = payload
+        if counter.value == raw[0][2] and grad.dtype is dtype and not bits and cache is not None and \
+                cache[0] is storage.data:
+            return [B.sigmoid_backward_values(grad, cache[1], shape, dtype) if mask[0] else None]
+    saved: dict[str, Any] = {}
+    if not unpack_raw(node, saved):
+        return None
+    return [B.sigmoid_backward(grad, saved.get("result")) if mask[0] else None]
 
 
 def zeros(c: Any, grad: Any) -> Any:
@@ -280,7 +333,7 @@ DERIVATIVES = {
     # ------------------------------------------------------------------ arithmetic
     "AddBackward0": rule("self, other", keeps="alpha",
                          self=lambda c, grad: grad,
-                         other=lambda c, grad: maybe_multiply(grad, c.alpha)),
+                         other=lambda c, grad: maybe_multiply(grad, c.alpha), direct=_add_direct),
     "AddBackward1": rule("self", self=lambda c, grad: grad),
     "SubBackward0": rule("self, other", keeps="alpha",
                          self=lambda c, grad: grad,
@@ -293,7 +346,7 @@ DERIVATIVES = {
     # the .conj() of a complex operand (a real tensor is its own conjugate: no node, no copy)
     "MulBackward0": rule("self, other", saves={"other": "self", "self": "other"},
                          self=lambda c, grad: grad * _conj(c.other),
-                         other=lambda c, grad: grad * _conj(c.self)),
+                         other=lambda c, grad: grad * _conj(c.self), direct=_mul_direct),
     "MulBackward1": rule("self", keeps="other", self=lambda c, grad: B.mul_scalar(grad, _conj(c.other))),
     "DivBackward0": rule("self, other", saves={"other": "self, other", "self": "other"},
                          self=lambda c, grad: grad / _conj(c.other),
@@ -428,7 +481,8 @@ DERIVATIVES = {
                               self=lambda c, grad: clamp_backward(grad, c.self, None, c.max)),
     # ------------------------------------------------------------------ activations, and their backward ops
     "TanhBackward0": rule("self", saves="result", self=lambda c, grad: B.tanh_backward(grad, c.result)),
-    "SigmoidBackward0": rule("self", saves="result", self=lambda c, grad: B.sigmoid_backward(grad, c.result)),
+    "SigmoidBackward0": rule("self", saves="result", self=lambda c, grad: B.sigmoid_backward(grad, c.result),
+                             direct=_sigmoid_direct),
     "ReluBackward0": rule("self", saves="result", self=lambda c, grad: B.threshold_backward(grad, c.result, 0)),
     "LeakyReluBackward0": rule("self", saves="self", keeps="negative_slope",
                                self=lambda c, grad: B.leaky_relu_backward(grad, c.self, c.negative_slope, False)),

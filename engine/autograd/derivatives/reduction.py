@@ -236,8 +236,17 @@ def _moments(c: Any) -> tuple[tuple[int, ...] | None, Any]:
     return (None if c.dim is None else dims_of(c.dim)), c.correction
 
 
+def _sum_direct(node: Any, grad: Any, mask: tuple[bool, ...]) -> list[Any] | None:
+    """SumBackward0's formula for a plain pass (the table's `direct`)."""
+    values = node._values
+    if values is None or len(mask) != 1 or "self_sym_sizes" not in values:
+        return None
+    return [grad.expand(values["self_sym_sizes"]) if mask[0] else None]
+
+
 DERIVATIVES = {
-    "SumBackward0": rule("self", keeps="self_sym_sizes", self=lambda c, grad: grad.expand(c.self_sym_sizes)),
+    "SumBackward0": rule("self", keeps="self_sym_sizes", self=lambda c, grad: grad.expand(c.self_sym_sizes),
+                         direct=_sum_direct),
     "SumBackward1": rule("self", keeps="dim, keepdim, self_sym_sizes",
                          self=lambda c, grad: sum_backward(grad, c.self_sym_sizes, dims_of(c.dim), c.keepdim)),
     "MeanBackward0": rule("self", keeps="self_sym_numel, self_sym_sizes",
