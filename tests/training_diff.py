@@ -13,6 +13,12 @@ compares them byte for byte.
     python -m tests.training_diff --isolate       # each phase judged alone, from torch's values
 
     first_divergence(RECIPES["adam"], steps=5)    # None when every byte agrees
+
+What still parts from torch 2.13 on an AVX-512 CPU, and why it is left: nn.Linear's matmul (torch
+calls MKL's sgemm, whose kernel and order depend on the shape; numpy's OpenBLAS agrees on many
+shapes, not all), float32 sqrt and tanh (MKL's vector library, within an ulp but not correctly
+rounded), exact GELU's gradient (oneDNN's kernel), and a float32 sum over the first dim (the bias
+gradient), whose ATen order the engine's sum does not follow yet.
 """
 
 from __future__ import annotations
