@@ -131,16 +131,18 @@ def iterated(result: np.ndarray, dtype: dtypes.dtype, inputs: tuple[Any, ...]) -
 def _finish(name: str, op: str, result: Any, dtype: dtypes.dtype, inputs: tuple[Any, ...],
             save: dict[str, Any] | None = None, save_result: str | None = None, out: Tensor | None = None,
             values: dict[str, Any] | None = None, after_resize: Callable[[], None] | None = None,
-            layout: str = "iterator", backward: Any = None) -> Tensor:
+            layout: str = "iterator", backward: Any = None, operands: tuple[Any, ...] | None = None) -> Tensor:
     """Wrap a numpy result as a new tensor, laid out as torch lays it out (`layout`, see
     output_strides), and record it (`backward`: a numpy closure, for a node the derivative table
-    does not have yet); or honour `out=`."""
+    does not have yet); or honour `out=`. `operands` are the kernel's inputs where they are more
+    than the differentiable `inputs` (where's condition): they decide the layout and overlap."""
     result = np.asarray(result)
     if result.dtype != dtype.np:  # a value beyond dtype's range is inf, silently as in torch
         result = quietly(result.astype, dtype.np, copy=False)
-    strides = output_strides(result.shape, inputs, layout)
+    operands = inputs if operands is None else operands
+    strides = output_strides(result.shape, operands, layout)
     if out is not None:
-        return write_out(out, result, op, inputs, after_resize=after_resize, strides=strides,
+        return write_out(out, result, op, operands, after_resize=after_resize, strides=strides,
                          iterator=layout == "iterator")
     if strides is None or result.ndim < 2 or (
             result.flags.c_contiguous and strides == geometry.contiguous_strides(result.shape)):
@@ -1378,7 +1380,8 @@ def where(condition: Tensor, input: Operand, other: Operand, *, out: Tensor | No
     geometry.broadcast_shapes(condition._shape, _shape_of(input), _shape_of(other))
     cond = condition._numpy_view().astype(bool, copy=False)
     result = np.where(cond, array_of(input, dt), array_of(other, dt))
-    return _finish("WhereBackward0", "where", result, dt, (input, other), {"condition": condition}, out=out)
+    return _finish("WhereBackward0", "where", result, dt, (input, other), {"condition": condition}, out=out,
+                   operands=(condition, input, other))
 
 
 _UNARY_FNS = {op: _make_unary(op) for op in UNARY}
