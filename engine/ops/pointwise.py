@@ -19,6 +19,8 @@ import numpy as np
 from engine import allocator as allocation
 from engine import dtypes, errors, geometry
 from engine.autograd import grad_mode
+from engine.kernels.fma import fma32
+from engine.kernels.gelu_erf import gelu_erf
 from engine.kernels.relu import relu as relu_kernel
 from engine.kernels.sigmoid import sigmoid_float32, sigmoid_reduced
 from engine.ops.core import (
@@ -447,7 +449,8 @@ def add(self: Operand, other: Operand, *, alpha: float = 1, out: Tensor | None =
     _reserve(geometry.broadcast_shapes(sa, sb), dt)
     a, b = array_of(self, dt), array_of(other, dt)
     with np.errstate(invalid="ignore", over="ignore"):  # inf + -inf is nan, silently, as in torch
-        result = a + (b * dt.np.type(alpha) if alpha != 1 else b)
+        result = a + (b * dt.np.type(alpha) if alpha != 1 else b) if alpha == 1 or dt is not dtypes.float32 \
+            else fma32(np.float32(alpha), b, a)  # ATen's add with alpha: one fmadd in float32
     return _finish("AddBackward0", "add", result, dt, (self, other), out=out, values={"alpha": alpha})
 
 
@@ -523,6 +526,8 @@ def sub(self: Operand, other: Operand, *, alpha: float = 1, out: Tensor | None =
     with np.errstate(invalid="ignore", over="ignore"):
         result = a - (b * dt.np.type(alpha) if alpha != 1 else b) if not _int_alpha(alpha) else \
             a + b * dt.np.type(_negated(alpha))
+        if alpha != 1 and dt is dtypes.float32:  # ATen's sub is add with -alpha: one fmadd in float32
+            result = fma32(np.float32(_negated(alpha) if _int_alpha(alpha) else -alpha), b, a)
     return _finish("SubBackward0", "sub", result, dt, (self, other), out=out, values={"alpha": alpha})
 
 
@@ -1132,7 +1137,11 @@ def gelu(self: Tensor, approximate: str = "none", *, out: Tensor | None = None) 
     from engine.kernels import activation
 
     _kernel_for("GeluKernelImpl", self, integers=False)
-    return _finish("GeluBackward0", "gelu", activation.gelu(self._numpy_view(), approximate), self.dtype, (self,),
+    if approximate == "none" and self.dtype is dtypes.float32 and self.numel() > 1 and self.is_contiguous():
+        result = gelu_erf(self._numpy_view())  # where ATen hands the tensor to oneDNN
+    else:
+        result = activation.gelu(self._numpy_view(), approximate)
+    return _finish("GeluBackward0", "gelu", result, self.dtype, (self,),
                    {"self": self}, out=out, values={"approximate": approximate})
 
 
