@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 import numpy as np
@@ -9,6 +10,8 @@ import numpy as np
 from engine import allocator as allocation
 from engine import devices
 from engine.autograd import grad_mode
+
+NOT_RESIZABLE = "Trying to resize storage that is not resizable"
 
 
 class Storage:
@@ -66,6 +69,8 @@ class Storage:
         values, new ones are whatever the allocator gives. Tensors of any dtype may view the bytes."""
         if nbytes <= self.nbytes:
             return
+        if self in _numpy_held:
+            raise RuntimeError(NOT_RESIZABLE)
         bigger = self.owner.new_buffer(-(-nbytes // self.data.itemsize), self.data.dtype)
         bigger[: self.data.size] = self.data
         old = self.nbytes
@@ -95,6 +100,15 @@ class DeviceStorage(Storage):
         from engine import cuda
 
         cuda.release_block(self.block, self.nbytes, self.owner)
+
+
+# Storages whose bytes a numpy array may hold (torch.from_numpy, .numpy(), np.asarray(t)): torch makes
+# them not resizable for good, since growing would move the bytes out from under the array.
+_numpy_held: weakref.WeakSet[Storage] = weakref.WeakSet()
+
+
+def hold_for_numpy(storage: Storage) -> None:
+    _numpy_held.add(storage)
 
 
 class UntypedStorage:

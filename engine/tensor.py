@@ -21,7 +21,7 @@ from engine import devices, dtypes, errors, geometry
 from engine.autograd import grad_mode
 from engine.autograd.node import AccumulateGrad, Node, node_type
 from engine.devices import CPU, device
-from engine.storage import Storage, UntypedStorage
+from engine.storage import Storage, UntypedStorage, hold_for_numpy
 
 # How a view was made (PyTorch's CreationMeta): decides whether it may be modified in place.
 DEFAULT = "default"
@@ -760,6 +760,8 @@ class Tensor:
         if self.requires_grad and not force and grad_mode.is_grad_enabled():
             raise RuntimeError(errors.NUMPY_REQUIRES_GRAD)
         if force:  # detach().resolve_conj().resolve_neg().numpy(): memory is shared unless a bit is set
+            if not self._bits:
+                hold_for_numpy(self._storage)
             return self._numpy_view()
         if self.is_conj():
             raise RuntimeError("Can't call numpy() on Tensor that has conjugate bit set. Use tensor.resolve_conj()"
@@ -767,6 +769,7 @@ class Tensor:
         if self.is_neg():
             raise RuntimeError("Can't call numpy() on Tensor that has negative bit set. Use tensor.resolve_neg()"
                                ".numpy() instead.")
+        hold_for_numpy(self._storage)
         return self._numpy_view()
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:

@@ -38,16 +38,24 @@ def softmax_backward(grad_out: np.ndarray, out: np.ndarray, dim: int) -> np.ndar
 
 
 def log_softmax(x: np.ndarray, dim: int) -> np.ndarray:
-    """(x - max) - log(sum(exp(x - max))): never takes the log of an underflowed softmax."""
+    """(x - max) - log(sum(exp(x - max))): never takes the log of an underflowed softmax (float32
+    over the last dim as ATen's kernel rounds it: kernels/softmax_float32.py)."""
     z = _axis(x)
+    if z.dtype == np.float32 and z.size and dim % z.ndim == z.ndim - 1:
+        with np.errstate(invalid="ignore", over="ignore", under="ignore", divide="ignore"):
+            return softmax_float32.log_softmax_lastdim(z).reshape(x.shape)
     with np.errstate(invalid="ignore"):
         shifted = z - z.max(axis=dim, keepdims=True)
     return (shifted - np.log(np.exp(shifted).sum(axis=dim, keepdims=True))).reshape(x.shape)
 
 
 def log_softmax_backward(grad_out: np.ndarray, out: np.ndarray, dim: int) -> np.ndarray:
-    """g - softmax * sum(g), with softmax recovered as exp of the saved log-softmax."""
+    """g - softmax * sum(g), with softmax recovered as exp of the saved log-softmax (float32 over
+    the last dim as ATen's kernel rounds it: kernels/softmax_float32.py)."""
     g, y = _axis(grad_out), _axis(out)
+    if g.dtype == y.dtype == np.float32 and g.size and dim % g.ndim == g.ndim - 1:
+        with np.errstate(invalid="ignore", over="ignore", under="ignore"):
+            return softmax_float32.log_softmax_backward_lastdim(g, y).reshape(out.shape)
     return (g - np.exp(y) * g.sum(axis=dim, keepdims=True)).reshape(out.shape)
 
 

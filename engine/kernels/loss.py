@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from engine.kernels import summation
+from engine.kernels.nll_cascade import cascade_sum
+
 _REDUCTIONS = ("none", "mean", "sum")
 _BCE_EPSILON = float(np.float32(1e-12))  # torch's floor for x(1 - x) is a C++ float, even for doubles
 
@@ -72,6 +75,10 @@ def nll_loss_forward(
     total_weight = np.asarray(w.sum())
     if reduction == "none":
         return loss, total_weight
+    if logp.ndim == 2 and weight is None and logp.dtype == np.float32:  # ATen's cascade, in its order
+        total = np.asarray(cascade_sum(loss, valid))
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return (total if reduction == "sum" else np.asarray(total / total_weight)), total_weight
     if reduction == "sum":
         return np.asarray(loss.sum()), total_weight
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -147,7 +154,14 @@ def nll_loss_prob_backward(
 
 
 def mse_loss_forward(x: np.ndarray, y: np.ndarray, reduction: str = "mean") -> np.ndarray:
-    return _reduce(np.square(x - y), reduction)
+    """(x - y)**2, reduced as ATen reduces it: a float32 mean is its sum (the sum kernel's order)
+    divided by the count."""
+    squares = np.square(x - y)
+    _check_reduction(reduction)
+    if reduction != "none" and squares.dtype == np.float32 and 0 < squares.size < summation.GRAIN_SIZE:
+        total = summation.row_sums(np.ascontiguousarray(squares).reshape(1, -1))[0]
+        return np.asarray(total if reduction == "sum" else total / np.float32(squares.size))
+    return _reduce(squares, reduction)
 
 
 def mse_loss_backward(

@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from engine.kernels.expf import expf_wide
+from engine.kernels.fma import fma32
 
 _F32, _F64 = np.float32, np.float64
 LANES = 16  # floats in one AVX-512 vector, which ATen's softmax kernels run with
@@ -95,3 +96,71 @@ def softmax(x: np.ndarray, dim: int) -> np.ndarray:
     for part in e:
         total += part
     return np.moveaxis((e / total).reshape(moved.shape), 0, dim)
+
+
+
+# --------------------------------------------------------------------------- SLEEF's logf_u10
+# log(d) = e ln 2 + 2 atanh((m - 1) / (m + 1)) with d = m 2**e, m in [0.75, 1.5): ln 2 and the
+# quotient carried as float pairs (value, error), an odd polynomial for the rest of atanh.
+_LN2_HI, _LN2_LO = _F32(0.69314718246459960938), _F32(-1.904654323148236017e-09)
+_ALL_ONES_NAN = np.uint32(0xFFFFFFFF).view(_F32)
+_LOG_POLY = tuple(_F32(c) for c in (0.3027294874, 0.3996108174, 0.6666694880))
+
+
+def _pair_sum(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """x + y as a float pair, exactly (TwoSum)."""
+    high = x + y
+    v = high - x
+    return high, (x - (high - v)) + (y - v)
+
+
+def _pair_quotient(nx: np.ndarray, ny: np.ndarray, dx: np.ndarray, dy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(nx + ny) / (dx + dy) as a float pair, SLEEF's dfdiv in fused multiply-adds."""
+    t = _F32(1) / dx
+    s = nx * t
+    u = fma32(t, nx, -s)
+    v = fma32(-dy, t, fma32(-dx, t, _F32(1)))
+    return s, fma32(s, v, fma32(ny, t, u))
+
+
+def logf_u10(d: np.ndarray) -> np.ndarray:
+    """SLEEF's logf_u10 (ATen's Vectorized<float>::log on AVX-512) of finite positive floats; NaN
+    stays NaN."""
+    d = np.asarray(d, _F32)
+    e = np.frexp(d * _F32(1 / 0.75))[1] - 1  # getexp: floor(log2(d / 0.75))
+    m = np.ldexp(d, -e).astype(_F32)  # getmant, in [0.75, 1.5)
+    e = e.astype(_F32)
+    sx = e * _LN2_HI
+    sy = fma32(_LN2_LO, e, fma32(_LN2_HI, e, -sx))
+    qx, qy = _pair_quotient(*_pair_sum(np.full_like(m, -1), m), *_pair_sum(np.ones_like(m), m))
+    q2 = qx * qx
+    t = _LOG_POLY[0]
+    for c in _LOG_POLY[1:]:
+        t = fma32(t, q2, c)
+    high = sx + qx * _F32(2)  # adding the pair 2q
+    low = (((sx - high) + qx * _F32(2)) + sy) + qy * _F32(2)
+    tail = (q2 * qx) * t  # adding the float q**3 t
+    total = high + tail
+    low = ((high - total) + tail) + low
+    result = total + low
+    result[np.isnan(d)] = d[np.isnan(d)]
+    return result
+
+
+def log_softmax_lastdim(x: np.ndarray) -> np.ndarray:
+    """torch.log_softmax of a float32 array over its last dim, as ATen's kernel: (x - max) - log(sum),
+    the sum of expf_u10 by reduce_all as softmax's, its log SLEEF's."""
+    rows = x.reshape(-1, x.shape[-1])
+    largest = rows.max(axis=1, keepdims=True)
+    largest[np.isnan(largest)] = _ALL_ONES_NAN  # ATen's vector maximum marks NaN with all bits set
+    shifted = rows - largest
+    log_sum = logf_u10(_reduce_all_sum(expf_u10(shifted)))
+    return (shifted - log_sum[:, None]).reshape(x.shape)
+
+
+def log_softmax_backward_lastdim(grad: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """The gradient of log_softmax over the last dim, as ATen's kernel: each row's gradient summed
+    by reduce_all, then grad - exp(out) * sum as one fused multiply-add, exp SLEEF's."""
+    rows, saved = grad.reshape(-1, grad.shape[-1]), out.reshape(-1, out.shape[-1])
+    total = _reduce_all_sum(rows)
+    return fma32(-expf_u10(saved), total[:, None], rows).reshape(grad.shape)

@@ -481,6 +481,9 @@ def check_inplace_allowed(self: Tensor, *others: Any) -> None:
             raise RuntimeError(errors.LEAF_INPLACE)
     elif self_requires and self._fn is None:  # is_leaf: a tensor that is no view has the grad_fn it recorded
         raise RuntimeError(errors.LEAF_INPLACE)
+    for o in others:  # then torch collects the node's edges, before any kernel check: a stale view fails here
+        if isinstance(o, Tensor) and o._view is not None:
+            _ = o.grad_fn
 
 
 def check_writable(self: Tensor, result_dtype: dtypes.dtype | None = None,

@@ -18,6 +18,7 @@ import numpy as np
 
 from engine import dtypes, geometry
 from engine.autograd.node import node_type
+from engine.kernels.fma import fma32
 from engine.ops.core import array_of, result_type
 from engine.ops.inplace_forms import Form, generate
 from engine.ops.pointwise import (
@@ -124,19 +125,37 @@ COPYSIGN = Spec("copysign", "CopysignBackward0", np.copysign, ("self", "other"),
 COPYSIGN_SCALAR = Spec("copysign", "CopysignBackward1", np.copysign, ("self", "other"), floating=True)
 
 
+def _all_float32(*operands: Any) -> bool:
+    return all(getattr(v, "dtype", None) == np.float32 for v in operands)
+
+
+def _addcmul_values(value: Any) -> Callable[..., np.ndarray]:
+    """ATen's addcmul: `self + value * t1 * t2`, in float32 one fma(value * t1, t2, self)."""
+    def compute(a: np.ndarray, t1: np.ndarray, t2: np.ndarray) -> np.ndarray:
+        if _all_float32(a, t1, t2) and isinstance(value, (int, float)):
+            return fma32(np.float32(value) * t1, t2, a)
+        return a + value * t1 * t2
+    return compute
+
+
 def _addcmul(value: Any) -> Spec:
-    return Spec("addcmul", "AddcmulBackward0", lambda a, t1, t2: a + value * t1 * t2, ("self", "tensor1", "tensor2"),
+    return Spec("addcmul", "AddcmulBackward0", _addcmul_values(value), ("self", "tensor1", "tensor2"),
                 values={"value": value})
 
 
 def _addcdiv(value: Any) -> Spec:
-    return Spec("addcdiv", "AddcdivBackward0", lambda a, t1, t2: a + value * (t1 / t2), ("self", "tensor1", "tensor2"),
+    """ATen's addcdiv: `self + value * t1 / t2`, the product first."""
+    return Spec("addcdiv", "AddcdivBackward0", lambda a, t1, t2: a + value * t1 / t2, ("self", "tensor1", "tensor2"),
                 floating=True, values={"value": value})
 
 
 def _lerp_values(a: np.ndarray, b: np.ndarray, w: Any) -> np.ndarray:
-    """ATen's lerp: `self + w * (end - self)` where |w| < 0.5, else `end - (end - self) * (1 - w)`."""
+    """ATen's lerp: `self + w * (end - self)` where |w| < 0.5, else `end - (end - self) * (1 - w)`;
+    in float32 each is one fma, as its vectorised kernel computes them."""
     diff = b - a
+    if _all_float32(a, b) and (isinstance(w, (int, float)) or _all_float32(w)):
+        w = np.float32(w) if isinstance(w, (int, float)) else w
+        return np.where(np.abs(w) < 0.5, fma32(w, diff, a), fma32(w - np.float32(1), diff, b))
     return np.where(np.abs(w) < 0.5, a + w * diff, b - diff * (1 - w))
 
 

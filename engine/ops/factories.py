@@ -13,7 +13,7 @@ import numpy as np
 from engine import dtypes, errors, geometry
 from engine.ops.views import sizes_arg
 from engine.quiet import quietly
-from engine.storage import Storage, UntypedStorage
+from engine.storage import Storage, UntypedStorage, hold_for_numpy
 from engine.tensor import Size, Tensor, device
 
 
@@ -268,7 +268,7 @@ def _linspace(start: float, end: float, steps: int, target: dtypes.dtype) -> np.
     element one fused multiply-add in the dtype's arithmetic (start + step * i, end - step * j)."""
     if steps <= 1 or not target.is_floating_point:
         return np.linspace(start, end, steps).astype(target.np)
-    from engine.ops.random import _fma32
+    from engine.kernels.fma import fma32
 
     t = target.np.type
     first, last = t(start), t(end)
@@ -280,7 +280,7 @@ def _linspace(start: float, end: float, steps: int, target: dtypes.dtype) -> np.
     if target.itemsize == 8:
         values = np.concatenate([_fma64(up, step, first), _fma64(down, -step, last)])
     elif target.itemsize == 4:
-        values = np.concatenate([_fma32(up, step, first), _fma32(down, -step, last)])
+        values = np.concatenate([fma32(up, step, first), fma32(down, -step, last)])
     else:
         values = np.where(idx < halfway, first + step * idx, last - step * (steps - 1 - idx))
     return values.astype(target.np)
@@ -399,7 +399,9 @@ def from_numpy(array: np.ndarray) -> Tensor:
             "protect its data or make it writable before converting it to a tensor. This type of warning will "
             "be suppressed for the rest of this program.", UserWarning, stacklevel=2)
     shape = tuple(array.shape)
-    return Tensor._make(Storage.wrap(flat), 0, shape, stride if array.size else _contig(shape), dtype)
+    storage = Storage.wrap(flat)
+    hold_for_numpy(storage)
+    return Tensor._make(storage, 0, shape, stride if array.size else _contig(shape), dtype)
 
 
 def _flat_span(array: np.ndarray, span: int) -> np.ndarray:

@@ -229,6 +229,15 @@ def _numpy_index(view: Tensor, advanced: list[tuple[int, Any]]) -> tuple[Any, ..
     return tuple(index)
 
 
+def _broadcast_to_nothing(shapes: list[tuple[int, ...]]) -> bool:
+    """Whether the indices broadcast to no element: the kernel checks each index as it reads it, so
+    then none is checked (shapes that do not broadcast fail later, with the indexing error)."""
+    try:
+        return 0 in geometry.broadcast_shapes(*shapes)
+    except RuntimeError:
+        return False
+
+
 def _check_bounds(view: Tensor, advanced: list[tuple[int, Any]]) -> None:
     indexed, counts = [], []
     for dim, item in advanced:
@@ -238,6 +247,8 @@ def _check_bounds(view: Tensor, advanced: list[tuple[int, Any]]) -> None:
         counts.append(int(np.count_nonzero(array)) if array.dtype == np.bool_ else array.size)
     if 0 in indexed and 0 not in counts:  # AdvancedIndex's check, before any index is looked at
         raise IndexError("index is out of bounds for dimension with size 0")
+    reads_none = _broadcast_to_nothing([(count,) if array.dtype == np.bool_ else array.shape
+                                        for count, array in zip(counts, (_as_index_array(i) for _, i in advanced))])
     for dim, item in advanced:
         array = _as_index_array(item)
         if array.dtype == np.bool_:
@@ -247,7 +258,7 @@ def _check_bounds(view: Tensor, advanced: list[tuple[int, Any]]) -> None:
                                  f"shape of the indexed tensor {list(view._shape)} at index {dim}")
             continue
         size = view._shape[dim]
-        if array.size and (array.max() >= size or array.min() < -size):
+        if array.size and not reads_none and (array.max() >= size or array.min() < -size):
             bad = int(array.max() if array.max() >= size else array.min())
             raise IndexError(errors.INDEX_RANGE.format(i=bad, dim=dim, size=size))
 
@@ -274,7 +285,7 @@ def getitem(self: Tensor, index: Any) -> Tensor:
 def _index_strides(view: Tensor, advanced: list[tuple[int, Any]], shape: tuple[int, ...]) -> tuple[int, ...] | None:
     """The layout torch's index kernel gives its result: TensorIterator's rule over the source
     restrided to the result's dims (stride 0 along the index dims) and the index tensors (masks as
-    their nonzero() columns), all broadcast to the result."""
+    their nonzero() columns), broadcast to a common shape and reshaped to the result's dims."""
     if len(shape) < 2:
         return None
     indices: list[tuple[int, tuple[int, ...], tuple[int, ...]]] = []  # (view dim, shape, strides)
@@ -304,7 +315,9 @@ def _index_strides(view: Tensor, advanced: list[tuple[int, Any]], shape: tuple[i
         expanded = [0] * pad + [0 if (n == 1 and index_shape[pad + i] != 1) else st
                                 for i, (n, st) in enumerate(zip(ishape, istrides))]
         full_shape = (1,) * len(before) + tuple(index_shape) + (1,) * len(after)
-        operands.append((full_shape, (0,) * len(before) + tuple(expanded) + (0,) * len(after)))
+        # reshape_indexer: the expanded index reshaped with size-1 dims around it (a view when it can be)
+        viewed = geometry.view_strides(tuple(index_shape), tuple(expanded), full_shape)
+        operands.append((full_shape, viewed if viewed is not None else geometry.contiguous_strides(full_shape)))
     return geometry.iterator_strides(shape, operands)
 
 

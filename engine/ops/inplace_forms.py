@@ -32,6 +32,7 @@ import numpy as np
 from engine import dtypes
 from engine.autograd import grad_mode
 from engine.autograd.node import node_type
+from engine.kernels.fma import fma32
 from engine.ops import linalg, pointwise, reduction
 from engine.ops.core import (
     apply_inplace,
@@ -182,8 +183,15 @@ def _ufunc_kernel(ufunc: np.ufunc, warns: bool = False) -> Callable[..., None]:
 
 
 def _scaled(ufunc: np.ufunc) -> Callable[..., None]:
-    """add_/sub_: self = self ufunc alpha * other."""
+    """add_/sub_: self = self ufunc alpha * other; in float32 one fmadd(±alpha, other, self), as ATen."""
+    subtract = ufunc is np.subtract
+
     def kernel(target: np.ndarray, dt: dtypes.dtype, other: Any, *, alpha: Any = 1) -> None:
+        if alpha != 1 and target.dtype == np.float32 and getattr(other, "dtype", np.float32) == np.float32 \
+                and not isinstance(alpha, complex):
+            scale = (pointwise._negated(alpha) if pointwise._int_alpha(alpha) else -alpha) if subtract else alpha
+            np.copyto(target, fma32(np.float32(scale), other, target))
+            return
         ufunc(target, other * alpha if alpha != 1 else other, out=target, casting="unsafe")
     return kernel
 

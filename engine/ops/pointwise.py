@@ -19,6 +19,8 @@ import numpy as np
 from engine import allocator as allocation
 from engine import dtypes, errors, geometry
 from engine.autograd import grad_mode
+from engine.kernels.fma import fma32
+from engine.kernels.gelu_erf import gelu_erf
 from engine.kernels.relu import relu as relu_kernel
 from engine.kernels.sigmoid import sigmoid_float32, sigmoid_reduced
 from engine.ops.core import (
@@ -129,16 +131,18 @@ def iterated(result: np.ndarray, dtype: dtypes.dtype, inputs: tuple[Any, ...]) -
 def _finish(name: str, op: str, result: Any, dtype: dtypes.dtype, inputs: tuple[Any, ...],
             save: dict[str, Any] | None = None, save_result: str | None = None, out: Tensor | None = None,
             values: dict[str, Any] | None = None, after_resize: Callable[[], None] | None = None,
-            layout: str = "iterator", backward: Any = None) -> Tensor:
+            layout: str = "iterator", backward: Any = None, operands: tuple[Any, ...] | None = None) -> Tensor:
     """Wrap a numpy result as a new tensor, laid out as torch lays it out (`layout`, see
     output_strides), and record it (`backward`: a numpy closure, for a node the derivative table
-    does not have yet); or honour `out=`."""
+    does not have yet); or honour `out=`. `operands` are the kernel's inputs where they are more
+    than the differentiable `inputs` (where's condition): they decide the layout and overlap."""
     result = np.asarray(result)
     if result.dtype != dtype.np:  # a value beyond dtype's range is inf, silently as in torch
         result = quietly(result.astype, dtype.np, copy=False)
-    strides = output_strides(result.shape, inputs, layout)
+    operands = inputs if operands is None else operands
+    strides = output_strides(result.shape, operands, layout)
     if out is not None:
-        return write_out(out, result, op, inputs, after_resize=after_resize, strides=strides,
+        return write_out(out, result, op, operands, after_resize=after_resize, strides=strides,
                          iterator=layout == "iterator")
     if strides is None or result.ndim < 2 or (
             result.flags.c_contiguous and strides == geometry.contiguous_strides(result.shape)):
@@ -445,7 +449,8 @@ def add(self: Operand, other: Operand, *, alpha: float = 1, out: Tensor | None =
     _reserve(geometry.broadcast_shapes(sa, sb), dt)
     a, b = array_of(self, dt), array_of(other, dt)
     with np.errstate(invalid="ignore", over="ignore"):  # inf + -inf is nan, silently, as in torch
-        result = a + (b * dt.np.type(alpha) if alpha != 1 else b)
+        result = a + (b * dt.np.type(alpha) if alpha != 1 else b) if alpha == 1 or dt is not dtypes.float32 \
+            else fma32(np.float32(alpha), b, a)  # ATen's add with alpha: one fmadd in float32
     return _finish("AddBackward0", "add", result, dt, (self, other), out=out, values={"alpha": alpha})
 
 
@@ -521,6 +526,8 @@ def sub(self: Operand, other: Operand, *, alpha: float = 1, out: Tensor | None =
     with np.errstate(invalid="ignore", over="ignore"):
         result = a - (b * dt.np.type(alpha) if alpha != 1 else b) if not _int_alpha(alpha) else \
             a + b * dt.np.type(_negated(alpha))
+        if alpha != 1 and dt is dtypes.float32:  # ATen's sub is add with -alpha: one fmadd in float32
+            result = fma32(np.float32(_negated(alpha) if _int_alpha(alpha) else -alpha), b, a)
     return _finish("SubBackward0", "sub", result, dt, (self, other), out=out, values={"alpha": alpha})
 
 
@@ -1130,7 +1137,11 @@ def gelu(self: Tensor, approximate: str = "none", *, out: Tensor | None = None) 
     from engine.kernels import activation
 
     _kernel_for("GeluKernelImpl", self, integers=False)
-    return _finish("GeluBackward0", "gelu", activation.gelu(self._numpy_view(), approximate), self.dtype, (self,),
+    if approximate == "none" and self.dtype is dtypes.float32 and self.numel() > 1 and self.is_contiguous():
+        result = gelu_erf(self._numpy_view())  # where ATen hands the tensor to oneDNN
+    else:
+        result = activation.gelu(self._numpy_view(), approximate)
+    return _finish("GeluBackward0", "gelu", result, self.dtype, (self,),
                    {"self": self}, out=out, values={"approximate": approximate})
 
 
@@ -1369,7 +1380,8 @@ def where(condition: Tensor, input: Operand, other: Operand, *, out: Tensor | No
     geometry.broadcast_shapes(condition._shape, _shape_of(input), _shape_of(other))
     cond = condition._numpy_view().astype(bool, copy=False)
     result = np.where(cond, array_of(input, dt), array_of(other, dt))
-    return _finish("WhereBackward0", "where", result, dt, (input, other), {"condition": condition}, out=out)
+    return _finish("WhereBackward0", "where", result, dt, (input, other), {"condition": condition}, out=out,
+                   operands=(condition, input, other))
 
 
 _UNARY_FNS = {op: _make_unary(op) for op in UNARY}

@@ -42,6 +42,7 @@ import numpy as np
 
 from engine import devices, dtypes, geometry, libm, runtime
 from engine.devices import CPU
+from engine.kernels.fma import fma32, fma64
 from engine.ops.core import (
     apply_inplace,
     check_inplace_allowed,
@@ -261,71 +262,7 @@ def _gen(generator: Generator | None) -> Generator:
     return device_generator if devices.state.current.type == "cuda" else default_generator
 
 
-# --------------------------------------------------------------------------- exact arithmetic
-def _two_sum(a: np.ndarray, b: Any) -> tuple[np.ndarray, np.ndarray]:
-    """s + e == a + b exactly (Knuth), so the rounding of the float64 sum can be corrected."""
-    s = a + b
-    bb = s - a
-    return s, (a - (s - bb)) + (b - bb)
-
-
-def _round_to_odd(value: np.ndarray, error: np.ndarray) -> np.ndarray:
-    """value + error (|error| below half an ulp) rounded to odd: a later rounding to fewer bits is then
-    the correct rounding of the exact sum, which double rounding through float64 would not be."""
-    inexact_even = (error != 0) & ((value.view(np.uint64) & np.uint64(1)) == 0)
-    return np.where(inexact_even, np.nextafter(value, np.copysign(np.inf, error)), value)
-
-
-def _fma32(a: np.ndarray, b: float, c: float) -> np.ndarray:
-    """float32 a*b+c rounded once, as the vfmadd GCC emits for ATen's AVX2 kernels.
-
-    A float32 product is exact in float64, so only the float64 sum rounds before the final rounding
-    to float32. That double rounding can only go wrong where the float64 sum landed exactly halfway
-    between two floats; those rare elements are redone with the exact error of the sum, rounded to odd.
-    """
-    b, c = _F32(b), _F32(c)
-    if b == 1:  # a * 1 is exact, so the plain sum is the fused result (-0 + 0 is +0 in both)
-        return a + c
-    if c == 0:
-        product = a * b
-        product += c
-        return product
-    total = a.astype(_F64)
-    total *= b
-    total += c
-    result = total.astype(_F32)
-    halfway = np.flatnonzero((total.view(np.uint64) & np.uint64(0x1FFFFFFF)) == np.uint64(0x10000000))
-    if halfway.size:
-        product = a.reshape(-1)[halfway].astype(_F64) * b
-        redone, error = _two_sum(product, _F64(c))
-        result.reshape(-1)[halfway] = _round_to_odd(redone, error)
-    return result
-
-
-def _split(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    scaled = 134217729.0 * a  # Veltkamp: 2**27 + 1
-    high = scaled - (scaled - a)
-    return high, a - high
-
-
-def _fma64(a: np.ndarray, b: float, c: float) -> np.ndarray:
-    """float64 a*b+c rounded once (the compiler fuses ATen's `x * std + mean` and `x * range + from`).
-    Error-free product and sum (Dekker, Knuth), then a round-to-odd low part (Boldo-Melquiond)."""
-    if b == 1:
-        return a + c
-    if c == 0:
-        product = a * b
-        product += c
-        return product
-    product = a * b
-    a_high, a_low = _split(a)
-    b_high, b_low = _split(np.float64(b))
-    product_error = ((a_high * b_high - product) + a_high * b_low + a_low * b_high) + a_low * b_low
-    high, low = _two_sum(product, _F64(c))
-    tail, tail_error = _two_sum(low, product_error)
-    return high + _round_to_odd(tail, tail_error)
-
-
+# --------------------------------------------------------------------------- casts
 def _cast(values: np.ndarray, dtype: dtypes.dtype) -> np.ndarray:
     """static_cast<scalar_t>: c10::Half is built from a float, so doubles reach half through float32."""
     if dtype is dtypes.float16:
@@ -365,7 +302,7 @@ def _uniform(gen: Generator, n: int, dtype: dtypes.dtype, low: float, high: floa
     for start in range(0, n, _CHUNK):  # the words too are drawn chunk by chunk, in order
         count = min(_CHUNK, n - start)
         part = _uniform_doubles(gen, count) if double else _uniform_floats(gen, count)
-        values = _fma64(part, high - low, low) if double else _cast(_fma32(part, high32 - low32, low32), dtype)
+        values = fma64(part, high - low, low) if double else _cast(fma32(part, high32 - low32, low32), dtype)
         values[values == top] = bottom
         out[start:start + count] = values
     return out
@@ -399,7 +336,7 @@ class _BoxMuller:
     A fused multiply-add in float32 is `y * x + c` with the exact product (floats have 24 bits,
     so a product of two fits float64) and the sum rounded in float64, then to float32. That can
     round twice only for a sum that is inexact in float64 *and* lands on a float32 midpoint (about
-    one step in 10**10 here), so the polynomial steps skip _fma32's fix. Every step writes into
+    one step in 10**10 here), so the polynomial steps skip fma32's fix. Every step writes into
     buffers made once per fill (no allocation per chunk), each ufunc on one dtype (numpy's mixed
     and masked loops cost several times more than an explicit widening)."""
 
@@ -426,7 +363,7 @@ class _BoxMuller:
             if _F32(std) == 1:  # x * 1 is exact: the fused result is the plain sum (-0 + 0 is +0 in both)
                 np.add(values.reshape(rows, 8), _F32(mean), out=half)
             else:
-                half[...] = _fma32(values, std, mean).reshape(rows, 8)
+                half[...] = fma32(values, _F32(std), _F32(mean)).reshape(rows, 8)
 
     def _radius(self, low_words: np.ndarray, n: int) -> np.ndarray:
         """sqrt(-2 log u1) by log256_ps: frexp by bit masks, then Cephes' polynomial."""
@@ -577,7 +514,7 @@ def _normal_fill_float64(gen: Generator, n: int, mean: float, std: float) -> np.
     values[:blocks] = transform(uniforms[:blocks])
     if n % 16:
         values[n - 16:] = transform(uniforms[n:])
-    return _fma64(values, std, mean)
+    return fma64(values, std, mean)
 
 
 def _normal_serial(gen: Generator, n: int, mean: float, std: float) -> np.ndarray:
@@ -599,7 +536,7 @@ def _normal_serial(gen: Generator, n: int, mean: float, std: float) -> np.ndarra
     values[start:] = both[:count]
     if count % 2:
         gen._normal = float(both[-1])
-    return _fma64(values, std, mean)
+    return fma64(values, std, mean)
 
 
 def _normal(gen: Generator, n: int, dtype: dtypes.dtype, mean: float, std: float, contiguous: bool) -> np.ndarray:

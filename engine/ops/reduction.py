@@ -24,6 +24,7 @@ import numpy as np
 from engine import dtypes, errors, geometry
 from engine.autograd import grad_mode
 from engine.kernels import activation, summation
+from engine.kernels.two_norm import two_norm_rows, two_norm_sequential
 from engine.ops.core import adopt_recorded, needs_grad, record, wrap_result
 from engine.ops.pointwise import _untracked, maximum, minimum, write_out
 from engine.quiet import quiet_binary, quiet_unary, quietly
@@ -603,6 +604,17 @@ def _vector_norm(x: np.ndarray, p: float, dims: tuple[int, ...], keepdim: bool) 
         return np.power(np.sum(np.power(a, p), axis=dims, keepdims=keepdim), 1.0 / p)
 
 
+def _contiguous_rows(self: Tensor, dims: tuple[int, ...]) -> np.ndarray | None:
+    """The input as (kept, reduced) rows where ATen's last-dim norm kernel takes it: a contiguous
+    tensor whose reduced dims (those longer than one) all follow its kept ones; else None."""
+    long = [d for d, n in enumerate(self._shape) if n > 1]
+    reduced = [d for d in long if d in dims]
+    if not reduced or builtins.any(d not in dims for d in long if d > reduced[0]):
+        return None
+    width = math.prod(self._shape[d] for d in reduced)
+    return self._numpy_view().reshape(-1, width)
+
+
 def norm(self: Tensor, p: float | str | None = "fro", dim: Dim = None, keepdim: bool = False,
          dtype: Any = None, *, out: Tensor | None = None) -> Tensor:
     """torch.norm for vector orders, which torch 2 routes to linalg.vector_norm."""
@@ -622,7 +634,18 @@ def norm(self: Tensor, p: float | str | None = "fro", dim: Dim = None, keepdim: 
         raise RuntimeError(f"linalg.vector_norm cannot compute the {'inf' if p > 0 else '-inf'} norm on an "
                            "empty tensor because the operation does not have an identity")
     dt = dtypes.to_dtype(dtype) if dtype is not None else self.dtype
-    result = _vector_norm(self._numpy_view().astype(np.float64), float(p), dims, keepdim)
+    float32_two = p == 2 and dt is dtypes.float32 is self.dtype and self.is_contiguous() and self.numel() > 0
+    rows = _contiguous_rows(self, dims) if float32_two else None
+    # ATen's float32 2-norm kernels, in their order: the last-dim one (each row on one thread), or
+    # the generic one where a single thread adds everything
+    if rows is not None or (float32_two and self.numel() <= summation.GRAIN_SIZE):
+        x, kept = self._numpy_view(), [d for d in range(self.ndim) if d not in dims]
+        result = two_norm_rows(rows) if rows is not None else \
+            two_norm_sequential(np.transpose(x, kept + list(dims)).reshape(math.prod(x.shape[d] for d in kept), -1))
+        result = result.reshape(tuple(1 if d in dims else n for d, n in enumerate(self._shape)))
+        result = result if keepdim else result.reshape([n for d, n in enumerate(self._shape) if d not in dims])
+    else:
+        result = _vector_norm(self._numpy_view().astype(np.float64), float(p), dims, keepdim)
     return _emit(result, dt, "LinalgVectorNormBackward0", "linalg_vector_norm", (self,), {"self": self},
                  save_result="result", out=out,
                  values={"dim": saved_dims(_listed(dim)) if dim is not None else None, "keepdim": keepdim,

@@ -1,7 +1,8 @@
 """SGD, Adam, AdamW, RMSprop and Adadelta as torch's single-tensor implementations (the ones CPU
-tensors use) write them: each in-place call below is one version bump of its tensor, and the
-arithmetic follows ATen's kernels (scalars cast to the tensor's type, `addcdiv` as
-`self + value * t1 / t2`, `lerp` by its two formulas)."""
+tensors use by default) write them: each in-place call below is one version bump of its tensor,
+and the arithmetic follows ATen's CPU kernels bit for bit in float32: scalars cast to the tensor's
+type, `add(other, alpha)` as fma(alpha, other, self), `addcmul` as fma(value * t1, t2, self),
+`addcdiv` as `self + value * t1 / t2` (no fma: a division), `lerp` by its two fma formulas."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import numpy as np
 
 from engine import dtypes
 from engine.autograd import grad_mode
+from engine.kernels.fma import fma32
 from engine.optim.optimizer import Optimizer
 from engine.tensor import Tensor
 
@@ -38,8 +40,19 @@ def _values(t: Tensor | Array, ct: np.dtype) -> Array:
     return array.astype(ct, copy=False)
 
 
+def _fma(a: Any, b: Array, c: Array, ct: np.dtype) -> Array:
+    """a * b + c as ATen's float kernels compute it: rounded once in float32 (fmadd); other types
+    keep numpy's two roundings."""
+    return fma32(a, b, c) if ct == np.float32 else a * b + c
+
+
+def _plus(x: Array, other: Array, alpha: float, ct: np.dtype) -> Array:
+    """ATen's add with alpha: fma(alpha, other, x); alpha 1 is a plain sum."""
+    return x + other if alpha == 1 else _fma(ct.type(alpha), other, x, ct)
+
+
 def add_(t: Tensor, other: Tensor | Array, alpha: float = 1.0) -> Tensor:
-    return _write(t, lambda x, ct: x + ct.type(alpha) * _values(other, ct) if alpha != 1 else x + _values(other, ct))
+    return _write(t, lambda x, ct: _plus(x, _values(other, ct), alpha, ct))
 
 
 def mul_(t: Tensor, scalar: float) -> Tensor:
@@ -47,7 +60,7 @@ def mul_(t: Tensor, scalar: float) -> Tensor:
 
 
 def addcmul_(t: Tensor, a: Tensor | Array, b: Tensor | Array, value: float) -> Tensor:
-    return _write(t, lambda x, ct: x + ct.type(value) * _values(a, ct) * _values(b, ct))
+    return _write(t, lambda x, ct: _fma(ct.type(value) * _values(a, ct), _values(b, ct), x, ct))
 
 
 def addcdiv_(t: Tensor, a: Tensor | Array, b: Tensor | Array, value: float) -> Tensor:
@@ -55,19 +68,23 @@ def addcdiv_(t: Tensor, a: Tensor | Array, b: Tensor | Array, value: float) -> T
 
 
 def lerp_(t: Tensor, end: Tensor | Array, weight: float) -> Tensor:
+    """ATen's lerp: fma(w, end - x, x) for |w| < 0.5, else fma(w - 1, end - x, end)."""
     def compute(x: Array, ct: np.dtype) -> Array:
         e, w = _values(end, ct), ct.type(weight)
-        return x + w * (e - x) if abs(weight) < 0.5 else e - (e - x) * (ct.type(1) - w)
+        if abs(weight) < 0.5:
+            return _fma(w, e - x, x, ct)
+        return _fma(w - ct.type(1), e - x, e, ct)
     return _write(t, compute)
 
 
 def _grad_of(p: Tensor, maximize: bool, weight_decay: float) -> Array:
-    """The gradient an update uses: negated for maximize, plus weight_decay * p (out of place)."""
+    """The gradient an update uses: negated for maximize, plus weight_decay * p (out of place,
+    as grad.add(p, alpha=weight_decay))."""
     ct = _compute_type(p)
     grad = p._grad._numpy_view()
     grad = -grad if maximize else grad
     if weight_decay != 0:
-        grad = (grad.astype(ct) + ct.type(weight_decay) * p._numpy_view().astype(ct)).astype(p.dtype.np)
+        grad = _plus(grad.astype(ct), p._numpy_view().astype(ct), weight_decay, ct).astype(p.dtype.np)
     return grad
 
 
@@ -137,7 +154,7 @@ class SGD(_Stepping):
                 add_(buf, grad, alpha=1 - group["dampening"])
             if group["nesterov"]:
                 ct = _compute_type(p)
-                grad = (grad.astype(ct) + ct.type(momentum) * _values(buf, ct)).astype(p.dtype.np)
+                grad = _plus(grad.astype(ct), _values(buf, ct), momentum, ct).astype(p.dtype.np)
             else:
                 grad = buf._numpy_view()
         add_(p, grad, alpha=-group["lr"])
@@ -235,7 +252,7 @@ class RMSprop(_Stepping):
             grad_avg = state["grad_avg"]
             lerp_(grad_avg, grad, 1 - alpha)
             g = _values(grad_avg, ct)
-            avg = np.sqrt(_values(square_avg, ct) + ct.type(-1) * g * g)
+            avg = np.sqrt(_fma(ct.type(-1) * g, g, _values(square_avg, ct), ct))
         else:
             avg = np.sqrt(_values(square_avg, ct))
         avg = (avg + ct.type(group["eps"])).astype(p.dtype.np)

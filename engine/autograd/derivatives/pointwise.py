@@ -148,7 +148,7 @@ def copysign_tensor_self_backward(grad: Any, self: Any, result: Any) -> Any:
 
 def clamp_backward(grad: Any, self: Any, low: Any, high: Any) -> Any:
     if low is not None and high is not None:
-        return where((self >= low).logical_and(self <= high), grad, _scalar_zero(grad))
+        return where((self >= low).logical_and_(self <= high), grad, _scalar_zero(grad))
     if low is not None:
         return where(self >= low, grad, _scalar_zero(grad))
     if high is not None:
