@@ -17,6 +17,7 @@ _ILP = 4
 _LEVELS = 4
 GRAIN_SIZE = 32768  # above this, ATen may split one reduction across threads: the order is theirs then
 _VECTOR_BYTES = 32
+_ACCUMULATED_SLICE = 64  # elements per slice up to which _sequential's accumulate beats a loop of adds
 
 
 def lanes(itemsize: int) -> int:
@@ -26,8 +27,14 @@ def lanes(itemsize: int) -> int:
 
 
 def _sequential(values: np.ndarray, axis: int) -> np.ndarray:
-    """Left-to-right sum from zero along `axis` (one rounding per addition)."""
-    moved = np.moveaxis(values, axis, 0)
+    """Left-to-right sum from zero along `axis` (one rounding per addition). Small slices go through
+    np.add.accumulate, which adds in order (the zero it does not start from only turns a -0. total
+    into +0., as adding 0. at the end does); large ones are added in turn, one numpy call each."""
+    length = values.shape[axis]
+    if length > 0 and values.size <= _ACCUMULATED_SLICE * length:
+        running = np.add.accumulate(values, axis=axis, dtype=values.dtype)
+        return np.take(running, -1, axis=axis) + values.dtype.type(0)
+    moved = values.transpose((axis, *(d for d in range(values.ndim) if d != axis)))  # np.moveaxis, quicker
     total = np.zeros(moved.shape[1:], dtype=values.dtype)
     for part in moved:
         total += part
@@ -44,6 +51,8 @@ def _multi_row_sum(data: np.ndarray) -> np.ndarray:
     power = max(4, _ceil_log2(size) // _LEVELS)
     step = 1 << power
     chunks = size // step
+    if not chunks:  # every row lands in the first accumulator, in turn
+        return _sequential(data, 1)
     body = data[:, :chunks * step]
     chunk_sums = _sequential(body.reshape(data.shape[0], chunks, step, data.shape[2]), 2)
     acc0 = _sequential(data[:, chunks * step:], 1)
@@ -164,6 +173,21 @@ def row_sums(rows: np.ndarray, contiguous: bool = True) -> np.ndarray:
     for lane in range(width):
         total = total + lane_sums[:, lane]
     return total
+
+
+def outer_sums(x: np.ndarray) -> np.ndarray:
+    """Each column of a C-contiguous (rows, columns) array, in the accumulation dtype, summed over
+    its rows as ATen's cascade_sum sums a reduction over the leading dims of a row-major tensor
+    (vectorized_outer_sum, or scalar_outer_sum when the columns are fewer than a vector): columns
+    four vectors (or, without a vector, four columns) at a time by multi_row_sum's cascade, every
+    other column by row_sum's four interleaved accumulators."""
+    columns = x.shape[1]
+    group = 4 * lanes(x.itemsize) if columns >= lanes(x.itemsize) else 4
+    cascaded = columns // group * group
+    if cascaded == columns:
+        return _multi_row_sum(x[None])[0]
+    tail = _row_sum(np.ascontiguousarray(x[:, cascaded:].T))
+    return np.concatenate((_multi_row_sum(x[None, :, :cascaded])[0], tail)) if cascaded else tail
 
 
 def iteration_dims(shape: tuple[int, ...], strides: tuple[int, ...]) -> tuple[list[int], list[int]]:

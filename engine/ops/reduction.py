@@ -161,6 +161,11 @@ def _ordered_sum(x: np.ndarray, shape: tuple[int, ...], strides: tuple[int, ...]
             rows = x.transpose(order).reshape(1, -1)
         elif dims == (ndim - 1,) and x.flags.c_contiguous:
             rows = x.reshape(-1, shape[-1])
+        elif dims == tuple(range(len(dims))) and x.flags.c_contiguous and x.dtype == acc and \
+                x.size < summation.GRAIN_SIZE:
+            total = _outer_sum(x, shape, len(dims))  # over the leading dims: a bias gradient's sum(0)
+            return total.reshape(tuple(1 if d in dims else n for d, n in enumerate(shape)) if keepdim
+                                 else shape[len(dims):])
         elif len(dims) == ndim and x.size < summation.GRAIN_SIZE:
             total = summation.strided_total(x, shape, strides, acc)
             if total is not None:
@@ -172,6 +177,19 @@ def _ordered_sum(x: np.ndarray, shape: tuple[int, ...], strides: tuple[int, ...]
                 tuple(n for d, n in enumerate(shape) if d not in dims)
             return total.reshape(out_shape)
     return np.add.reduce(x, axis=dims, dtype=acc, keepdims=keepdim)  # np.sum's own call, without its wrapper
+
+
+def _outer_sum(x: np.ndarray, shape: tuple[int, ...], leading: int) -> np.ndarray:
+    """The sum over the first `leading` dims of a row-major tensor, as TensorIterator loops it: the
+    dims of size 1 dropped, the reduced ones and the kept ones each merged into one; a single kept
+    element is a contiguous full sum, a single reduced row a copy into the zeroed output."""
+    reduced, kept = math.prod(shape[:leading]), math.prod(shape[leading:])
+    table = x.reshape(reduced, kept)
+    if reduced == 1:
+        return np.add(np.zeros(kept, x.dtype), table[0])
+    if kept == 1:
+        return np.add(np.zeros(1, x.dtype), summation.row_sums(table.reshape(1, -1)))
+    return np.add(np.zeros(kept, x.dtype), summation.outer_sums(table))  # the output starts at 0
 
 
 def sum(self: Tensor, dim: Any = _ABSENT, keepdim: bool = False, *, dtype: Any = None,  # noqa: A001
