@@ -176,10 +176,23 @@ def iterator_strides(shape: Sequence[int], operands: Sequence[tuple[Sequence[int
         for i, (n, st) in enumerate(zip(op_shape, op_stride)):
             row[lead + i] = 0 if (n == 1 and shape[lead + i] != 1) else st
         aligned.append(row)
-    perm = list(range(ndim - 1, -1, -1))
+    perm = iterator_order(shape, aligned)
+    if perm == list(range(ndim - 1, -1, -1)):
+        return contiguous_strides(shape)
+    result = [0] * ndim
+    step = 1
+    for d in perm:
+        result[d] = step
+        step *= shape[d]
+    return tuple(result)
 
+
+def iterator_order(shape: Sequence[int], strides: Sequence[Sequence[int]]) -> list[int]:
+    """TensorIterator's reorder_dimensions: the dims from innermost to outermost, as the operands'
+    strides (broadcast dims at 0) order them: a stride of 0 decides nothing, of equal strides the
+    smaller dim goes inner; an insertion sort with ambiguous comparisons, as ATen's."""
     def should_swap(d0: int, d1: int) -> int:
-        for row in aligned:
+        for row in strides:
             s0, s1 = row[d0], row[d1]
             if s0 == 0 or s1 == 0:
                 continue
@@ -189,7 +202,8 @@ def iterator_strides(shape: Sequence[int], operands: Sequence[tuple[Sequence[int
                 return 1
         return 0
 
-    for i in range(1, ndim):  # insertion sort with ambiguous comparisons, as reorder_dimensions does
+    perm = list(reversed(range(len(shape))))
+    for i in range(1, len(shape)):
         dim1 = i
         for dim0 in range(i - 1, -1, -1):
             comparison = should_swap(perm[dim0], perm[dim1])
@@ -198,14 +212,7 @@ def iterator_strides(shape: Sequence[int], operands: Sequence[tuple[Sequence[int
                 dim1 = dim0
             elif comparison < 0:
                 break
-    if perm == list(range(ndim - 1, -1, -1)):
-        return contiguous_strides(shape)
-    result = [0] * ndim
-    step = 1
-    for d in perm:
-        result[d] = step
-        step *= shape[d]
-    return tuple(result)
+    return perm
 
 
 def has_internal_overlap(shape: Sequence[int], stride: Sequence[int]) -> bool:

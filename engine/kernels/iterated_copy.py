@@ -15,34 +15,10 @@ import itertools
 
 import numpy as np
 
+from engine import geometry
+
 _BLOCK_BYTES = 64  # two 32-byte vectors per step of vectorized_loop
 GRAIN_SIZE = 32768  # above this ATen may split the copy across threads: the order is theirs then
-
-
-def _order(shape: tuple[int, ...], strides: tuple[tuple[int, ...], ...]) -> list[int]:
-    """TensorIterator's reorder_dimensions: dims from innermost to outermost."""
-    def should_swap(d0: int, d1: int) -> int:
-        for st in strides:
-            s0, s1 = st[d0], st[d1]
-            if s0 == 0 or s1 == 0:
-                continue
-            if s0 != s1:
-                return -1 if s0 < s1 else 1
-            if shape[d0] > shape[d1]:
-                return 1
-        return 0
-
-    perm = list(reversed(range(len(shape))))
-    for i in range(1, len(shape)):
-        d1 = i
-        for d0 in range(i - 1, -1, -1):
-            comparison = should_swap(perm[d0], perm[d1])
-            if comparison > 0:
-                perm[d0], perm[d1] = perm[d1], perm[d0]
-                d1 = d0
-            elif comparison < 0:
-                break
-    return perm
 
 
 def _coalesced(shape: list[int], strides: list[list[int]]) -> tuple[list[int], list[list[int]]]:
@@ -83,7 +59,7 @@ def copy_in_order(target: np.ndarray, source: np.ndarray) -> None:
     low = _address(first)
     span = (max(_last_byte(target), _last_byte(source)) - low) // item
     buffer = np.lib.stride_tricks.as_strided(first, (span,), (item,), writeable=True)
-    perm = _order(target.shape, (target.strides, source.strides))
+    perm = geometry.iterator_order(target.shape, (target.strides, source.strides))
     shape, (t_strides, s_strides) = _coalesced(
         [target.shape[d] for d in perm],
         [[target.strides[d] // item for d in perm], [source.strides[d] // item for d in perm]])
