@@ -11,6 +11,8 @@ sum kernel without AVX-512, so AVX-512 machines run the AVX2 build.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 _ILP = 4
@@ -56,6 +58,8 @@ def _multi_row_sum(data: np.ndarray) -> np.ndarray:
     body = data[:, :chunks * step]
     chunk_sums = _sequential(body.reshape(data.shape[0], chunks, step, data.shape[2]), 2)
     acc0 = _sequential(data[:, chunks * step:], 1)
+    if chunks < step:  # no group to flush past the second accumulator, whose zeros add nothing
+        return acc0 + _sequential(chunk_sums, 1)
     groups, leftover = chunk_sums, []
     for _ in range(_LEVELS - 2):  # levels 1 and 2 flush full groups upward; the rest stays
         full = groups.shape[1] // step
@@ -71,7 +75,7 @@ def _row_sum(rows: np.ndarray) -> np.ndarray:
     """row_sum: rows (batch, n) with four interleaved accumulators (the `rows` may hold vectors)."""
     batch, n, lane_shape = rows.shape[0], rows.shape[1], rows.shape[2:]
     whole = n // _ILP
-    width = _ILP * int(np.prod(lane_shape, dtype=np.int64))
+    width = _ILP * math.prod(lane_shape)
     body = rows[:, :whole * _ILP].reshape(batch, whole, width)
     partial = _multi_row_sum(body).reshape(batch, _ILP, *lane_shape)
     first = partial[:, 0]
