@@ -7,6 +7,7 @@ through such a view (so the base gets CopySlices), `x[mask] = v` is index_put_.
 
 from __future__ import annotations
 
+import math
 import numbers
 import warnings
 from collections.abc import Sequence
@@ -239,18 +240,19 @@ def _broadcast_to_nothing(shapes: list[tuple[int, ...]]) -> bool:
 
 
 def _check_bounds(view: Tensor, advanced: list[tuple[int, Any]]) -> None:
-    indexed, counts = [], []
-    for dim, item in advanced:
-        array = _as_index_array(item)
-        width = array.ndim if array.dtype == np.bool_ else 1
-        indexed.extend(view._shape[dim:dim + width])
-        counts.append(int(np.count_nonzero(array)) if array.dtype == np.bool_ else array.size)
-    if 0 in indexed and 0 not in counts:  # AdvancedIndex's check, before any index is looked at
+    arrays = [(dim, _as_index_array(item)) for dim, item in advanced]
+    indexed, shapes = [], []  # the dims indexed; each index's shape as it broadcasts (a mask: its count)
+    for dim, array in arrays:
+        if array.dtype == np.bool_:
+            indexed.extend(view._shape[dim:dim + array.ndim])
+            shapes.append((int(np.count_nonzero(array)),))
+        else:
+            indexed.append(view._shape[dim])
+            shapes.append(array.shape)
+    if 0 in indexed and all(math.prod(shape) for shape in shapes):  # AdvancedIndex's check, before any is read
         raise IndexError("index is out of bounds for dimension with size 0")
-    reads_none = _broadcast_to_nothing([(count,) if array.dtype == np.bool_ else array.shape
-                                        for count, array in zip(counts, (_as_index_array(i) for _, i in advanced))])
-    for dim, item in advanced:
-        array = _as_index_array(item)
+    reads_none = _broadcast_to_nothing(shapes)
+    for dim, array in arrays:
         if array.dtype == np.bool_:
             expected = view._shape[dim:dim + array.ndim]
             if array.shape != expected:
