@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 
 from tensorscope.framework_gaps import explain_gap
-from tensorscope.snapshot import Snapshot
+from tensorscope.snapshot import ObjectInfo, Snapshot
 
 _MISMATCH = re.compile(r"\[(?P<type>\S+) \[(?P<shape>[^\]]*)\]\](?:, which is output \d+ of (?P<producer>[^,]+),)? "
                        r"is at version (?P<now>\d+); expected version (?P<then>\d+) instead")
@@ -39,32 +39,40 @@ def rewrite(source: str) -> str | None:
     return None
 
 
-def _changed_at(history: Sequence[Snapshot], name: str, since: int) -> list[Snapshot]:
-    """The steps after `since` at which `name`'s version went up."""
+def _same_tensor(info: ObjectInfo | None, storage: str | None) -> bool:
+    """Whether a name is bound, at that step, to a tensor in the saved tensor's memory (a name can
+    be rebound: `out = ...` twice is two tensors, and only one of them was saved)."""
+    return info is not None and info.kind == "tensor" and (storage is None or info.storage == storage)
+
+
+def _changed_at(history: Sequence[Snapshot], name: str, since: int, storage: str | None) -> list[Snapshot]:
+    """The steps after `since` at which `name`'s version went up while it named the saved tensor."""
     steps = []
     previous = None
     for snap in history:
         info = snap.objects.get(name)
-        version = info.version if info is not None and info.kind == "tensor" else None
+        version = info.version if _same_tensor(info, storage) else None
         if snap.step > since and previous is not None and version is not None and version > previous:
             steps.append(snap)
         previous = version
     return steps
 
 
-def _saved_at(history: Sequence[Snapshot], name: str, node_name: str) -> Snapshot | None:
+def _saved_at(history: Sequence[Snapshot], name: str, node_name: str, storage: str | None) -> Snapshot | None:
     for snap in history:
         for node in snap.graph:
-            if node.name == node_name and any(name in saved.names for saved in node.saved):
+            if node.name == node_name and any(name in saved.names and (storage is None or saved.storage == storage)
+                                              for saved in node.saved):
                 return snap
     return None
 
 
-def _name_when_saved(history: Sequence[Snapshot], names: Sequence[str],
-                     node_name: str) -> tuple[str, Snapshot | None]:
+def _name_when_saved(history: Sequence[Snapshot], names: Sequence[str], node_name: str,
+                     storage: str | None) -> tuple[str, Snapshot | None]:
     """Of the names a saved tensor has now, the one it had when it was saved (an alias made later,
     like `r = nn.ReLU(inplace=True)(s)`, is not the one the story starts with)."""
-    found = [(snap.step, name, snap) for name in names if (snap := _saved_at(history, name, node_name))]
+    found = [(snap.step, name, snap) for name in names
+             if (snap := _saved_at(history, name, node_name, storage))]
     if not found:
         return names[0], None
     _, name, snap = min(found, key=lambda item: item[0])
@@ -84,16 +92,16 @@ def _explain_mismatch(history: Sequence[Snapshot], message: str) -> str:
     node, saved = candidates[0]
     lines = []
     if saved.names:
-        name, saved_step = _name_when_saved(history, saved.names, node.name)
+        name, saved_step = _name_when_saved(history, saved.names, node.name, saved.storage)
         where = f" at step {saved_step.step} ({_code(saved_step.source)})" if saved_step else ""
         role = "its own result" if saved.is_output else f"its input `{saved.field}`"
         lines.append(f"`{name}` was saved by {node.name}{where} as {role}, at version {saved.saved_version}.")
-        changes = _changed_at(history, name, saved_step.step if saved_step else -1)
+        changes = _changed_at(history, name, saved_step.step if saved_step else -1, saved.storage)
         for snap in changes:
             lines.append(f"Step {snap.step} {_code(snap.source)} changed it in place "
                          f"(version {snap.objects[name].version}).")
         after = saved_step.objects.get(name) if saved_step else None
-        if saved_step and after is not None and after.kind == "tensor" and after.version > saved.saved_version:
+        if saved_step and _same_tensor(after, saved.storage) and after.version > saved.saved_version:
             lines.append(f"Step {saved_step.step} itself changed it in place after that (version {after.version}): "
                          "an in-place op later in the same statement, such as `out += x` or an `inplace=True` "
                          "layer in a module's forward.")

@@ -11,6 +11,7 @@ import pytest
 from tensorscope.cli import main
 from tensorscope.explain import explain, rewrite, stale_warning
 from tensorscope.repl import Repl
+from tensorscope.report import changes
 from tensorscope.session import Session
 from tensorscope.snapshot import Snapshot
 
@@ -325,3 +326,33 @@ def test_a_change_inside_the_statement_that_saved_it_is_named_as_that_step():
         "Step 6 itself changed it in place after that (version 2): an in-place op later in the same statement, "
         "such as `out += x` or an `inplace=True` layer in a module's forward.",
     ]
+
+
+def test_a_name_rebound_to_another_saved_tensor_is_told_by_the_tensor_backward_needs():
+    text = story("""\
+        h = torch.ones(3, requires_grad=True)
+        out = h.sigmoid()
+        out += 1
+        x = torch.ones(2, requires_grad=True)
+        out = nn.ReLU(inplace=True)(torch.sigmoid(x))
+        out.sum().backward()
+    """)
+    assert text.splitlines()[:2] == [
+        "`out` was saved by SigmoidBackward0 at step 7 (`out = nn.ReLU(inplace=True)(torch.sigmoid(x))`) as its "
+        "own result, at version 0.",
+        "Step 7 itself changed it in place after that (version 1): an in-place op later in the same statement, "
+        "such as `out += x` or an `inplace=True` layer in a module's forward.",
+    ]
+    assert "out += 1" not in text
+
+
+def test_a_rebound_name_that_goes_stale_again_is_warned_again():
+    snapshots = history("""\
+        h = torch.ones(3, requires_grad=True)
+        out = h.sigmoid()
+        out += 1
+        out = nn.ReLU(inplace=True)(h.sigmoid())
+    """)
+    rebound_stale = [note for note in changes(snapshots[-2], snapshots[-1]) if note.startswith("stale:")]
+    assert rebound_stale == ["stale: `out` was saved by SigmoidBackward0 at version 0 and is now at version 1: "
+                             "a backward through SigmoidBackward0 will fail."]
