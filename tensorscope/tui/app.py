@@ -212,7 +212,10 @@ class TensorscopeApp(App[None]):
         if self._initial_scenario is not None:
             self.controller.options = self.controller.options_for(self._initial_scenario)
         self.controller.enqueue(Job("start"))  # the worker starts while the screen paints
-        saved = self.store.load() if self._initial_scenario is None and self._initial_source is None else None
+        saved = self.store.load()
+        if saved is not None and (self._initial_scenario is not None or self._initial_source is not None):
+            self._keep_aside(saved)  # a file asked for on the command line: the saved session is kept
+            saved = None
         if self._initial_scenario is not None:
             self.open_scenario(self._initial_scenario, self._scenario_source)
         elif saved is not None:
@@ -388,6 +391,14 @@ class TensorscopeApp(App[None]):
 
         self.push_screen(ConfirmScreen("Resume your last session?", saved.describe(), "Resume",
                                        "Start afresh"), answered)
+
+    def _keep_aside(self, saved: SavedSession) -> None:
+        """The last session, when the explorer starts on a file instead: it would be overwritten by
+        the first statement, so it moves to session.previous.json and the transcript says so."""
+        self.store.set_aside()
+        if self.store.path is not None:
+            self.transcript.note(f"your last session ({saved.describe()}) is kept in "
+                                 f"{self.store.path.with_name('session.previous.json')}", "dim")
 
     def resume(self, saved: SavedSession) -> None:
         """Replay a saved session's statements, reopen its scenario and put back what was typed."""
