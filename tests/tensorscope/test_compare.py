@@ -201,6 +201,24 @@ def test_flags_grad_fn_and_gradients_are_compared():
     ]
 
 
+def test_values_of_a_big_tensor_are_summarised_not_dumped():
+    torch_snap = snapshot("import torch\nx = torch.arange(12.).view(3, 4)\n")
+    paddle_snap = snapshot("import paddle\nx = paddle.arange(12.).reshape([3, 4])\nx[0, 1] = 7.5\n")
+    assert differences(torch_snap, paddle_snap) == [
+        "x's version: torch 0, paddle 1",
+        "x's values (1 of 12 elements differ): torch [0.0, 1.0, 2.0, 3.0, …], paddle [0.0, 7.5, 2.0, 3.0, …]"]
+
+
+def test_a_paddle_layers_parameters_are_compared_like_a_modules():
+    torch_snap = snapshot("import torch\nfc = torch.nn.Linear(2, 3)\nwith torch.no_grad(): fc.bias.fill_(1.)\n")
+    paddle_snap = snapshot("import paddle\nfc = paddle.nn.Linear(2, 3)\nfc.bias.set_value(paddle.ones([3]))\n")
+    assert set(paddle_snap.objects) == {"fc.weight", "fc.bias"}
+    assert paddle_snap.objects["fc.weight"].shape == (2, 3) and paddle_snap.objects["fc.bias"].values == [1.0] * 3
+    found = differences(torch_snap, paddle_snap)
+    assert not [line for line in found if line.startswith("only ")]
+    assert "fc.bias's version: torch 2, paddle 0" in found
+
+
 def test_errors_output_and_names_only_in_one_dialect():
     torch_snap = snapshot("import torch\nx = torch.ones(2)\nprint('hi')\n")
     paddle_snap = snapshot("import paddle\nz = paddle.ones([2])\n")
