@@ -54,6 +54,16 @@ def seconds(text: str) -> float:
     return value
 
 
+def port_number(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
+    if not 1 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is outside 1..65535")
+    return value
+
+
 def _common_options(sub: bool) -> argparse.ArgumentParser:
     """The options every command takes, before or after its name (`tensorscope --no-cuda replay f`
     and `tensorscope replay --no-cuda f`): after it, an option left out keeps the value before it."""
@@ -115,7 +125,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "the time and memory limits above. It listens on this machine only unless --host says "
                     "otherwise: whoever reaches the address can run statements (in the worker's sandbox).")
     serve.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)")
-    serve.add_argument("--port", type=int, default=8000, help="the port to listen on (default 8000)")
+    serve.add_argument("--port", type=port_number, default=8000, help="the port to listen on (default 8000)")
     parser.add_argument("--browser-tab", action="store_true", help=argparse.SUPPRESS)  # one tab of `serve`
     return parser
 
