@@ -145,6 +145,17 @@ def _read_script(path: str) -> str:
         raise SystemExit(f"tensorscope: {path}: cannot read it ({exc})") from None
 
 
+def _read_stdin() -> str:
+    """Standard input as UTF-8 text (the terminal's encoding would let binary through as
+    surrogates, to fail later as a puzzling SyntaxError)."""
+    data = sys.stdin.buffer.read()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise SystemExit(f"tensorscope: <stdin>: not UTF-8 text (byte {data[exc.start]:#04x} at offset "
+                         f"{exc.start})") from None
+
+
 def _is_scenario(path: str) -> bool:
     return Path(path).suffix in (".yaml", ".yml")
 
@@ -175,7 +186,7 @@ def replay(path: str, as_json: bool, limits: Limits, cuda: bool, memory_snapshot
     from tensorscope.worker.client import WorkerError, WorkerSession
 
     if path == STDIN:  # a pasted script: `pbpaste | tensorscope replay -`
-        source, path = sys.stdin.read(), "<stdin>"
+        source, path = _read_stdin(), "<stdin>"
     else:
         path = resolve_file(path)
         if _is_scenario(path):

@@ -46,8 +46,13 @@ def test_json_trace_has_one_line_per_statement_in_the_contract_shape(script, cap
     assert steps[4]["memory"] == {"allocated_bytes": 48, "peak_bytes": 56}  # the backward's ones_like(loss) too
 
 
+def piped(data: bytes) -> io.TextIOWrapper:
+    """Standard input as a pipe gives it: bytes under a text layer."""
+    return io.TextIOWrapper(io.BytesIO(data))
+
+
 def test_a_pasted_script_replays_from_standard_input_given_as_dash(script, capsys, monkeypatch):
-    monkeypatch.setattr(sys, "stdin", io.StringIO(SCRIPT))
+    monkeypatch.setattr(sys, "stdin", piped(SCRIPT.encode()))
     assert main(["replay", "-", "--json"]) == 0
     from_stdin = capsys.readouterr().out
     assert main(["replay", str(script), "--json"]) == 0
@@ -55,9 +60,16 @@ def test_a_pasted_script_replays_from_standard_input_given_as_dash(script, capsy
 
 
 def test_a_syntax_error_on_standard_input_is_reported_against_stdin(capsys, monkeypatch):
-    monkeypatch.setattr(sys, "stdin", io.StringIO("x = (\n"))
+    monkeypatch.setattr(sys, "stdin", piped(b"x = (\n"))
     assert main(["replay", "-"]) == 1
     assert capsys.readouterr().err.startswith("<stdin>: SyntaxError: '(' was never closed")
+
+
+def test_binary_on_standard_input_is_refused_as_not_utf8(capsys, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", piped(b"x = 1\n\xff\xfe junk"))
+    with pytest.raises(SystemExit) as exited:
+        main(["replay", "-"])
+    assert exited.value.code == "tensorscope: <stdin>: not UTF-8 text (byte 0xff at offset 6)"
 
 
 def test_transcript_shows_output_errors_changes_and_the_table(script, capsys):
