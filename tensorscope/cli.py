@@ -134,26 +134,23 @@ STDIN = "-"  # the FILE that means standard input
 
 
 def _read_script(path: str) -> str:
-    file = Path(path)
+    from tensorscope.script_file import ScriptFileError, read_script
+
     try:
-        return file.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise SystemExit(f"tensorscope: {path}: no such file") from None
-    except IsADirectoryError:
-        raise SystemExit(f"tensorscope: {path}: is a directory, not a script") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SystemExit(f"tensorscope: {path}: cannot read it ({exc})") from None
+        return read_script(path)
+    except ScriptFileError as exc:
+        raise SystemExit(f"tensorscope: {path}: {exc}") from None
 
 
 def _read_stdin() -> str:
     """Standard input as UTF-8 text (the terminal's encoding would let binary through as
     surrogates, to fail later as a puzzling SyntaxError)."""
-    data = sys.stdin.buffer.read()
+    from tensorscope.script_file import ScriptFileError, decode_script
+
     try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise SystemExit(f"tensorscope: <stdin>: not UTF-8 text (byte {data[exc.start]:#04x} at offset "
-                         f"{exc.start})") from None
+        return decode_script(sys.stdin.buffer)
+    except ScriptFileError as exc:
+        raise SystemExit(f"tensorscope: <stdin>: {exc}") from None
 
 
 def _is_scenario(path: str) -> bool:

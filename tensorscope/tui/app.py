@@ -647,9 +647,10 @@ class TensorscopeApp(App[None]):
             if self.scenario_loader is None:
                 raise ValueError("scenarios need the scenario loader")
             return self.scenario_loader(file)
+        from tensorscope.script_file import read_script
         from tensorscope.tui.scripts import script_scenario
 
-        return script_scenario(file.read_text(encoding="utf-8"), file.name)
+        return script_scenario(read_script(file), file.name)
 
     def open_path(self, path: str | None) -> None:
         if not path:

@@ -29,6 +29,7 @@ def open_explorer(path: str | None = None, *,
     (the Compare pane's Paddle side too) runs in a worker process under `limits`. With
     `keep_session` the session is saved as it goes and the next start offers to resume it (a
     browser tab of `tensorscope serve` keeps none: tabs would resume each other's)."""
+    from tensorscope.script_file import read_script
     from tensorscope.tui.actions import load_keymap
     from tensorscope.tui.app import TensorscopeApp
     from tensorscope.tui.history import History, history_path
@@ -62,14 +63,12 @@ def open_explorer(path: str | None = None, *,
                     return 2
                 scenario = scenario_loader(file)
             else:
-                scenario = script_scenario(file.read_text(encoding="utf-8"), file.name)
-        except FileNotFoundError:
-            print(f"tensorscope: {path}: no such file", file=sys.stderr)
-            return 2
+                scenario = script_scenario(read_script(file), file.name)
         except Exception as exc:  # a syntax error in the script, an unreadable file, a bad scenario
             info = getattr(exc, "info", None)
             reason = f"{info.type}: {info.message}" if info is not None else str(exc)
-            print(reason if reason.startswith(str(path)) else f"tensorscope: {path}: {reason}", file=sys.stderr)
+            print(f"tensorscope: {reason}" if reason.startswith(str(path)) else f"tensorscope: {path}: {reason}",
+                  file=sys.stderr)
             return 1
     if first_run:
         try:  # mark the first run as done even if nothing gets typed

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -69,7 +70,7 @@ def test_binary_on_standard_input_is_refused_as_not_utf8(capsys, monkeypatch):
     monkeypatch.setattr(sys, "stdin", piped(b"x = 1\n\xff\xfe junk"))
     with pytest.raises(SystemExit) as exited:
         main(["replay", "-"])
-    assert exited.value.code == "tensorscope: <stdin>: not UTF-8 text (byte 0xff at offset 6)"
+    assert exited.value.code == "tensorscope: <stdin>: not UTF-8 text (byte 0xff at line 2, column 1)"
 
 
 def test_transcript_shows_output_errors_changes_and_the_table(script, capsys):
@@ -200,3 +201,31 @@ def test_a_trace_piped_into_a_reader_that_stops_early_ends_quietly(tmp_path: Pat
     writer.stdout.close()  # like `| head -1`
     assert writer.wait(timeout=120) == 141 and writer.stderr.read() == b""
     writer.stderr.close()
+
+
+@pytest.mark.parametrize("command", ["replay", "open"])
+@pytest.mark.parametrize(("make", "said"), [
+    (lambda f: f.write_bytes(b"x = 1\n\xb4\n"), "not UTF-8 text (byte 0xb4 at line 2, column 1)"),
+    (lambda f: os.truncate(f, 17 * 1024 * 1024), "too big for a script (more than 16,777,216 bytes)"),
+    (lambda f: f.mkdir(), "is a directory, not a script"),
+    (lambda f: None, "no such file"),
+], ids=["binary", "huge", "directory", "missing"])
+def test_a_script_that_cannot_be_read_is_said_in_one_line(tmp_path, capsys, command, make, said):
+    script = tmp_path / "s.py"
+    if said.startswith("too big"):
+        script.touch()  # then made sparse and long
+    make(script)
+    try:
+        status = main([command, str(script)])
+    except SystemExit as exited:
+        status, message = 1, str(exited.code)
+    else:
+        message = capsys.readouterr().err.strip()
+    assert status == 1 and message == f"tensorscope: {script}: {said}"
+
+
+def test_a_broken_scenario_given_to_open_is_said_as_replay_says_it(tmp_path, capsys):
+    scenario = tmp_path / "bad.yaml"
+    scenario.write_text("steps: [1, 2\n", encoding="utf-8")
+    assert main(["open", str(scenario)]) == 1
+    assert capsys.readouterr().err == f"tensorscope: {scenario}:2:1: not valid YAML: expected ',' or ']', but got '<stream end>'\n"
