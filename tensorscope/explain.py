@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 
 from tensorscope.framework_gaps import explain_gap
-from tensorscope.snapshot import ObjectInfo, Snapshot
+from tensorscope.snapshot import NodeInfo, ObjectInfo, SavedInfo, Snapshot
 
 _MISMATCH = re.compile(r"\[(?P<type>\S+) \[(?P<shape>[^\]]*)\]\](?:, which is output \d+ of (?P<producer>[^,]+),)? "
                        r"is at version (?P<now>\d+); expected version (?P<then>\d+) instead")
@@ -84,8 +84,15 @@ def _explain_mismatch(history: Sequence[Snapshot], message: str) -> str:
     then = int(match["then"]) if match else None
     now = int(match["now"]) if match else None
     before = history[-2] if len(history) > 1 else history[-1]
-    candidates = [(node, saved) for node, saved in before.stale_saved()
-                  if then is None or (saved.saved_version == then and saved.current_version == now)]
+
+    def matching(snap: Snapshot) -> list[tuple[NodeInfo, SavedInfo]]:
+        return [(node, saved) for node, saved in snap.stale_saved()
+                if then is None or (saved.saved_version == then and saved.current_version == now)]
+
+    candidates = matching(before)
+    within = not candidates  # saved and changed by the failing statement itself (a training loop, say)
+    if within:
+        candidates = matching(history[-1])
     if not candidates:
         return ("A tensor that backward needs was changed in place after it was saved. Backward needs the "
                 "values it saw when the operation ran: compute a new tensor instead of modifying it in place.")
@@ -116,6 +123,10 @@ def _explain_mismatch(history: Sequence[Snapshot], message: str) -> str:
         lines.append(f"A tensor of shape [{', '.join(map(str, saved.shape))}] that {node.name} saved (its "
                      f"`{saved.field}`) went from version {saved.saved_version} to {saved.current_version}: something "
                      "changed it in place after the op ran. Give it a name to follow it here, or avoid the in-place op.")
+        if within:
+            lines.append(f"It was saved and changed within step {history[-1].step} itself: look there for an in-place "
+                         f"op after {node.name}'s op, such as `out += x` or an `inplace=True` layer in a module's "
+                         "forward.")
     return "\n".join(lines)
 
 

@@ -356,3 +356,27 @@ def test_a_rebound_name_that_goes_stale_again_is_warned_again():
     rebound_stale = [note for note in changes(snapshots[-2], snapshots[-1]) if note.startswith("stale:")]
     assert rebound_stale == ["stale: `out` was saved by SigmoidBackward0 at version 0 and is now at version 1: "
                              "a backward through SigmoidBackward0 will fail."]
+
+
+def test_a_tensor_saved_and_changed_inside_one_loop_is_told_as_that_steps_doing():
+    text = story("""\
+        class Block(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(4, 4)
+
+            def forward(self, x):
+                out = F.relu(self.fc(x))
+                out += x
+                return out
+        model = Block()
+        for step in range(2):
+            loss = model(torch.ones(2, 4)).sum()
+            loss.backward()
+    """)
+    assert text.splitlines() == [
+        "A tensor of shape [2, 4] that ReluBackward0 saved (its `result`) went from version 0 to 1: something "
+        "changed it in place after the op ran. Give it a name to follow it here, or avoid the in-place op.",
+        "It was saved and changed within step 5 itself: look there for an in-place op after ReluBackward0's op, "
+        "such as `out += x` or an `inplace=True` layer in a module's forward.",
+    ]
