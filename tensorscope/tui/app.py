@@ -3,7 +3,7 @@ whose sessions run user code in worker processes."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -20,7 +20,7 @@ from tensorscope.printable import shorten
 from tensorscope.tui.actions import ACTIONS, bindings
 from tensorscope.tui.completion import Completer
 from tensorscope.tui.controller import Controller, Job, Runner, SessionFactory, Update
-from tensorscope.tui.format import ERROR, view_colour_variables
+from tensorscope.tui.format import ERROR, WARNING, view_colour_variables
 from tensorscope.tui.hints import pane_for_error, pane_for_step, stale_hint
 from tensorscope.tui.history import History
 from tensorscope.tui.messages import (
@@ -116,7 +116,8 @@ class TensorscopeApp(App[None]):
                  keymap: dict[str, str] | None = None, theme: str | None = None,
                  session_options: SessionOptions | None = None,
                  session_factory: SessionFactory | None = None, runner: Runner | None = None,
-                 store: SessionStore | None = None, scenario_source: dict[str, Any] | None = None) -> None:
+                 store: SessionStore | None = None, scenario_source: dict[str, Any] | None = None,
+                 notices: Sequence[str] = ()) -> None:
         """
         Args:
             source: statements to run at start (a script opened from the command line).
@@ -136,6 +137,7 @@ class TensorscopeApp(App[None]):
                 None keeps nothing (tests, browser tabs).
             scenario_source: how to open `scenario` again when a saved session resumes it
                 (`{"path": ...}`).
+            notices: lines for the transcript at start (what was wrong with the keymap file).
         """
         super().__init__()
         self.explain: Explain = explain or stale_hint
@@ -152,6 +154,7 @@ class TensorscopeApp(App[None]):
         self._resume_pending = False  # the saved session waits for an answer: do not overwrite it
         self.store = store or SessionStore(None)
         self._scenario_source = scenario_source if scenario is not None else None
+        self._notices = tuple(notices)
         if theme:
             self.theme = theme
 
@@ -209,6 +212,8 @@ class TensorscopeApp(App[None]):
         self.narrow = self.size.width < NARROW_BELOW
         self._apply_narrow()
         self.query_one(CodeInput).focus()
+        for notice in self._notices:
+            self.transcript.note(notice, WARNING)
         if self._initial_scenario is not None:
             self.controller.options = self.controller.options_for(self._initial_scenario)
         self.controller.enqueue(Job("start"))  # the worker starts while the screen paints

@@ -30,7 +30,7 @@ def open_explorer(path: str | None = None, *,
     `keep_session` the session is saved as it goes and the next start offers to resume it (a
     browser tab of `tensorscope serve` keeps none: tabs would resume each other's)."""
     from tensorscope.script_file import read_script
-    from tensorscope.tui.actions import load_keymap
+    from tensorscope.tui.actions import keymap_problems, load_keymap
     from tensorscope.tui.app import TensorscopeApp
     from tensorscope.tui.history import History, history_path
     from tensorscope.tui.saved_session import SessionStore, session_path
@@ -81,6 +81,7 @@ def open_explorer(path: str | None = None, *,
                          keymap=load_keymap(), session_options=None if cuda else {"cuda": False},
                          session_factory=worker_session,
                          store=SessionStore(session_path() if keep_session else None),
-                         scenario_source={"path": str(Path(path).resolve())} if path is not None else None)
+                         scenario_source={"path": str(Path(path).resolve())} if path is not None else None,
+                         notices=keymap_problems())
     app.run()
     return app.return_code or 0

@@ -248,6 +248,23 @@ async def test_a_keymap_remaps_a_binding_by_its_id(tmp_path) -> None:  # noqa: A
         assert [s.source for s in app.snapshots] == ["import torch"]
 
 
+async def test_what_a_keymap_file_gets_wrong_is_said_in_the_transcript(tmp_path) -> None:  # noqa: ANN001
+    from tensorscope.tui.actions import keymap_problems
+
+    keymap_file = tmp_path / "keymap.toml"
+    assert keymap_problems(keymap_file) == []  # no file, nothing to say
+    keymap_file.write_text('"tensorscope.udo" = "f9"\n"tensorscope.redo" = 9\n', encoding="utf-8")
+    problems = keymap_problems(keymap_file)
+    assert problems[0].startswith(f"{keymap_file}: no action 'tensorscope.udo' (there are tensorscope.help, ")
+    assert problems[1] == f"{keymap_file}: 'tensorscope.redo' takes keys as a string, e.g. \"f9\" or \"ctrl+k,f9\""
+    keymap_file.write_text("undo = [", encoding="utf-8")
+    assert keymap_problems(keymap_file)[0].startswith(f"{keymap_file}: not valid TOML (")
+    app = TensorscopeApp(cursor_blink=False, notices=keymap_problems(keymap_file))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert app.transcript.notes[0].endswith("the default keys apply")
+
+
 async def test_quitting_keeps_a_half_typed_statement_in_the_history(tmp_path) -> None:  # noqa: ANN001
     path = tmp_path / "history"
     app = TensorscopeApp(cursor_blink=False, history=History(path))
