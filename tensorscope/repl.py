@@ -12,6 +12,7 @@ code prints is shown with control characters escaped.
 from __future__ import annotations
 
 import ast
+import codeop
 import io
 import os
 import signal
@@ -57,20 +58,26 @@ UNEXPECTED_INDENT = ("  why: this line is indented but no block is open. Here, a
                      "`tensorscope replay FILE` (`-` reads standard input).\n")
 
 
+# what ast.parse does (an AST, never code that could run), told to say "incomplete input" where more
+# lines could finish the statement rather than raise its SyntaxError
+_PARSE_ALLOWING_MORE = ast.PyCF_ONLY_AST | codeop.PyCF_DONT_IMPLY_DEDENT | codeop.PyCF_ALLOW_INCOMPLETE_INPUT
+_COMPOUND = (ast.If, ast.For, ast.While, ast.With, ast.Try, ast.FunctionDef, ast.ClassDef, ast.AsyncFor,
+             ast.AsyncWith, ast.AsyncFunctionDef, ast.Match, ast.TryStar)
+
+
 def needs_more(lines: list[str]) -> bool:
-    """Whether the lines so far are an unfinished statement (an open block or bracket)."""
-    text = "\n".join(lines)
+    """Whether the lines so far are an unfinished statement: an open bracket or string, a block
+    header, or a block (which goes on until a blank line, as in Python's REPL). A line that no
+    continuation could mend (`def f(:`) is finished: its SyntaxError is said at once."""
     if lines[-1].strip() == "" and len(lines) > 1:
         return False
-    if lines[0].rstrip().endswith(":"):
-        return True
     try:
-        ast.parse(text)
+        tree = compile("\n".join(lines), "<input>", "exec", _PARSE_ALLOWING_MORE)
     except SyntaxError as exc:
-        return "was never closed" in str(exc) or "unexpected EOF" in str(exc)
+        return exc.msg == "incomplete input"
     except (ValueError, RecursionError, MemoryError):  # null bytes, nesting too deep: the worker says so
         return False
-    return False
+    return bool(tree.body) and isinstance(tree.body[0], _COMPOUND)
 
 
 def worker_session(cuda: bool = True, limits: Limits | None = None) -> SessionLike:
@@ -238,13 +245,7 @@ def _prompt_reader(repl: Repl) -> Callable[[str], str]:
         history = InMemoryHistory()
     prompt = PromptSession(history=history, lexer=PygmentsLexer(PythonLexer), completer=_Completer())
 
-    def read(text: str) -> str:
-        try:
-            return prompt.prompt(text)
-        except KeyboardInterrupt:  # Ctrl-C drops the line being typed, as Python's REPL does
-            return ""
-
-    return read
+    return prompt.prompt  # ctrl+c raises KeyboardInterrupt: `entries` drops what was typed of the entry
 
 
 def _plain_reader(stream: TextIO) -> Callable[[str], str]:

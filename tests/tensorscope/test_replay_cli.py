@@ -229,3 +229,19 @@ def test_a_broken_scenario_given_to_open_is_said_as_replay_says_it(tmp_path, cap
     scenario.write_text("steps: [1, 2\n", encoding="utf-8")
     assert main(["open", str(scenario)]) == 1
     assert capsys.readouterr().err == f"tensorscope: {scenario}:2:1: not valid YAML: expected ',' or ']', but got '<stream end>'\n"
+
+
+@pytest.mark.parametrize(("lines", "more"), [
+    (["def f(:"], False),  # no line could mend it: its SyntaxError at once
+    (["x = 1 +"], False),
+    (["for i in range(3):  # each"], True),
+    (["for i in range(3): i"], True),  # a one-line block still waits for the blank line
+    (["if x:", "    pass", "else:"], True),
+    (["s = '''doc"], True),
+    (["@decorator"], True),
+    (["x = 1 \\"], True),
+    (["class A:", "    x = 1"], True),
+    ([""], False),
+])
+def test_a_statement_needs_more_lines_only_where_more_lines_could_finish_it(lines, more):
+    assert needs_more(lines) is more
