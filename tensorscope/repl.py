@@ -11,8 +11,6 @@ code prints is shown with control characters escaped.
 
 from __future__ import annotations
 
-import ast
-import codeop
 import io
 import os
 import signal
@@ -22,6 +20,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
+from tensorscope.continuation import parse_state
 from tensorscope.explain import explain
 from tensorscope.interpreter import UserError
 from tensorscope.printable import printable
@@ -58,26 +57,13 @@ UNEXPECTED_INDENT = ("  why: this line is indented but no block is open. Here, a
                      "`tensorscope replay FILE` (`-` reads standard input).\n")
 
 
-# what ast.parse does (an AST, never code that could run), told to say "incomplete input" where more
-# lines could finish the statement rather than raise its SyntaxError
-_PARSE_ALLOWING_MORE = ast.PyCF_ONLY_AST | codeop.PyCF_DONT_IMPLY_DEDENT | codeop.PyCF_ALLOW_INCOMPLETE_INPUT
-_COMPOUND = (ast.If, ast.For, ast.While, ast.With, ast.Try, ast.FunctionDef, ast.ClassDef, ast.AsyncFor,
-             ast.AsyncWith, ast.AsyncFunctionDef, ast.Match, ast.TryStar)
-
-
 def needs_more(lines: list[str]) -> bool:
     """Whether the lines so far are an unfinished statement: an open bracket or string, a block
     header, or a block (which goes on until a blank line, as in Python's REPL). A line that no
     continuation could mend (`def f(:`) is finished: its SyntaxError is said at once."""
     if lines[-1].strip() == "" and len(lines) > 1:
         return False
-    try:
-        tree = compile("\n".join(lines), "<input>", "exec", _PARSE_ALLOWING_MORE)
-    except SyntaxError as exc:
-        return exc.msg == "incomplete input"
-    except (ValueError, RecursionError, MemoryError):  # null bytes, nesting too deep: the worker says so
-        return False
-    return bool(tree.body) and isinstance(tree.body[0], _COMPOUND)
+    return parse_state("\n".join(lines)) in ("incomplete", "block")
 
 
 def worker_session(cuda: bool = True, limits: Limits | None = None) -> SessionLike:
