@@ -603,8 +603,8 @@ class TensorscopeApp(App[None]):
         return True
 
     def action_show_pane(self, name: str) -> None:
-        """F3–F6: bring a detail pane forward (narrow) and put the focus in it."""
-        if self.narrow:
+        """F3–F6: bring a detail pane forward (narrow, or out of the Compare view) and focus it."""
+        if self.narrow or self.detail == "compare":
             self.detail = name
         self.query_one(f"#{name}").focus()
 
