@@ -201,10 +201,22 @@ _USUAL_IMPORTS = {
 }
 
 
+# what Python's interactive site module adds, which people type out of habit
+_INTERACTIVE = {
+    "exit": "To leave, type `:quit` or press ctrl+d in the REPL, ctrl+q in the explorer.",
+    "quit": "To leave, type `:quit` or press ctrl+d in the REPL, ctrl+q in the explorer.",
+    "help": ("For tensorscope's own help type `:help` in the REPL or press F1 in the explorer; tab completes "
+             "names, `torch.` functions and tensor methods."),
+}
+
+
 def _explain_missing_import(message: str) -> str | None:
     """A session starts empty, like a Python file: `torch` is unknown until imported (a pasted snippet
-    often leaves its imports out)."""
-    match = re.match(r"^name '(\w+)' is not defined$", message)
+    often leaves its imports out). `exit()` and `help()` are not Python's builtins but its REPL's."""
+    match = re.match(r"^name '(\w+)' is not defined(?: \(tensorscope does not provide it\))?$", message)
+    if match is not None and match[1] in _INTERACTIVE:
+        return f"`{match[1]}()` belongs to Python's own REPL, not to the statements tensorscope runs. " + \
+            _INTERACTIVE[match[1]]
     if match is None or match[1] not in _USUAL_IMPORTS:
         return None
     return (f"`{match[1]}` is not imported yet: a session starts empty, like a Python file. Run "

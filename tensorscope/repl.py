@@ -39,7 +39,7 @@ that went stale (a later backward through them will fail).
   :undo        take back the last statement (the session is replayed without it)
   :save FILE   write the statements so far as a script (FILE.py) or a scenario (FILE.yaml)
                that replays to the same state
-  :quit        leave (Ctrl-D works too)
+  :quit        leave (ctrl+d and exit() work too)
 """
 
 PROMPT, CONTINUATION = ">>> ", "... "
@@ -87,6 +87,8 @@ class Repl:
             return True
         if stripped.startswith(":"):
             return self._command(stripped)
+        if stripped in ("exit()", "quit()"):  # Python's REPL habit: it means what it says
+            return False
         before = len(self.session.steps)
         try:
             self._run_interruptibly(text)

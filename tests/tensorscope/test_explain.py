@@ -380,3 +380,19 @@ def test_a_tensor_saved_and_changed_inside_one_loop_is_told_as_that_steps_doing(
         "It was saved and changed within step 5 itself: look there for an in-place op after ReluBackward0's op, "
         "such as `out += x` or an `inplace=True` layer in a module's forward.",
     ]
+
+
+@pytest.mark.parametrize("name", ["exit", "quit", "help"])
+def test_the_python_repls_own_names_are_explained_with_tensorscopes_way(name: str):
+    session = Session(cuda=False)
+    session.run(f"{name}()")
+    text = explain([step.snapshot for step in session.steps])
+    assert text.startswith(f"`{name}()` belongs to Python's own REPL, not to the statements tensorscope runs. ")
+    assert ("ctrl+q in the explorer" if name != "help" else "F1 in the explorer") in text
+
+
+def test_exit_in_the_repl_leaves_it():
+    written: list[str] = []
+    repl = Repl(written.append, cuda=False, session=Session(cuda=False))
+    assert repl.handle("x = 1") is True
+    assert repl.handle("exit()") is False and repl.handle("  quit()  ") is False
