@@ -72,7 +72,8 @@ def _common_options(sub: bool) -> argparse.ArgumentParser:
 
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--no-cuda", action="store_true", default=default(False),
-                        help="run without the simulated CUDA device (torch.cuda.is_available() is False)")
+                        help="run without the simulated CUDA device (torch.cuda.is_available() is False; a "
+                             "scenario's cuda key decides for it)")
     common.add_argument("--time-limit", type=seconds, metavar="SECONDS", default=default(Limits.time_limit),
                         help="wall-clock limit per statement in the worker process (default 10; a scenario's "
                              "time_limit key overrides it)")
