@@ -106,7 +106,9 @@ def build_parser() -> argparse.ArgumentParser:
                                             "A scenario with paddle code runs in both dialects (checking "
                                             "'expect' and 'paddle_expect') and passes only when both do.")
     check.add_argument("paths", metavar="PATH", nargs="*", help="scenario files or folders")
-    commands.add_parser("list", parents=[common], help="list the bundled scenarios")
+    commands.add_parser("list", parents=[common], help="list the bundled scenarios",
+                        description="The bundled scenarios, each by the name that open, replay, check and "
+                                    "compare take, and its title.")
     compare = commands.add_parser(
         "compare", parents=[common], help="run a scenario in PyTorch and in Paddle and say where they differ",
         description="Run SCENARIO's torch code and its paddle code (each step gives both, see "
