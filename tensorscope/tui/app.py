@@ -664,9 +664,12 @@ class TensorscopeApp(App[None]):
         try:
             scenario = self.load_file(file)
         except Exception as exc:  # unreadable file, syntax error, bad scenario: say so and go on
+            from tensorscope.scenario import ScenarioError
+            from tensorscope.script_file import ScriptFileError
+
             info = getattr(exc, "info", None)
             reason = f"{info.type}: {info.message}" if info is not None else \
-                "no such file" if isinstance(exc, FileNotFoundError) else f"{type(exc).__name__}: {exc}"
+                str(exc) if isinstance(exc, (ScriptFileError, ScenarioError)) else f"{type(exc).__name__}: {exc}"
             self.transcript.note(f"cannot open {path}: {reason}", f"bold {ERROR}")
             return
         self.open_scenario(scenario, {"path": str(file.resolve())})
@@ -684,9 +687,23 @@ class TensorscopeApp(App[None]):
                          self.save_script)
 
     def save_script(self, path: str | None) -> None:
-        """Write the session to `path`: a scenario when it ends in .yaml/.yml, else a script."""
+        """Write the session to `path`: a scenario when it ends in .yaml/.yml, else a script; a file
+        already there is replaced only when the user says so (it may be their own training script)."""
         if not path:
             return
+        if Path(path).expanduser().is_file():
+            from tensorscope.tui.help import ConfirmScreen
+
+            def answered(replace: bool | None) -> None:
+                if replace:
+                    self._write_session(path)
+
+            self.push_screen(ConfirmScreen(f"Replace {Path(path).name}?", f"{path} exists: saving writes this "
+                                           "session over it.", "Replace", "Keep the file"), answered)
+            return
+        self._write_session(path)
+
+    def _write_session(self, path: str) -> None:
         scenario = path.endswith((".yaml", ".yml"))
         text = self.controller.export_scenario() if scenario else self.controller.export_script()
         try:
