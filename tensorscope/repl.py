@@ -23,7 +23,7 @@ from typing import Any, TextIO
 from tensorscope.continuation import parse_state
 from tensorscope.explain import explain
 from tensorscope.interpreter import UserError
-from tensorscope.printable import printable
+from tensorscope.printable import plural, printable
 from tensorscope.report import changes, table
 from tensorscope.session import SessionLike, Step
 from tensorscope.worker.client import WorkerError
@@ -38,7 +38,7 @@ that went stale (a later backward through them will fail).
   :state       the table of named tensors (shape, stride, storage, version, grad_fn)
   :undo        take back the last statement (the session is replayed without it)
   :save FILE   write the statements so far as a script (FILE.py) or a scenario (FILE.yaml)
-               that replays to the same state
+               that replays to the same state (:save! FILE writes over a file already there)
   :quit        leave (ctrl+d and exit() work too)
 """
 
@@ -151,24 +151,27 @@ class Repl:
                     self.write(f"tensorscope: {exc}\n")
                     return True
                 self.write(printable(f"undid: {undone.splitlines()[0]}") + "\n")
-        elif name == ":save":
-            self._save(argument.strip())
+        elif name in (":save", ":save!"):
+            self._save(argument.strip(), replace=name == ":save!")
         else:
             self.write(f"unknown command {name}; :help lists the commands\n")
         return True
 
-    def _save(self, target: str) -> None:
+    def _save(self, target: str, replace: bool) -> None:
         if not target:
             self.write("usage: :save FILE\n")
+            return
+        if not replace and Path(target).expanduser().is_file():  # it may be the user's own script
+            self.write(f"{target} exists: `:save! {target}` writes over it\n")
             return
         text = (self.session.export_scenario() if Path(target).suffix in (".yaml", ".yml")
                 else self.session.export_script())
         try:
-            Path(target).write_text(text, encoding="utf-8")
+            Path(target).expanduser().write_text(text, encoding="utf-8")
         except OSError as exc:
             self.write(f"cannot write {target}: {exc.strerror}\n")
             return
-        self.write(f"saved {len(self.session.steps)} statements to {target}\n")
+        self.write(f"saved {plural(len(self.session.steps), 'statement')} to {target}\n")
 
 
 def entries(read_line: Callable[[str], str]) -> Iterator[str]:

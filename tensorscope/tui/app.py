@@ -16,7 +16,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
 from textual.widgets import Footer, Tab, Tabs
 
-from tensorscope.printable import shorten
+from tensorscope.printable import plural, shorten
 from tensorscope.tui.actions import ACTIONS, bindings
 from tensorscope.tui.completion import Completer
 from tensorscope.tui.controller import Controller, Job, Runner, SessionFactory, Update
@@ -712,7 +712,7 @@ class TensorscopeApp(App[None]):
             self.transcript.note(f"cannot write {path}: {exc.strerror}", f"bold {ERROR}")
             return
         kind = "a scenario" if scenario else "a script"
-        self.transcript.note(f"saved {len(self.snapshots)} statements to {path} as {kind}")
+        self.transcript.note(f"saved {plural(len(self.snapshots), 'statement')} to {path} as {kind}")
 
     def action_screenshot_svg(self) -> None:
         try:

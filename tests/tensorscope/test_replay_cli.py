@@ -245,3 +245,18 @@ def test_a_broken_scenario_given_to_open_is_said_as_replay_says_it(tmp_path, cap
 ])
 def test_a_statement_needs_more_lines_only_where_more_lines_could_finish_it(lines, more):
     assert needs_more(lines) is more
+
+
+def test_save_in_the_repl_does_not_write_over_a_file_unless_told(tmp_path):
+    from tensorscope.session import Session
+
+    mine = tmp_path / "train.py"
+    mine.write_text("my training script\n", encoding="utf-8")
+    written: list[str] = []
+    repl = Repl(written.append, session=Session(cuda=False))
+    repl.handle("x = 1")
+    repl.handle(f":save {mine}")
+    assert written[-1] == f"{mine} exists: `:save! {mine}` writes over it\n"
+    assert mine.read_text(encoding="utf-8") == "my training script\n"
+    repl.handle(f":save! {mine}")
+    assert mine.read_text(encoding="utf-8") == "x = 1\n" and written[-1].startswith("saved 1 statement to")
