@@ -97,7 +97,7 @@ async def test_a_failing_backward_is_red_with_the_stale_saved_tensor_in_the_grap
         assert any("$text-error" in style for style in styles)  # the theme's error colour
         assert "↳ SigmoidBackward0 saved its result (out) at version 0" in text.plain
         graph = app.query_one(GraphPane)
-        assert "✗ STALE saved result = out [3]: saved at v0, now v1" in graph.plain
+        assert "✗ STALE (saved at v0, now v1): result = out [3]" in graph.plain
         stale_line = next(graph.lines.line(i) for i in range(len(graph.lines)) if "STALE" in graph.lines.line(i).plain)
         assert any("$error-muted" in str(span.style) for span in stale_line.spans)  # highlighted
 
