@@ -185,7 +185,26 @@ def explain(history: Sequence[Snapshot]) -> str | None:
                 "values it has already overwritten. Use a `.clone()` of the input.")
     if snap.error.type == "NameError":
         return _explain_missing_import(message)
+    host = _HOST_OUT_OF_MEMORY.search(message)
+    if host:
+        return (f"That is {_size(int(host[1]))}: more than this session may use (the worker's memory limit, "
+                "`--memory-limit`, 4 GiB unless you chose another, or the machine's free memory). A tensor takes "
+                "the product of its shape times the bytes of its dtype (4 for float32): use a smaller shape, or "
+                "a smaller dtype such as float16.")
     return explain_gap(snap.error.type, message, [s.source for s in history])
+
+
+_HOST_OUT_OF_MEMORY = re.compile(r"DefaultCPUAllocator: not enough memory: you tried to allocate (\d+) bytes")
+
+
+def _size(nbytes: int) -> str:
+    """`3.6 TiB (4,000,000,000,000 bytes)`."""
+    value, unit = float(nbytes), "bytes"
+    for larger in ("KiB", "MiB", "GiB", "TiB", "PiB"):
+        if value < 1024:
+            break
+        value, unit = value / 1024, larger
+    return f"{nbytes:,} bytes" if unit == "bytes" else f"{value:.1f} {unit} ({nbytes:,} bytes)"
 
 
 # the names tutorials use for modules, and the import that binds each

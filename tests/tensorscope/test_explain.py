@@ -396,3 +396,9 @@ def test_exit_in_the_repl_leaves_it():
     repl = Repl(written.append, cuda=False, session=Session(cuda=False))
     assert repl.handle("x = 1") is True
     assert repl.handle("exit()") is False and repl.handle("  quit()  ") is False
+
+
+def test_a_tensor_too_big_for_the_session_is_told_in_units_a_person_reads():
+    text = story("x = torch.zeros(10**6, 10**6)")
+    assert text.startswith("That is 3.6 TiB (4,000,000,000,000 bytes): more than this session may use")
+    assert "`--memory-limit`" in text and "float16" in text
