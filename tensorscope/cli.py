@@ -316,15 +316,38 @@ def compare(path: str, limits: Limits) -> int:
     from tensorscope.scenario import ScenarioError, load
     from tensorscope.worker.client import WorkerError, WorkerStarter
 
+    if not _is_scenario(resolve_file(path)):
+        print(f"tensorscope: {path}: compare takes a scenario (.yaml) whose steps give 'paddle:' code beside "
+              "the torch code (see scenarios/README.md)", file=sys.stderr)
+        return 1
     with WorkerStarter(limits) as starter:
         try:
             scenario = load(resolve_file(path))
+            if not scenario.has_paddle:
+                print(f"tensorscope: {path}: the scenario has no 'paddle:' code to compare; these have: "
+                      f"{', '.join(_dual_scenarios())}", file=sys.stderr)
+                return 1
             runs = _scenario_run(scenario, "torch", starter), _scenario_run(scenario, "paddle", starter)
         except (ScenarioError, WorkerError) as exc:
             print(f"tensorscope: {exc}", file=sys.stderr)
             return 1
     print(printable(side_by_side.render(*runs)))
     return 0
+
+
+def _dual_scenarios() -> list[str]:
+    """The bundled scenarios told in both dialects, by name."""
+    from scenarios import bundled
+    from tensorscope.scenario import ScenarioError, load
+
+    names = []
+    for file in bundled():
+        try:
+            if load(file).has_paddle:
+                names.append(file.stem)
+        except ScenarioError:
+            continue
+    return names
 
 
 def list_scenarios() -> int:

@@ -167,7 +167,17 @@ def test_compare_refuses_a_torch_only_scenario(tmp_path, capsys):
     path = tmp_path / "plain.yaml"
     path.write_text("title: t\nsummary: s\nsetup: import torch\nsteps: [x = torch.ones(2)]\n", encoding="utf-8")
     assert main(["compare", str(path)]) == 1
-    assert "no paddle code" in capsys.readouterr().err
+    said = capsys.readouterr().err
+    assert said.startswith(f"tensorscope: {path}: the scenario has no 'paddle:' code to compare; these have: ")
+    assert "paddle_vs_torch_split" in said and "relu_memory_cuda" not in said  # the bundled ones that can
+
+
+def test_compare_refuses_a_script_with_what_it_takes(tmp_path, capsys):
+    script = tmp_path / "s.py"
+    script.write_text("import torch\n", encoding="utf-8")
+    assert main(["compare", str(script)]) == 1
+    assert capsys.readouterr().err == (f"tensorscope: {script}: compare takes a scenario (.yaml) whose steps give "
+                                       "'paddle:' code beside the torch code (see scenarios/README.md)\n")
 
 
 def test_compare_has_help(capsys):
