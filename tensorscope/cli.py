@@ -200,7 +200,7 @@ def replay(path: str, as_json: bool, limits: Limits, cuda: bool, memory_snapshot
 
     with WorkerSession(cuda=cuda, limits=limits) as session:
         try:
-            steps = session.run(source, line if as_json else None)
+            steps = session.run(source, line if as_json else None, keep_going=True)
         except UserError as exc:
             print(f"{path}: {exc.info.type}: {exc.info.message}", file=sys.stderr)
             return 1

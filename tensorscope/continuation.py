@@ -17,12 +17,13 @@ State = Literal["complete", "block", "incomplete", "invalid"]
 
 def parse_state(text: str) -> State:
     """`incomplete`: an open bracket, string, block header or `\\`; `invalid`: no line could mend it
-    (`def f(:`), or too deep to parse (the worker says so); `block`: complete, and it starts with
-    a compound statement, which Python's REPL keeps open until a blank line; else `complete`."""
+    (`def f(:`), or too deep to parse (the worker says so); `block`: complete, and a compound
+    statement over several lines, which stays open until a blank line (a one-line `for ...: x`
+    runs at once); else `complete`."""
     try:
         tree = compile(text, "<input>", "exec", _PARSE_ALLOWING_MORE)
     except SyntaxError as exc:
         return "incomplete" if exc.msg == "incomplete input" else "invalid"
     except (ValueError, RecursionError, MemoryError):  # null bytes, nesting too deep
         return "invalid"
-    return "block" if tree.body and isinstance(tree.body[0], _COMPOUND) else "complete"
+    return "block" if "\n" in text.strip() and tree.body and isinstance(tree.body[0], _COMPOUND) else "complete"

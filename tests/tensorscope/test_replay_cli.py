@@ -235,7 +235,7 @@ def test_a_broken_scenario_given_to_open_is_said_as_replay_says_it(tmp_path, cap
     (["def f(:"], False),  # no line could mend it: its SyntaxError at once
     (["x = 1 +"], False),
     (["for i in range(3):  # each"], True),
-    (["for i in range(3): i"], True),  # a one-line block still waits for the blank line
+    (["for i in range(3): i"], False),  # a one-line block runs at once
     (["if x:", "    pass", "else:"], True),
     (["s = '''doc"], True),
     (["@decorator"], True),
@@ -260,3 +260,12 @@ def test_save_in_the_repl_does_not_write_over_a_file_unless_told(tmp_path):
     assert mine.read_text(encoding="utf-8") == "my training script\n"
     repl.handle(f":save! {mine}")
     assert mine.read_text(encoding="utf-8") == "x = 1\n" and written[-1].startswith("saved 1 statement to")
+
+
+def test_replay_goes_on_after_a_statement_past_its_time_limit(tmp_path, capsys):
+    script = tmp_path / "slow.py"
+    script.write_text("import torch\ntorch.zeros(1).expand(10**7, 10**7).sum()\nprint('after')\n", encoding="utf-8")
+    assert main(["--time-limit", "1", "replay", str(script), "--json"]) == 0
+    steps = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [step["step"] for step in steps] == [0, 1, 2]
+    assert steps[1]["error"]["type"] == "TimeoutError" and steps[2]["output"] == "after"

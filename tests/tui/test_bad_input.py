@@ -70,7 +70,8 @@ def test_enter_runs_a_line_no_continuation_could_mend_so_its_error_shows_at_once
     assert not needs_more("def f(:")
     assert not needs_more("x = 1 +")
     assert needs_more("def f(x):") and needs_more("y = torch.tensor([1,") and needs_more("x = 1 + \\")
-    assert needs_more("for i in range(3):  # each") and needs_more("with torch.no_grad(): x.add_(1)")
+    assert needs_more("for i in range(3):  # each") and not needs_more("with torch.no_grad(): x.add_(1)")
+    assert not needs_more("while True: pass")  # a one-line block runs at once (ctrl+c stops it)
     assert needs_more("    y = x * 2")  # an indented snippet: a block until an empty line
     assert needs_more("class A:\n    x = 1\n\n    y = 2") and not needs_more("class A:\n    x = 1\n")
     assert not needs_more("import torch\n\nx = torch.ones(2)")  # a pasted script runs whole
