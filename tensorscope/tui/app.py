@@ -3,6 +3,7 @@ whose sessions run user code in worker processes."""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -639,7 +640,8 @@ class TensorscopeApp(App[None]):
     def action_open_file(self) -> None:
         from tensorscope.tui.help import PathPrompt
 
-        self.push_screen(PathPrompt("Open a scenario (.yaml) or script (.py)", ""), self.ask_open_path)
+        self.push_screen(PathPrompt("Open a scenario (.yaml), a script (.py) or a bundled scenario by name", ""),
+                         self.ask_open_path)
 
     def ask_open_path(self, path: str | None) -> None:
         """Open a file in place of the session, asking first when that would discard work."""
@@ -658,9 +660,14 @@ class TensorscopeApp(App[None]):
         return script_scenario(read_script(file), file.name)
 
     def open_path(self, path: str | None) -> None:
+        """Open a file, or a bundled scenario by the name `tensorscope list` prints (as `open` does)."""
         if not path:
             return
+        from tensorscope.cli import NoSuchFile, resolve_file
+
         file = Path(path).expanduser()
+        with contextlib.suppress(NoSuchFile):  # a missing file is said by load_file below
+            file = Path(resolve_file(str(file)))
         try:
             scenario = self.load_file(file)
         except Exception as exc:  # unreadable file, syntax error, bad scenario: say so and go on

@@ -119,3 +119,15 @@ async def test_saving_over_a_file_asks_first_and_escape_keeps_it(tmp_path) -> No
         await pilot.press("enter")
         await pilot.pause()
         assert mine.read_text(encoding="utf-8") == "import torch\nx = torch.ones(2)\n"
+
+
+async def test_the_open_prompt_takes_a_bundled_scenario_by_its_name() -> None:
+    from tensorscope.session import Session
+    from tensorscope.tui.scenario_adapter import load_yaml
+
+    app = TensorscopeApp(cursor_blink=False, session_factory=Session, scenario_loader=load_yaml)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        app.open_path("resnet_plus_equals_trap")
+        await settle(pilot)
+        assert app.scenario is not None and app.scenario.title.startswith("The `+=` trap")
