@@ -17,7 +17,7 @@ _MISMATCH = re.compile(r"\[(?P<type>\S+) \[(?P<shape>[^\]]*)\]\](?:, which is ou
                        r"is at version (?P<now>\d+); expected version (?P<then>\d+) instead")
 _INPLACE_CALL = re.compile(r"^\s*(?P<target>[A-Za-z_][\w.]*)\s*\.\s*(?P<op>\w+)_\((?P<args>.*)\)\s*$", re.S)
 _AUGMENTED = re.compile(r"^\s*(?P<target>[A-Za-z_][\w.\[\]:, ]*?)\s*(?P<op>[-+*/])=\s*(?P<value>.+?)\s*$", re.S)
-_NAME = re.compile(r"[A-Za-z_]\w*")
+_DOTTED = re.compile(r"[A-Za-z_]\w*(?:\s*\.\s*[A-Za-z_]\w*)*")
 
 
 def _code(text: str) -> str:
@@ -131,11 +131,14 @@ def _explain_mismatch(history: Sequence[Snapshot], message: str) -> str:
 
 
 def _subject(snap: Snapshot, want_leaf: bool) -> str | None:
-    """The first name in the statement that is a tensor requiring grad (a leaf, when asked)."""
-    for name in _NAME.findall(snap.source):
-        info = snap.objects.get(name)
-        if info is not None and info.kind == "tensor" and info.requires_grad and (info.is_leaf or not want_leaf):
-            return name
+    """The first name in the statement that is a tensor requiring grad (a leaf, when asked); a
+    module's parameter by its dotted name (`fc.weight` in `fc.weight.normal_()`)."""
+    for dotted in _DOTTED.findall(snap.source):
+        parts = dotted.split(".")
+        for end in range(len(parts), 0, -1):  # fc.weight.normal_, then fc.weight, then fc
+            info = snap.objects.get(".".join(parts[:end]))
+            if info is not None and info.kind == "tensor" and info.requires_grad and (info.is_leaf or not want_leaf):
+                return ".".join(parts[:end])
     return None
 
 
@@ -150,11 +153,13 @@ def explain(history: Sequence[Snapshot]) -> str | None:
     from engine import errors  # the engine's messages, once there is an error to explain
 
     if message == errors.LEAF_INPLACE:
-        name = _subject(snap, want_leaf=True) or "the tensor"
-        return (f"`{name}` is a leaf that requires grad, like a model weight: autograd refuses to change it in "
-                "place, since its gradient must belong to the values it has. To initialise or update it, step "
-                f"outside autograd: `with torch.no_grad(): {name}.normal_()` (what optimizers and nn.init do), or "
-                f"work on `{name}.data`.")
+        name = _subject(snap, want_leaf=True)
+        statement = snap.source.strip()
+        inside = statement if "\n" not in statement and len(statement) <= 60 else f"{name or 'w'}.normal_()"
+        return (f"{f'`{name}`' if name else 'This tensor'} is a leaf that requires grad, like a model weight: "
+                "autograd refuses to change it in place, since its gradient must belong to the values it has. "
+                f"To initialise or update it, step outside autograd: `with torch.no_grad(): {inside}` (what "
+                f"optimizers and nn.init do), or work on {f'`{name}.data`' if name else 'its `.data`'}.")
     if message == errors.VIEW_OF_LEAF_INPLACE:
         return ("This tensor is a view of a leaf that requires grad (indexing like `x[0]` or `x.view(...)` gives "
                 "views): writing into it would change the leaf in place, which autograd forbids. Do it under "

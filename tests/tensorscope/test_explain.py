@@ -402,3 +402,23 @@ def test_a_tensor_too_big_for_the_session_is_told_in_units_a_person_reads():
     text = story("x = torch.zeros(10**6, 10**6)")
     assert text.startswith("That is 3.6 TiB (4,000,000,000,000 bytes): more than this session may use")
     assert "`--memory-limit`" in text and "float16" in text
+
+
+def test_a_modules_weight_changed_in_place_is_named_and_the_statement_itself_goes_under_no_grad():
+    text = story("""\
+        fc = nn.Linear(2, 2)
+        fc.weight.normal_()
+    """)
+    assert text.startswith("`fc.weight` is a leaf that requires grad")
+    assert "`with torch.no_grad(): fc.weight.normal_()`" in text and "`fc.weight.data`" in text
+    assert "`with torch.no_grad(): w += 1`" in story("w = torch.ones(2, requires_grad=True)\nw += 1")
+
+
+def test_a_leaf_without_a_name_is_told_without_a_placeholder():
+    text = story("""\
+        held = [torch.ones(2, requires_grad=True)]
+        held[0].mul_(2)
+    """)
+    assert text.startswith("This tensor is a leaf that requires grad")
+    assert "`with torch.no_grad(): held[0].mul_(2)`" in text and "its `.data`" in text
+    assert "the tensor" not in text
