@@ -70,6 +70,12 @@ def open_explorer(path: str | None = None, *,
             print(f"tensorscope: {reason}" if reason.startswith(str(path)) else f"tensorscope: {path}: {reason}",
                   file=sys.stderr)
             return 1
+    # a browser tab of `serve` (keep_session False) talks through pipes by design; anything else needs a terminal
+    if keep_session and not (sys.stdin.isatty() and sys.stdout.isatty()):
+        print("tensorscope: the explorer needs a terminal (standard input and output are not one); without "
+              "one, `tensorscope replay FILE` (or `-` for standard input) runs a script and `tensorscope repl` "
+              "reads statements", file=sys.stderr)
+        return 2
     if first_run:
         try:  # mark the first run as done even if nothing gets typed
             history_file.parent.mkdir(parents=True, exist_ok=True)

@@ -269,3 +269,12 @@ def test_replay_goes_on_after_a_statement_past_its_time_limit(tmp_path, capsys):
     steps = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [step["step"] for step in steps] == [0, 1, 2]
     assert steps[1]["error"]["type"] == "TimeoutError" and steps[2]["output"] == "after"
+
+
+def test_the_explorer_without_a_terminal_says_what_runs_without_one(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    monkeypatch.setattr(sys, "stdin", piped(b""))
+    assert main([]) == 2
+    said = capsys.readouterr()
+    assert said.out == "" and said.err.startswith("tensorscope: the explorer needs a terminal")
+    assert "`tensorscope replay FILE`" in said.err and not (tmp_path / "tensorscope" / "explorer_history").exists()
