@@ -39,8 +39,8 @@ def memory_size(text: str) -> int:
         value = float(number) * units[unit]
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a size: {text!r} (e.g. 4G, 512M)") from None
-    if not 64 * 1024**2 <= value <= 1024**4:
-        raise argparse.ArgumentTypeError(f"{text!r} is outside 64M..1024G")
+    if not 192 * 1024**2 <= value <= 1024**4:  # Python, numpy and BLAS take 110 to 160 MB of it
+        raise argparse.ArgumentTypeError(f"{text!r} is outside 192M..1024G (a worker needs about 200 MB to start)")
     return int(value)
 
 
