@@ -190,6 +190,12 @@ def explain(history: Sequence[Snapshot]) -> str | None:
                 "values it has already overwritten. Use a `.clone()` of the input.")
     if snap.error.type == "NameError":
         return _explain_missing_import(message)
+    steps = _STEP_LIMIT.match(message)
+    if steps:
+        return (f"tensorscope stops a statement after {int(steps[1]):,} steps of its interpreter, so that a loop "
+                "that never ends cannot hang the session; what the statement did until then stays done. For a "
+                "long loop that does end, let tensor operations do the work (`torch.arange(10**6).sum()` is one "
+                "step, not a million), or split the loop over several statements.")
     host = _HOST_OUT_OF_MEMORY.search(message)
     if host:
         return (f"That is {_size(int(host[1]))}: more than this session may use (the worker's memory limit, "
@@ -199,6 +205,7 @@ def explain(history: Sequence[Snapshot]) -> str | None:
     return explain_gap(snap.error.type, message, [s.source for s in history])
 
 
+_STEP_LIMIT = re.compile(r"statement exceeded (\d+) steps \(an endless loop\?\)$")
 _HOST_OUT_OF_MEMORY = re.compile(r"DefaultCPUAllocator: not enough memory: you tried to allocate (\d+) bytes")
 
 

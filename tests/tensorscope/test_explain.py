@@ -422,3 +422,9 @@ def test_a_leaf_without_a_name_is_told_without_a_placeholder():
     assert text.startswith("This tensor is a leaf that requires grad")
     assert "`with torch.no_grad(): held[0].mul_(2)`" in text and "its `.data`" in text
     assert "the tensor" not in text
+
+
+def test_the_step_limit_says_why_it_stopped_the_loop_and_what_does_the_work_instead():
+    text = story("s = 0\nwhile True: s += 1")
+    assert text.startswith("tensorscope stops a statement after 1,000,000 steps of its interpreter")
+    assert "`torch.arange(10**6).sum()`" in text
