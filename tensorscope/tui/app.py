@@ -74,8 +74,10 @@ Type PyTorch statements in the **Input**; every pane shows what the statement di
 
 **tab** / **shift+tab** move between panes, **F3** storage map, **F4** graph, **F5** inspector,
 **F6** memory (in a narrow terminal they share one place: these keys bring one forward),
-**escape** returns to the input, **ctrl+p** opens the command palette (open a scenario or script,
-reset, save the session, screenshot, theme), **ctrl+c** stops a running statement, **ctrl+q** quits.
+**escape** returns to the input, **ctrl+n** / **ctrl+b** step forward and back, **ctrl+g** runs to
+the end, **ctrl+t** takes the tour, **ctrl+o** opens a scenario or script, **ctrl+s** saves the session
+as a script, **ctrl+r** resets it, **ctrl+p** opens the command palette (all of these and more:
+screenshot, theme), **ctrl+c** stops a running statement, **ctrl+q** quits.
 
 Nothing typed is lost: **ctrl+z** takes back the last statement and **ctrl+y** runs it again;
 opening a file, the tour or a reset ask first; the session is saved as you go and the next start
