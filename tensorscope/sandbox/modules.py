@@ -86,7 +86,11 @@ _TORCH_EXTRA = ("FloatTensor", "DoubleTensor", "LongTensor", "IntTensor", "BoolT
                 "is_tensor", "numel", "can_cast", "is_floating_point", "get_default_dtype",
                 "set_default_dtype", "promote_types", "strided", "contiguous_format", "preserve_format")
 _TORCH_SUBMODULES = {"nn": "torch.nn", "autograd": "torch.autograd", "cuda": "torch.cuda", "optim": "torch.optim",
-                     "utils": "torch.utils", "linalg": "torch.linalg", "special": "torch.special"}
+                     "utils": "torch.utils", "linalg": "torch.linalg", "special": "torch.special",
+                     "distributions": "torch.distributions", "testing": "torch.testing"}
+# torch.distributions' submodules that the engine models (`from torch.distributions.normal import Normal`)
+_DISTRIBUTIONS = ("constraints", "kl", "distribution", "normal", "bernoulli", "categorical", "one_hot_categorical",
+                  "uniform", "independent", "multivariate_normal")
 _NN_SUBMODULES = {"functional": "torch.nn.functional", "init": "torch.nn.init", "utils": "torch.nn.utils"}
 # The other torch modules: name -> (engine module path, submodules)
 _TORCH_MODULES = {
@@ -97,12 +101,16 @@ _TORCH_MODULES = {
     "torch.utils": ("engine.utils", {"data": "torch.utils.data", "checkpoint": "torch.utils.checkpoint"}),
     "torch.utils.data": ("engine.utils.data", {}), "torch.utils.checkpoint": ("engine.utils.checkpoint", {}),
     "torch.linalg": ("engine.linalg", {}), "torch.special": ("engine.special", {}),
+    "torch.testing": ("engine.testing", {}),
+    "torch.distributions": ("engine.distributions", {name: f"torch.distributions.{name}" for name in _DISTRIBUTIONS}),
+    **{f"torch.distributions.{name}": (f"engine.distributions.{name}", {}) for name in _DISTRIBUTIONS},
 }
 _AUTOGRAD_EXTRA = ("Function",)
 
 MODULE_NAMES = ("torch", "torch.nn", "torch.nn.functional", "torch.nn.init", "torch.autograd",
                 "torch.cuda", "torch.optim", "torch.optim.lr_scheduler", "torch.nn.utils", "torch.nn.utils.rnn",
-                "torch.utils", "torch.utils.data", "torch.utils.checkpoint", "torch.linalg", "torch.special", "numpy", "numpy.random",
+                "torch.utils", "torch.utils.data", "torch.utils.checkpoint", "torch.linalg", "torch.special", "torch.testing",
+                "torch.distributions", *(f"torch.distributions.{name}" for name in _DISTRIBUTIONS), "numpy", "numpy.random",
                 "math", "paddle", "paddle.nn", "paddle.nn.functional", "paddle.nn.initializer", "paddle.nn.init",
                 "paddle.device", "paddle.device.cuda", "paddle.optimizer", "paddle.tensor", "paddle.utils",
                 "paddle.utils.dlpack", *GRANTS)
