@@ -8,7 +8,6 @@ through sequences and mappings), checks each pair's attributes, then its values 
 
 from __future__ import annotations
 
-import cmath
 import collections.abc
 import contextlib
 import functools
@@ -181,10 +180,10 @@ class _NumberPair(_Pair):
             self.fail(AssertionError, f"The (d)types do not match: {type(self.actual)} != {type(self.expected)}.")
         if self.actual == self.expected:
             return
-        if self.equal_nan and cmath.isnan(self.actual) and cmath.isnan(self.expected):
+        if self.equal_nan and self.actual != self.actual and self.expected != self.expected:  # NaN (complex too)
             return
         abs_diff = abs(self.actual - self.expected)
-        if cmath.isfinite(abs_diff) and abs_diff <= self.atol + self.rtol * abs(self.expected):
+        if math.isfinite(abs_diff) and abs_diff <= self.atol + self.rtol * abs(self.expected):
             return
         self.fail(AssertionError, _scalar_mismatch(self.actual, self.expected, rtol=self.rtol, atol=self.atol))
 

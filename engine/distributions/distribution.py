@@ -7,6 +7,7 @@ import warnings
 from typing import Any
 
 import engine
+from engine import runtime
 from engine.distributions import constraints
 from engine.distributions.utils import EMPTY_SHAPE, as_size, lazy_property
 from engine.tensor import Size, Tensor
@@ -14,18 +15,37 @@ from engine.tensor import Size, Tensor
 __all__ = ["Distribution", "ExponentialFamily"]
 
 
+class ValidationDefault:
+    """Whether distributions validate their arguments unless told: on, as under Python's assert
+    (set_default_validate_args changes it for the session, not for every session in the process)."""
+
+    def __init__(self) -> None:
+        self.enabled = __debug__
+
+
+defaults: ValidationDefault = runtime.slot(__name__, "defaults", ValidationDefault)
+
+
 class Distribution:
     """The abstract base class for probability distributions."""
 
     has_rsample = False
     has_enumerate_support = False
-    _validate_args = __debug__
 
     @staticmethod
     def set_default_validate_args(value: bool) -> None:
         if value not in [True, False]:
             raise ValueError
-        Distribution._validate_args = value
+        defaults.enabled = value
+
+    @property
+    def _validate_args(self) -> bool:
+        """This distribution's choice (validate_args=...), else the session's default."""
+        return self.__dict__.get("_validate_args", defaults.enabled)
+
+    @_validate_args.setter
+    def _validate_args(self, value: bool) -> None:
+        self.__dict__["_validate_args"] = value
 
     def __init__(self, batch_shape: Any = EMPTY_SHAPE, event_shape: Any = EMPTY_SHAPE,
                  validate_args: bool | None = None) -> None:

@@ -10,6 +10,7 @@ from functools import total_ordering
 from typing import Any
 
 import engine
+from engine import runtime
 from engine.distributions.bernoulli import Bernoulli
 from engine.distributions.categorical import Categorical
 from engine.distributions.distribution import Distribution, ExponentialFamily
@@ -24,9 +25,28 @@ from engine.tensor import Tensor
 
 __all__ = ["register_kl", "kl_divergence"]
 
-_KL_REGISTRY: dict[tuple[type, type], Callable[..., Any]] = {}
-_KL_MEMOIZE: dict[tuple[type, type], Any] = {}
 INF = float("inf")
+_BUILT_IN: dict[tuple[type, type], Callable[..., Any]] = {}  # the closed forms below
+
+
+class Registrations:
+    """What a session's register_kl added (over the built-in pairs), and its dispatch cache: a
+    session's registrations are its own, not every later session's in the process."""
+
+    def __init__(self) -> None:
+        self.added: dict[tuple[type, type], Callable[..., Any]] = {}
+        self.memo: dict[tuple[type, type], Any] = {}
+
+
+registrations: Registrations = runtime.slot(__name__, "registrations", Registrations)
+
+
+def _built_in(type_p: type, type_q: type) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    def decorator(fun: Callable[..., Any]) -> Callable[..., Any]:
+        _BUILT_IN[type_p, type_q] = fun
+        return fun
+
+    return decorator
 
 
 def register_kl(type_p: type, type_q: type) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
@@ -37,8 +57,8 @@ def register_kl(type_p: type, type_q: type) -> Callable[[Callable[..., Any]], Ca
         raise TypeError(f"Expected type_q to be a Distribution subclass but got {type_q}")
 
     def decorator(fun: Callable[..., Any]) -> Callable[..., Any]:
-        _KL_REGISTRY[type_p, type_q] = fun
-        _KL_MEMOIZE.clear()
+        registrations.added[type_p, type_q] = fun
+        registrations.memo.clear()
         return fun
 
     return decorator
@@ -66,14 +86,15 @@ class _Match:
 
 
 def _dispatch_kl(type_p: type, type_q: type) -> Any:
-    matches = [(super_p, super_q) for super_p, super_q in _KL_REGISTRY
+    registry = {**_BUILT_IN, **registrations.added}
+    matches = [(super_p, super_q) for super_p, super_q in registry
                if issubclass(type_p, super_p) and issubclass(type_q, super_q)]
     if not matches:
         return NotImplemented
     left_p, left_q = min(_Match(*m) for m in matches).types
     right_q, right_p = min(_Match(*reversed(m)) for m in matches).types
-    left_fun = _KL_REGISTRY[left_p, left_q]
-    right_fun = _KL_REGISTRY[right_p, right_q]
+    left_fun = registry[left_p, left_q]
+    right_fun = registry[right_p, right_q]
     if left_fun is not right_fun:
         warnings.warn(f"Ambiguous kl_divergence({type_p.__name__}, {type_q.__name__}). "
                       f"Please register_kl({left_p.__name__}, {right_q.__name__})", RuntimeWarning, stacklevel=2)
@@ -83,10 +104,10 @@ def _dispatch_kl(type_p: type, type_q: type) -> Any:
 def kl_divergence(p: Distribution, q: Distribution) -> Tensor:
     """KL(p || q), batched over the distributions' batch_shape."""
     try:
-        fun = _KL_MEMOIZE[type(p), type(q)]
+        fun = registrations.memo[type(p), type(q)]
     except KeyError:
         fun = _dispatch_kl(type(p), type(q))
-        _KL_MEMOIZE[type(p), type(q)] = fun
+        registrations.memo[type(p), type(q)] = fun
     if fun is NotImplemented:
         raise NotImplementedError(f"No KL(p || q) is implemented for p type {p.__class__.__name__} and q type "
                                   f"{q.__class__.__name__}")
@@ -102,7 +123,7 @@ def _batch_trace_XXT(bmat: Tensor) -> Tensor:  # noqa: N802 - torch's name
     return bmat.reshape(-1, m * n).pow(2).sum(-1).reshape(bmat.shape[:-2])
 
 
-@register_kl(Bernoulli, Bernoulli)
+@_built_in(Bernoulli, Bernoulli)
 def _kl_bernoulli_bernoulli(p: Bernoulli, q: Bernoulli) -> Tensor:
     t1 = p.probs * (softplus(-q.logits) - softplus(-p.logits))
     t1[q.probs == 0] = INF
@@ -113,7 +134,7 @@ def _kl_bernoulli_bernoulli(p: Bernoulli, q: Bernoulli) -> Tensor:
     return t1 + t2
 
 
-@register_kl(Categorical, Categorical)
+@_built_in(Categorical, Categorical)
 def _kl_categorical_categorical(p: Categorical, q: Categorical) -> Tensor:
     t = p.probs * (p.logits - q.logits)
     t[(q.probs == 0).expand_as(t)] = INF
@@ -121,7 +142,7 @@ def _kl_categorical_categorical(p: Categorical, q: Categorical) -> Tensor:
     return t.sum(-1)
 
 
-@register_kl(ExponentialFamily, ExponentialFamily)
+@_built_in(ExponentialFamily, ExponentialFamily)
 def _kl_expfamily_expfamily(p: ExponentialFamily, q: ExponentialFamily) -> Tensor:
     if type(p) is not type(q):
         raise NotImplementedError("The cross KL-divergence between different exponential families cannot "
@@ -136,7 +157,7 @@ def _kl_expfamily_expfamily(p: ExponentialFamily, q: ExponentialFamily) -> Tenso
     return result
 
 
-@register_kl(MultivariateNormal, MultivariateNormal)
+@_built_in(MultivariateNormal, MultivariateNormal)
 def _kl_multivariatenormal_multivariatenormal(p: MultivariateNormal, q: MultivariateNormal) -> Tensor:
     if p.event_shape != q.event_shape:
         raise ValueError("KL-divergence between two Multivariate Normals with                          "
@@ -153,31 +174,31 @@ def _kl_multivariatenormal_multivariatenormal(p: MultivariateNormal, q: Multivar
     return half_term1 + 0.5 * (term2 + term3 - n)
 
 
-@register_kl(Normal, Normal)
+@_built_in(Normal, Normal)
 def _kl_normal_normal(p: Normal, q: Normal) -> Tensor:
     var_ratio = (p.scale / q.scale).pow(2)
     t1 = ((p.loc - q.loc) / q.scale).pow(2)
     return 0.5 * (var_ratio + t1 - 1 - var_ratio.log())
 
 
-@register_kl(OneHotCategorical, OneHotCategorical)
+@_built_in(OneHotCategorical, OneHotCategorical)
 def _kl_onehotcategorical_onehotcategorical(p: OneHotCategorical, q: OneHotCategorical) -> Tensor:
     return _kl_categorical_categorical(p._categorical, q._categorical)
 
 
-@register_kl(Uniform, Uniform)
+@_built_in(Uniform, Uniform)
 def _kl_uniform_uniform(p: Uniform, q: Uniform) -> Tensor:
     result = ((q.high - q.low) / (p.high - p.low)).log()
     result[(q.low > p.low) | (q.high < p.high)] = INF
     return result
 
 
-@register_kl(Normal, Uniform)
+@_built_in(Normal, Uniform)
 def _kl_normal_infinity(p: Normal, q: Any) -> Tensor:
     return _infinite_like(p.loc)
 
 
-@register_kl(Uniform, Normal)
+@_built_in(Uniform, Normal)
 def _kl_uniform_normal(p: Uniform, q: Normal) -> Tensor:
     common_term = p.high - p.low
     t1 = (math.sqrt(math.pi * 2) * q.scale / common_term).log()
@@ -186,7 +207,7 @@ def _kl_uniform_normal(p: Uniform, q: Normal) -> Tensor:
     return t1 + 0.5 * (t2 + t3) / q.scale.pow(2)
 
 
-@register_kl(Independent, Independent)
+@_built_in(Independent, Independent)
 def _kl_independent_independent(p: Independent, q: Independent) -> Tensor:
     if p.reinterpreted_batch_ndims != q.reinterpreted_batch_ndims:
         raise NotImplementedError
