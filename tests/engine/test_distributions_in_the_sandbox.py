@@ -129,3 +129,22 @@ def test_a_distribution_the_engine_lacks_is_explained_as_a_gap() -> None:
 ))
 def test_the_granted_modules_open_no_way_into_the_engine(source: str, error_type: str, fragment: str) -> None:
     refused(source, error_type, fragment)
+
+
+@pytest.mark.parametrize("module", ["distributions", "testing"])
+def test_every_granted_name_is_one_torch_has(module: str) -> None:
+    """The gap catalog lists what torch has; what the engine grants must be among it, so a name is
+    never both granted and explained as missing."""
+    import importlib
+
+    from tensorscope.framework_gaps import catalog
+
+    granted = set(importlib.import_module(f"engine.{module}").__all__)
+    assert granted <= set(catalog()["torch"]["names"][f"torch.{module}"])
+
+
+def test_a_torch_testing_name_the_engine_lacks_is_explained_as_a_gap() -> None:
+    session = ReplaySession()
+    session.run("import torch\ntorch.testing.FileCheck()")
+    why = explain([step.snapshot for step in session.steps])
+    assert why is not None and why.startswith("PyTorch 2.13.0 has `torch.testing.FileCheck`")
