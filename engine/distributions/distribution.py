@@ -26,6 +26,11 @@ class ValidationDefault:
 defaults: ValidationDefault = runtime.slot(__name__, "defaults", ValidationDefault)
 
 
+def _class_text(cls: type) -> str:
+    """`<class 'torch.distributions.normal.Normal'>` for the engine's classes, as torch's messages print them."""
+    return str(cls).replace("<class 'engine.", "<class 'torch.", 1)
+
+
 class Distribution:
     """The abstract base class for probability distributions."""
 
@@ -62,7 +67,7 @@ class Distribution:
             arg_constraints = self.arg_constraints
         except NotImplementedError:
             arg_constraints = {}
-            warnings.warn(f"{self.__class__} does not define `arg_constraints`. Please set `arg_constraints = {{}}` "
+            warnings.warn(f"{_class_text(type(self))} does not define `arg_constraints`. Please set `arg_constraints = {{}}` "
                           "or initialize the distribution with `validate_args=False` to turn off validation.",
                           stacklevel=3)
         for param, constraint in arg_constraints.items():
@@ -101,7 +106,7 @@ class Distribution:
 
     @property
     def mode(self) -> Tensor:
-        raise NotImplementedError(f"{self.__class__} does not implement mode")
+        raise NotImplementedError(f"{_class_text(type(self))} does not implement mode")
 
     @property
     def variance(self) -> Tensor:
@@ -161,7 +166,7 @@ class Distribution:
         try:
             support = self.support
         except NotImplementedError:
-            warnings.warn(f"{self.__class__} does not define `support` to enable sample validation. Please "
+            warnings.warn(f"{_class_text(type(self))} does not define `support` to enable sample validation. Please "
                           "initialize the distribution with `validate_args=False` to turn off validation.",
                           stacklevel=3)
             return

@@ -321,6 +321,80 @@ def test_sample_n_warns_as_torch_does(torch) -> None:
             lib.distributions.Normal(0.0, 1.0).sample_n(2)
 
 
+# ----------------------------------------------------------------------------- edge cases and bad input
+
+EDGES = [  # what users write by mistake, and the corners of each distribution
+    '"D.Normal(t.zeros(2), t.ones(3))"',
+    '"D.Normal([0.0], [1.0])"',
+    '"D.Normal(t.zeros(2), 1.0).sample(5)"',
+    '"D.Normal(t.zeros(2), 1.0).sample([2, 2]).shape"',
+    '"D.Normal(t.zeros(2), 1.0).log_prob(t.tensor([1, 2]))"',
+    '"D.Normal(t.zeros(2), 1.0).log_prob(t.zeros(3, 2)).shape"',
+    '"D.Categorical(probs=[0.2, 0.8])"',
+    '"D.Categorical(probs=t.tensor([0.0, 0.0]))"',
+    '"D.Categorical(logits=t.tensor([1, 2]))"',
+    '"D.Categorical(logits=t.zeros(3)).log_prob(t.tensor([0.5]))"',
+    '"D.Categorical(logits=t.zeros(3)).log_prob(t.tensor(1.0))"',
+    '"D.Categorical(logits=t.zeros(3)).sample((2,)).dtype"',
+    '"D.Categorical(logits=t.zeros(2, 3)).log_prob(t.tensor([0, 1, 2]))"',
+    '"D.Bernoulli(t.tensor([0.5])).log_prob(t.tensor([1]))"',
+    '"D.Bernoulli(t.tensor([2, 3]))"',
+    '"D.Bernoulli(1.5)"',
+    '"D.Bernoulli(t.tensor([0.5], dtype=t.float64)).sample().dtype"',
+    '"D.Uniform(1.0, 1.0)"',
+    '"D.Uniform(t.zeros(2), t.ones(2)).log_prob(t.tensor([0.5, 1.0]))"',
+    '"D.Independent(D.Normal(t.zeros(2), 1.0), -1)"',
+    '"D.Independent(D.Normal(t.zeros(2), 1.0), 0).log_prob(t.zeros(2))"',
+    '"D.MultivariateNormal(t.zeros(2), t.eye(3))"',
+    '"D.MultivariateNormal(t.tensor(0.0), t.eye(2))"',
+    '"D.MultivariateNormal(t.zeros(2), t.ones(2))"',
+    '"D.MultivariateNormal(t.zeros(2), precision_matrix=t.eye(2)).log_prob(t.ones(2))"',
+    '"D.MultivariateNormal(t.zeros(2), precision_matrix=t.tensor([[2., 0.5], [0.5, 1.]])).scale_tril"',
+    '"D.MultivariateNormal(t.zeros(2), t.eye(2)).log_prob(t.ones(3))"',
+    '"D.MultivariateNormal(t.zeros(3, 2), t.eye(2)).log_prob(t.ones(2)).shape"',
+    '"D.MultivariateNormal(t.zeros(3, 2), t.eye(2)).rsample((4,)).shape"',
+    '"D.MultivariateNormal(t.zeros(2), t.eye(2)).expand((3,)).log_prob(t.zeros(3, 2))"',
+    '"D.OneHotCategorical(t.tensor([0.5, 0.5])).log_prob(t.tensor([1., 1.]))"',
+    '"D.kl_divergence(D.Normal(t.zeros(2), 1.0), D.Normal(t.zeros(3), 1.0))"',
+    '"D.kl_divergence(D.MultivariateNormal(t.zeros(2), t.eye(2)), D.MultivariateNormal(t.zeros(3), t.eye(3)))"',
+    '"D.kl_divergence(1, 2)"',
+    '"D.Normal(0.0, 1.0).mean.dtype"',
+    '"D.Normal(t.zeros(2, dtype=t.float64), 1.0).log_prob(t.zeros(2)).dtype"',
+    '"D.Normal(0.0, 1.0).expand((2,)).expand((3, 2)).batch_shape"',
+    '"D.Normal(t.zeros(2), 1.0).expand((3,))"',
+    '"D.Categorical(logits=t.zeros(3)).enumerate_support().shape"',
+    '"D.Normal(0.0, 1.0).enumerate_support()"',
+    '"D.Normal(0.0, 1.0).batch_shape == ()"',
+    '"D.Categorical(t.tensor([[0.5, 0.5]])).batch_shape"',
+    '"D.Distribution.set_default_validate_args(3)"',
+    '"D.Normal(t.zeros(2), t.ones(2)).log_prob(t.tensor([float(\'nan\'), 0.0]))"',
+    '"D.Normal(t.tensor([0.0, 1.0]), t.tensor([1.0, 2.0]), validate_args=True).cdf(t.tensor([0.5]))"',
+    '"D.Normal(loc=t.zeros(1), scale=t.ones(1)).stddev"',
+    '"D.Normal(t.zeros(2, requires_grad=True), 1.0).mean"',
+    '"D.Categorical(logits=t.tensor([-float(\'inf\'), 0.0])).entropy()"',
+    '"D.Categorical(probs=t.tensor([0.0, 1.0])).entropy()"',
+    '"D.Categorical(probs=t.tensor([0.0, 1.0])).logits"',
+    '"D.Normal(0.0, 1.0).perplexity()"',
+    '"D.constraints.interval(0.0, 1.0).check(t.tensor([0.5, 2.0]))"',
+    '"D.constraints.dependent.check(t.zeros(1))"',
+    '"D.constraints.dependent.is_discrete"',
+    '"D.Categorical.support"',
+    '"D.Categorical.support.is_discrete"',
+    '"D.OneHotCategoricalStraightThrough(logits=t.zeros(3, requires_grad=True)).rsample().grad_fn"',
+]
+
+
+@pytest.mark.parametrize("expression", EDGES)
+def test_edge_cases_and_bad_input_behave_as_torch(torch, expression: str) -> None:
+    same_as_torch(torch, lambda t, D: eval(expression, {"t": t, "D": D}))  # noqa: S307 - our own test expressions
+
+
+def test_a_distribution_without_constraints_warns_naming_torchs_class(torch) -> None:
+    for lib in (torch, engine):
+        with pytest.warns(UserWarning, match=r"^<class 'torch.distributions.distribution.Distribution'> does not define"):
+            lib.distributions.Distribution(validate_args=True)
+
+
 # ----------------------------------------------------------------------------- multivariate normal
 
 def test_multivariate_normal_agrees_with_torch_to_float32_rounding(torch) -> None:
