@@ -14,7 +14,7 @@ from engine.tensor import Tensor
 
 __all__ = ["Constraint", "boolean", "dependent", "dependent_property", "greater_than", "greater_than_eq",
            "independent", "integer_interval", "interval", "half_open_interval", "is_dependent", "less_than",
-           "lower_cholesky", "lower_triangular", "nonnegative", "nonnegative_integer", "one_hot", "positive",
+           "lower_cholesky", "lower_triangular", "MixtureSameFamilyConstraint", "nonnegative", "nonnegative_integer", "one_hot", "positive",
            "positive_definite", "positive_integer", "real", "real_vector", "simplex", "square", "symmetric",
            "unit_interval"]
 
@@ -104,6 +104,31 @@ class _IndependentConstraint(Constraint):
 
     def __repr__(self) -> str:
         return f"{type(self).__name__[1:]}({self.base_constraint!r}, {self.reinterpreted_batch_ndims})"
+
+
+class MixtureSameFamilyConstraint(Constraint):
+    """A component's constraint checked on a value with the mixture's component dim added back."""
+
+    def __init__(self, base_constraint: Constraint) -> None:
+        self.base_constraint = base_constraint
+
+    @property
+    def is_discrete(self) -> bool:  # type: ignore[override]
+        return self.base_constraint.is_discrete
+
+    @property
+    def event_dim(self) -> int:  # type: ignore[override]
+        return self.base_constraint.event_dim
+
+    def check(self, value: Tensor) -> Tensor:
+        result = self.base_constraint.check(value.unsqueeze(-1 - self.event_dim))
+        if value.dim() < self.event_dim:
+            raise ValueError(f"Expected value.dim() >= {self.event_dim} but got {value.dim()}")
+        result = result.reshape(result.shape[: value.dim() - self.event_dim] + (-1,))
+        return result.all(-1)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.base_constraint!r})"
 
 
 class _Boolean(Constraint):

@@ -198,6 +198,34 @@ def test_uniform_and_independent_gradients_are_torchs(torch) -> None:
     same_as_torch(torch, program)
 
 
+# ----------------------------------------------------------------------------- mixtures
+
+def gaussian_mixture(t: Any, D: Any) -> Any:
+    weights = t.tensor([[1.0, 2.0, 0.5], [0.2, 0.2, 3.0]], requires_grad=True)
+    means = t.tensor([[[-1.0, 0.0], [1.0, 1.0], [0.0, 3.0]], [[0.0, 0.0], [2.0, -2.0], [5.0, 5.0]]], requires_grad=True)
+    return weights, means, D.MixtureSameFamily(D.Categorical(logits=weights),
+                                               D.Independent(D.Normal(means, 0.5), 1))
+
+
+MIXTURES = {
+    "sample": lambda t, D: [gaussian_mixture(t, D)[2].sample(), gaussian_mixture(t, D)[2].sample((4,))],
+    "scores": lambda t, D: (lambda w, m, d: [d, d.batch_shape, d.event_shape, d.log_prob(t.zeros(3, 2, 2)), d.mean,
+                                             d.variance, d.support])(*gaussian_mixture(t, D)),
+    "gradients": lambda t, D: (lambda w, m, d: [d.log_prob(t.ones(2, 2)).sum().backward(), w.grad, m.grad])(
+        *gaussian_mixture(t, D)),
+    "one dimensional": lambda t, D: (lambda d: [d.sample((5,)), d.log_prob(t.tensor([0.0, 2.0])), d.cdf(t.tensor(0.5)),
+                                                d.expand((2,)).sample()])(
+        D.MixtureSameFamily(D.Categorical(t.ones(3)), D.Normal(t.tensor([-2.0, 0.0, 2.0]), 1.0))),
+    "mismatched components": lambda t, D: D.MixtureSameFamily(D.Categorical(t.ones(2)), D.Normal(t.zeros(3), 1.0)),
+    "not a categorical": lambda t, D: D.MixtureSameFamily(D.Normal(0.0, 1.0), D.Normal(t.zeros(3), 1.0)),
+}
+
+
+@pytest.mark.parametrize("name", list(MIXTURES))
+def test_mixtures_are_torchs(torch, name: str) -> None:
+    same_as_torch(torch, MIXTURES[name])
+
+
 # ----------------------------------------------------------------------------- KL divergence
 
 KL = {
