@@ -1,7 +1,7 @@
-"""torch.distributions: Normal, Bernoulli, Categorical, OneHotCategorical, Uniform, Independent,
-MultivariateNormal and MixtureSameFamily, with kl_divergence between them, written in engine ops so
-that samples draw the same numbers as torch under the same seed and log_prob, entropy and rsample
-build the same graphs.
+"""torch.distributions: Normal, Bernoulli, Categorical, OneHotCategorical, Uniform, Exponential,
+Laplace, Independent, MultivariateNormal and MixtureSameFamily, with kl_divergence between them,
+written in engine ops so that samples draw the same numbers as torch under the same seed and
+log_prob, entropy and rsample build the same graphs.
 
 Distributions torch has and these modules lack (Beta, Gamma, Dirichlet, transforms...) stay out of
 `__all__`, so reading one is reported as a gap of tensorscope rather than a typo.
@@ -13,8 +13,10 @@ from engine.distributions import constraints, kl
 from engine.distributions.bernoulli import Bernoulli
 from engine.distributions.categorical import Categorical
 from engine.distributions.distribution import Distribution, ExponentialFamily
+from engine.distributions.exponential import Exponential
 from engine.distributions.independent import Independent
 from engine.distributions.kl import kl_divergence, register_kl
+from engine.distributions.laplace import Laplace
 from engine.distributions.mixture_same_family import MixtureSameFamily
 from engine.distributions.multivariate_normal import MultivariateNormal
 from engine.distributions.normal import Normal
@@ -24,6 +26,6 @@ from engine.distributions.one_hot_categorical import (
 )
 from engine.distributions.uniform import Uniform
 
-__all__ = ["Bernoulli", "Categorical", "Distribution", "ExponentialFamily", "Independent", "MixtureSameFamily", "MultivariateNormal",
-           "Normal", "OneHotCategorical", "OneHotCategoricalStraightThrough", "Uniform", "kl_divergence",
-           "register_kl"]
+__all__ = ["Bernoulli", "Categorical", "Distribution", "Exponential", "ExponentialFamily", "Independent", "Laplace",
+           "MixtureSameFamily", "MultivariateNormal", "Normal", "OneHotCategorical", "OneHotCategoricalStraightThrough",
+           "Uniform", "kl_divergence", "register_kl"]

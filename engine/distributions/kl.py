@@ -14,7 +14,9 @@ from engine import runtime
 from engine.distributions.bernoulli import Bernoulli
 from engine.distributions.categorical import Categorical
 from engine.distributions.distribution import Distribution, ExponentialFamily
+from engine.distributions.exponential import Exponential
 from engine.distributions.independent import Independent
+from engine.distributions.laplace import Laplace
 from engine.distributions.multivariate_normal import MultivariateNormal, batch_mahalanobis
 from engine.distributions.normal import Normal
 from engine.distributions.one_hot_categorical import OneHotCategorical
@@ -193,9 +195,78 @@ def _kl_uniform_uniform(p: Uniform, q: Uniform) -> Tensor:
     return result
 
 
+@_built_in(Normal, Exponential)
 @_built_in(Normal, Uniform)
 def _kl_normal_infinity(p: Normal, q: Any) -> Tensor:
     return _infinite_like(p.loc)
+
+
+@_built_in(Exponential, Exponential)
+def _kl_exponential_exponential(p: Exponential, q: Exponential) -> Tensor:
+    rate_ratio = q.rate / p.rate
+    t1 = -rate_ratio.log()
+    return t1 + rate_ratio - 1
+
+
+@_built_in(Exponential, Uniform)
+def _kl_exponential_infinity(p: Exponential, q: Any) -> Tensor:
+    return _infinite_like(p.rate)
+
+
+@_built_in(Exponential, Normal)
+def _kl_exponential_normal(p: Exponential, q: Normal) -> Tensor:
+    var_normal = q.scale.pow(2)
+    rate_sqr = p.rate.pow(2)
+    t1 = 0.5 * engine.log(rate_sqr * var_normal * 2 * math.pi)
+    t2 = rate_sqr.reciprocal()
+    t3 = q.loc / p.rate
+    t4 = q.loc.pow(2) * 0.5
+    return t1 - 1 + (t2 - t3 + t4) / var_normal
+
+
+@_built_in(Laplace, Laplace)
+def _kl_laplace_laplace(p: Laplace, q: Laplace) -> Tensor:
+    scale_ratio = p.scale / q.scale
+    loc_abs_diff = (p.loc - q.loc).abs()
+    t1 = -scale_ratio.log()
+    t2 = loc_abs_diff / q.scale
+    t3 = scale_ratio * engine.exp(-loc_abs_diff / p.scale)
+    return t1 + t2 + t3 - 1
+
+
+@_built_in(Laplace, Exponential)
+@_built_in(Laplace, Uniform)
+def _kl_laplace_infinity(p: Laplace, q: Any) -> Tensor:
+    return _infinite_like(p.loc)
+
+
+@_built_in(Laplace, Normal)
+def _kl_laplace_normal(p: Laplace, q: Normal) -> Tensor:
+    var_normal = q.scale.pow(2)
+    scale_sqr_var_ratio = p.scale.pow(2) / var_normal
+    t1 = 0.5 * engine.log(2 * scale_sqr_var_ratio / math.pi)
+    t2 = 0.5 * p.loc.pow(2)
+    t3 = p.loc * q.loc
+    t4 = 0.5 * q.loc.pow(2)
+    return -t1 + scale_sqr_var_ratio + (t2 - t3 + t4) / var_normal - 1
+
+
+@_built_in(Normal, Laplace)
+def _kl_normal_laplace(p: Normal, q: Laplace) -> Tensor:
+    loc_diff = p.loc - q.loc
+    scale_ratio = p.scale / q.scale
+    loc_diff_scale_ratio = loc_diff / p.scale
+    t1 = engine.log(scale_ratio)
+    t2 = math.sqrt(2 / math.pi) * p.scale * engine.exp(-0.5 * loc_diff_scale_ratio.pow(2))
+    t3 = loc_diff * engine.erf(math.sqrt(0.5) * loc_diff_scale_ratio)
+    return -t1 + (t2 + t3) / q.scale - (0.5 * (1 + math.log(0.5 * math.pi)))
+
+
+@_built_in(Uniform, Exponential)
+def _kl_uniform_exponential(p: Uniform, q: Exponential) -> Tensor:
+    result = q.rate * (p.high + p.low) / 2 - ((p.high - p.low) * q.rate).log()
+    result[p.low < q.support.lower_bound] = INF
+    return result
 
 
 @_built_in(Uniform, Normal)

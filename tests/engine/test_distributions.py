@@ -81,6 +81,9 @@ SAMPLING = {
     "multivariate scale_tril": lambda t, D: D.MultivariateNormal(
         t.zeros(2), scale_tril=t.tensor([[1.0, 0.0], [0.5, 2.0]])).sample((3,)),
     "expanded normal": lambda t, D: D.Normal(t.tensor([0.0, 10.0]), 1.0).expand((3, 2)).sample(),
+    "exponential": lambda t, D: D.Exponential(t.tensor([0.5, 2.0])).rsample((3,)),
+    "laplace": lambda t, D: D.Laplace(t.tensor([0.0, 1.0]), t.tensor([1.0, 0.1])).sample((3,)),
+    "laplace float64": lambda t, D: D.Laplace(t.zeros(4, dtype=t.float64), 2.0).rsample(),
 }
 
 
@@ -119,6 +122,12 @@ SCORES = {
         D.Uniform(t.tensor([0.0, -1.0], requires_grad=True), t.tensor([1.0, 5.0]), validate_args=False)),
     "independent": lambda t, D: (lambda d: [d.log_prob(t.ones(2, 3)), d.entropy(), d.mean, d.variance])(
         D.Independent(D.Normal(t.zeros(2, 3, requires_grad=True), t.ones(2, 3)), 2)),
+    "exponential": lambda t, D: (lambda d: [d.log_prob(t.tensor([0.5, 3.0])), d.entropy(), d.mean, d.mode, d.stddev,
+                                            d.variance, d.cdf(t.tensor([1.0, 1.0])), d.icdf(t.tensor([0.5, 0.9])),
+                                            d.rsample((2,))])(D.Exponential(t.tensor([0.5, 2.0], requires_grad=True))),
+    "laplace": lambda t, D: (lambda d: [d.log_prob(t.tensor([0.5, -1.0])), d.entropy(), d.mean, d.stddev, d.variance,
+                                        d.cdf(t.tensor([0.0, 1.0])), d.icdf(t.tensor([0.25, 0.75])), d.rsample()])(
+        D.Laplace(t.tensor([0.0, 1.0], requires_grad=True), t.tensor([1.0, 2.0], requires_grad=True))),
     "bernoulli probs and mode": lambda t, D: (lambda d: [d.mean, d.variance, d.mode, d.logits])(
         D.Bernoulli(t.tensor([0.2, 0.5, 0.9], requires_grad=True))),
     "bernoulli logits to probs": lambda t, D: D.Bernoulli(logits=t.tensor([0.0, 2.0], requires_grad=True)).probs,
@@ -246,6 +255,18 @@ KL = {
     "normal to uniform": lambda t, D: D.kl_divergence(D.Normal(t.zeros(2), 1.0), D.Uniform(-1.0, 1.0)),
     "independent": lambda t, D: D.kl_divergence(D.Independent(D.Normal(t.zeros(2, 3), 1.0), 1),
                                                 D.Independent(D.Normal(t.ones(2, 3), 2.0), 1)),
+    "exponential": lambda t, D: D.kl_divergence(D.Exponential(t.tensor([0.5, 2.0], requires_grad=True)),
+                                                D.Exponential(t.tensor([1.0, 1.0]))),
+    "laplace": lambda t, D: D.kl_divergence(D.Laplace(t.tensor([0.0, 1.0], requires_grad=True), 1.0),
+                                            D.Laplace(t.tensor([0.5, 0.5]), t.tensor([2.0, 0.5]))),
+    "laplace and normal": lambda t, D: [D.kl_divergence(D.Laplace(t.tensor([0.0, 1.0]), 1.0), D.Normal(0.5, 2.0)),
+                                        D.kl_divergence(D.Normal(t.tensor([0.0, 1.0]), 1.0), D.Laplace(0.5, 2.0))],
+    "exponential and normal": lambda t, D: D.kl_divergence(D.Exponential(t.tensor([0.5, 2.0])), D.Normal(1.0, 2.0)),
+    "uniform and exponential": lambda t, D: [D.kl_divergence(D.Uniform(t.tensor([0.0, -1.0]), 2.0), D.Exponential(1.5)),
+                                             D.kl_divergence(D.Exponential(1.0), D.Uniform(0.0, 1.0)),
+                                             D.kl_divergence(D.Laplace(0.0, 1.0), D.Exponential(1.0)),
+                                             D.kl_divergence(D.Normal(0.0, 1.0), D.Exponential(1.0))],
+    "bernoulli and exponential": lambda t, D: D.kl_divergence(D.Bernoulli(0.5), D.Exponential(1.0)),
     "not registered": lambda t, D: D.kl_divergence(D.Normal(0.0, 1.0), D.Categorical(logits=t.zeros(2))),
     "across exponential families": lambda t, D: D.kl_divergence(D.Normal(0.0, 1.0), D.Bernoulli(0.5)),
     "independent of other ndims": lambda t, D: D.kl_divergence(D.Independent(D.Normal(t.zeros(2, 3), 1.0), 1),
@@ -327,6 +348,9 @@ ERRORS = {
     "scale_tril not lower": lambda t, D: D.MultivariateNormal(t.zeros(2), scale_tril=t.tensor([[1.0, 1.0], [0.0, 1.0]])),
     "two matrices": lambda t, D: D.MultivariateNormal(t.zeros(2), t.eye(2), scale_tril=t.eye(2)),
     "mode of a uniform": lambda t, D: D.Uniform(0.0, 1.0).mode,
+    "negative rate": lambda t, D: D.Exponential(t.tensor([1.0, -1.0])),
+    "negative exponential value": lambda t, D: D.Exponential(1.0).log_prob(t.tensor(-1.0)),
+    "zero laplace scale": lambda t, D: D.Laplace(0.0, 0.0),
     "rsample of a categorical": lambda t, D: D.Categorical(t.ones(2)).rsample(),
 }
 
