@@ -147,6 +147,15 @@ def _public_api(module: types.ModuleType) -> list[str]:
     return names
 
 
+def _aliased_classes(names: set[str], defined: dict[str, Any]) -> set[str]:
+    """The own names of classes a module offers under a public alias (`constraints.greater_than`
+    is the class `_GreaterThan`), listed so that calling the alias passes Modules.usable; being
+    private, those names stay unreadable, as every module's private names are."""
+    return {value.__name__ for name in names
+            if isinstance(value := defined.get(name), type) and value.__name__ != name
+            and defined.get(value.__name__) is value}
+
+
 class Modules:
     """The modules one sandbox has imported, built on first import."""
 
@@ -226,6 +235,7 @@ class Modules:
         submodules = submodules or {}
         defined = vars(module)
         names = {*_public_api(module), *(n for n in extra if n in defined), *submodules}
+        names |= _aliased_classes(names, defined)
 
         @gateway
         def resolve(name: str) -> Any:

@@ -64,6 +64,30 @@ def test_constraints_kl_and_testing_are_importable(session: Session) -> None:
     assert printed == "GreaterThan(lower_bound=0.0) tensor([-0.0674,  4.8280])"
 
 
+def test_constraint_factories_and_dependent_properties_are_callable(session: Session) -> None:
+    """`constraints.greater_than` is the class `_GreaterThan`: calling the alias is allowed, while
+    the private name itself stays unreadable."""
+    printed = session.ok("""\
+        from torch.distributions import Distribution, constraints
+        class Positive(Distribution):
+            arg_constraints = {"rate": constraints.greater_than(0.0)}
+            def __init__(self, rate):
+                self.rate = rate
+                super().__init__(rate.shape)
+            @constraints.dependent_property(is_discrete=False, event_dim=0)
+            def support(self):
+                return constraints.interval(0.0, self.rate)
+        print(Positive(torch.ones(2)).support, constraints.independent(constraints.real, 1))
+        print(isinstance(constraints.positive, constraints.greater_than))
+        """)
+    assert printed == ("Interval(lower_bound=0.0, upper_bound=tensor([1., 1.])) IndependentConstraint(Real(), 1)\n"
+                       "True")
+    error = session.outcomes("Positive(-torch.ones(2))")[-1].error
+    assert error is not None and error.type == "ValueError"
+    assert "constraint GreaterThan(lower_bound=0.0), but found invalid values:\ntensor([-1., -1.])" in error.message
+    assert "private name of a module" in session.error("constraints._GreaterThan").message
+
+
 def test_a_failed_assert_close_reads_as_torchs(session: Session) -> None:
     error = session.outcomes("torch.testing.assert_close(torch.ones(2), torch.zeros(2))")[-1].error
     assert error is not None and error.type == "AssertionError"
