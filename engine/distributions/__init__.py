@@ -1,15 +1,16 @@
 """torch.distributions: Normal, Bernoulli, Categorical, OneHotCategorical, Uniform, Exponential,
-Laplace, Independent, MultivariateNormal and MixtureSameFamily, with kl_divergence between them,
+Laplace, LogNormal, Independent, MultivariateNormal, MixtureSameFamily and TransformedDistribution
+(with the exp, sigmoid, tanh, affine and composed transforms), with kl_divergence between them,
 written in engine ops so that samples draw the same numbers as torch under the same seed and
 log_prob, entropy and rsample build the same graphs.
 
-Distributions torch has and these modules lack (Beta, Gamma, Dirichlet, transforms...) stay out of
+Distributions torch has and these modules lack (Beta, Gamma, Dirichlet, the other transforms...) stay out of
 `__all__`, so reading one is reported as a gap of tensorscope rather than a typo.
 """
 
 from __future__ import annotations
 
-from engine.distributions import constraints, kl
+from engine.distributions import constraints, kl, transforms
 from engine.distributions.bernoulli import Bernoulli
 from engine.distributions.categorical import Categorical
 from engine.distributions.distribution import Distribution, ExponentialFamily
@@ -17,15 +18,28 @@ from engine.distributions.exponential import Exponential
 from engine.distributions.independent import Independent
 from engine.distributions.kl import kl_divergence, register_kl
 from engine.distributions.laplace import Laplace
+from engine.distributions.log_normal import LogNormal
 from engine.distributions.mixture_same_family import MixtureSameFamily
 from engine.distributions.multivariate_normal import MultivariateNormal
 from engine.distributions.normal import Normal
 from engine.distributions.one_hot_categorical import (
-           OneHotCategorical,
-           OneHotCategoricalStraightThrough,
+    OneHotCategorical,
+    OneHotCategoricalStraightThrough,
+)
+from engine.distributions.transformed_distribution import TransformedDistribution
+from engine.distributions.transforms import (
+    AffineTransform,
+    ComposeTransform,
+    ExpTransform,
+    SigmoidTransform,
+    TanhTransform,
+    Transform,
+    identity_transform,
 )
 from engine.distributions.uniform import Uniform
 
-__all__ = ["Bernoulli", "Categorical", "Distribution", "Exponential", "ExponentialFamily", "Independent", "Laplace",
-           "MixtureSameFamily", "MultivariateNormal", "Normal", "OneHotCategorical", "OneHotCategoricalStraightThrough",
-           "Uniform", "kl_divergence", "register_kl"]
+__all__ = ["AffineTransform", "Bernoulli", "Categorical", "ComposeTransform", "Distribution", "ExpTransform",
+           "Exponential", "ExponentialFamily", "Independent", "Laplace", "LogNormal", "MixtureSameFamily",
+           "MultivariateNormal", "Normal", "OneHotCategorical", "OneHotCategoricalStraightThrough", "SigmoidTransform",
+           "TanhTransform", "Transform", "TransformedDistribution", "Uniform", "identity_transform", "kl_divergence",
+           "register_kl"]

@@ -20,6 +20,7 @@ from engine.distributions.laplace import Laplace
 from engine.distributions.multivariate_normal import MultivariateNormal, batch_mahalanobis
 from engine.distributions.normal import Normal
 from engine.distributions.one_hot_categorical import OneHotCategorical
+from engine.distributions.transformed_distribution import TransformedDistribution
 from engine.distributions.uniform import Uniform
 from engine.distributions.utils import sum_rightmost
 from engine.nn.functional import softplus
@@ -276,6 +277,15 @@ def _kl_uniform_normal(p: Uniform, q: Normal) -> Tensor:
     t2 = common_term.pow(2) / 12
     t3 = ((p.high + p.low - 2 * q.loc) / 2).pow(2)
     return t1 + 0.5 * (t2 + t3) / q.scale.pow(2)
+
+
+@_built_in(TransformedDistribution, TransformedDistribution)
+def _kl_transformed_transformed(p: TransformedDistribution, q: TransformedDistribution) -> Tensor:
+    if p.transforms != q.transforms:
+        raise NotImplementedError
+    if p.event_shape != q.event_shape:
+        raise NotImplementedError
+    return kl_divergence(p.base_dist, q.base_dist)
 
 
 @_built_in(Independent, Independent)

@@ -235,6 +235,51 @@ def test_mixtures_are_torchs(torch, name: str) -> None:
     same_as_torch(torch, MIXTURES[name])
 
 
+# ----------------------------------------------------------------------------- transformed distributions
+
+def squashed_gaussian(t: Any, D: Any) -> Any:
+    """A SAC actor's action distribution: a Normal squashed by tanh, then scaled to the bounds."""
+    mu = t.tensor([[0.2, -0.4], [1.5, 0.0]], requires_grad=True)
+    log_std = t.tensor([[-0.5, 0.1], [0.0, -1.0]], requires_grad=True)
+    dist = D.TransformedDistribution(D.Normal(mu, log_std.exp()),
+                                     [D.TanhTransform(cache_size=1), D.AffineTransform(0.0, 2.0)])
+    return mu, log_std, dist
+
+
+TRANSFORMED = {
+    "squashed gaussian": lambda t, D: (lambda mu, log_std, d: (lambda a: [
+        a, d.log_prob(a), d.log_prob(a).sum(-1).mean().backward(), mu.grad, log_std.grad, d.batch_shape,
+        d.event_shape, d.support, d.sample((2,))])(d.rsample()))(*squashed_gaussian(t, D)),
+    "log normal": lambda t, D: (lambda d: [d, d.sample((3,)), d.rsample(), d.log_prob(t.tensor([0.5, 2.0])),
+                                           d.entropy(), d.mean, d.mode, d.variance, d.cdf(t.tensor([1.0, 1.0])),
+                                           d.icdf(t.tensor([0.5, 0.5])), d.expand((3, 2)).batch_shape])(
+        D.LogNormal(t.tensor([0.0, 1.0], requires_grad=True), t.tensor([1.0, 0.5]))),
+    "sigmoid and exp": lambda t, D: (lambda d: [d.rsample((2,)), d.log_prob(t.tensor([0.25, 0.75, 0.5]))])(
+        D.TransformedDistribution(D.Normal(t.zeros(3), 1.0), D.SigmoidTransform())),
+    "compose and inverse": lambda t, D: (lambda c: [c, c.inv, c(t.tensor([0.5])), c.inv(t.tensor([1.0])),
+                                                    c.log_abs_det_jacobian(t.tensor([0.5]), c(t.tensor([0.5]))),
+                                                    c.domain, c.codomain, c.bijective, c.sign,
+                                                    D.ExpTransform().inv, D.ExpTransform() == D.ExpTransform(),
+                                                    D.AffineTransform(1.0, -2.0).sign])(
+        D.ComposeTransform([D.ExpTransform(), D.AffineTransform(1.0, 3.0)])),
+    "affine over an event": lambda t, D: (lambda d: [d.batch_shape, d.event_shape, d.log_prob(t.ones(2, 3))])(
+        D.TransformedDistribution(D.Normal(t.zeros(2, 3), 1.0), D.AffineTransform(t.zeros(3), t.tensor([1.0, 2.0, 3.0]),
+                                                                                    event_dim=1))),
+    "kl of log normals": lambda t, D: D.kl_divergence(D.LogNormal(t.tensor([0.0, 1.0]), 1.0), D.LogNormal(0.5, 2.0)),
+    "kl of different transforms": lambda t, D: D.kl_divergence(
+        D.TransformedDistribution(D.Normal(0.0, 1.0), D.ExpTransform()),
+        D.TransformedDistribution(D.Normal(0.0, 1.0), D.TanhTransform())),
+    "not a transform": lambda t, D: D.TransformedDistribution(D.Normal(0.0, 1.0), [D.ExpTransform(), 3]),
+    "bad cache size": lambda t, D: D.ExpTransform(cache_size=2),
+    "value outside the support": lambda t, D: D.LogNormal(0.0, 1.0).log_prob(t.tensor(-1.0)),
+}
+
+
+@pytest.mark.parametrize("name", list(TRANSFORMED))
+def test_transformed_distributions_are_torchs(torch, name: str) -> None:
+    same_as_torch(torch, TRANSFORMED[name])
+
+
 # ----------------------------------------------------------------------------- KL divergence
 
 KL = {

@@ -88,6 +88,41 @@ def test_constraint_factories_and_dependent_properties_are_callable(session: Ses
     assert "private name of a module" in session.error("constraints._GreaterThan").message
 
 
+SQUASHED = """\
+from torch.distributions import Normal, TransformedDistribution, TanhTransform, constraints
+from torch.distributions.transforms import Transform
+torch.manual_seed(0)
+mu = torch.zeros(2, requires_grad=True)
+d = TransformedDistribution(Normal(mu, 1.0), [TanhTransform(cache_size=1)])
+a = d.rsample()
+lp = d.log_prob(a).sum()
+lp.backward()
+class Cube(Transform):
+    domain = constraints.real
+    codomain = constraints.real
+    bijective = True
+    sign = 1
+    def _call(self, x):
+        return x ** 3
+    def _inverse(self, y):
+        return y.sign() * y.abs() ** (1 / 3)
+    def log_abs_det_jacobian(self, x, y):
+        return (3 * x ** 2).log()
+c = TransformedDistribution(Normal(0.0, 1.0), Cube())
+print(a, lp, mu.grad, c.log_prob(torch.tensor(8.0)), Cube().inv(torch.tensor(8.0)))
+"""
+
+
+def test_a_squashed_gaussian_and_a_users_own_transform_print_what_torch_prints(torch, session: Session) -> None:
+    import contextlib
+    import io
+
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        exec("import torch\n" + SQUASHED, {})  # noqa: S102 - our own program, in torch
+    assert session.ok(SQUASHED.replace("torch.manual_seed(0)", "_ = torch.manual_seed(0)")) == printed.getvalue().strip()
+
+
 def test_a_failed_assert_close_reads_as_torchs(session: Session) -> None:
     error = session.outcomes("torch.testing.assert_close(torch.ones(2), torch.zeros(2))")[-1].error
     assert error is not None and error.type == "AssertionError"
