@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pytest
 
 import engine
@@ -53,6 +54,12 @@ COMPARISONS = [
     "assert_close(torch.tensor([1. + 1j]), torch.tensor([1. + 2j]))",
     "assert_close(torch.zeros(0), torch.zeros(0))",
     "assert_close(torch.tensor([1.0, 2.0], requires_grad=True) * 2, torch.tensor([2.0, 4.0]))",
+    "assert_close(np.array([1., 2.]), np.array([1., 2.5]))",
+    "assert_close(torch.tensor([1.]), np.array([1.]))",
+    "assert_close(np.float32(1.0), np.float32(1.5))",
+    "assert_close(np.float64(1.0), 1.0)",
+    "assert_close(np.bool_(True), True)",
+    "assert_close([np.array([1])], [np.array([2])])",
     "assert_allclose(torch.tensor([1.0, 2.0]), [1.0, 2.0001])",
     "assert_allclose(torch.tensor([1.0, 2.0]), [1.0, 2.1])",
 ]
@@ -61,7 +68,7 @@ COMPARISONS = [
 def outcome(lib: Any, testing: Any, statement: str) -> str:
     try:
         with pytest.warns(FutureWarning) if "allclose" in statement else _nothing():
-            exec(statement, {"torch": lib, "assert_close": testing.assert_close,  # noqa: S102 - our own test statements
+            exec(statement, {"torch": lib, "np": np, "assert_close": testing.assert_close,  # noqa: S102 - our own
                              "assert_allclose": testing.assert_allclose})
     except Exception as error:  # noqa: BLE001 - the error is what is compared
         return f"{type(error).__name__}: {error}"
