@@ -1,11 +1,13 @@
 """torch.distributions: Normal, Bernoulli, Categorical, OneHotCategorical, Uniform, Exponential,
-Laplace, LogNormal, Independent, MultivariateNormal, MixtureSameFamily and TransformedDistribution
-(with the exp, sigmoid, tanh, affine and composed transforms), with kl_divergence between them,
-written in engine ops so that samples draw the same numbers as torch under the same seed and
-log_prob, entropy and rsample build the same graphs.
+Laplace, Gumbel, LogNormal, RelaxedBernoulli, RelaxedOneHotCategorical, Independent,
+MultivariateNormal, MixtureSameFamily and TransformedDistribution (with the exp, sigmoid, tanh,
+affine and composed transforms), with kl_divergence between them, written in engine ops so that
+samples draw the same numbers as torch under the same seed and log_prob, entropy and rsample build
+the same graphs.
 
-Distributions torch has and these modules lack (Beta, Gamma, Dirichlet, the other transforms...) stay out of
-`__all__`, so reading one is reported as a gap of tensorscope rather than a typo.
+Distributions torch has and these modules lack (Beta, Gamma, Dirichlet, Poisson, the other
+transforms...) stay out of `__all__`, so reading one is reported as a gap of tensorscope rather
+than a typo.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from engine.distributions.bernoulli import Bernoulli
 from engine.distributions.categorical import Categorical
 from engine.distributions.distribution import Distribution, ExponentialFamily
 from engine.distributions.exponential import Exponential
+from engine.distributions.gumbel import Gumbel
 from engine.distributions.independent import Independent
 from engine.distributions.kl import kl_divergence, register_kl
 from engine.distributions.laplace import Laplace
@@ -26,6 +29,8 @@ from engine.distributions.one_hot_categorical import (
     OneHotCategorical,
     OneHotCategoricalStraightThrough,
 )
+from engine.distributions.relaxed_bernoulli import LogitRelaxedBernoulli, RelaxedBernoulli
+from engine.distributions.relaxed_categorical import ExpRelaxedCategorical, RelaxedOneHotCategorical
 from engine.distributions.transformed_distribution import TransformedDistribution
 from engine.distributions.transforms import (
     AffineTransform,
@@ -39,7 +44,7 @@ from engine.distributions.transforms import (
 from engine.distributions.uniform import Uniform
 
 __all__ = ["AffineTransform", "Bernoulli", "Categorical", "ComposeTransform", "Distribution", "ExpTransform",
-           "Exponential", "ExponentialFamily", "Independent", "Laplace", "LogNormal", "MixtureSameFamily",
-           "MultivariateNormal", "Normal", "OneHotCategorical", "OneHotCategoricalStraightThrough", "SigmoidTransform",
-           "TanhTransform", "Transform", "TransformedDistribution", "Uniform", "identity_transform", "kl_divergence",
-           "register_kl"]
+           "Exponential", "ExponentialFamily", "Gumbel", "Independent", "Laplace", "LogNormal", "MixtureSameFamily",
+           "MultivariateNormal", "Normal", "OneHotCategorical", "OneHotCategoricalStraightThrough", "RelaxedBernoulli",
+           "RelaxedOneHotCategorical", "SigmoidTransform", "TanhTransform", "Transform", "TransformedDistribution",
+           "Uniform", "identity_transform", "kl_divergence", "register_kl"]

@@ -91,7 +91,8 @@ _TORCH_SUBMODULES = {"nn": "torch.nn", "autograd": "torch.autograd", "cuda": "to
 # torch.distributions' submodules that the engine models (`from torch.distributions.normal import Normal`)
 _DISTRIBUTIONS = ("constraints", "kl", "distribution", "normal", "bernoulli", "categorical", "one_hot_categorical",
                   "uniform", "exponential", "laplace", "log_normal", "independent", "multivariate_normal",
-                  "mixture_same_family", "transforms", "transformed_distribution")
+                  "mixture_same_family", "transforms", "transformed_distribution", "gumbel", "relaxed_bernoulli",
+                  "relaxed_categorical")
 _NN_SUBMODULES = {"functional": "torch.nn.functional", "init": "torch.nn.init", "utils": "torch.nn.utils"}
 # The other torch modules: name -> (engine module path, submodules)
 _TORCH_MODULES = {

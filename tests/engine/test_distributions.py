@@ -269,6 +269,24 @@ TRANSFORMED = {
     "kl of different transforms": lambda t, D: D.kl_divergence(
         D.TransformedDistribution(D.Normal(0.0, 1.0), D.ExpTransform()),
         D.TransformedDistribution(D.Normal(0.0, 1.0), D.TanhTransform())),
+    "gumbel": lambda t, D: (lambda d: [d, d.sample((3,)), d.rsample(), d.log_prob(t.tensor([0.5, 2.0])), d.entropy(),
+                                       d.mean, d.mode, d.stddev, d.variance, d.cdf(t.tensor([0.0, 1.0])),
+                                       d.expand((3, 2)).sample()])(
+        D.Gumbel(t.tensor([0.0, 1.0], requires_grad=True), t.tensor([1.0, 0.5]))),
+    "gumbel of numbers": lambda t, D: (lambda d: [d.sample((4,)), d.log_prob(t.tensor(0.3))])(D.Gumbel(0.0, 2.0)),
+    "relaxed one-hot": lambda t, D: (lambda logits: (lambda d: [d.rsample((2,)), d.log_prob(t.tensor([0.2, 0.3, 0.5])),
+                                                                 d.temperature, d.probs, d.batch_shape, d.event_shape,
+                                                                 d.rsample().sum().backward(), logits.grad])(
+        D.RelaxedOneHotCategorical(t.tensor(0.5), logits=logits)))(t.tensor([0.1, -0.3, 1.2], requires_grad=True)),
+    "relaxed bernoulli": lambda t, D: (lambda d: [d.rsample((3,)), d.log_prob(t.tensor([0.2, 0.9])), d.logits,
+                                                  d.expand((2, 2)).rsample()])(
+        D.RelaxedBernoulli(t.tensor([0.7]), probs=t.tensor([0.3, 0.8]))),
+    "kl of gumbels": lambda t, D: [D.kl_divergence(D.Gumbel(t.tensor([0.0, 1.0]), 1.0), D.Gumbel(0.5, 2.0)),
+                                   D.kl_divergence(D.Gumbel(t.tensor([0.0, 1.0]), 1.0), D.Normal(0.5, 2.0)),
+                                   D.kl_divergence(D.Normal(t.tensor([0.0, 1.0]), 1.0), D.Gumbel(0.5, 2.0)),
+                                   D.kl_divergence(D.Uniform(t.tensor([0.0, 1.0]), 3.0), D.Gumbel(0.5, 2.0)),
+                                   D.kl_divergence(D.Exponential(t.tensor([0.5, 2.0])), D.Gumbel(0.5, 2.0)),
+                                   D.kl_divergence(D.Gumbel(0.0, 1.0), D.Uniform(0.0, 1.0))],
     "not a transform": lambda t, D: D.TransformedDistribution(D.Normal(0.0, 1.0), [D.ExpTransform(), 3]),
     "bad cache size": lambda t, D: D.ExpTransform(cache_size=2),
     "value outside the support": lambda t, D: D.LogNormal(0.0, 1.0).log_prob(t.tensor(-1.0)),
