@@ -149,6 +149,12 @@ def _public_api(module: types.ModuleType) -> list[str]:
     return names
 
 
+def _imported(dotted: str) -> bool:
+    """Whether the engine module behind a torch proxy is imported (torch, nn and autograd always are)."""
+    path = _TORCH_MODULES[dotted][0] if dotted in _TORCH_MODULES else None
+    return path is None or path in sys.modules
+
+
 def _aliased_classes(names: set[str], defined: dict[str, Any]) -> set[str]:
     """The own names of classes a module offers under a public alias (`constraints.greater_than`
     is the class `_GreaterThan`), listed so that calling the alias passes Modules.usable; being
@@ -182,7 +188,9 @@ class Modules:
         return self._usable[cls]
 
     def _engine_proxies(self) -> list[ModuleProxy]:
-        dotted = [name for name in MODULE_NAMES if name.startswith("torch")]
+        """The torch (and paddle) proxies; of the engine's lazily imported modules (distributions,
+        testing), only those imported already: a class they offer exists only once they are."""
+        dotted = [name for name in MODULE_NAMES if name.startswith("torch") and _imported(name)]
         if "engine.paddle" in sys.modules:  # only once a program imported paddle
             dotted += [name for name in MODULE_NAMES if name.startswith("paddle")]
         return [self.import_module(name) for name in dotted]
