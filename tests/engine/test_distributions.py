@@ -373,6 +373,13 @@ SHAPES = {
                                  D.Categorical(logits=t.zeros(3)).support, D.Uniform(0.0, 2.0).support,
                                  D.Independent(D.Normal(t.zeros(2), 1.0), 1).support,
                                  D.constraints.positive.check(t.tensor([-1.0, 0.0, 2.0]))],
+    "utils": lambda t, D: (lambda u: [u.probs_to_logits(t.tensor([0.0, 0.25, 1.0])), u.logits_to_probs(t.zeros(3)),
+                                      u.probs_to_logits(t.tensor([0.2, 0.9]), is_binary=True),
+                                      u.clamp_probs(t.tensor([0.0, 1.0])), u.broadcast_all(t.zeros(2, 1), 1.0, t.ones(3)),
+                                      u.tril_matrix_to_vec(t.arange(9.0).reshape(3, 3)),
+                                      u.vec_to_tril_matrix(t.arange(1.0, 7.0)),
+                                      u.tril_matrix_to_vec(t.arange(9.0).reshape(3, 3), diag=-1),
+                                      u.vec_to_tril_matrix(t.arange(5.0))])(D.utils),
     "flags": lambda t, D: [(d.has_rsample, d.has_enumerate_support) for d in (
         D.Normal(0.0, 1.0), D.Bernoulli(0.5), D.Categorical(t.ones(2)), D.Uniform(0.0, 1.0),
         D.Independent(D.Normal(t.zeros(2), 1.0), 1), D.OneHotCategoricalStraightThrough(t.ones(2)))],
