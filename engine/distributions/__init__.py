@@ -1,5 +1,5 @@
 """torch.distributions: Normal, Bernoulli, Categorical, OneHotCategorical, Uniform, Exponential,
-Laplace, Gumbel, LogNormal, RelaxedBernoulli, RelaxedOneHotCategorical, Independent,
+Laplace, Geometric, Gumbel, LogNormal, RelaxedBernoulli, RelaxedOneHotCategorical, Independent,
 MultivariateNormal, MixtureSameFamily and TransformedDistribution (with the exp, sigmoid, tanh,
 affine and composed transforms), with kl_divergence between them, written in engine ops so that
 samples draw the same numbers as torch under the same seed and log_prob, entropy and rsample build
@@ -17,6 +17,7 @@ from engine.distributions.bernoulli import Bernoulli
 from engine.distributions.categorical import Categorical
 from engine.distributions.distribution import Distribution, ExponentialFamily
 from engine.distributions.exponential import Exponential
+from engine.distributions.geometric import Geometric
 from engine.distributions.gumbel import Gumbel
 from engine.distributions.independent import Independent
 from engine.distributions.kl import kl_divergence, register_kl
@@ -44,7 +45,7 @@ from engine.distributions.transforms import (
 from engine.distributions.uniform import Uniform
 
 __all__ = ["AffineTransform", "Bernoulli", "Categorical", "ComposeTransform", "Distribution", "ExpTransform",
-           "Exponential", "ExponentialFamily", "Gumbel", "Independent", "Laplace", "LogNormal", "MixtureSameFamily",
+           "Exponential", "ExponentialFamily", "Geometric", "Gumbel", "Independent", "Laplace", "LogNormal", "MixtureSameFamily",
            "MultivariateNormal", "Normal", "OneHotCategorical", "OneHotCategoricalStraightThrough", "RelaxedBernoulli",
            "RelaxedOneHotCategorical", "SigmoidTransform", "TanhTransform", "Transform", "TransformedDistribution",
            "Uniform", "identity_transform", "kl_divergence", "register_kl"]

@@ -15,6 +15,7 @@ from engine.distributions.bernoulli import Bernoulli
 from engine.distributions.categorical import Categorical
 from engine.distributions.distribution import Distribution, ExponentialFamily
 from engine.distributions.exponential import Exponential
+from engine.distributions.geometric import Geometric
 from engine.distributions.gumbel import Gumbel
 from engine.distributions.independent import Independent
 from engine.distributions.laplace import Laplace
@@ -278,6 +279,11 @@ def _kl_uniform_normal(p: Uniform, q: Normal) -> Tensor:
     t2 = common_term.pow(2) / 12
     t3 = ((p.high + p.low - 2 * q.loc) / 2).pow(2)
     return t1 + 0.5 * (t2 + t3) / q.scale.pow(2)
+
+
+@_built_in(Geometric, Geometric)
+def _kl_geometric_geometric(p: Geometric, q: Geometric) -> Tensor:
+    return -p.entropy() - engine.log1p(-q.probs) / p.probs - q.logits
 
 
 @_built_in(Gumbel, Gumbel)

@@ -92,7 +92,7 @@ _TORCH_SUBMODULES = {"nn": "torch.nn", "autograd": "torch.autograd", "cuda": "to
 _DISTRIBUTIONS = ("constraints", "kl", "distribution", "normal", "bernoulli", "categorical", "one_hot_categorical",
                   "uniform", "exponential", "laplace", "log_normal", "independent", "multivariate_normal",
                   "mixture_same_family", "transforms", "transformed_distribution", "gumbel", "relaxed_bernoulli",
-                  "relaxed_categorical", "utils")
+                  "relaxed_categorical", "geometric", "utils")
 _NN_SUBMODULES = {"functional": "torch.nn.functional", "init": "torch.nn.init", "utils": "torch.nn.utils"}
 # The other torch modules: name -> (engine module path, submodules)
 _TORCH_MODULES = {

@@ -128,6 +128,12 @@ SCORES = {
     "laplace": lambda t, D: (lambda d: [d.log_prob(t.tensor([0.5, -1.0])), d.entropy(), d.mean, d.stddev, d.variance,
                                         d.cdf(t.tensor([0.0, 1.0])), d.icdf(t.tensor([0.25, 0.75])), d.rsample()])(
         D.Laplace(t.tensor([0.0, 1.0], requires_grad=True), t.tensor([1.0, 2.0], requires_grad=True))),
+    "geometric": lambda t, D: (lambda d: [d.sample((3,)), d.log_prob(t.tensor([0.0, 3.0])), d.entropy(), d.mean,
+                                          d.mode, d.variance, d.logits, d.expand((2, 2)).sample()])(
+        D.Geometric(t.tensor([0.3, 1.0], requires_grad=True))),
+    "geometric logits": lambda t, D: (lambda d: [d.sample((2,)), d.log_prob(t.tensor(2.0)), d.probs,
+                                                 D.kl_divergence(d, D.Geometric(0.5))])(
+        D.Geometric(logits=t.tensor([0.3, -1.0]))),
     "bernoulli probs and mode": lambda t, D: (lambda d: [d.mean, d.variance, d.mode, d.logits])(
         D.Bernoulli(t.tensor([0.2, 0.5, 0.9], requires_grad=True))),
     "bernoulli logits to probs": lambda t, D: D.Bernoulli(logits=t.tensor([0.0, 2.0], requires_grad=True)).probs,
@@ -420,6 +426,8 @@ ERRORS = {
     "mode of a uniform": lambda t, D: D.Uniform(0.0, 1.0).mode,
     "negative rate": lambda t, D: D.Exponential(t.tensor([1.0, -1.0])),
     "negative exponential value": lambda t, D: D.Exponential(1.0).log_prob(t.tensor(-1.0)),
+    "zero geometric probs": lambda t, D: D.Geometric(t.tensor([0.5, 0.0])),
+    "fractional geometric value": lambda t, D: D.Geometric(0.5).log_prob(t.tensor(1.5)),
     "zero laplace scale": lambda t, D: D.Laplace(0.0, 0.0),
     "rsample of a categorical": lambda t, D: D.Categorical(t.ones(2)).rsample(),
 }

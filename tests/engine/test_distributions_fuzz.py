@@ -13,7 +13,7 @@ import pytest
 from tests.engine.test_distributions import same_as_torch
 
 KINDS = ("normal", "bernoulli", "categorical", "uniform", "exponential", "laplace", "gumbel", "mvn", "onehot",
-         "independent", "mixture", "lognormal", "relaxed")
+         "independent", "mixture", "lognormal", "relaxed", "geometric")
 NO_ENTROPY = ("mixture", "lognormal", "relaxed")  # torch defines none for them either
 
 
@@ -39,6 +39,7 @@ def build(t: Any, D: Any, kind: str, batch: tuple[int, ...], leaf: Any) -> Any:
         "mixture": lambda: D.MixtureSameFamily(D.Categorical(logits=t.randn(batch + (k,))), D.Normal(leaf, 1.0)),
         "lognormal": lambda: D.LogNormal(leaf, t.rand(batch) + 0.5),
         "relaxed": lambda: D.RelaxedOneHotCategorical(t.tensor(0.7), logits=leaf),
+        "geometric": lambda: D.Geometric(logits=leaf),
     }
     return builders[kind]()
 
@@ -50,7 +51,7 @@ def case(index: int) -> tuple[str, tuple[int, ...], tuple[int, ...], int, int]:
     return KINDS[index % len(KINDS)], batch, sample_shape, rng.randint(2, 4), rng.randint(0, 10**6)
 
 
-@pytest.mark.parametrize("index", range(52), ids=lambda i: "{}-batch{}-sample{}".format(*case(i)[:3]))
+@pytest.mark.parametrize("index", range(56), ids=lambda i: "{}-batch{}-sample{}".format(*case(i)[:3]))
 def test_a_random_distribution_program_is_torchs(torch, index: int) -> None:
     kind, batch, sample_shape, k, seed = case(index)
 
