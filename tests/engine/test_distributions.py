@@ -84,6 +84,18 @@ SAMPLING = {
     "exponential": lambda t, D: D.Exponential(t.tensor([0.5, 2.0])).rsample((3,)),
     "laplace": lambda t, D: D.Laplace(t.tensor([0.0, 1.0]), t.tensor([1.0, 0.1])).sample((3,)),
     "laplace float64": lambda t, D: D.Laplace(t.zeros(4, dtype=t.float64), 2.0).rsample(),
+    "categorical float64": lambda t, D: D.Categorical(probs=t.rand(4, 6, dtype=t.float64)).sample((7,)),
+    "categorical of 50": lambda t, D: D.Categorical(logits=t.randn(3, 50)).sample((100,)),
+    "bernoulli float64": lambda t, D: D.Bernoulli(t.rand(6, dtype=t.float64)).sample((2,)),
+    "uniform float64": lambda t, D: D.Uniform(t.zeros(4, dtype=t.float64), 2.0).sample((2,)),
+    "exponential float64": lambda t, D: D.Exponential(t.ones(4, dtype=t.float64)).sample((2,)),
+    "geometric float64": lambda t, D: D.Geometric(t.full((4,), 0.3, dtype=t.float64)).sample((2,)),
+    "gumbel float64": lambda t, D: D.Gumbel(t.zeros(4, dtype=t.float64), 1.0).sample((2,)),
+    "normal of 1000": lambda t, D: D.Normal(t.zeros(1000), 1.0).rsample((3,)),
+    "multivariate float64": lambda t, D: D.MultivariateNormal(t.zeros(3, dtype=t.float64),
+                                                              scale_tril=t.eye(3, dtype=t.float64)).sample((4,)),
+    "one-hot of 10": lambda t, D: D.OneHotCategorical(logits=t.randn(2, 10)).sample((5,)),
+    "relaxed bernoulli": lambda t, D: D.RelaxedBernoulli(t.tensor(0.5), logits=t.randn(5)).sample((2,)),
 }
 
 
