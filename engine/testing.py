@@ -191,8 +191,8 @@ class _NumberPair(_Pair):
 class _TensorLikePair(_Pair):
     def __init__(self, actual: Any, expected: Any, *, id: tuple[Any, ...] = (), allow_subclasses: bool = True,  # noqa: A002
                  rtol: float | None = None, atol: float | None = None, equal_nan: bool = False,
-                 check_device: bool = True, check_dtype: bool = True, check_layout: bool = True,
-                 check_stride: bool = False, **options: Any) -> None:
+                 check_device: bool = True, check_dtype: bool = True, check_stride: bool = False,
+                 **options: Any) -> None:
         if not (isinstance(actual, type(expected)) or isinstance(expected, type(actual))):
             raise _Unsupported
         if not allow_subclasses and type(actual) is not type(expected):
@@ -282,10 +282,11 @@ def assert_close(actual: Any, expected: Any, *, allow_subclasses: bool = True, r
                  check_dtype: bool = True, check_layout: bool = True, check_stride: bool = False,
                  msg: str | Callable[[str], str] | None = None) -> None:
     """Raise AssertionError unless actual and expected are close: |actual - expected| <= atol + rtol * |expected|
-    elementwise, with the same shape and (by default) dtype and device."""
+    elementwise, with the same shape and (by default) dtype and device. (`check_layout` has nothing to
+    check: every engine tensor is strided.)"""
     try:
         pairs = _pairs(actual, expected, allow_subclasses=allow_subclasses, rtol=rtol, atol=atol, equal_nan=equal_nan,
-                       check_device=check_device, check_dtype=check_dtype, check_layout=check_layout,
+                       check_device=check_device, check_dtype=check_dtype,
                        check_stride=check_stride)
     except _Failure as failure:
         raise failure.to_error() from None
