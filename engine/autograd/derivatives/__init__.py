@@ -172,11 +172,13 @@ def _install_all() -> None:
         linalg,
         nn,
         pointwise,
+        products,
         recurrent,
         reduction,
         selection,
         views,
     )
 
-    for family in (pointwise, reduction, linalg, views, indexing, selection, copying, nn, complex, recurrent):
+    for family in (pointwise, reduction, linalg, views, indexing, selection, copying, nn, complex, recurrent,
+                   products):
         install(family.DERIVATIVES)
