@@ -7,6 +7,8 @@ from typing import Any
 
 from engine.autograd.derivatives import rule
 from engine.autograd.derivatives.reduction import signed
+from engine.autograd.derivatives.selection import not_implemented
+from engine.ops.cdist import _cdist_backward
 from engine.ops.matrix_builders import block_sizes
 
 DERIVATIVES = {
@@ -42,4 +44,25 @@ DERIVATIVES.update({
     "BlockDiagBackward0": rule("tensors", block_diag_backward),
     "DiagEmbedBackward0": rule("self", keeps="offset, dim1, dim2",
                                self=lambda c, grad: grad.diagonal(signed(c.offset), signed(c.dim1), signed(c.dim2))),
+})
+
+
+def _euclidean_dist_backward(c: Any, grad: Any) -> list[Any]:
+    """ATen's _euclidean_dist_backward: both inputs' gradients from one ratio grad / result (0 where
+    the distance is 0)."""
+    ratio = grad / c.result
+    ratio.masked_fill_(c.result == 0, 0)
+    return [c.x1 * ratio.sum(-1, True) - ratio.matmul(c.x2),
+            c.x2 * ratio.sum(-2, False).unsqueeze(-1) - ratio.mT.matmul(c.x1)]
+
+
+DERIVATIVES.update({
+    "CdistBackward0": rule(
+        "x1, x2", saves="x1, x2, result", keeps="p",
+        x1=lambda c, grad: _cdist_backward(grad.contiguous(), c.x1, c.x2, c.p, c.result),
+        x2=lambda c, grad: _cdist_backward(grad.mT.contiguous(), c.x2, c.x1, c.p, c.result.mT.contiguous())),
+    "CdistBackwardBackward0": rule("grad, x1, x2, cdist", x1=not_implemented("_cdist_backward"),
+                                   x2=not_implemented("_cdist_backward"), grad=not_implemented("_cdist_backward"),
+                                   cdist=not_implemented("_cdist_backward")),
+    "EuclideanDistBackward0": rule("x1, x2", _euclidean_dist_backward, saves="x1, x2, result"),
 })
