@@ -17,7 +17,8 @@ from engine.placement import placed
 FAMILIES = ("pointwise", "elementwise", "views", "view_copies", "copying", "complex_ops", "factories", "random",
             "reduction", "linalg", "indexing", "flat_index", "storage_ops", "selection", "contraction", "special",
             "nn_ops", "inplace_forms", "composites", "reductions_more", "searching", "gamma",
-            "products", "matrix_builders", "cdist")
+            "products", "matrix_builders", "cdist",
+            "order_statistics")
 
 
 def _available_modules() -> list[Any]:

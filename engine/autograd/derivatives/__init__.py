@@ -171,6 +171,7 @@ def _install_all() -> None:
         indexing,
         linalg,
         nn,
+        order_statistics,
         pointwise,
         products,
         recurrent,
@@ -180,5 +181,5 @@ def _install_all() -> None:
     )
 
     for family in (pointwise, reduction, linalg, views, indexing, selection, copying, nn, complex, recurrent,
-                   products):
+                   products, order_statistics):
         install(family.DERIVATIVES)
