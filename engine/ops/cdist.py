@@ -59,7 +59,7 @@ _POW = np.frompyfunc(math.pow, 2, 1)
 
 def _libm_pow(x: np.ndarray, y: np.float64) -> np.ndarray:
     """pow in double, by the C library (math.pow), element by element."""
-    return _POW(x.astype(np.float64), float(y)).astype(np.float64) if x.size else x.astype(np.float64)
+    return np.asarray(_POW(x.astype(np.float64), float(y)), dtype=np.float64)
 
 
 def _pair_distances(a: np.ndarray, b: np.ndarray, p: float) -> np.ndarray:

@@ -177,9 +177,10 @@ def _install_all() -> None:
         recurrent,
         reduction,
         selection,
+        statistics,
         views,
     )
 
     for family in (pointwise, reduction, linalg, views, indexing, selection, copying, nn, complex, recurrent,
-                   products, order_statistics):
+                   products, order_statistics, statistics):
         install(family.DERIVATIVES)

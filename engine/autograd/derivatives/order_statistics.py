@@ -23,7 +23,7 @@ def aminmax_backward(c: Any, grads: list[Any]) -> Any:
             continue
         term = scale_grad_by_count(restore_reduced_dims(grad, dims, c.keepdim),
                                    restore_reduced_dims(extreme, dims, c.keepdim) == c.self, dims)
-        gradient = term if gradient is None else gradient + term
+        gradient = term if gradient is None else gradient.add_(term)  # ATen adds the second in place
     return gradient
 
 
