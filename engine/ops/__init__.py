@@ -18,7 +18,8 @@ FAMILIES = ("pointwise", "elementwise", "views", "view_copies", "copying", "comp
             "reduction", "linalg", "indexing", "flat_index", "storage_ops", "selection", "contraction", "special",
             "nn_ops", "inplace_forms", "composites", "reductions_more", "searching", "gamma",
             "products", "matrix_builders", "cdist",
-            "order_statistics", "statistics", "quantiles")
+            "order_statistics", "statistics", "quantiles",
+            "legacy_linalg")
 
 
 def _available_modules() -> list[Any]:

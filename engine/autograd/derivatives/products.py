@@ -1,11 +1,13 @@
 """Derivatives of the products and matrix builders added beside matmul (engine.ops.products,
-engine.ops.matrix_builders, engine.ops.cdist): vdot, block_diag, diag_embed, cdist."""
+engine.ops.matrix_builders, engine.ops.cdist, engine.ops.legacy_linalg): vdot, block_diag,
+diag_embed, cdist, the old top-level cholesky and pinverse."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from engine.autograd.derivatives import rule
+from engine.autograd.derivatives.linalg import cholesky_backward
 from engine.autograd.derivatives.reduction import signed
 from engine.autograd.derivatives.selection import not_implemented
 from engine.ops.cdist import _cdist_backward
@@ -65,4 +67,27 @@ DERIVATIVES.update({
                                    x2=not_implemented("_cdist_backward"), grad=not_implemented("_cdist_backward"),
                                    cdist=not_implemented("_cdist_backward")),
     "EuclideanDistBackward0": rule("x1, x2", _euclidean_dist_backward, saves="x1, x2, result"),
+})
+
+
+def pinv_backward(grad: Any, pinv: Any, a: Any) -> Any:
+    """ATen's pinv_backward, its products ordered to keep the matrices small."""
+    m, n = a._shape[-2:]
+    pinv_h = pinv.mH
+    grad_h = grad.mH
+    if m <= n:
+        k = grad_h.matmul(pinv)
+        k_pinv_h = k.matmul(pinv_h)
+        return (-(pinv.matmul(k)).mH + k_pinv_h - (a.matmul(pinv)).matmul(k_pinv_h)
+                + (pinv_h.matmul(pinv)).matmul(grad_h - k.matmul(a)))
+    k = pinv.matmul(grad_h)
+    pinv_h_k = pinv_h.matmul(k)
+    return (-(k.matmul(pinv)).mH + (grad_h - a.matmul(k)).matmul(pinv).matmul(pinv_h) + pinv_h_k
+            - pinv_h_k.matmul(pinv).matmul(a))
+
+
+DERIVATIVES.update({
+    "CholeskyBackward0": rule("self", saves="result", keeps="upper",
+                              self=lambda c, grad: cholesky_backward(grad, c.result, c.upper)),
+    "LinalgPinvBackward0": rule("self", saves="self, result", self=lambda c, grad: pinv_backward(grad, c.result, c.self)),
 })

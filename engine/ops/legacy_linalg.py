@@ -1,0 +1,116 @@
+"""The top-level linear algebra torch kept from before torch.linalg: svd (V, not Vh; `some` for reduced
+factors; zeros for U and V without compute_uv), qr (`some` for the reduced mode), cholesky (its own
+CholeskyBackward0 and error prefix), slogdet and pinverse (through linalg.pinv's SVD, LinalgPinvBackward0).
+The deprecated ones warn once per process, as torch's TORCH_WARN_ONCE does."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from engine import linalg
+from engine.linalg import LinAlgError, _return_type, _wrap
+from engine.ops.core import record
+from engine.tensor import Tensor
+from engine.warn_once import warn_once
+
+svd_type = _return_type("svd", ("U", "S", "V"))
+qr_type = _return_type("qr", ("Q", "R"))
+slogdet_type = _return_type("slogdet", ("sign", "logabsdet"))
+
+QR_DEPRECATED = (
+    "torch.qr is deprecated in favor of torch.linalg.qr and will be removed in a future PyTorch release.\n"
+    "The boolean parameter 'some' has been replaced with a string parameter 'mode'.\n"
+    "Q, R = torch.qr(A, some)\nshould be replaced with\nQ, R = torch.linalg.qr(A, 'reduced' if some else 'complete')")
+CHOLESKY_DEPRECATED = (
+    "torch.cholesky is deprecated in favor of torch.linalg.cholesky and will be removed in a future PyTorch release.\n"
+    "L = torch.cholesky(A)\nshould be replaced with\nL = torch.linalg.cholesky(A)\nand\n"
+    "U = torch.cholesky(A, upper=True)\nshould be replaced with\nU = torch.linalg.cholesky(A).mH\n"
+    "This transform will produce equivalent results for all valid (symmetric positive definite) inputs.")
+
+
+def _floating(a: Tensor, op: str) -> None:
+    if not (a.dtype.is_floating_point or a.dtype.is_complex):
+        raise RuntimeError(f"{op}: Expected a floating point or complex tensor as input. Got {a.dtype.short}")
+
+
+def svd(input: Tensor, some: bool = True, compute_uv: bool = True) -> tuple[Tensor, Tensor, Tensor]:  # noqa: A002
+    from engine.ops.factories import zeros
+
+    if input.ndim < 2:
+        raise RuntimeError(f"linalg.svd: input should have at least 2 dimensions, but has {input.ndim} dimensions "
+                           "instead")
+    _floating(input, "linalg.svd")
+    if compute_uv:
+        u, s, vh = linalg.svd(input, full_matrices=not some)
+    else:
+        s = linalg.svdvals(input)
+        m, n = input._shape[-2:]
+        u = zeros(input._shape[:-1] + (m,), dtype=input.dtype).zero_()  # at::zeros: empty, then zero_
+        vh = zeros(input._shape[:-2] + (n, n), dtype=input.dtype).zero_()
+    return svd_type(u, s, vh.mH)
+
+
+def qr(input: Tensor, some: bool = True) -> tuple[Tensor, Tensor]:  # noqa: A002
+    warn_once(QR_DEPRECATED, stacklevel=4)
+    if input.ndim < 2:
+        raise RuntimeError("linalg.qr: The input tensor A must have at least 2 dimensions.")
+    _floating(input, "linalg.qr")
+    q, r = linalg.qr(input, "reduced" if some else "complete")
+    return qr_type(q, r)
+
+
+def cholesky(input: Tensor, upper: bool = False) -> Tensor:  # noqa: A002
+    warn_once(CHOLESKY_DEPRECATED, stacklevel=4)
+    if input.ndim < 2:
+        raise RuntimeError("cholesky: The input tensor A must have at least 2 dimensions.")
+    if input._shape[-1] != input._shape[-2]:
+        raise RuntimeError(f"cholesky: A must be batches of square matrices, but they are {input._shape[-2]} by "
+                           f"{input._shape[-1]} matrices")
+    if not (input.dtype.is_floating_point or input.dtype.is_complex):
+        raise NotImplementedError(f"\"cholesky_cpu\" not implemented for '{input.dtype.short}'")
+    x = input._numpy_view()
+    try:
+        lower = np.linalg.cholesky(x)
+    except np.linalg.LinAlgError:
+        order = next(k for k in range(1, x.shape[-1] + 1) if np.any(np.linalg.det(x[..., :k, :k]) <= 0))
+        raise LinAlgError(f"cholesky: The factorization could not be completed because the input is not "
+                          f"positive-definite (the leading minor of order {order} is not positive-definite).") from None
+    factor = np.conj(np.swapaxes(lower, -1, -2)) if upper else lower
+    result = _wrap(factor, input)
+    record("CholeskyBackward0", result, (input,), save_outputs={"result": result}, values={"upper": upper})
+    return result
+
+
+def slogdet(input: Tensor) -> tuple[Tensor, Tensor]:  # noqa: A002
+    sign, logabsdet = linalg.slogdet(input)
+    return slogdet_type(sign, logabsdet)
+
+
+def pinverse(input: Tensor, rcond: float = 1e-15) -> Tensor:  # noqa: A002
+    """linalg.pinv(A, rtol=rcond): A's SVD with the singular values at most rcond times the largest
+    dropped, V diag(1/S) U^H."""
+    if input.ndim < 2 or not (input.dtype.is_floating_point or input.dtype.is_complex) or input.dtype.itemsize == 2:
+        raise RuntimeError(f"linalg.pinv({input.dtype.short}{{{list(input._shape)}}}): expected a tensor with 2 or more "
+                           "dimensions of float, double, cfloat or cdouble types")
+    x = input._numpy_view()
+    m, n = x.shape[-2:]
+    if x.size == 0:
+        value = np.zeros(x.shape[:-2] + (n, m), dtype=x.dtype)
+    else:
+        u, s, vh = np.linalg.svd(x, full_matrices=False)
+        largest = s[..., :1]
+        keep = s > rcond * largest
+        with np.errstate(divide="ignore"):
+            inverse = np.where(keep, 1 / np.where(keep, s, 1), 0).astype(x.dtype)
+        value = (np.conj(np.swapaxes(vh, -1, -2)) * inverse[..., None, :]) @ np.conj(np.swapaxes(u, -1, -2))
+    result = Tensor._wrap(np.ascontiguousarray(value, dtype=x.dtype), input.dtype)
+    record("LinalgPinvBackward0", result, (input,), save={"self": input}, save_outputs={"result": result})
+    return result
+
+
+METHODS: dict[str, Callable[..., Any]] = {"svd": svd, "qr": qr, "cholesky": cholesky, "slogdet": slogdet,
+                                          "pinverse": pinverse}
+FUNCTIONS: dict[str, Callable[..., Any]] = dict(METHODS)

@@ -1,0 +1,86 @@
+"""The top-level linear algebra kept from before torch.linalg (svd, qr, cholesky, slogdet, pinverse)
+against torch 2.13: values, strides, return types, grad_fn names, first and second derivatives,
+errors, and the deprecation warnings torch gives once per process."""
+
+import warnings
+
+import pytest
+
+from tests.engine.missing_checks import error_of
+from tests.engine.test_derivative_table import _close, run
+from tests.oracle import torch_and_engine
+
+torch = pytest.importorskip("torch")
+import engine  # noqa: E402
+import engine.nn.functional as EF  # noqa: E402
+from engine import warn_once  # noqa: E402
+
+QUIET = "import warnings\nwarnings.simplefilter('ignore')\n"  # the deprecations warn once per process: see below
+
+SNIPPETS = {
+    "svd": (
+        "torch.manual_seed(0)\na = torch.randn(4, 3, dtype=torch.float64, requires_grad=True)\n"
+        "u, s, v = torch.svd(a); r = torch.svd(a, some=False); n = a.svd(compute_uv=False)\n"
+        "(u.abs().sum() + s.sum() + v.abs().sum()).backward(); t = type(r).__name__; text = repr(n)\n"),
+    "qr": (QUIET + "torch.manual_seed(0)\na = torch.randn(4, 3, dtype=torch.float64, requires_grad=True)\n"
+           "q, r = torch.qr(a); qc = a.qr(some=False); (q.abs().sum() + r.abs().sum()).backward(); t = type(qc).__name__\n"),
+    "cholesky, slogdet": (
+        QUIET + "torch.manual_seed(0)\na = torch.randn(3, 3, dtype=torch.float64)\n"
+        "m = a @ a.t() + torch.eye(3, dtype=torch.float64); m.requires_grad_()\n"
+        "l = torch.cholesky(m); up = m.cholesky(upper=True); (l.sum() + up.sum()).backward()\n"
+        "sd = torch.slogdet(m); sd2 = m.slogdet(); sign, logabs = sd; text = repr(sd2)\n"),
+    "pinverse": (
+        "torch.manual_seed(0)\na = torch.randn(4, 3, dtype=torch.float64, requires_grad=True)\n"
+        "p = torch.pinverse(a); p2 = a.t().pinverse(); p3 = torch.pinverse(a, rcond=0.5); (p.sum() + p2.sum() + p3.sum()).backward()\n"
+        "b = torch.pinverse(torch.randn(2, 3, 2)); e = torch.pinverse(torch.ones(0, 2))\n"),
+}
+
+ERRORS = [
+    "torch.cholesky(torch.tensor([[1., 2.], [2., 1.]]))", "torch.cholesky(torch.ones(3))", "torch.cholesky(torch.ones(2, 3))",
+    "torch.cholesky(torch.ones(2, 2, dtype=torch.int64))", "torch.svd(torch.ones(3))",
+    "torch.svd(torch.ones(3, 2, dtype=torch.int64))", "torch.qr(torch.ones(3))", "torch.qr(torch.ones(3, 2, dtype=torch.int64))",
+    "torch.slogdet(torch.ones(3))", "torch.slogdet(torch.ones(2, 3))", "torch.pinverse(torch.ones(3))",
+    "torch.pinverse(torch.ones(3, 2, dtype=torch.int64))",
+]
+
+DERIVATIVE_SAMPLES = [
+    ("torch.svd(a)[1]", "r4x3"), ("torch.svd(a)[2].abs()", "r4x3"), ("torch.qr(a)[1].abs()", "r4x3"),
+    ("torch.cholesky(spd(a))", "r3x3"), ("torch.cholesky(spd(a), upper=True)", "r3x3"),
+    ("torch.slogdet(spd(a))[1]", "r3x3"), ("torch.pinverse(a)", "r4x3"), ("torch.pinverse(a)", "r3x4"),
+]
+
+
+@pytest.mark.parametrize("code", SNIPPETS.values(), ids=SNIPPETS.keys())
+def test_same_as_torch(code: str) -> None:
+    expected, got = torch_and_engine(code)
+    assert got == expected
+
+
+@pytest.mark.parametrize("code", ERRORS)
+def test_same_error_as_torch(code: str) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert error_of(engine, code) == error_of(torch, code)
+
+
+@pytest.mark.parametrize(("expr", "kinds"), DERIVATIVE_SAMPLES, ids=[e for e, _ in DERIVATIVE_SAMPLES])
+def test_first_and_second_derivatives(expr: str, kinds: str) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        expected, _ = run(torch, torch.nn.functional, expr, kinds, 0)
+        got, _ = run(engine, EF, expr, kinds, 0)
+    if not _close(expected, got):
+        assert got == expected
+
+
+@pytest.mark.parametrize(("call", "start"), [("torch.qr(torch.eye(2))", "torch.qr is deprecated"),
+                                             ("torch.eye(2).cholesky()", "torch.cholesky is deprecated")])
+def test_deprecated_forms_warn_once(monkeypatch, call: str, start: str) -> None:
+    monkeypatch.setattr(warn_once, "_given", set())
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        eval(call, {"torch": engine})  # noqa: S307 - our own test expression
+        eval(call, {"torch": engine})  # noqa: S307
+    assert [str(w.message).split("\n")[0] for w in caught] == [
+        start + " in favor of torch.linalg." + start.split(".")[1].split(" ")[0]
+        + " and will be removed in a future PyTorch release."]
