@@ -19,7 +19,7 @@ FAMILIES = ("pointwise", "elementwise", "views", "view_copies", "copying", "comp
             "nn_ops", "inplace_forms", "composites", "reductions_more", "searching", "gamma",
             "products", "matrix_builders", "cdist",
             "order_statistics", "statistics", "quantiles",
-            "legacy_linalg")
+            "legacy_linalg", "scatter_reduce")
 
 
 def _available_modules() -> list[Any]:
