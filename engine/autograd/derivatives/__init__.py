@@ -168,6 +168,7 @@ def _install_all() -> None:
     from engine.autograd.derivatives import (
         complex,
         copying,
+        fold,
         indexing,
         linalg,
         nn,
@@ -182,5 +183,5 @@ def _install_all() -> None:
     )
 
     for family in (pointwise, reduction, linalg, views, indexing, selection, copying, nn, complex, recurrent,
-                   products, order_statistics, statistics):
+                   products, order_statistics, statistics, fold):
         install(family.DERIVATIVES)
