@@ -18,7 +18,6 @@ import engine.nn.functional as EF  # noqa: E402
 from engine.autograd.derivatives import fold, order_statistics, products, statistics  # noqa: E402
 
 
-
 @pytest.mark.filterwarnings("ignore:torch.(qr|cholesky) is deprecated")
 def test_every_node_is_exercised() -> None:
     table = set()
