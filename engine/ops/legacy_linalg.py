@@ -5,12 +5,13 @@ The deprecated ones warn once per process, as torch's TORCH_WARN_ONCE does."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from engine import linalg
+from engine import dtypes, linalg
 from engine.linalg import LinAlgError, _return_type, _wrap
 from engine.ops.core import record
 from engine.tensor import Tensor
@@ -29,6 +30,15 @@ CHOLESKY_DEPRECATED = (
     "L = torch.cholesky(A)\nshould be replaced with\nL = torch.linalg.cholesky(A)\nand\n"
     "U = torch.cholesky(A, upper=True)\nshould be replaced with\nU = torch.linalg.cholesky(A).mH\n"
     "This transform will produce equivalent results for all valid (symmetric positive definite) inputs.")
+
+
+LU_DEPRECATED = (
+    "torch.lu is deprecated in favor of torch.linalg.lu_factor / torch.linalg.lu_factor_ex and will be removed in a "
+    "future PyTorch release.\nLU, pivots = torch.lu(A, compute_pivots)\nshould be replaced with\n"
+    "LU, pivots = torch.linalg.lu_factor(A, compute_pivots)\nand\n"
+    "LU, pivots, info = torch.lu(A, compute_pivots, get_infos=True)\nshould be replaced with\n"
+    "LU, pivots, info = torch.linalg.lu_factor_ex(A, compute_pivots)")
+lu_with_info_type = _return_type("_lu_with_info", ("LU", "pivots", "info"))
 
 
 def _floating(a: Tensor, op: str) -> None:
@@ -111,6 +121,58 @@ def pinverse(input: Tensor, rcond: float = 1e-15) -> Tensor:  # noqa: A002
     return result
 
 
+def _getrf(a: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
+    """LAPACK's getrf on one matrix: partial pivoting (the first largest magnitude in the column), the
+    column scaled by the pivot's reciprocal (getf2's dscal), the multipliers below the unit diagonal of L,
+    U above; 1-based pivots; info, the first zero pivot (1-based). The pivots are LAPACK's; the values
+    can differ from MKL's blocked kernels in the last bit."""
+    lu = a.copy()
+    m, n = lu.shape
+    k = min(m, n)
+    pivots = np.empty(k, dtype=np.int32)
+    info = 0
+    with np.errstate(all="ignore"):
+        for j in range(k):
+            p = j + int(np.argmax(np.abs(lu[j:, j])))
+            pivots[j] = p + 1
+            if lu[p, j] == 0:
+                info = info or j + 1
+                continue
+            if p != j:
+                lu[[j, p]] = lu[[p, j]]
+            lu[j + 1:, j] *= lu.dtype.type(1) / lu[j, j]
+            lu[j + 1:, j + 1:] -= np.outer(lu[j + 1:, j], lu[j, j + 1:])
+    return lu, pivots, info
+
+
+def lu(A: Tensor, pivot: bool = True, get_infos: bool = False) -> tuple[Tensor, ...]:  # noqa: N803 - torch's name
+    """torch.lu: linalg.lu_factor_ex's LU (column-major, as LAPACK leaves it) and int32 pivots, and the
+    info of each matrix with get_infos (a singular matrix is no error here)."""
+    warn_once(LU_DEPRECATED, stacklevel=4)
+    if A.ndim < 2:
+        raise RuntimeError(f"torch.lu_factor: Expected tensor with 2 or more dimensions. Got size: "
+                           f"{list(A._shape)} instead")
+    if not (A.dtype.is_floating_point or A.dtype.is_complex) or A.dtype.itemsize == 2:
+        raise NotImplementedError(f"\"lu_cpu\" not implemented for '{A.dtype.short}'")
+    if not pivot:
+        raise RuntimeError("linalg.lu_factor: LU without pivoting is not implemented on the CPU")
+    x = A._numpy_view()
+    m, n = x.shape[-2:]
+    batch = x.shape[:-2]
+    flat = x.reshape((math.prod(batch), m, n))
+    factors = np.empty_like(flat)
+    pivots = np.empty((flat.shape[0], min(m, n)), dtype=np.int32)
+    infos = np.zeros(flat.shape[0], dtype=np.int32)
+    for i, matrix in enumerate(flat):
+        factors[i], pivots[i], infos[i] = _getrf(matrix)
+    lu_t = _wrap(factors.reshape(x.shape), A)
+    pivots_t = Tensor._wrap(pivots.reshape(batch + (min(m, n),)), dtypes.int32)
+    info_t = Tensor._wrap(infos.reshape(batch), dtypes.int32)
+    record("LinalgLuFactorExBackward0", lu_t, (A,), save_outputs={"LU": lu_t},
+           save={"pivots": pivots_t}, values={"pivot": pivot})
+    return lu_with_info_type(lu_t, pivots_t, info_t) if get_infos else (lu_t, pivots_t)
+
+
 METHODS: dict[str, Callable[..., Any]] = {"svd": svd, "qr": qr, "cholesky": cholesky, "slogdet": slogdet,
-                                          "pinverse": pinverse}
+                                          "pinverse": pinverse, "lu": lu}
 FUNCTIONS: dict[str, Callable[..., Any]] = dict(METHODS)

@@ -1,10 +1,12 @@
 """Derivatives of the products and matrix builders added beside matmul (engine.ops.products,
 engine.ops.matrix_builders, engine.ops.cdist, engine.ops.legacy_linalg): vdot, block_diag,
-diag_embed, cdist, the old top-level cholesky and pinverse."""
+diag_embed, cdist, the old top-level cholesky, pinverse and lu."""
 
 from __future__ import annotations
 
 from typing import Any
+
+import numpy as np
 
 from engine.autograd.derivatives import rule
 from engine.autograd.derivatives.linalg import cholesky_backward
@@ -91,3 +93,61 @@ DERIVATIVES.update({
                               self=lambda c, grad: cholesky_backward(grad, c.result, c.upper)),
     "LinalgPinvBackward0": rule("self", saves="self, result", self=lambda c, grad: pinv_backward(grad, c.result, c.self)),
 })
+
+
+def _lu_unpack(lu: Any, pivots: Any) -> tuple[Any, Any, Any]:
+    """P, L and U of a packed LU factorisation (lu_unpack): L's unit diagonal below, U on and above it,
+    P the permutation the 1-based row swaps make, such that A = P L U."""
+    import engine
+
+    m, n = lu._shape[-2:]
+    k = min(m, n)
+    eye = engine.eye(m, k, dtype=lu.dtype)
+    lower = lu[..., :, :k].tril(-1) + eye
+    upper = lu[..., :k, :].triu()
+    order = np.tile(np.arange(m), pivots._shape[:-1] + (1,))
+    swaps = pivots._numpy_view().astype(np.int64) - 1
+    for index in np.ndindex(*swaps.shape[:-1]):
+        row = order[index]
+        for j, p in enumerate(swaps[index]):
+            row[j], row[p] = row[p], row[j]
+    permutation = np.zeros(order.shape + (m,), dtype=lu.dtype.np)
+    np.put_along_axis(permutation, order[..., None], 1, axis=-1)
+    return engine.tensor(np.swapaxes(permutation, -1, -2)), lower, upper
+
+
+def linalg_lu_backward(l_grad: Any, u_grad: Any, p: Any, lower: Any, upper: Any) -> Any:
+    """ATen's linalg_lu_backward (with pivoting): square, wide (m < n) and tall (m > n) cases."""
+    import engine
+
+    solve = engine.linalg.solve_triangular
+    m, n = lower._shape[-2], upper._shape[-1]
+    k = min(m, n)
+    if m == n:
+        grad = lower.mH.matmul(l_grad).tril(-1) + u_grad.matmul(upper.mH).triu()
+        grad = solve(upper.mH, grad, upper=False, left=False)
+        grad = solve(lower.mH, grad, upper=True, left=True, unitriangular=True)
+        return p.matmul(grad)
+    if m < n:
+        u1, u1_grad, u2_grad = upper.narrow(-1, 0, k), u_grad.narrow(-1, 0, k), u_grad.narrow(-1, k, n - k)
+        grad = lower.mH.matmul(l_grad) - u_grad.triu().matmul(upper.mH)
+        grad = solve(u1.mH, grad.tril(-1), upper=False, left=False)
+        grad = engine.cat([grad + u1_grad.triu(), u2_grad], -1)
+        grad = solve(lower.mH, grad, upper=True, left=True, unitriangular=True)
+        return p.matmul(grad)
+    l1, l1_grad, l2_grad = lower.narrow(-2, 0, k), l_grad.narrow(-2, 0, k), l_grad.narrow(-2, k, m - k)
+    grad = u_grad.matmul(upper.mH) - lower.mH.matmul(l_grad.tril(-1))
+    grad = solve(l1.mH, grad.triu(), upper=True, left=True, unitriangular=True)
+    grad = engine.cat([grad + l1_grad.tril(-1), l2_grad], -2)
+    grad = solve(upper.mH, grad, upper=False, left=False)
+    return p.matmul(grad)
+
+
+def lu_factor_ex_backward(c: Any, grad: Any) -> Any:
+    p, lower, upper = _lu_unpack(c.LU, c.pivots)
+    m, n = c.LU._shape[-2:]
+    k = min(m, n)
+    return linalg_lu_backward(grad.narrow(-1, 0, k), grad.narrow(-2, 0, k), p, lower, upper)
+
+
+DERIVATIVES["LinalgLuFactorExBackward0"] = rule("A", saves="LU, pivots", keeps="pivot", A=lu_factor_ex_backward)
