@@ -72,7 +72,7 @@ def qr(input: Tensor, some: bool = True) -> tuple[Tensor, Tensor]:  # noqa: A002
     return qr_type(q, r)
 
 
-def cholesky(input: Tensor, upper: bool = False) -> Tensor:  # noqa: A002
+def cholesky(input: Tensor, upper: bool = False, *, out: Tensor | None = None) -> Tensor:  # noqa: A002
     warn_once(CHOLESKY_DEPRECATED, stacklevel=4)
     if input.ndim < 2:
         raise RuntimeError("cholesky: The input tensor A must have at least 2 dimensions.")
@@ -89,6 +89,14 @@ def cholesky(input: Tensor, upper: bool = False) -> Tensor:  # noqa: A002
         raise LinAlgError(f"cholesky: The factorization could not be completed because the input is not "
                           f"positive-definite (the leading minor of order {order} is not positive-definite).") from None
     factor = np.conj(np.swapaxes(lower, -1, -2)) if upper else lower
+    if out is not None:
+        from engine import errors
+        from engine.ops.core import needs_grad
+        from engine.ops.pointwise import write_out
+
+        if needs_grad(input, out):
+            raise RuntimeError(errors.OUT_REQUIRES_GRAD.format(op="cholesky"))
+        return write_out(out, np.ascontiguousarray(factor), "cholesky", (input,))
     result = _wrap(factor, input)
     record("CholeskyBackward0", result, (input,), save_outputs={"result": result}, values={"upper": upper})
     return result
@@ -173,6 +181,13 @@ def lu(A: Tensor, pivot: bool = True, get_infos: bool = False) -> tuple[Tensor, 
     return lu_with_info_type(lu_t, pivots_t, info_t) if get_infos else (lu_t, pivots_t)
 
 
-METHODS: dict[str, Callable[..., Any]] = {"svd": svd, "qr": qr, "cholesky": cholesky, "slogdet": slogdet,
-                                          "pinverse": pinverse, "lu": lu}
-FUNCTIONS: dict[str, Callable[..., Any]] = dict(METHODS)
+def _cholesky_method(self: Tensor, upper: bool = False) -> Tensor:
+    return cholesky(self, upper)
+
+
+_cholesky_method.__name__ = _cholesky_method.__qualname__ = "cholesky"  # as a TypeError names it
+
+
+FUNCTIONS: dict[str, Callable[..., Any]] = {"svd": svd, "qr": qr, "cholesky": cholesky, "slogdet": slogdet,
+                                            "pinverse": pinverse, "lu": lu}
+METHODS: dict[str, Callable[..., Any]] = dict(FUNCTIONS, cholesky=_cholesky_method)

@@ -12,7 +12,7 @@ import numpy as np
 
 from engine import dtypes, geometry
 from engine.linalg import _return_type as _fields_type
-from engine.ops.core import record
+from engine.ops.core import needs_grad, record
 from engine.ops.pointwise import write_out
 from engine.ops.reduction import _return_type, return_types, saved_dims
 from engine.tensor import Tensor
@@ -21,6 +21,8 @@ return_types.aminmax = _fields_type("aminmax", ("min", "max"))
 return_types.aminmax_out = _fields_type("aminmax_out", ("min", "max"))
 return_types.kthvalue = _return_type("kthvalue")
 return_types.mode = _return_type("mode")
+return_types.kthvalue_out = _return_type("kthvalue_out")
+return_types.mode_out = _return_type("mode_out")
 
 
 def _not_for(op: str, self: Tensor, *, bool_too: bool = False) -> None:
@@ -128,7 +130,9 @@ def _per_slice(self: Tensor, d: int, pick: Callable[[list[Any]], tuple[Any, int]
 
 
 def _selected(self: Tensor, values: np.ndarray, indices: np.ndarray, name: str, op: str, dim: int,
-              keepdim: bool) -> tuple[Tensor, Tensor]:
+              keepdim: bool, out: Any = None) -> tuple[Tensor, Tensor]:
+    if out is not None:
+        return _into(self, values, indices, op, out)
     value_tensor = Tensor._wrap(np.array(values, order="C").reshape(values.shape), self.dtype)
     index_tensor = Tensor._wrap(np.array(indices, order="C").reshape(indices.shape), dtypes.int64)
     record(name, value_tensor, (self,), save={"indices": index_tensor},
@@ -136,7 +140,29 @@ def _selected(self: Tensor, values: np.ndarray, indices: np.ndarray, name: str, 
     return getattr(return_types, op)(value_tensor, index_tensor)
 
 
-def kthvalue(self: Tensor, k: int, dim: int = -1, keepdim: bool = False) -> tuple[Tensor, Tensor]:
+def _into(self: Tensor, values: np.ndarray, indices: np.ndarray, op: str, out: Any) -> tuple[Tensor, Tensor]:
+    """out=(values, indices): no autograd, values of self's dtype, int64 indices, each resized and written."""
+    from engine import errors
+
+    out_values, out_indices = out
+    if needs_grad(self, out_values):
+        raise RuntimeError(errors.OUT_REQUIRES_GRAD.format(op=op))
+    if op == "mode":
+        if out_values.dtype is not self.dtype:
+            raise RuntimeError(f"expected scalar type '{self.dtype.short}' but got '{out_values.dtype.short}' for "
+                               "values output")
+        if out_indices.dtype is not dtypes.int64:
+            raise RuntimeError(f"expected scalar type 'Long' but got '{out_indices.dtype.short}' for indices output")
+    else:
+        if out_values.dtype is not self.dtype:
+            raise RuntimeError("output values must be of same type as input")
+        if out_indices.dtype is not dtypes.int64:
+            raise RuntimeError("output indices must be of scalar type Long")
+    return getattr(return_types, op + "_out")(write_out(out_values, np.asarray(values), op, (self,)),
+                                              write_out(out_indices, np.asarray(indices), op, (self,)))
+
+
+def kthvalue(self: Tensor, k: int, dim: int = -1, keepdim: bool = False, *, out: Any = None) -> tuple[Tensor, Tensor]:
     d = geometry.wrap_dim(dim, max(self.ndim, 1))
     length = self._shape[d] if self.ndim else 1
     if self.ndim and length == 0:
@@ -151,7 +177,7 @@ def kthvalue(self: Tensor, k: int, dim: int = -1, keepdim: bool = False) -> tupl
         return row[k - 1], order[k - 1]
 
     values, indices = _per_slice(self, d, pick, keepdim)
-    return _selected(self, values, indices, "KthvalueBackward0", "kthvalue", dim, keepdim)
+    return _selected(self, values, indices, "KthvalueBackward0", "kthvalue", dim, keepdim, out)
 
 
 # --------------------------------------------------------------------------- mode
@@ -274,7 +300,7 @@ def _mode_of(row: list[Any]) -> tuple[Any, int]:
     return mode, index
 
 
-def mode(self: Tensor, dim: int = -1, keepdim: bool = False) -> tuple[Tensor, Tensor]:
+def mode(self: Tensor, dim: int = -1, keepdim: bool = False, *, out: Any = None) -> tuple[Tensor, Tensor]:
     d = _nonempty_dim(self, dim, "mode()")
     _not_for("mode_cpu", self)
     if self.numel() == 0:
@@ -284,9 +310,9 @@ def mode(self: Tensor, dim: int = -1, keepdim: bool = False) -> tuple[Tensor, Te
         else:
             del shape[d]
         return _selected(self, np.zeros(shape, self.dtype.np), np.zeros(shape, np.int64), "ModeBackward0", "mode",
-                         dim, keepdim)
+                         dim, keepdim, out)
     values, indices = _per_slice(self, d, _mode_of, keepdim)
-    return _selected(self, values, indices, "ModeBackward0", "mode", dim, keepdim)
+    return _selected(self, values, indices, "ModeBackward0", "mode", dim, keepdim, out)
 
 
 # --------------------------------------------------------------------------- unique_consecutive
@@ -350,7 +376,20 @@ def _unique_consecutive_method(self: Tensor, return_inverse: bool = False, retur
     return unique_consecutive(self, return_inverse, return_counts, dim)
 
 
-METHODS: dict[str, Callable[..., Any]] = {"aminmax": aminmax, "kthvalue": kthvalue, "mode": mode,
+def _kthvalue_method(self: Tensor, k: int, dim: int = -1, keepdim: bool = False) -> tuple[Tensor, Tensor]:
+    return kthvalue(self, k, dim, keepdim)
+
+
+def _mode_method(self: Tensor, dim: int = -1, keepdim: bool = False) -> tuple[Tensor, Tensor]:
+    return mode(self, dim, keepdim)
+
+
+# the Tensor methods take no out=, and a TypeError about one names the method as torch's does
+_kthvalue_method.__name__ = _kthvalue_method.__qualname__ = "kthvalue"
+_mode_method.__name__ = _mode_method.__qualname__ = "mode"
+
+
+METHODS: dict[str, Callable[..., Any]] = {"aminmax": aminmax, "kthvalue": _kthvalue_method, "mode": _mode_method,
                                           "unique_consecutive": _unique_consecutive_method}
 FUNCTIONS: dict[str, Callable[..., Any]] = {"aminmax": aminmax, "kthvalue": kthvalue, "mode": mode,
                                             "unique_consecutive": unique_consecutive}

@@ -28,7 +28,8 @@ SNIPPETS = {
         QUIET + "torch.manual_seed(0)\na = torch.randn(3, 3, dtype=torch.float64)\n"
         "m = a @ a.t() + torch.eye(3, dtype=torch.float64); m.requires_grad_()\n"
         "l = torch.cholesky(m); up = m.cholesky(upper=True); (l.sum() + up.sum()).backward()\n"
-        "sd = torch.slogdet(m); sd2 = m.slogdet(); sign, logabs = sd; text = repr(sd2)\n"),
+        "sd = torch.slogdet(m); sd2 = m.slogdet(); sign, logabs = sd; text = repr(sd2)\n"
+        "o = torch.empty(0, dtype=torch.float64); lo = torch.cholesky(m.detach(), out=o); same = lo is o\n"),
     "pinverse": (
         "torch.manual_seed(0)\na = torch.randn(4, 3, dtype=torch.float64, requires_grad=True)\n"
         "p = torch.pinverse(a); p2 = a.t().pinverse(); p3 = torch.pinverse(a, rcond=0.5); (p.sum() + p2.sum() + p3.sum()).backward()\n"
@@ -50,6 +51,7 @@ ERRORS = [
     "torch.slogdet(torch.ones(3))", "torch.slogdet(torch.ones(2, 3))", "torch.pinverse(torch.ones(3))",
     "torch.pinverse(torch.ones(3, 2, dtype=torch.int64))", "torch.lu(torch.ones(3))",
     "torch.lu(torch.ones(3, 3, dtype=torch.int64))", "torch.lu(torch.eye(3), pivot=False)",
+    "torch.cholesky(torch.eye(2).requires_grad_(), out=torch.empty(2, 2))", "torch.eye(2).cholesky(out=torch.empty(2, 2))",
 ]
 
 # lu's gradient unpacks P, L and U with other ops than torch's lu_unpack: values compared, not graphs

@@ -26,13 +26,17 @@ SNIPPETS = {
         "t = torch.tensor([[3., 1., float('nan'), 2.], [2., 1., 2., 2.]], requires_grad=True)\n"
         "k1 = torch.kthvalue(t, 1); k2 = torch.kthvalue(t, 3, 1, keepdim=True); k4 = t.kthvalue(4); k0 = torch.kthvalue(t, 2, 0)\n"
         "(k1.values.sum() + k2[0].sum() * 2 + k0.values.sum()).backward(); text = repr(k1)\n"
-        "ki = torch.kthvalue(torch.tensor([2, 1, 2, 2, 1]), 3); ks = torch.kthvalue(torch.tensor(3.), 1)\n"),
+        "ki = torch.kthvalue(torch.tensor([2, 1, 2, 2, 1]), 3); ks = torch.kthvalue(torch.tensor(3.), 1)\n"
+        "ov = torch.empty(2); oi = torch.empty(0, dtype=torch.int64); ko = torch.kthvalue(t.detach(), 2, out=(ov, oi))\n"
+        "same = ko[0] is ov; kt = type(ko).__name__\n"),
     "mode": (
         "m = torch.tensor([[1., 3., 3., 0.], [2., 2., 5., 5.]], requires_grad=True)\n"
         "m1 = torch.mode(m); m2 = m.mode(0); m3 = torch.mode(m, 1, True); (m1.values.sum() + m3[0].sum()).backward()\n"
         "mi = torch.mode(torch.tensor([1, 2, 2, 1, 3])); mn = torch.mode(torch.tensor([1., float('nan'), float('nan'), 1.]))\n"
         "mb = torch.mode(torch.tensor([True, False, False])); me = torch.mode(torch.ones(0, 2), 1); ms = torch.mode(torch.tensor(3.))\n"
-        "big = torch.mode(torch.arange(40) % 3)\n"),
+        "big = torch.mode(torch.arange(40) % 3)\n"
+        "ov = torch.empty(5); oi = torch.empty(0, dtype=torch.int64); mo = torch.mode(m.detach(), 0, True, out=(ov, oi))\n"
+        "mt = type(mo).__name__\n"),
     "unique_consecutive": (
         "u = torch.unique_consecutive(torch.tensor([1, 1, 2, 2, 3, 1, 1, 2]), return_inverse=True, return_counts=True)\n"
         "u2 = torch.unique_consecutive(torch.tensor([[1, 1], [1, 1], [2, 3]]), dim=0, return_inverse=True, return_counts=True)\n"
@@ -92,6 +96,12 @@ ERRORS = [
     "torch.kthvalue(torch.ones(2, 3), 0)", "torch.kthvalue(torch.ones(2, 3), 4)", "torch.kthvalue(torch.ones(2, 3), 3, 0)",
     "torch.kthvalue(torch.tensor(3.), 2)", "torch.kthvalue(torch.ones(0), 1)", "torch.kthvalue(torch.tensor([True, False]), 1)",
     "torch.ones(2, 3).kthvalue(1, out=(torch.empty(2), torch.empty(2, dtype=torch.int64)))",
+    "torch.kthvalue(torch.ones(2, 3, requires_grad=True), 2, out=(torch.empty(2), torch.empty(2, dtype=torch.int64)))",
+    "torch.kthvalue(torch.ones(2, 3), 2, out=(torch.empty(2, dtype=torch.float64), torch.empty(2, dtype=torch.int64)))",
+    "torch.kthvalue(torch.ones(2, 3), 2, out=(torch.empty(2), torch.empty(2, dtype=torch.int32)))",
+    "torch.mode(torch.ones(2, 3), out=(torch.empty(2), torch.empty(2, dtype=torch.int32)))",
+    "torch.mode(torch.ones(2, 3), out=(torch.empty(2, dtype=torch.float64), torch.empty(2)))",
+    "torch.ones(2, 3).mode(out=(torch.empty(2), torch.empty(2, dtype=torch.int64)))",
     "torch.mode(torch.ones(0))", "torch.mode(torch.ones(2, 0), 1)", "torch.mode(torch.tensor([1+1j]))",
     "torch.unique_consecutive(torch.tensor(5), return_inverse=True, dim=0)",
     "torch.unique_consecutive(torch.ones(2, 3), dim=3)", "torch.unique_consecutive(torch.ones(2, 0), dim=0)",
