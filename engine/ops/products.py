@@ -1,5 +1,5 @@
-"""Products torch composes of others: tensordot (permutes and reshapes around one mm, so its graph ends
-in ViewBackward0 as torch's does), inner (tensordot over the last dims, or a product with a 0-dim
+"""Products torch composes of others: tensordot (permutes and reshapes around one mm, or for a full
+contraction a dot, or mul and sum where flattening would copy, so its graph is torch's), inner (tensordot over the last dims, or a product with a 0-dim
 operand) and vdot (the conjugating dot product, VdotBackward0)."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import numpy as np
 from engine import errors, geometry
 from engine.ops import pointwise, views
 from engine.ops.core import needs_grad, record
-from engine.ops.linalg import _no_bool, _product, mm
+from engine.ops.linalg import _no_bool, _product, dot, mm
 from engine.ops.pointwise import resize_out, write_out
 from engine.tensor import Tensor
 
@@ -105,9 +105,15 @@ def _contract(input1: Tensor, input2: Tensor, dims1: list[int], dims2: list[int]
         size2 *= t2._shape[i]
         rsizes.append(t2._shape[i])
     p1 += list(dims1)
-    m1 = views.reshape(views.permute(t1, p1), (size1, csize))
-    m2 = views.reshape(views.permute(t2, p2), (csize, size2))
-    return views.reshape(mm(m1, m2), rsizes)
+    if size1 != 1 or size2 != 1:
+        m1 = views.reshape(views.permute(t1, p1), (size1, csize))
+        m2 = views.reshape(views.permute(t2, p2), (csize, size2))
+        return views.reshape(mm(m1, m2), rsizes)
+    # a full contraction: a dot of the flattened operands, or where flattening would copy, mul and sum
+    t1, t2 = views.permute(t1, p1), views.permute(t2, p2)
+    if t1.is_contiguous() and t2.is_contiguous():
+        return views.reshape(dot(views.flatten(t1), views.flatten(t2)), rsizes)
+    return views.reshape(reduce_sum(pointwise.mul(views.squeeze(t1), views.squeeze(t2)), dtype=t1.dtype), rsizes)
 
 
 def tensordot(a: Tensor, b: Tensor, dims: Any = 2, out: Tensor | None = None) -> Tensor:

@@ -84,7 +84,7 @@ def _values(self: Tensor, values: np.ndarray, d: int, index: Tensor, src: Tensor
     """A fresh array of self's values with src reduced into them. float16 and bfloat16 accumulate in
     float32 (ATen's opmath), rounded once; mean then divides the rounded sum by the count."""
     half = self.dtype.is_floating_point and self.dtype.itemsize == 2
-    target = np.array(values, dtype=np.float32 if half else values.dtype)
+    target = np.array(values, dtype=np.float32 if half else values.dtype, order="C")
     flat, where, source = _positions(target, d, index._numpy_view(), src._numpy_view())
     with np.errstate(all="ignore"):
         if not include_self:

@@ -20,6 +20,10 @@ SNIPPETS = {
         "g = torch.tensordot(a, b, dims=torch.tensor([[1, 0], [0, 1]])); h = torch.tensordot(a, a, torch.tensor(3))\n"
         "(c.sum() + d.pow(2).sum() + e.mean() + h).backward()\n"
         "i = torch.tensordot(torch.arange(6).view(2, 3), torch.arange(6).view(3, 2), 1)\n"),
+    "tensordot's full contractions": (
+        "torch.manual_seed(0)\na = torch.randn(3, 2, requires_grad=True); b = torch.randn(2, 3, requires_grad=True)\n"
+        "d = torch.tensordot(a, a, 2); v = torch.tensordot(a[:, 0], a[:, 1], 1); one = torch.tensordot(a[:1], b[:, :1], 1)\n"
+        "m = torch.tensordot(a.t(), b, 2); (d + v + one.sum() + m).backward()\n"),
     "tensordot out=": (
         "a = torch.ones(2, 3, requires_grad=True); o = torch.empty(2, 2); r = torch.tensordot(a, torch.ones(3, 2), 1, "
         "out=o); same = r is o; p = torch.empty(0); q = torch.tensordot(a.detach(), torch.ones(3, 2), 1, out=p)\n"),

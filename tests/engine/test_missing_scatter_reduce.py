@@ -31,6 +31,11 @@ SNIPPETS = {
         f"x = torch.randn(3, 4, requires_grad=True); s = torch.randn(3, 4, requires_grad=True); i = {INDEX}\n"
         "y = x.detach().clone(); y.scatter_reduce_(0, i[:2], s.detach()[:2], 'amax'); ver = y._version\n"
         "z = x * 1; z.scatter_reduce_(1, i, s, 'prod', include_self=False); z.sum().backward()\n"),
+    "a transposed self": (
+        "torch.manual_seed(1)\nx = torch.randn(4, 3, dtype=torch.float64).t().detach().requires_grad_(True)\n"
+        "i = torch.tensor([[0, 1, 0, 2], [2, 2, 1, 0], [1, 0, 0, 2]])\n"
+        "r = torch.scatter_reduce(x, 0, i, x.detach() * 2, 'amax', include_self=False); r.sum().backward()\n"
+        "s = x.detach().scatter(0, i[:1], 0.)\n"),
     "dtypes, out=, 0-dim and NaN": (
         "m = torch.ones(2, 3, dtype=torch.int64).scatter_reduce(1, torch.tensor([[0, 0]]), torch.tensor([[3, 4, 5], [1, 1, 1]]), 'mean')\n"
         "m2 = torch.ones(2, 3, dtype=torch.int64).scatter_reduce(1, torch.tensor([[0, 0]]), torch.tensor([[3, 4, 5], [1, 1, 1]]), 'mean', include_self=False)\n"
