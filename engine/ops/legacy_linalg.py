@@ -41,9 +41,12 @@ LU_DEPRECATED = (
 lu_with_info_type = _return_type("_lu_with_info", ("LU", "pivots", "info"))
 
 
-def _floating(a: Tensor, op: str) -> None:
+def _floating(a: Tensor, op: str, kernel: str) -> None:
+    """LAPACK's dtypes: an integer tensor is refused by name, a half type by its missing kernel."""
     if not (a.dtype.is_floating_point or a.dtype.is_complex):
         raise RuntimeError(f"{op}: Expected a floating point or complex tensor as input. Got {a.dtype.short}")
+    if a.dtype.itemsize == 2:
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{a.dtype.short}'")
 
 
 def svd(input: Tensor, some: bool = True, compute_uv: bool = True) -> tuple[Tensor, Tensor, Tensor]:  # noqa: A002
@@ -52,7 +55,7 @@ def svd(input: Tensor, some: bool = True, compute_uv: bool = True) -> tuple[Tens
     if input.ndim < 2:
         raise RuntimeError(f"linalg.svd: input should have at least 2 dimensions, but has {input.ndim} dimensions "
                            "instead")
-    _floating(input, "linalg.svd")
+    _floating(input, "linalg.svd", "linalg_svd_cpu")
     if compute_uv:
         u, s, vh = linalg.svd(input, full_matrices=not some)
     else:
@@ -67,7 +70,7 @@ def qr(input: Tensor, some: bool = True) -> tuple[Tensor, Tensor]:  # noqa: A002
     warn_once(QR_DEPRECATED, stacklevel=4)
     if input.ndim < 2:
         raise RuntimeError("linalg.qr: The input tensor A must have at least 2 dimensions.")
-    _floating(input, "linalg.qr")
+    _floating(input, "linalg.qr", "geqrf_cpu")
     q, r = linalg.qr(input, "reduced" if some else "complete")
     return qr_type(q, r)
 
@@ -79,7 +82,7 @@ def cholesky(input: Tensor, upper: bool = False, *, out: Tensor | None = None) -
     if input._shape[-1] != input._shape[-2]:
         raise RuntimeError(f"cholesky: A must be batches of square matrices, but they are {input._shape[-2]} by "
                            f"{input._shape[-1]} matrices")
-    if not (input.dtype.is_floating_point or input.dtype.is_complex):
+    if not (input.dtype.is_floating_point or input.dtype.is_complex) or input.dtype.itemsize == 2:
         raise NotImplementedError(f"\"cholesky_cpu\" not implemented for '{input.dtype.short}'")
     x = input._numpy_view()
     try:
@@ -103,6 +106,9 @@ def cholesky(input: Tensor, upper: bool = False, *, out: Tensor | None = None) -
 
 
 def slogdet(input: Tensor) -> tuple[Tensor, Tensor]:  # noqa: A002
+    if input.dtype.is_floating_point and input.dtype.itemsize == 2 and input.ndim >= 2 and \
+            input._shape[-1] == input._shape[-2]:
+        raise RuntimeError(f"linalg.slogdet: Low precision dtypes not supported. Got {input.dtype.short}")
     sign, logabsdet = linalg.slogdet(input)
     return slogdet_type(sign, logabsdet)
 

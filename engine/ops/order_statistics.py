@@ -339,6 +339,8 @@ def _dim_first_layout(output: np.ndarray, d: int, dtype: dtypes.dtype) -> Tensor
 
 def unique_consecutive(input: Tensor, return_inverse: bool = False, return_counts: bool = False,  # noqa: A002
                        dim: int | None = None) -> Any:
+    if input.dtype.is_complex:
+        raise NotImplementedError(f"\"unique\" not implemented for '{input.dtype.short}'")
     x = input._numpy_view()
     if dim is None or (input.ndim == 1 and geometry.wrap_dim(dim, 1) == 0):
         flat = x.reshape(-1)

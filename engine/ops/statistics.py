@@ -163,6 +163,10 @@ def corrcoef(input: Tensor) -> Tensor:  # noqa: A002
     stddev = (d.real if d.dtype.is_complex else d).sqrt()
     c = c / stddev.view(-1, 1)
     c = c / stddev.view(1, -1)
+    if c.dtype.is_complex:  # each part clipped: |c| may still exceed 1, as in torch
+        from engine.ops.complex_ops import complex as make_complex
+
+        return make_complex(c.real.clip(-1, 1), c.imag.clip(-1, 1))
     return c.clip(-1, 1)
 
 
@@ -250,8 +254,9 @@ def histc(input: Tensor, bins: int = 100, min: float = 0, max: float = 0, *,  # 
     from engine.ops.factories import linspace
 
     dt = input.dtype
-    if not dt.is_floating_point:
-        raise NotImplementedError(f"\"histogram_cpu\" not implemented for '{dt.short}'")
+    if not dt.is_floating_point:  # the first kernel to refuse the dtype names itself
+        kernel = "linspace_cpu" if dt is dtypes.bool_ else "aminmax_cpu" if dt.is_complex else "histogram_cpu"
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{dt.short}'")
     if bins <= 0:
         raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for dimension 0")
     if out is not None and out.dtype is not dt:

@@ -40,6 +40,14 @@ SNIPPETS = {
         "o = torch.empty(()); r = torch.vdot(v.detach(), w.detach(), out=o); same = r is o\n"
         "i = torch.vdot(torch.arange(3), torch.arange(3)); c = torch.vdot(torch.tensor([1 + 2j, 3 - 1j]), "
         "torch.tensor([2 - 1j, 1j])); e = torch.vdot(torch.ones(0), torch.ones(0))\n"),
+    "complex products' gradients (the conjugate on the other factor)": (
+        "grads = []\n"
+        "for f in (lambda z: z @ z.t(), lambda z: z @ z.t().conj(), lambda z: torch.bmm(z[None], z.t()[None]), "
+        "lambda z: torch.dot(z[0], z[1]).reshape(1), lambda z: torch.mv(z, z[0]), lambda z: torch.vdot(z[0], z[1]).reshape(1), "
+        "lambda z: torch.cov(z), lambda z: torch.corrcoef(z), lambda z: torch.addmm(z[:, :2], z, z.t())):\n"
+        "    y = torch.tensor([[1., 2., 4.], [3., 1., 5.]], requires_grad=True); z = torch.complex(y, y.flip(1))\n"
+        "    torch.view_as_real(f(z)).sum().backward(); grads.append(y.grad)\n"
+        "del y, z\n"),
     "cdist, each p": (
         "torch.manual_seed(0)\n"
         "a = torch.randn(4, 3, requires_grad=True); b = torch.randn(5, 3, requires_grad=True)\n"
