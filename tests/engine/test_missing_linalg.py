@@ -51,7 +51,8 @@ ERRORS = [
     "torch.slogdet(torch.ones(3))", "torch.slogdet(torch.ones(2, 3))", "torch.pinverse(torch.ones(3))",
     "torch.pinverse(torch.ones(3, 2, dtype=torch.int64))", "torch.lu(torch.ones(3))",
     "torch.lu(torch.ones(3, 3, dtype=torch.int64))", "torch.lu(torch.eye(3), pivot=False)",
-    "torch.cholesky(torch.eye(2).requires_grad_(), out=torch.empty(2, 2))", "torch.eye(2).cholesky(out=torch.empty(2, 2))",
+    "torch.cholesky(torch.eye(2).requires_grad_(), out=torch.empty(2, 2))", "torch.svd(torch.ones(2, 3).half())",
+    "torch.qr(torch.ones(2, 3).bfloat16())", "torch.cholesky(torch.eye(2).bfloat16())", "torch.slogdet(torch.eye(2).half())", "torch.eye(2).cholesky(out=torch.empty(2, 2))",
 ]
 
 # lu's gradient unpacks P, L and U with other ops than torch's lu_unpack: values compared, not graphs
