@@ -39,6 +39,8 @@ LU_DEPRECATED = (
     "LU, pivots, info = torch.lu(A, compute_pivots, get_infos=True)\nshould be replaced with\n"
     "LU, pivots, info = torch.linalg.lu_factor_ex(A, compute_pivots)")
 lu_with_info_type = _return_type("_lu_with_info", ("LU", "pivots", "info"))
+linalg_lu_factor_type = _return_type("linalg_lu_factor", ("LU", "pivots"))
+linalg_lu_factor_ex_type = _return_type("linalg_lu_factor_ex", ("LU", "pivots", "info"))
 
 
 def _floating(a: Tensor, op: str, kernel: str) -> None:
@@ -113,26 +115,46 @@ def slogdet(input: Tensor) -> tuple[Tensor, Tensor]:  # noqa: A002
     return slogdet_type(sign, logabsdet)
 
 
-def pinverse(input: Tensor, rcond: float = 1e-15) -> Tensor:  # noqa: A002
-    """linalg.pinv(A, rtol=rcond): A's SVD with the singular values at most rcond times the largest
-    dropped, V diag(1/S) U^H."""
+def _tolerance(value: Any, like: np.ndarray) -> np.ndarray:
+    return np.asarray(value._numpy_view() if isinstance(value, Tensor) else value, dtype=np.float64)
+
+
+def pinv(input: Tensor, *, atol: Any = None, rtol: Any = None, hermitian: bool = False) -> Tensor:  # noqa: A002
+    """torch.linalg.pinv: the singular values (or |eigenvalues| when hermitian) above max(atol, rtol *
+    the largest) inverted, the rest dropped (rtol defaults to eps * max(m, n), or 0 given only atol)."""
     if input.ndim < 2 or not (input.dtype.is_floating_point or input.dtype.is_complex) or input.dtype.itemsize == 2:
         raise RuntimeError(f"linalg.pinv({input.dtype.short}{{{list(input._shape)}}}): expected a tensor with 2 or more "
                            "dimensions of float, double, cfloat or cdouble types")
     x = input._numpy_view()
     m, n = x.shape[-2:]
+    if rtol is None:
+        given_atol = atol is not None and bool(np.any(_tolerance(atol, x) > 0))
+        rtol = 0.0 if given_atol else float(np.finfo(x.dtype).eps) * max(m, n)
+    atol = 0.0 if atol is None else atol
     if x.size == 0:
         value = np.zeros(x.shape[:-2] + (n, m), dtype=x.dtype)
     else:
-        u, s, vh = np.linalg.svd(x, full_matrices=False)
-        largest = s[..., :1]
-        keep = s > rcond * largest
+        if hermitian:
+            s, u = np.linalg.eigh(x)
+            largest = np.abs(s).max(axis=-1, keepdims=True)
+            vh, u_h = np.conj(np.swapaxes(u, -1, -2)), u
+        else:
+            u, s, vh = np.linalg.svd(x, full_matrices=False)
+            largest = s[..., :1]
+            u_h = np.conj(np.swapaxes(vh, -1, -2))
+        tol = np.maximum(_tolerance(atol, x)[..., None], _tolerance(rtol, x)[..., None] * largest)
+        keep = (np.abs(s) if hermitian else s) > tol
         with np.errstate(divide="ignore"):
             inverse = np.where(keep, 1 / np.where(keep, s, 1), 0).astype(x.dtype)
-        value = (np.conj(np.swapaxes(vh, -1, -2)) * inverse[..., None, :]) @ np.conj(np.swapaxes(u, -1, -2))
+        value = (u_h * inverse[..., None, :]) @ (vh if hermitian else np.conj(np.swapaxes(u, -1, -2)))
     result = Tensor._wrap(np.ascontiguousarray(value, dtype=x.dtype), input.dtype)
     record("LinalgPinvBackward0", result, (input,), save={"self": input}, save_outputs={"result": result})
     return result
+
+
+def pinverse(input: Tensor, rcond: float = 1e-15) -> Tensor:  # noqa: A002
+    """linalg.pinv with rcond as the relative tolerance (and no absolute one)."""
+    return pinv(input, atol=0.0, rtol=rcond)
 
 
 def _getrf(a: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
@@ -159,10 +181,8 @@ def _getrf(a: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
     return lu, pivots, info
 
 
-def lu(A: Tensor, pivot: bool = True, get_infos: bool = False) -> tuple[Tensor, ...]:  # noqa: N803 - torch's name
-    """torch.lu: linalg.lu_factor_ex's LU (column-major, as LAPACK leaves it) and int32 pivots, and the
-    info of each matrix with get_infos (a singular matrix is no error here)."""
-    warn_once(LU_DEPRECATED, stacklevel=4)
+def _factor(A: Tensor, pivot: bool) -> tuple[Tensor, Tensor, Tensor]:  # noqa: N803 - torch's name
+    """linalg.lu_factor_ex: LU (column-major, as LAPACK leaves it), int32 pivots and each matrix's info."""
     if A.ndim < 2:
         raise RuntimeError(f"torch.lu_factor: Expected tensor with 2 or more dimensions. Got size: "
                            f"{list(A._shape)} instead")
@@ -184,7 +204,39 @@ def lu(A: Tensor, pivot: bool = True, get_infos: bool = False) -> tuple[Tensor, 
     info_t = Tensor._wrap(infos.reshape(batch), dtypes.int32)
     record("LinalgLuFactorExBackward0", lu_t, (A,), save_outputs={"LU": lu_t},
            save={"pivots": pivots_t}, values={"pivot": pivot})
+    return lu_t, pivots_t, info_t
+
+
+def lu(A: Tensor, pivot: bool = True, get_infos: bool = False) -> tuple[Tensor, ...]:  # noqa: N803 - torch's name
+    """torch.lu: linalg.lu_factor_ex's factors, with the infos on request (a singular matrix is no error)."""
+    warn_once(LU_DEPRECATED, stacklevel=4)
+    lu_t, pivots_t, info_t = _factor(A, pivot)
     return lu_with_info_type(lu_t, pivots_t, info_t) if get_infos else (lu_t, pivots_t)
+
+
+def _check_singular(A: Tensor, info: Tensor, op: str) -> None:  # noqa: N803
+    """torch's _linalg_check_errors for an LU: the first matrix with a zero pivot, named by its batch index."""
+    infos = info._numpy_view().reshape(-1)
+    bad = np.flatnonzero(infos > 0)
+    if bad.size:
+        where = f"(Batch element {int(bad[0])}): " if A.ndim > 2 else ""
+        k = int(infos[bad[0]])
+        raise RuntimeError(f"{op}: {where}U[{k},{k}] is zero and using it on lu_solve would result in a division by "
+                           "zero. If you still want to perform the factorization, consider calling linalg.lu(A, pivot) "
+                           "or linalg.lu_factor_ex(A, pivot)")
+
+
+def lu_factor_ex(A: Tensor, *, pivot: bool = True, check_errors: bool = False) -> tuple[Tensor, Tensor, Tensor]:  # noqa: N803
+    lu_t, pivots_t, info_t = _factor(A, pivot)
+    if check_errors:
+        _check_singular(A, info_t, "torch.linalg.lu_factor_ex")
+    return linalg_lu_factor_ex_type(lu_t, pivots_t, info_t)
+
+
+def lu_factor(A: Tensor, *, pivot: bool = True) -> tuple[Tensor, Tensor]:  # noqa: N803
+    lu_t, pivots_t, info_t = _factor(A, pivot)
+    _check_singular(A, info_t, "torch.linalg.lu_factor")
+    return linalg_lu_factor_type(lu_t, pivots_t)
 
 
 def _cholesky_method(self: Tensor, upper: bool = False) -> Tensor:

@@ -1,5 +1,5 @@
 """The top-level linear algebra kept from before torch.linalg (svd, qr, cholesky, slogdet, pinverse,
-lu) against torch 2.13: values, strides, return types, grad_fn names, first and second derivatives,
+lu) and the torch.linalg forms their deprecations point to (lu_factor, lu_factor_ex, pinv) against torch 2.13: values, strides, return types, grad_fn names, first and second derivatives,
 errors, and the deprecation warnings torch gives once per process."""
 
 import warnings
@@ -34,6 +34,14 @@ SNIPPETS = {
         "torch.manual_seed(0)\na = torch.randn(4, 3, dtype=torch.float64, requires_grad=True)\n"
         "p = torch.pinverse(a); p2 = a.t().pinverse(); p3 = torch.pinverse(a, rcond=0.5); (p.sum() + p2.sum() + p3.sum()).backward()\n"
         "b = torch.pinverse(torch.randn(2, 3, 2)); e = torch.pinverse(torch.ones(0, 2))\n"),
+    "linalg.lu_factor and linalg.pinv, which the deprecations point to": (
+        "a = torch.tensor([[1., 2., 3.], [4., 5., 6.], [7., 8., 10.]], requires_grad=True)\n"
+        "r = torch.linalg.lu_factor(a); t = type(r).__name__; text = repr(r); (r.LU * torch.arange(9.).view(3, 3)).sum().backward()\n"
+        "e = torch.linalg.lu_factor_ex(torch.tensor([[1., 2.], [2., 4.]])); te = type(e).__name__\n"
+        "torch.manual_seed(0)\nb = torch.randn(4, 3, dtype=torch.float64, requires_grad=True)\n"
+        "p1 = torch.linalg.pinv(b); p2 = torch.linalg.pinv(b, atol=0.5); p3 = torch.linalg.pinv(b, rtol=torch.tensor(0.3, dtype=torch.float64))\n"
+        "h = b.detach()[:3] @ b.detach()[:3].t(); h.requires_grad_(); p4 = torch.linalg.pinv(h, hermitian=True)\n"
+        "(p1.sum() + p2.sum() + p3.sum() + p4.sum()).backward(); p5 = torch.linalg.pinv(torch.ones(2, 3, dtype=torch.float64))\n"),
     "lu": (
         QUIET + "a = torch.tensor([[1., 2., 3.], [4., 5., 6.], [7., 8., 10.]], requires_grad=True)\n"
         "lu, p = torch.lu(a); (lu * torch.arange(9.).view(3, 3)).sum().backward()\n"
@@ -52,7 +60,10 @@ ERRORS = [
     "torch.pinverse(torch.ones(3, 2, dtype=torch.int64))", "torch.lu(torch.ones(3))",
     "torch.lu(torch.ones(3, 3, dtype=torch.int64))", "torch.lu(torch.eye(3), pivot=False)",
     "torch.cholesky(torch.eye(2).requires_grad_(), out=torch.empty(2, 2))", "torch.svd(torch.ones(2, 3).half())",
-    "torch.qr(torch.ones(2, 3).bfloat16())", "torch.cholesky(torch.eye(2).bfloat16())", "torch.slogdet(torch.eye(2).half())", "torch.eye(2).cholesky(out=torch.empty(2, 2))",
+    "torch.qr(torch.ones(2, 3).bfloat16())", "torch.linalg.lu_factor(torch.tensor([[1., 2.], [2., 4.]]))",
+    "torch.linalg.lu_factor(torch.tensor([[[1., 2.], [2., 4.]]]))", "torch.linalg.lu_factor(torch.ones(3))",
+    "torch.linalg.lu_factor_ex(torch.tensor([[1., 2.], [2., 4.]]), check_errors=True)",
+    "torch.linalg.pinv(torch.ones(3))", "torch.linalg.pinv(torch.ones(2, 2, dtype=torch.int64))", "torch.cholesky(torch.eye(2).bfloat16())", "torch.slogdet(torch.eye(2).half())", "torch.eye(2).cholesky(out=torch.empty(2, 2))",
 ]
 
 # lu's gradient unpacks P, L and U with other ops than torch's lu_unpack: values compared, not graphs
