@@ -115,7 +115,8 @@ def slogdet(input: Tensor) -> tuple[Tensor, Tensor]:  # noqa: A002
     return slogdet_type(sign, logabsdet)
 
 
-def _tolerance(value: Any, like: np.ndarray) -> np.ndarray:
+def _tolerance(value: Any) -> np.ndarray:
+    """atol / rtol, a number or a tensor (one per matrix), in double."""
     return np.asarray(value._numpy_view() if isinstance(value, Tensor) else value, dtype=np.float64)
 
 
@@ -128,7 +129,7 @@ def pinv(input: Tensor, *, atol: Any = None, rtol: Any = None, hermitian: bool =
     x = input._numpy_view()
     m, n = x.shape[-2:]
     if rtol is None:
-        given_atol = atol is not None and bool(np.any(_tolerance(atol, x) > 0))
+        given_atol = atol is not None and bool(np.any(_tolerance(atol) > 0))
         rtol = 0.0 if given_atol else float(np.finfo(x.dtype).eps) * max(m, n)
     atol = 0.0 if atol is None else atol
     if x.size == 0:
@@ -142,7 +143,7 @@ def pinv(input: Tensor, *, atol: Any = None, rtol: Any = None, hermitian: bool =
             u, s, vh = np.linalg.svd(x, full_matrices=False)
             largest = s[..., :1]
             u_h = np.conj(np.swapaxes(vh, -1, -2))
-        tol = np.maximum(_tolerance(atol, x)[..., None], _tolerance(rtol, x)[..., None] * largest)
+        tol = np.maximum(_tolerance(atol)[..., None], _tolerance(rtol)[..., None] * largest)
         keep = (np.abs(s) if hermitian else s) > tol
         with np.errstate(divide="ignore"):
             inverse = np.where(keep, 1 / np.where(keep, s, 1), 0).astype(x.dtype)
