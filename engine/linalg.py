@@ -296,6 +296,12 @@ def pinv(A: Tensor, *, atol: Any = None, rtol: Any = None, hermitian: bool = Fal
     return pseudo_inverse(A, atol=atol, rtol=rtol, hermitian=hermitian)
 
 
+def lu(A: Tensor, *, pivot: bool = True) -> Any:  # noqa: N803
+    from engine.ops.legacy_linalg import linalg_lu
+
+    return linalg_lu(A, pivot=pivot)
+
+
 def lu_factor(A: Tensor, *, pivot: bool = True) -> Any:  # noqa: N803
     from engine.ops.legacy_linalg import lu_factor as factor
 
@@ -319,4 +325,4 @@ def matrix_power(A: Tensor, n: int, *, out: Tensor | None = None) -> Tensor:  # 
 __all__ = ["LinAlgError", "cholesky", "cross", "det", "eigh", "eigvalsh", "inv", "matrix_norm", "matrix_power", "norm",
            "qr", "slogdet",
            "solve", "solve_triangular", "svd", "svdvals", "vector_norm",
-           "lu_factor", "lu_factor_ex", "pinv"]
+           "lu", "lu_factor", "lu_factor_ex", "pinv"]

@@ -40,6 +40,8 @@ LU_DEPRECATED = (
     "LU, pivots, info = torch.linalg.lu_factor_ex(A, compute_pivots)")
 lu_with_info_type = _return_type("_lu_with_info", ("LU", "pivots", "info"))
 linalg_lu_factor_type = _return_type("linalg_lu_factor", ("LU", "pivots"))
+lu_unpack_type = _return_type("lu_unpack", ("P", "L", "U"))
+linalg_lu_type = _return_type("linalg_lu", ("P", "L", "U"))
 linalg_lu_factor_ex_type = _return_type("linalg_lu_factor_ex", ("LU", "pivots", "info"))
 
 
@@ -240,6 +242,49 @@ def lu_factor(A: Tensor, *, pivot: bool = True) -> tuple[Tensor, Tensor]:  # noq
     return linalg_lu_factor_type(lu_t, pivots_t)
 
 
+def unpacked(lu_values: np.ndarray, pivots: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """P, L and U of packed LU factors (A = P L U): L's unit diagonal below, U on and above it, P the
+    permutation the 1-based row swaps make."""
+    m, n = lu_values.shape[-2:]
+    k = min(m, n)
+    lower = np.tril(lu_values[..., :, :k], -1) + np.eye(m, k, dtype=lu_values.dtype)
+    upper = np.triu(lu_values[..., :k, :])
+    order = np.broadcast_to(np.arange(m), pivots.shape[:-1] + (m,)).copy()
+    swaps = pivots.astype(np.int64) - 1
+    for index in np.ndindex(*swaps.shape[:-1]):
+        row = order[index]
+        for j, p in enumerate(swaps[index]):
+            row[j], row[p] = row[p], row[j]
+    permutation = np.zeros(order.shape + (m,), dtype=lu_values.dtype)
+    np.put_along_axis(permutation, order[..., None], 1, axis=-1)
+    return np.ascontiguousarray(np.swapaxes(permutation, -1, -2)), lower, upper
+
+
+def lu_unpack(LU_data: Tensor, LU_pivots: Tensor, unpack_data: bool = True,  # noqa: N803 - torch's names
+              unpack_pivots: bool = True) -> tuple[Tensor, Tensor, Tensor]:
+    p, lower, upper = unpacked(LU_data._numpy_view(), LU_pivots._numpy_view())
+    empty = np.zeros(0, LU_data.dtype.np)
+    p_t = Tensor._wrap(p if unpack_pivots else empty.copy(), LU_data.dtype)
+    lower_t = Tensor._wrap(np.array(lower if unpack_data else empty, order="C"), LU_data.dtype)
+    upper_t = Tensor._wrap(np.array(upper if unpack_data else empty, order="C"), LU_data.dtype)
+    record("LuUnpackBackward0", (lower_t, upper_t), (LU_data,),
+           values={"LU_data_sym_argsize_minus_1": LU_data._shape[-1], "LU_data_sym_argsize_minus_2": LU_data._shape[-2]})
+    return lu_unpack_type(p_t, lower_t, upper_t)
+
+
+def linalg_lu(A: Tensor, *, pivot: bool = True) -> tuple[Tensor, Tensor, Tensor]:  # noqa: N803
+    """torch.linalg.lu: the factorisation unpacked (LinalgLuBackward0, which saves P, L and U)."""
+    from engine.autograd import grad_mode
+
+    with grad_mode.no_grad():
+        lu_t, pivots_t, _ = _factor(A, pivot)
+    p, lower, upper = unpacked(lu_t._numpy_view(), pivots_t._numpy_view())
+    p_t, lower_t, upper_t = (Tensor._wrap(np.array(x, order="C"), A.dtype) for x in (p, lower, upper))
+    record("LinalgLuBackward0", (lower_t, upper_t), (A,), save={"P": p_t}, save_outputs={"L": lower_t, "U": upper_t},
+           values={"pivot": pivot})
+    return linalg_lu_type(p_t, lower_t, upper_t)
+
+
 def _cholesky_method(self: Tensor, upper: bool = False) -> Tensor:
     return cholesky(self, upper)
 
@@ -248,5 +293,5 @@ _cholesky_method.__name__ = _cholesky_method.__qualname__ = "cholesky"  # as a T
 
 
 FUNCTIONS: dict[str, Callable[..., Any]] = {"svd": svd, "qr": qr, "cholesky": cholesky, "slogdet": slogdet,
-                                            "pinverse": pinverse, "lu": lu}
+                                            "pinverse": pinverse, "lu": lu, "lu_unpack": lu_unpack}
 METHODS: dict[str, Callable[..., Any]] = dict(FUNCTIONS, cholesky=_cholesky_method)

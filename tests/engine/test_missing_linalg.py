@@ -1,5 +1,6 @@
 """The top-level linear algebra kept from before torch.linalg (svd, qr, cholesky, slogdet, pinverse,
-lu) and the torch.linalg forms their deprecations point to (lu_factor, lu_factor_ex, pinv) against torch 2.13: values, strides, return types, grad_fn names, first and second derivatives,
+lu) and the torch.linalg forms their deprecations point to (lu_factor, lu_factor_ex, lu, lu_unpack,
+pinv) against torch 2.13: values, strides, return types, grad_fn names, first and second derivatives,
 errors, and the deprecation warnings torch gives once per process."""
 
 import warnings
@@ -42,6 +43,14 @@ SNIPPETS = {
         "p1 = torch.linalg.pinv(b); p2 = torch.linalg.pinv(b, atol=0.5); p3 = torch.linalg.pinv(b, rtol=torch.tensor(0.3, dtype=torch.float64))\n"
         "h = b.detach()[:3] @ b.detach()[:3].t(); h.requires_grad_(); p4 = torch.linalg.pinv(h, hermitian=True)\n"
         "(p1.sum() + p2.sum() + p3.sum() + p4.sum()).backward(); p5 = torch.linalg.pinv(torch.ones(2, 3, dtype=torch.float64))\n"),
+    "linalg.lu and lu_unpack": (
+        "a = torch.tensor([[1., 2., 3.], [4., 5., 6.], [7., 8., 10.]], requires_grad=True)\n"
+        "LU, piv = torch.linalg.lu_factor(a); r = torch.lu_unpack(LU, piv); t = type(r).__name__; (r.L * 2 + r.U * 3).sum().backward()\n"
+        "r2 = torch.lu_unpack(LU, piv, unpack_data=False); r3 = torch.lu_unpack(LU.detach(), piv, unpack_pivots=False)\n"
+        "b = torch.tensor([[1., 2., 3.], [4., 5., 6.], [7., 8., 10.]], requires_grad=True)\n"
+        "P, L, U = torch.linalg.lu(b); tl = type(torch.linalg.lu(b.detach())).__name__; (L.sin().sum() + U.cos().sum()).backward()\n"
+        "torch.manual_seed(0)\nw = torch.randn(2, 4, dtype=torch.float64, requires_grad=True); pw, lw, uw = torch.linalg.lu(w)\n"
+        "(lw.sum() + (uw * uw).sum()).backward()\n"),
     "lu": (
         QUIET + "a = torch.tensor([[1., 2., 3.], [4., 5., 6.], [7., 8., 10.]], requires_grad=True)\n"
         "lu, p = torch.lu(a); (lu * torch.arange(9.).view(3, 3)).sum().backward()\n"
@@ -67,7 +76,11 @@ ERRORS = [
 ]
 
 # lu's gradient unpacks P, L and U with other ops than torch's lu_unpack: values compared, not graphs
-LU_SAMPLES = [("torch.lu(a)[0]", "r4x4"), ("torch.lu(a)[0]", "r3x5"), ("torch.lu(a)[0]", "r2x5x3")]
+LU_SAMPLES = [("torch.lu(a)[0]", "r4x4"), ("torch.lu(a)[0]", "r3x5"), ("torch.lu(a)[0]", "r2x5x3"),
+              ("torch.linalg.lu(a)[1]", "r4x4"), ("torch.linalg.lu(a)[2]", "r3x5"),
+              ("torch.stack([torch.linalg.lu(a)[1].sum(), torch.linalg.lu(a)[2].sum()])", "r5x3"),
+              ("torch.lu_unpack(*torch.linalg.lu_factor(a))[1]", "r4x4"), ("torch.lu_unpack(*torch.linalg.lu_factor(a))[2]", "r3x5"),
+              ("torch.lu_unpack(*torch.linalg.lu_factor(a))[1]", "r5x3")]
 
 DERIVATIVE_SAMPLES = [
     ("torch.svd(a)[1]", "r4x3"), ("torch.svd(a)[2].abs()", "r4x3"), ("torch.qr(a)[1].abs()", "r4x3"),

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from engine.autograd.derivatives import rule
 from engine.autograd.derivatives.linalg import cholesky_backward
 from engine.autograd.derivatives.reduction import signed
@@ -96,30 +94,25 @@ DERIVATIVES.update({
 
 
 def _lu_unpack(lu: Any, pivots: Any) -> tuple[Any, Any, Any]:
-    """P, L and U of a packed LU factorisation (lu_unpack): L's unit diagonal below, U on and above it,
-    P the permutation the 1-based row swaps make, such that A = P L U."""
+    """P, L and U of a packed LU factorisation, L and U in engine ops (their graph records under
+    create_graph), P a constant."""
     import engine
+    from engine.ops.legacy_linalg import unpacked
 
     m, n = lu._shape[-2:]
     k = min(m, n)
-    eye = engine.eye(m, k, dtype=lu.dtype)
-    lower = lu[..., :, :k].tril(-1) + eye
+    lower = lu[..., :, :k].tril(-1) + engine.eye(m, k, dtype=lu.dtype)
     upper = lu[..., :k, :].triu()
-    order = np.tile(np.arange(m), pivots._shape[:-1] + (1,))
-    swaps = pivots._numpy_view().astype(np.int64) - 1
-    for index in np.ndindex(*swaps.shape[:-1]):
-        row = order[index]
-        for j, p in enumerate(swaps[index]):
-            row[j], row[p] = row[p], row[j]
-    permutation = np.zeros(order.shape + (m,), dtype=lu.dtype.np)
-    np.put_along_axis(permutation, order[..., None], 1, axis=-1)
-    return engine.tensor(np.swapaxes(permutation, -1, -2)), lower, upper
+    return engine.tensor(unpacked(lu._numpy_view(), pivots._numpy_view())[0]), lower, upper
 
 
 def linalg_lu_backward(l_grad: Any, u_grad: Any, p: Any, lower: Any, upper: Any) -> Any:
-    """ATen's linalg_lu_backward (with pivoting): square, wide (m < n) and tall (m > n) cases."""
+    """ATen's linalg_lu_backward (with pivoting): square, wide (m < n) and tall (m > n) cases (an output
+    without a gradient counts as a zero one)."""
     import engine
 
+    l_grad = engine.zeros_like(lower) if l_grad is None else l_grad
+    u_grad = engine.zeros_like(upper) if u_grad is None else u_grad
     solve = engine.linalg.solve_triangular
     m, n = lower._shape[-2], upper._shape[-1]
     k = min(m, n)
@@ -150,4 +143,34 @@ def lu_factor_ex_backward(c: Any, grad: Any) -> Any:
     return linalg_lu_backward(grad.narrow(-1, 0, k), grad.narrow(-2, 0, k), p, lower, upper)
 
 
+def lu_unpack_backward(c: Any, grads: list[Any]) -> Any:
+    """ATen's lu_unpack_backward: L's gradient below the diagonal, U's on and above it, in LU's shape."""
+    import engine
+
+    l_grad, u_grad = grads
+    m, n = c.LU_data_sym_argsize_minus_2, c.LU_data_sym_argsize_minus_1
+    k = min(m, n)
+    l_grad = engine.zeros(l_grad_shape(grads, m, k)) if l_grad is None else l_grad
+    u_grad = engine.zeros(u_grad_shape(grads, k, n)) if u_grad is None else u_grad
+    if m == n:
+        return l_grad.tril(-1) + u_grad.triu()
+    if m < n:
+        return engine.cat([l_grad.tril(-1) + u_grad.narrow(-1, 0, k).triu(), u_grad.narrow(-1, k, n - k)], -1)
+    return engine.cat([l_grad.narrow(-2, 0, k).tril(-1) + u_grad.triu(), l_grad.narrow(-2, k, m - k)], -2)
+
+
+def l_grad_shape(grads: list[Any], m: int, k: int) -> tuple[int, ...]:
+    other = grads[1]
+    return (*other._shape[:-2], m, k)
+
+
+def u_grad_shape(grads: list[Any], k: int, n: int) -> tuple[int, ...]:
+    other = grads[0]
+    return (*other._shape[:-2], k, n)
+
+
 DERIVATIVES["LinalgLuFactorExBackward0"] = rule("A", saves="LU, pivots", keeps="pivot", A=lu_factor_ex_backward)
+DERIVATIVES["LinalgLuBackward0"] = rule("A", saves="P, L, U", keeps="pivot", grads_list=True,
+                                        A=lambda c, grads: linalg_lu_backward(grads[0], grads[1], c.P, c.L, c.U))
+DERIVATIVES["LuUnpackBackward0"] = rule("LU_data", keeps="LU_data_sym_argsize_minus_1, LU_data_sym_argsize_minus_2",
+                                        grads_list=True, LU_data=lu_unpack_backward)
