@@ -12,7 +12,7 @@ from typing import Any
 
 from engine import allocator as allocation
 from engine import devices, runtime
-from engine.cuda_allocator import CachingAllocator, OutOfMemoryError
+from engine.cuda_allocator import CachingAllocator, OutOfMemoryError, round_size
 from engine.devices import NOT_COMPILED
 
 DEFAULT_CAPACITY = 16 * 1024**3  # a 16 GiB card unless told otherwise
@@ -68,6 +68,13 @@ def take_block(nbytes: int) -> Block:
         devices.state.cuda_in_use = True
         placement.engage()
     return _device, owner, handle
+
+
+def beyond_the_card(nbytes: int) -> bool:
+    """Whether `nbytes` cannot fit the card even with every cached block released, so that torch's
+    caching allocator would fail with its out-of-memory error whatever the host can hold."""
+    owner = _device.allocator
+    return round_size(nbytes) > owner.capacity - owner.memory_allocated()
 
 
 def release_block(block: Block, nbytes: int, host: allocation.Allocator) -> None:

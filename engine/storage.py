@@ -46,7 +46,13 @@ class Storage:
     @classmethod
     def allocate(cls, count: int, np_dtype: np.dtype) -> Storage:
         np_dtype = np.dtype(np_dtype)
-        return cls.wrap(allocation.allocator.new_buffer(count, np_dtype))
+        try:
+            flat = allocation.allocator.new_buffer(count, np_dtype)
+        except RuntimeError:
+            if devices.state.current.type == "cuda":
+                _refuse_beyond_the_card(count * np_dtype.itemsize)
+            raise
+        return cls.wrap(flat)
 
     @classmethod
     def wrap(cls, flat: np.ndarray) -> Storage:
@@ -83,6 +89,15 @@ class Storage:
 
             cuda.release_block(self.block, old, self.owner)
             self.block = cuda.take_block(self.nbytes)
+
+
+def _refuse_beyond_the_card(nbytes: int) -> None:
+    """A device tensor the host cannot hold: when the card could not hold it either, the answer is
+    the card's (CUDA out of memory, counted in its stats), as on a GPU; else the host's."""
+    from engine import cuda
+
+    if cuda.beyond_the_card(nbytes):
+        cuda.release_block(cuda.take_block(nbytes), nbytes, allocation.allocator)
 
 
 class DeviceStorage(Storage):

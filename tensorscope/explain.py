@@ -198,10 +198,18 @@ def explain(history: Sequence[Snapshot]) -> str | None:
                 "step, not a million), or split the loop over several statements.")
     host = _HOST_OUT_OF_MEMORY.search(message)
     if host:
+        on_the_card = (" The simulated CUDA card keeps its tensors' values in this session's memory too, so a "
+                       "tensor the card could hold may still be too big here." if "cuda" in snap.source else "")
         return (f"That is {_size(int(host[1]))}: more than this session may use (the worker's memory limit, "
                 "`--memory-limit`, 4 GiB unless you chose another, or the machine's free memory). A tensor takes "
                 "the product of its shape times the bytes of its dtype (4 for float32): use a smaller shape, or "
-                "a smaller dtype such as float16.")
+                f"a smaller dtype such as float16.{on_the_card}")
+    if message.startswith("CUDA out of memory."):
+        return ("The simulated card's caching allocator could not find room for this tensor, even after giving "
+                "back every cached block it held, as a real GPU's allocator does before it gives up. What is "
+                "allocated stays allocated until no tensor (no name, no saved tensor of a graph) refers to it: "
+                "`del` what you no longer need, compute under `torch.no_grad()` what needs no gradient, or use "
+                "smaller batches. The memory line shows allocated against reserved bytes.")
     return explain_gap(snap.error.type, message, [s.source for s in history])
 
 

@@ -121,6 +121,29 @@ def test_a_small_card_runs_out_of_memory_like_pytorch():
     assert isinstance(caught.value, RuntimeError) and keep.is_cuda
 
 
+def test_a_tensor_larger_than_the_card_fails_on_the_card_even_when_the_host_cannot_hold_it(monkeypatch):
+    from engine.allocator import Allocator
+
+    torch.cuda.configure(enabled=True, capacity_bytes=1024**3)
+    monkeypatch.setattr(Allocator, "budget_bytes", 512 * MiB)  # the host holds less than the card
+    with pytest.raises(OutOfMemoryError) as caught:
+        torch.zeros(2 * 1024**3, dtype=torch.uint8, device="cuda")
+    assert str(caught.value).startswith("CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity "
+                                        "of 1024.00 MiB")
+    assert torch.cuda.memory_stats()["num_ooms"] == 1 and allocator.device_bytes == 0
+
+
+def test_a_tensor_the_card_holds_but_the_host_cannot_fails_on_the_host_and_leaves_the_card_untouched(monkeypatch):
+    from engine.allocator import Allocator
+
+    torch.cuda.configure(enabled=True, capacity_bytes=1024**3)
+    monkeypatch.setattr(Allocator, "budget_bytes", 512 * MiB)
+    with pytest.raises(RuntimeError, match="^DefaultCPUAllocator: not enough memory: you tried to allocate 805306368"):
+        torch.zeros(768 * MiB, dtype=torch.uint8, device="cuda")
+    stats = torch.cuda.memory_stats()
+    assert stats["num_ooms"] == 0 and stats["allocated_bytes.all.peak"] == 0 and torch.cuda.memory_reserved() == 0
+
+
 def test_without_the_device_cuda_is_unavailable_as_on_a_cpu_build():
     torch.cuda.configure(enabled=False)
     assert not torch.cuda.is_available()

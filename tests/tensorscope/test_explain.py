@@ -404,6 +404,26 @@ def test_a_tensor_too_big_for_the_session_is_told_in_units_a_person_reads():
     assert "`--memory-limit`" in text and "float16" in text
 
 
+def test_a_tensor_larger_than_the_simulated_card_is_the_cards_out_of_memory_error_explained():
+    session = Session(cuda=True)
+    session.run(IMPORTS + "x = torch.zeros(5 * 2**30, device='cuda')\n")
+    snap = session.steps[-1].snapshot
+    assert snap.error.message.startswith("CUDA out of memory. Tried to allocate 20.00 GiB. GPU 0 has a total capacity")
+    text = explain([step.snapshot for step in session.steps])
+    assert text.startswith("The simulated card's caching allocator could not find room for this tensor")
+
+
+def test_a_card_tensor_too_big_for_the_session_says_the_card_keeps_its_values_in_the_session(monkeypatch):
+    from engine.allocator import Allocator
+
+    monkeypatch.setattr(Allocator, "budget_bytes", 2**30)
+    session = Session(cuda=True)
+    session.run(IMPORTS + "x = torch.zeros(2**29, device='cuda')\n")  # 2 GiB: the card holds it, the session not
+    text = explain([step.snapshot for step in session.steps])
+    assert text.startswith("That is 2.0 GiB (2,147,483,648 bytes): more than this session may use")
+    assert text.endswith("so a tensor the card could hold may still be too big here.")
+
+
 def test_a_modules_weight_changed_in_place_is_named_and_the_statement_itself_goes_under_no_grad():
     text = story("""\
         fc = nn.Linear(2, 2)
