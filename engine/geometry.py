@@ -67,7 +67,7 @@ def preserved_strides(shape: Sequence[int], stride: Sequence[int]) -> Shape:
     step = 1
     for d in reversed(order):
         result[d] = step
-        step *= max(shape[d], 1)
+        step *= shape[d]
     return tuple(result)
 
 
@@ -146,6 +146,36 @@ def _channels_last(shape: Sequence[int], stride: Sequence[int]) -> bool:
 def channels_last_strides(shape: Sequence[int]) -> Shape:
     n, c, h, w = (max(s, 1) for s in shape)
     return (h * w * c, 1, w * c, c)
+
+
+def suggested_memory_format(shape: Sequence[int], stride: Sequence[int]) -> str:
+    """TensorBase::suggest_memory_format: "channels_last" for a 4-d tensor whose strides are like
+    channels-last (is_channels_last_strides_2d_s4), "channels_last_3d" for such a 5-d one, else
+    "contiguous". The test walks C, then the spatial dims innermost first, then N, each stride at
+    least the last times its size; a zero C stride, an empty dim, or N stepping as C does (the
+    N111 ambiguity) falls back to contiguous."""
+    if len(shape) not in (4, 5) or stride[1] == 0:
+        return "contiguous"
+    least = 0
+    for d in (1, 3, 2, 0) if len(shape) == 4 else (1, 4, 3, 2, 0):
+        if shape[d] == 0 or stride[d] < least or (d == 0 and least == stride[1]):
+            return "contiguous"
+        least = stride[d] * shape[d] if shape[d] > 1 else stride[d]
+    return "channels_last" if len(shape) == 4 else "channels_last_3d"
+
+
+def memory_format_strides(shape: Sequence[int], memory_format: str) -> Shape:
+    """The strides of an empty tensor made with `memory_format` (channels-last: C innermost, then the
+    spatial dims, then N)."""
+    if memory_format == "contiguous":
+        return contiguous_strides(shape)
+    order = (1, 3, 2, 0) if memory_format == "channels_last" else (1, 4, 3, 2, 0)
+    result = [0] * len(shape)
+    step = 1
+    for d in order:
+        result[d] = step
+        step *= shape[d]
+    return tuple(result)
 
 
 def iterator_strides(shape: Sequence[int], operands: Sequence[tuple[Sequence[int], Sequence[int]]]) -> Shape:

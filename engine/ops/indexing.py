@@ -785,10 +785,40 @@ def cat(tensors: Sequence[Tensor], dim: int = 0, *, out: Tensor | None = None) -
     result = np.concatenate([t._numpy_view().astype(dt.np, copy=False) for t in joined], axis=d)
     if out is not None:
         _check_cat_out(out, dt, tensors)
-    return _finish("CatBackward0", "cat", result, dt, tuple(tensors), out=out, layout="contiguous",
+    layout = _cat_memory_format([(t._shape, t._stride) for t in tensors])
+    return _finish("CatBackward0", "cat", result, dt, tuple(tensors), out=out, layout=layout,
                    values={"dim": dim, "_sizes": [t._shape for t in tensors], "_d": d},
                    after_resize=None if out is None else lambda: _check_cat_overlap(
                        out, [t for t, skip in zip(tensors, skipped) if not skip]))
+
+
+def _cat_memory_format(layouts: Sequence[tuple[tuple[int, ...], tuple[int, ...]]]) -> str:
+    """cat_compute_output_memory_format: the inputs' suggested memory format where they all suggest
+    the same one (channels-last 4-d or 5-d inputs give a channels-last result), else contiguous."""
+    formats = {geometry.suggested_memory_format(shape, stride) for shape, stride in layouts}
+    return formats.pop() if len(formats) == 1 else "contiguous"
+
+
+def _stack_strides(tensors: Sequence[Tensor], d: int, shape: tuple[int, ...], out: bool) -> tuple[int, ...]:
+    """The layout of stack's result: ATen cats the inputs along d and views the result with the new
+    dim split off, or, stacking past the last dim, cats them unsqueezed there; an out= is resized
+    row-major first unless stacked past the last dim (stack_out)."""
+    ndim = tensors[0].ndim
+    if d == ndim:
+        unsqueezed = [_unsqueezed(t._shape, t._stride, d) for t in tensors]
+        return geometry.memory_format_strides(shape, _cat_memory_format(unsqueezed))
+    if out:
+        return geometry.contiguous_strides(shape)
+    joined = list(tensors[0]._shape)
+    joined[d] *= len(tensors)
+    strides = geometry.memory_format_strides(joined, _cat_memory_format([(t._shape, t._stride) for t in tensors]))
+    return geometry.view_strides(tuple(joined), strides, shape) or geometry.contiguous_strides(shape)
+
+
+def _unsqueezed(shape: tuple[int, ...], stride: tuple[int, ...], d: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The layout of `t.unsqueeze(d)`, as stack cats its inputs."""
+    step = shape[d] * stride[d] if d < len(shape) else 1
+    return shape[:d] + (1,) + shape[d:], stride[:d] + (step,) + stride[d:]
 
 
 def _check_cat_out(out: Tensor, dt: dtypes.dtype, tensors: Sequence[Tensor], op: str = "cat") -> None:
@@ -822,7 +852,8 @@ def stack(tensors: Sequence[Tensor], dim: int = 0, *, out: Tensor | None = None)
     if out is not None:
         _check_cat_out(out, dt, tensors, "stack")
     # torch cats the inputs unsqueezed: views of their own, so an empty one overlaps nothing, out included
-    return _finish("StackBackward0", "stack", result, dt, tuple(tensors), out=out, layout="contiguous",
+    layout = _stack_strides(tensors, d, result.shape, out is not None)
+    return _finish("StackBackward0", "stack", result, dt, tuple(tensors), out=out, layout=layout,
                    values={"dim": dim, "_count": len(tensors)},
                    after_resize=None if out is None else lambda: _check_cat_overlap(
                        out, [t for t in tensors if t.numel()]))

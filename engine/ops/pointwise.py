@@ -93,10 +93,13 @@ def write_out(out: Tensor, result: np.ndarray, op: str, inputs: tuple[Any, ...],
     return out
 
 
-def output_strides(shape: tuple[int, ...], inputs: tuple[Any, ...], layout: str) -> tuple[int, ...] | None:
+def output_strides(shape: tuple[int, ...], inputs: tuple[Any, ...],
+                   layout: str | tuple[int, ...]) -> tuple[int, ...] | None:
     """The strides torch gives an op's new output: TensorIterator's rule from the tensor inputs
-    ("iterator"), row-major ("contiguous"), the first input's preserve_format ("preserve"); None
-    keeps numpy's."""
+    ("iterator"), row-major ("contiguous"), a memory format ("channels_last", "channels_last_3d"),
+    the first input's preserve_format ("preserve"), or strides given as they are; None keeps numpy's."""
+    if isinstance(layout, tuple):
+        return layout
     if layout == "iterator":
         if len(shape) < 2:
             return None
@@ -106,6 +109,8 @@ def output_strides(shape: tuple[int, ...], inputs: tuple[Any, ...], layout: str)
         return geometry.iterator_strides(shape, operands)
     if layout == "contiguous":
         return geometry.contiguous_strides(shape)
+    if layout in ("channels_last", "channels_last_3d"):
+        return geometry.memory_format_strides(shape, layout)
     if layout == "preserve":
         first = inputs[0]
         return geometry.like_strides(first._shape, first._stride)
@@ -131,7 +136,8 @@ def iterated(result: np.ndarray, dtype: dtypes.dtype, inputs: tuple[Any, ...]) -
 def _finish(name: str, op: str, result: Any, dtype: dtypes.dtype, inputs: tuple[Any, ...],
             save: dict[str, Any] | None = None, save_result: str | None = None, out: Tensor | None = None,
             values: dict[str, Any] | None = None, after_resize: Callable[[], None] | None = None,
-            layout: str = "iterator", backward: Any = None, operands: tuple[Any, ...] | None = None) -> Tensor:
+            layout: str | tuple[int, ...] = "iterator", backward: Any = None,
+            operands: tuple[Any, ...] | None = None) -> Tensor:
     """Wrap a numpy result as a new tensor, laid out as torch lays it out (`layout`, see
     output_strides), and record it (`backward`: a numpy closure, for a node the derivative table
     does not have yet); or honour `out=`. `operands` are the kernel's inputs where they are more
