@@ -199,14 +199,7 @@ def iterator_strides(shape: Sequence[int], operands: Sequence[tuple[Sequence[int
             first = tuple(operands[-1][1])
             if all(tuple(op_stride) == first for _, op_stride in operands):
                 return first
-    aligned = []
-    for op_shape, op_stride in operands:
-        lead = ndim - len(op_shape)
-        row = [0] * ndim
-        for i, (n, st) in enumerate(zip(op_shape, op_stride)):
-            row[lead + i] = 0 if (n == 1 and shape[lead + i] != 1) else st
-        aligned.append(row)
-    perm = iterator_order(shape, aligned)
+    perm = iterator_order(shape, aligned_strides(shape, operands))
     if perm == list(range(ndim - 1, -1, -1)):
         return contiguous_strides(shape)
     result = [0] * ndim
@@ -215,6 +208,20 @@ def iterator_strides(shape: Sequence[int], operands: Sequence[tuple[Sequence[int
         result[d] = step
         step *= shape[d]
     return tuple(result)
+
+
+def aligned_strides(shape: Sequence[int], operands: Sequence[tuple[Sequence[int], Sequence[int]]]) -> list[list[int]]:
+    """Each operand's strides broadcast to `shape` (TensorIterator's compute_strides): right-aligned,
+    0 where it has no dim or a size-1 dim the shape widens."""
+    ndim = len(shape)
+    aligned = []
+    for op_shape, op_stride in operands:
+        lead = ndim - len(op_shape)
+        row = [0] * ndim
+        for i, (n, st) in enumerate(zip(op_shape, op_stride)):
+            row[lead + i] = 0 if (n == 1 and shape[lead + i] != 1) else st
+        aligned.append(row)
+    return aligned
 
 
 def iterator_order(shape: Sequence[int], strides: Sequence[Sequence[int]]) -> list[int]:

@@ -18,6 +18,7 @@ import numpy as np
 from engine import dtypes, errors, geometry
 from engine.autograd import grad_mode
 from engine.autograd.node import node_type
+from engine.kernels import iterated_copy
 from engine.ops import views
 from engine.ops.copying import copy_, fill_
 from engine.ops.core import (
@@ -285,11 +286,18 @@ def getitem(self: Tensor, index: Any) -> Tensor:
 
 
 def _index_strides(view: Tensor, advanced: list[tuple[int, Any]], shape: tuple[int, ...]) -> tuple[int, ...] | None:
-    """The layout torch's index kernel gives its result: TensorIterator's rule over the source
-    restrided to the result's dims (stride 0 along the index dims) and the index tensors (masks as
-    their nonzero() columns), broadcast to a common shape and reshaped to the result's dims."""
+    """The layout torch's index kernel gives its result: TensorIterator's rule over its operands."""
     if len(shape) < 2:
         return None
+    operands = _index_operands(view, advanced, shape)
+    return None if operands is None else geometry.iterator_strides(shape, operands)
+
+
+def _index_operands(view: Tensor, advanced: list[tuple[int, Any]], shape: tuple[int, ...]
+                    ) -> list[tuple[tuple[int, ...], tuple[int, ...]]] | None:
+    """The (shape, strides) of the index kernel's TensorIterator operands: the source restrided to
+    the result's dims (stride 0 along the index dims) and the index tensors (masks as their
+    nonzero() columns), broadcast to a common shape and reshaped to the result's dims."""
     indices: list[tuple[int, tuple[int, ...], tuple[int, ...]]] = []  # (view dim, shape, strides)
     for dim, item in advanced:
         array = _as_index_array(item)
@@ -320,7 +328,7 @@ def _index_strides(view: Tensor, advanced: list[tuple[int, Any]], shape: tuple[i
         # reshape_indexer: the expanded index reshaped with size-1 dims around it (a view when it can be)
         viewed = geometry.view_strides(tuple(index_shape), tuple(expanded), full_shape)
         operands.append((full_shape, viewed if viewed is not None else geometry.contiguous_strides(full_shape)))
-    return geometry.iterator_strides(shape, operands)
+    return operands
 
 
 def padded_indices(advanced: list[tuple[int, Any]]) -> list[Tensor | None]:
@@ -424,7 +432,8 @@ def _index_put(self: Tensor, positions: list[tuple[int, Any]], values: Any, accu
         values = _scalar_tensor(values, self.dtype)
     _expanded_warning(self, "index_put_", "tensor[indices] = tensor")
     mask = positions[0][1] if len(positions) == 1 else None
-    if not accumulate and values.numel() == 1 and isinstance(mask, Tensor) and mask.dtype is dtypes.bool_:
+    masked = not accumulate and values.numel() == 1 and isinstance(mask, Tensor) and mask.dtype is dtypes.bool_
+    if masked:
         _expanded_warning(self, "masked_fill_", "tensor[mask] = scalar")  # torch fills through masked_fill_
         check_no_partial_overlap(self, mask)
     else:
@@ -439,10 +448,20 @@ def _index_put(self: Tensor, positions: list[tuple[int, Any]], values: Any, accu
         raise RuntimeError(f"shape mismatch: value tensor of shape {errors.shape_text(values._shape)} cannot be "
                            f"broadcast to indexing result of shape {errors.shape_text(selected_shape)}")
     operand: Any = values._numpy_view()
+    in_order = not (accumulate or masked) and values._storage is self._storage and values.numel() and \
+        math.prod(selected_shape) <= iterated_copy.GRAIN_SIZE
 
     def write(target: np.ndarray) -> None:
         if accumulate:
             np.add.at(target, np_index, operand)
+        elif in_order:  # torch checks no overlap it cannot judge: each element reads what earlier ones wrote
+            operands = _index_operands(self, positions, selected_shape)
+            if operands is None:
+                target[np_index] = operand
+                return
+            operands.insert(1, (values._shape, values._stride))  # the output, the value, then the indices
+            iterated_copy.put_in_order(target, np_index, operand, geometry.iterator_order(
+                selected_shape, geometry.aligned_strides(selected_shape, operands)))
         else:
             target[np_index] = operand
 
