@@ -66,14 +66,15 @@ def resize_out(out: Tensor, shape: tuple[int, ...], strides: tuple[int, ...] | N
 
 def write_out(out: Tensor, result: np.ndarray, op: str, inputs: tuple[Any, ...],
               overlap: tuple[Any, ...] | None = None, after_resize: Callable[[], None] | None = None,
-              strides: tuple[int, ...] | None = None, iterator: bool = False) -> Tensor:
+              strides: tuple[int, ...] | None = None, iterator: bool = False, adds: bool = False) -> Tensor:
     """The `out=` contract, in TensorIterator's order: no autograd (out or an input requiring grad,
     with grad mode on, is an error), out may not overlap itself nor partly overlap an input
     (`overlap`, the inputs unless given), the result's dtype must cast to out's, then out is
     resized (with torch's warning when it had elements), written, and bumped once. Gathers check
     their sources only once out has its final size (`after_resize`), as their kernels do. A
     TensorIterator op (`iterator`) whose out has another dtype resizes out twice (its own result, then
-    out), so torch warns twice."""
+    out), so torch warns twice. A sum's kernel (`adds`) zeroes out, then adds each element's total
+    into it, so elements of an out that share memory (a stride-0 dim) add up there."""
     if needs_grad(*inputs, out):
         raise RuntimeError(errors.OUT_REQUIRES_GRAD.format(op=op))
     if after_resize is None:
@@ -88,9 +89,19 @@ def write_out(out: Tensor, result: np.ndarray, op: str, inputs: tuple[Any, ...],
     if after_resize is not None:
         after_resize()
     with np.errstate(invalid="ignore", over="ignore"):
-        out._write(lambda target: np.copyto(target, result, casting="unsafe"))
+        if adds and geometry.has_internal_overlap(out._shape, out._stride):
+            out._write(lambda target: _add_into_zeroed(target, result))
+        else:
+            out._write(lambda target: np.copyto(target, result, casting="unsafe"))
     bump_written(out)
     return out
+
+
+def _add_into_zeroed(target: np.ndarray, result: np.ndarray) -> None:
+    """target zeroed, then each element of result added in turn to its place (np.add.at adds one
+    index at a time, so places that share memory accumulate)."""
+    target[...] = 0
+    np.add.at(target, np.indices(target.shape, sparse=True), result.astype(target.dtype, copy=False))
 
 
 def output_strides(shape: tuple[int, ...], inputs: tuple[Any, ...],

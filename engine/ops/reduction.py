@@ -102,7 +102,7 @@ def _emit(result: Any, dt: dtypes.dtype, name: str, op: str, inputs: tuple[Any, 
     honour `out=`; `backward` is a numpy closure for a node not in the derivative table yet."""
     result = _dense(result, dt.np)
     if out is not None:  # reductions do not check their out for overlap
-        return write_out(out, result, op, inputs, after_resize=_NO_CHECK)
+        return write_out(out, result, op, inputs, after_resize=_NO_CHECK, adds=op in ("sum", "nansum"))
     if name:
         return wrap_result(name, result, dt, inputs, save, values, save_result, backward=backward)
     return Tensor._wrap(result, dt)

@@ -1,7 +1,8 @@
 """`x.sum()` of an expanded or otherwise non-dense tensor adds in ATen's order, bit for bit:
 TensorIterator orders and merges the dims (a broadcast dim, of stride 0, is one like any other),
 then cascade_sum runs its first two as one 2-D call per index of the rest, each adding its row or
-column sums in turn to the output."""
+column sums in turn to the output. Into an out= whose elements share memory (torch checks no
+overlap for a reduction's out), the zeroed places add every total that lands on them."""
 
 import numpy as np
 import pytest
@@ -46,3 +47,27 @@ def test_a_sum_of_an_expanded_tensor_prints_as_torch_s():
         exec(code, namespace)  # noqa: S102 - our own test code
         totals.append(repr(namespace["c"].sum()))
     assert totals[1] == totals[0]
+
+
+
+A = "a = torch.arange(24.).reshape(2, 3, 4)\n"
+OUTS = {  # code making `a` and an `out` whose elements share memory, and the dims summed
+    "an expanded gradient as out": ("a = torch.linspace(-1.5, 2.0, 2, dtype=torch.float64).reshape(1, 2)\n"
+                                    "d = torch.full((2,), 2.0, requires_grad=True)\n"
+                                    "out, = torch.autograd.grad(d.sum(), [d])", (0,)),
+    "rows of out sharing memory": (A + "out = torch.zeros(4).expand(3, 4)", (0,)),
+    "columns of out sharing memory": (A + "out = torch.zeros(2, 1).expand(2, 4)", (1,)),
+    "every element of out one place": (A + "out = torch.zeros(1).expand(3)", (0, 2)),
+}
+
+
+@pytest.mark.parametrize("case", OUTS.values(), ids=OUTS.keys())
+def test_a_sum_into_an_out_whose_elements_share_memory_adds_them_up(case):
+    code, dims = case
+    results = []
+    for m in (torch, engine):
+        namespace = {"torch": m}
+        exec(code, namespace)  # noqa: S102 - our own test code
+        m.sum(namespace["a"], dims, out=namespace["out"])
+        results.append(namespace["out"].tolist())
+    assert results[1] == results[0]
