@@ -178,6 +178,14 @@ def memory_format_strides(shape: Sequence[int], memory_format: str) -> Shape:
     return tuple(result)
 
 
+def inline_strides(stride: Sequence[int], stale: Sequence[int] | None) -> tuple[int, ...]:
+    """The stride slots a torch TensorImpl keeps inline (five, SizesAndStrides): the strides, then
+    what its earlier layouts left past them (`stale`, None for a tensor made as it is: it was made
+    with one dim of stride 1 and grew with zeros, so a 0-dim one reads 1, then 0s)."""
+    rest = tuple(stale) if stale is not None else ((1,) if not stride else ())
+    return (tuple(stride) + rest + (0,) * 5)[:max(5, len(stride))]
+
+
 def iterator_strides(shape: Sequence[int], operands: Sequence[tuple[Sequence[int], Sequence[int]]]) -> Shape:
     """The strides TensorIterator gives an output it allocates, from its inputs' layouts: row-major
     for contiguous inputs; when all inputs have the output's shape, channels-last for channels-last
