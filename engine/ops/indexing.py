@@ -240,7 +240,10 @@ def _broadcast_to_nothing(shapes: list[tuple[int, ...]]) -> bool:
         return False
 
 
-def _check_bounds(view: Tensor, advanced: list[tuple[int, Any]]) -> None:
+def _check_bounds(view: Tensor, advanced: list[tuple[int, Any]], before_ranges: Any = None) -> None:
+    """AdvancedIndex's checks (an index into a dim of size 0, each mask's shape), then
+    `before_ranges` (index_put_'s dtype check, made between them), then the kernel's: each index
+    within its dim."""
     arrays = [(dim, _as_index_array(item)) for dim, item in advanced]
     indexed, shapes = [], []  # the dims indexed; each index's shape as it broadcasts (a mask: its count)
     for dim, array in arrays:
@@ -259,6 +262,10 @@ def _check_bounds(view: Tensor, advanced: list[tuple[int, Any]]) -> None:
             if array.shape != expected:
                 raise IndexError(f"The shape of the mask {list(array.shape)} at index {dim} does not match the "
                                  f"shape of the indexed tensor {list(view._shape)} at index {dim}")
+    if before_ranges is not None:
+        before_ranges()
+    for dim, array in arrays:
+        if array.dtype == np.bool_:
             continue
         size = view._shape[dim]
         if array.size and not reads_none and (array.max() >= size or array.min() < -size):
@@ -440,7 +447,9 @@ def _index_put(self: Tensor, positions: list[tuple[int, Any]], values: Any, accu
         check_no_overlap(self, values)
         for _, item in positions:
             check_no_overlap(self, item)
-    _check_bounds(self, positions)  # the indices are looked at after the overlap checks, as in ATen
+    # the indices are looked at after the overlap checks, the dtypes between AdvancedIndex's checks and the
+    # kernel's bounds, as in ATen (a value of another dtype than self's is refused, but for masked_fill_'s)
+    _check_bounds(self, positions, None if masked or values.dtype is self.dtype else lambda: _refuse_dtype(self, values))
     np_index = _numpy_index(self, positions)
     selected_shape = self._numpy_view()[np_index].shape
     check_writable(self, values.dtype if values.ndim else None, internal_overlap=False)
@@ -469,6 +478,11 @@ def _index_put(self: Tensor, positions: list[tuple[int, Any]], values: Any, accu
                          check_autograd=False, check_overlap=False,
                          values={"accumulate": accumulate, "_values_shape": values._shape,
                                  "_values_dtype": values.dtype})
+
+
+def _refuse_dtype(self: Tensor, values: Tensor) -> None:
+    raise RuntimeError(f"Index put requires the source and destination dtypes match, got {self.dtype.short} for the "
+                       f"destination and {values.dtype.short} for the source.")
 
 
 def _expandable(shape: tuple[int, ...], target: tuple[int, ...]) -> bool:

@@ -187,6 +187,7 @@ def _scaled(ufunc: np.ufunc) -> Callable[..., None]:
     subtract = ufunc is np.subtract
 
     def kernel(target: np.ndarray, dt: dtypes.dtype, other: Any, *, alpha: Any = 1) -> None:
+        pointwise.check_alpha(alpha, dt, negated=subtract)  # alpha_check, once the dtypes are known
         if alpha != 1 and target.dtype == np.float32 and getattr(other, "dtype", np.float32) == np.float32 \
                 and not isinstance(alpha, complex):
             scale = (pointwise._negated(alpha) if pointwise._int_alpha(alpha) else -alpha) if subtract else alpha
@@ -254,7 +255,7 @@ POW = Form(lambda exponent: "PowBackward1" if isinstance(exponent, Tensor) else 
            _pow_kernel,
            lambda exponent: None if isinstance(exponent, Tensor) else {"exponent": exponent})
 REMAINDER = Form(lambda other: "RemainderBackward1" if isinstance(other, Tensor) else "RemainderBackward0",
-                 _binary_dtype, _integer_division(np.mod, "remainder"))
+                 _binary_dtype, _integer_division(pointwise.remainder_into, "remainder"))
 FLOOR_DIVIDE = Form("NotImplemented", _binary_dtype, _integer_division(np.floor_divide, "div_floor"),
                     lambda other: {"_op": "floor_divide"}, number_edges=False)
 
@@ -325,6 +326,8 @@ def addmm_(self: Tensor, mat1: Tensor, mat2: Tensor, *, beta: float = 1, alpha: 
 
 
 def cumsum_(self: Tensor, dim: int, *, dtype: Any = None) -> Tensor:
+    if (dtype or self.dtype) is dtypes.bool_:  # the kernel is dispatched over every dtype but bool
+        raise NotImplementedError("\"cumsum_out_cpu\" not implemented for 'Bool'")
     return _write_result(self, lambda: reduction.cumsum(self, dim, dtype=dtype or self.dtype), "CumsumBackward0",
                          values={"dim": reduction.saved_dims(dim), "_self_dtype": self.dtype})
 

@@ -744,12 +744,26 @@ def check_integer_divisor(divisor: Any, dt: dtypes.dtype, kernel: str) -> None:
         raise RuntimeError("ZeroDivisionError")
 
 
+def remainder_into(a: Any, b: Any, out: np.ndarray | None = None, casting: str = "same_kind") -> np.ndarray:
+    """ATen's remainder: for floats fmod, then the divisor added where a nonzero result's sign differs
+    from the divisor's (so a zero keeps the dividend's sign: -1.5 % 1.5 is -0.); for integers the
+    floored modulo, numpy's."""
+    if np.result_type(a, b).kind != "f":
+        return np.mod(a, b, out=out, casting=casting)
+    mod = np.fmod(a, b)
+    result = np.where((mod != 0) & ((np.asarray(b) < 0) != (mod < 0)), mod + b, mod)
+    if out is None:
+        return result
+    np.copyto(out, result, casting=casting)
+    return out
+
+
 def remainder(self: Operand, other: Operand, *, out: Tensor | None = None) -> Tensor:
     dt = result_type(self, other)
     a, b = array_of(self, dt), array_of(other, dt)
     check_integer_divisor(b, dt, "remainder")
     with np.errstate(divide="ignore", invalid="ignore"):
-        result = np.mod(a, b)
+        result = remainder_into(a, b)
     if isinstance(other, Tensor):
         return _finish("RemainderBackward1", "remainder", result, dt, (self, other), {"other": other, "self": self},
                        out=out)

@@ -1,0 +1,41 @@
+"""In-place ops check their arguments as torch does, with its error type and text: index_put_ and
+masked_scatter_ want the value's dtype to be self's, addcmul_/addcdiv_/lerp_ want tensors where their
+signatures say so, addcdiv refuses two integer tensors, alpha may not be a float for integer
+tensors, arange and cumsum_ have no bool kernel. And the values that come out: remainder keeps the
+dividend's sign on a zero, addcmul_ takes its value in an integer self's dtype."""
+
+import pytest
+
+from tests.oracle import torch_and_engine
+
+pytest.importorskip("torch")
+
+L = "a = torch.arange(6).reshape(3, 2)\n"
+F = "t = torch.linspace(-1.5, 2.0, 6, dtype=torch.float64).reshape(3, 2)\n"
+CASES = {
+    "index_put_ of a float value into a long tensor": L + "a.index_put_((torch.tensor([0]),), torch.tensor(3.0))",
+    "the dtype is checked before the bounds": L + "a.index_put_((torch.tensor([7]),), torch.tensor(3.0), accumulate=True)",
+    "setitem of a tensor of another dtype": F + "t[[0, 2]] = torch.tensor([1, 2]).reshape(2, 1)",
+    "a mask and one value: masked_fill_, which casts": L + "a[a > 2] = torch.tensor(0.5)",
+    "masked_scatter_ from another dtype": L + "a.masked_scatter_(a > 0, torch.ones(6))",
+    "addcmul_ with a number for tensor1": F + "t.addcmul_(2, t, value=0.5)",
+    "addcmul_ with a number for tensor2": F + "t.addcmul_(t, 1.5)",
+    "addcdiv_ with numbers": L + "a.addcdiv_(0.5, 3.0)",
+    "addcdiv_ of integer tensors": L + "a.addcdiv_(a, a)",
+    "addcmul_ of integers with a float value": L + "a.addcmul_(a, a, value=0.5)\nb = a.clone().addcmul_(a, a, value=2.7)",
+    "lerp_ towards a number": F + "t.lerp_(1, 0.5)",
+    "lerp_ towards a number with a tensor weight": F + "t.lerp_(-1, t)",
+    "add_ with a float alpha into integers": L + "a.add_(torch.arange(2), alpha=-0.5)",
+    "sub_ with a float alpha into integers": L + "a.sub_(1, alpha=0.5)",
+    "remainder keeps the sign of a zero": F + "r = t.remainder(1.5)\nt.remainder_(-0.5)",
+    "remainder of integers": L + "r = a.remainder(-4)\na.remainder_(4)",
+    "arange of bools": "a = torch.arange(3, dtype=torch.bool)",
+    "arange of no bools": "a = torch.arange(0, dtype=torch.bool)",
+    "cumsum_ of bools": "a = torch.tensor([True, False, True])\na.cumsum_(0)",
+}
+
+
+@pytest.mark.parametrize("code", CASES.values(), ids=CASES.keys())
+def test_in_place_ops_check_and_compute_as_torch(code):
+    expected, got = torch_and_engine(code)
+    assert got == expected
