@@ -148,10 +148,14 @@ def fill_(self: Tensor, value: Tensor | float) -> Tensor:
         if value.ndim:
             raise RuntimeError("fill_ only supports 0-dimension value tensor but got tensor with "
                                f"{value.ndim} dimensions.")
-        scalar = value._numpy_view()[()]
+        held = np.array(value._numpy_view())  # torch copies from a clone of a value that aliases self
 
-        # torch copies from a clone of a value that aliases self, so no overlap can be refused
-        return apply_inplace(self, lambda t: t.fill(scalar), "FillBackward3", (value,), check_autograd=False,
+        def write(target: np.ndarray) -> None:  # a copy_: cast as C casts (an int64 wraps into int32)
+            with np.errstate(invalid="ignore", over="ignore"):
+                np.copyto(target, held, casting="unsafe")
+
+        # so no overlap can be refused there
+        return apply_inplace(self, write, "FillBackward3", (value,), check_autograd=False,
                              check_overlap=value._storage is not self._storage)
     scalar = dtypes.checked_scalar(value, self.dtype, single=self.numel() == 1)
     return apply_inplace(self, lambda t: t.fill(scalar), "FillBackward2", (), check_autograd=False)

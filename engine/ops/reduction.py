@@ -765,7 +765,8 @@ def _softmax_family(self: Tensor, dim: int, dtype: Any, out: Tensor | None, op: 
         raise NotImplementedError(f"\"{op}_{kernel}\" not implemented for '{source.dtype.short}'")
     forward = activation.softmax if op == "softmax" else activation.log_softmax
     x = source._numpy_view()
-    result = forward(x.astype(_accumulate_in(source.dtype)), d).astype(source.dtype.np)
+    result = forward(x.astype(_accumulate_in(source.dtype)), d).astype(source.dtype.np) if x.size else \
+        np.empty(x.shape, source.dtype.np)
     if out is not None and needs_grad(source):
         target = write_out(out, _dense(result), op, ())
         record("NotImplemented", target, (source,), values={"_op": op})

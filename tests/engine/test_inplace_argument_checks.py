@@ -2,7 +2,8 @@
 masked_scatter_ want the value's dtype to be self's, addcmul_/addcdiv_/lerp_ want tensors where their
 signatures say so, addcdiv refuses two integer tensors, alpha may not be a float for integer
 tensors, arange and cumsum_ have no bool kernel. And the values that come out: remainder keeps the
-dividend's sign on a zero, addcmul_ takes its value in an integer self's dtype."""
+dividend's sign on a zero, addcmul_ takes its value in an integer self's dtype, fill_ with a 0-dim
+tensor casts it as copy_ does (wrapping)."""
 
 import pytest
 
@@ -32,6 +33,10 @@ CASES = {
     "arange of bools": "a = torch.arange(3, dtype=torch.bool)",
     "arange of no bools": "a = torch.arange(0, dtype=torch.bool)",
     "cumsum_ of bools": "a = torch.tensor([True, False, True])\na.cumsum_(0)",
+    "setitem of a wide int64 total into an int32 view wraps":
+        "a = torch.tensor([-2.4, -1.3, -2.6, -1.2, -2.1])\nc = a.view(torch.int32)\nc[::2] = c.sum()",
+    "fill_ with 0-dim tensors casts as copy_": "b = torch.zeros(3, dtype=torch.int32)\nb.fill_(torch.tensor(2**40 + 5))\n"
+                                             "d = torch.zeros(2, dtype=torch.uint8)\nd.fill_(torch.tensor(-1.0))",
 }
 
 
