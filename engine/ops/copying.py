@@ -109,8 +109,10 @@ def cuda(self: Tensor, device: Any = None, non_blocking: bool = False, memory_fo
 
 
 def copy_(self: Tensor, src: Tensor | float, non_blocking: bool = False) -> Tensor:
-    """Write src into self (broadcast, any dtype cast allowed); recorded as CopyBackwards."""
-    check_inplace_allowed(self, src)
+    """Write src into self (broadcast, any dtype cast allowed); recorded as CopyBackwards, unless self's
+    dtype cannot carry a gradient (torch's copy_ ands requires_grad with isDifferentiableType)."""
+    differentiable = self.dtype.is_differentiable
+    check_inplace_allowed(self, *((src,) if differentiable else ()))
     if not isinstance(src, Tensor):
         src = Tensor._wrap(np.array(src, dtype=self.dtype.np), self.dtype)
     # torch's copy_ returns at once when src is the very same data (same memory, layout, dtype and
@@ -135,7 +137,7 @@ def copy_(self: Tensor, src: Tensor | float, non_blocking: bool = False) -> Tens
         with np.errstate(invalid="ignore", over="ignore"):  # NaN into an integer: as C++ casts it
             np.copyto(target, source_array, casting="unsafe")
 
-    return apply_inplace(self, write, "CopyBackwards", (src,), check_autograd=False,
+    return apply_inplace(self, write, "CopyBackwards", (src,) if differentiable else (), check_autograd=False,
                          values={"_dtype": src.dtype, "_device": src.device})
 
 

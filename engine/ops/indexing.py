@@ -611,7 +611,8 @@ def scatter_(self: Tensor, dim: int, index: Tensor, src: Any = None, *, value: A
     source = value if src is None else src
     idx = index._numpy_view()
     tensor_src = isinstance(source, Tensor)
-    operand = source._numpy_view() if tensor_src else source
+    # a number is taken in self's dtype as C++ converts it (-1 into uint8 is 255)
+    operand = source._numpy_view() if tensor_src else np.array(source).astype(self.dtype.np)[()]
     inputs = (source,) if tensor_src else ()
     name = "ScatterBackward0" if tensor_src else "ScatterBackward1"
     return apply_inplace(self, _scatter_write(d, idx, operand, reduce), name, inputs, save={"index": index},

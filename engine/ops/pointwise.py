@@ -794,6 +794,24 @@ def _constant(dtype: np.dtype, value: int) -> np.ndarray:
     return found
 
 
+def _sign_values(x: np.ndarray, out: np.ndarray | None = None, **kwargs: Any) -> np.ndarray:
+    """ATen's sign of real floats, (0 < x) - (x < 0): NaN and -0. give +0. (numpy's sign keeps them);
+    numpy's sign for integers and complex numbers; a bool is its own sign."""
+    if x.dtype.kind == "b":  # a bool's sign is itself
+        if out is None:
+            return np.copy(x)
+        np.copyto(out, x)
+        return out
+    if x.dtype.kind in "iuc" or kwargs:
+        return np.sign(x, out=out, **kwargs)
+    with np.errstate(invalid="ignore"):  # bfloat16's comparison of NaN would warn
+        result = (x > 0).astype(x.dtype) - (x < 0).astype(x.dtype)
+    if out is None:
+        return result
+    np.copyto(out, result)
+    return out
+
+
 def _negative(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     """np.negative, around a numpy 2.4 bug: from one strided array into another of the same strides (an
     in-place neg_ on a column, a row of a unbind) its loop reads the input as if it were contiguous. Such
@@ -868,7 +886,7 @@ UNARY: dict[str, tuple[str, Callable[..., np.ndarray], str]] = {
     "relu": ("ReluBackward0", relu_kernel, "result"),
     "reciprocal": ("ReciprocalBackward0", _reciprocal, "result"),
     "square": ("PowBackward0", np.square, "self"),
-    "sign": ("SignBackward0", np.sign, "none"),
+    "sign": ("SignBackward0", _sign_values, "none"),
     "sgn": ("SgnBackward0", np.sign, "self, result"),
     "floor": ("FloorBackward0", np.floor, "none"),
     "ceil": ("CeilBackward0", np.ceil, "none"),
@@ -1039,8 +1057,7 @@ def unary(op: str, self: Tensor, out: Tensor | None = None) -> Tensor:
     if out is not None and op in _SAME_DTYPE_OUT:
         check_out_dtype(out, dt, op, (self,))
     if op == "neg" and self.dtype is dtypes.bool_:
-        raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. If you are trying to "
-                           "invert a mask, use the `~` or `logical_not()` operator instead.")
+        raise RuntimeError(_BOOL_NEGATION)
     _reserve(self._shape, dt)
     result = _forward(op, array_of(self, self.dtype if self.dtype.is_complex else dt))  # |z| of complex z is real
     values = {"exponent": 2} if op == "square" else None
@@ -1048,11 +1065,17 @@ def unary(op: str, self: Tensor, out: Tensor | None = None) -> Tensor:
                    save_result="result" if "result" in saves else None, out=out, values=values)
 
 
+_BOOL_NEGATION = ("Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a "
+                  "mask, use the `~` or `logical_not()` operator instead.")
+
+
 def unary_(op: str, self: Tensor) -> Tensor:
     """The in-place form: ops needing their input save a copy of it; the others save self after."""
     name, _, saves = UNARY[op]
     check_unary_dtype(op, self)
     check_inplace_allowed(self)
+    if op == "neg" and self.dtype is dtypes.bool_:  # neg's meta function, before TensorIterator's checks
+        raise RuntimeError(_BOOL_NEGATION)
     check_internal_overlap(self)  # TensorIterator checks memory overlap before dtypes
     if op in _FLOAT_ONLY and not self.dtype.is_differentiable:
         raise RuntimeError(errors.CAST.format(src=dtypes.get_default_dtype().short, dst=self.dtype.short))

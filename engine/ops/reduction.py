@@ -709,13 +709,22 @@ def count_nonzero(self: Tensor, dim: Dim = None) -> Tensor:
 
 
 # --------------------------------------------------------------------------- scans and softmax
+def _cumulative_acc(dt: dtypes.dtype) -> np.dtype:
+    """The running total's type in ATen's CPU cumsum/cumprod (acc_type<T, false>): double for float32
+    and float64, float for float16 and bfloat16."""
+    return np.dtype(np.float64) if dt in (dtypes.float32, dtypes.float64) else _accumulate_in(dt)
+
+
 def cumsum(self: Tensor, dim: int, *, dtype: Any = None, out: Tensor | None = None) -> Tensor:
     d = geometry.wrap_dim(operator.index(dim), self.ndim)
     dt = dtypes.to_dtype(dtype) if dtype is not None else (out.dtype if out is not None
                                                            else _sum_dtype(self.dtype))
     x = self._numpy_view()
     with np.errstate(all="ignore"):  # torch never warns about inf/nan sums
-        result = np.cumsum(x, axis=d, dtype=_accumulate_in(dt)) if self.ndim else x.astype(dt.np)
+        if self.ndim and dt.is_floating_point:  # from 0 (so -0. totals +0.), in acc_type: float32 sums in double
+            result = np.cumsum(x, axis=d, dtype=_cumulative_acc(dt)) + 0.0
+        else:
+            result = np.cumsum(x, axis=d, dtype=_accumulate_in(dt)) if self.ndim else x.astype(dt.np)
     return _emit(result, dt, "CumsumBackward0", "cumsum", (self,), out=out,
                  values={"dim": saved_dims(dim), "_self_dtype": self.dtype})
 
@@ -749,7 +758,8 @@ def cumprod(self: Tensor, dim: int, *, dtype: Any = None, out: Tensor | None = N
                                                            else _sum_dtype(self.dtype))
     x = self._numpy_view()
     with np.errstate(all="ignore"):
-        result = np.cumprod(x, axis=d, dtype=_accumulate_in(dt)) if self.ndim else x.astype(dt.np)
+        acc = _cumulative_acc(dt) if dt.is_floating_point else _accumulate_in(dt)
+        result = np.cumprod(x, axis=d, dtype=acc) if self.ndim else x.astype(dt.np)
     return _emit(result, dt, "CumprodBackward0", "cumprod", (self,), {"self": self}, save_result="result", out=out,
                  values={"dim": saved_dims(dim), "_self_dtype": self.dtype})
 

@@ -1,9 +1,10 @@
 """In-place ops check their arguments as torch does, with its error type and text: index_put_ and
 masked_scatter_ want the value's dtype to be self's, addcmul_/addcdiv_/lerp_ want tensors where their
 signatures say so, addcdiv refuses two integer tensors, alpha may not be a float for integer
-tensors, arange and cumsum_ have no bool kernel. And the values that come out: remainder keeps the
+tensors, arange and cumsum_ have no bool kernel, neg_ refuses bools. And the values that come out: remainder keeps the
 dividend's sign on a zero, addcmul_ takes its value in an integer self's dtype, fill_ with a 0-dim
-tensor casts it as copy_ does (wrapping)."""
+tensor casts it as copy_ does (wrapping), scatter_ a number likewise, sign_ makes NaN and -0. +0.,
+cumsum_ starts from +0., and copy_ into integers records no node."""
 
 import pytest
 
@@ -35,6 +36,15 @@ CASES = {
     "cumsum_ of bools": "a = torch.tensor([True, False, True])\na.cumsum_(0)",
     "setitem of a wide int64 total into an int32 view wraps":
         "a = torch.tensor([-2.4, -1.3, -2.6, -1.2, -2.1])\nc = a.view(torch.int32)\nc[::2] = c.sum()",
+    "neg_ of bools": "a = torch.zeros(4).to(torch.bool)\na.neg_()",
+    "masked_scatter_ into an expanded tensor: the overlap first":
+        "a = torch.ones(2, 1).expand(2, 2)\na.masked_scatter_(a > 0, torch.ones(4, dtype=torch.float64))",
+    "sign_ of NaN and -0. is +0.": "a = torch.tensor([float('nan'), -0., 0., -2., 3.])\nb = a.sign()\na.sign_()",
+    "copy_ of a tensor requiring grad into integers records nothing":
+        "a = torch.ones(1, requires_grad=True)\nc = torch.arange(8).reshape(4, 2)\nc.copy_(a)",
+    "scatter_ of a number out of a uint8's range wraps":
+        "b = torch.arange(3, dtype=torch.uint8)\nb.scatter_(-1, torch.zeros_like(b, dtype=torch.long), -1)",
+    "cumsum_ from +0.": "a = -torch.arange(12.).reshape(3, 4)\na.cumsum_(0)\nb = torch.tensor(-0.).cumsum(0)",
     "fill_ with 0-dim tensors casts as copy_": "b = torch.zeros(3, dtype=torch.int32)\nb.fill_(torch.tensor(2**40 + 5))\n"
                                              "d = torch.zeros(2, dtype=torch.uint8)\nd.fill_(torch.tensor(-1.0))",
 }
