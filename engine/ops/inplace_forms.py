@@ -187,7 +187,8 @@ def _scaled(ufunc: np.ufunc) -> Callable[..., None]:
     subtract = ufunc is np.subtract
 
     def kernel(target: np.ndarray, dt: dtypes.dtype, other: Any, *, alpha: Any = 1) -> None:
-        pointwise.check_alpha(alpha, dt, negated=subtract)  # alpha_check, once the dtypes are known
+        if alpha != 1:  # alpha_check, once the dtypes are known
+            pointwise.check_alpha(alpha, dt, negated=subtract)
         if alpha != 1 and target.dtype == np.float32 and getattr(other, "dtype", np.float32) == np.float32 \
                 and not isinstance(alpha, complex):
             scale = (pointwise._negated(alpha) if pointwise._int_alpha(alpha) else -alpha) if subtract else alpha
