@@ -16,6 +16,7 @@ from engine.kernels import iterated_copy
 from engine.ops.core import (
     apply_inplace,
     check_inplace_allowed,
+    check_no_partial_overlap,
     check_writable,
     record,
 )
@@ -137,6 +138,8 @@ def copy_(self: Tensor, src: Tensor | float, non_blocking: bool = False) -> Tens
         with np.errstate(invalid="ignore", over="ignore"):  # NaN into an integer: as C++ casts it
             np.copyto(target, source_array, casting="unsafe")
 
+    if not differentiable:  # nothing recorded, but the overlap with src still refused
+        check_no_partial_overlap(self, src)
     return apply_inplace(self, write, "CopyBackwards", (src,) if differentiable else (), check_autograd=False,
                          values={"_dtype": src.dtype, "_device": src.device})
 

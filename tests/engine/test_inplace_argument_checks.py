@@ -42,6 +42,8 @@ CASES = {
     "sign_ of NaN and -0. is +0.": "a = torch.tensor([float('nan'), -0., 0., -2., 3.])\nb = a.sign()\na.sign_()",
     "copy_ of a tensor requiring grad into integers records nothing":
         "a = torch.ones(1, requires_grad=True)\nc = torch.arange(8).reshape(4, 2)\nc.copy_(a)",
+    "copy_ into integers still refuses a partly overlapping source":
+        "a = torch.arange(3)\nd = a.chunk(2, 0)[-1]\na.copy_(d)",
     "scatter_ of a number out of a uint8's range wraps":
         "b = torch.arange(3, dtype=torch.uint8)\nb.scatter_(-1, torch.zeros_like(b, dtype=torch.long), -1)",
     "cumsum_ from +0.": "a = -torch.arange(12.).reshape(3, 4)\na.cumsum_(0)\nb = torch.tensor(-0.).cumsum(0)",
