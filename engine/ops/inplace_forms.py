@@ -203,13 +203,14 @@ def _integer_division(ufunc: np.ufunc, name: str) -> Callable[..., None]:
     inner = _ufunc_kernel(ufunc, warns=True)
 
     def kernel(target: np.ndarray, dt: dtypes.dtype, other: Any) -> None:
-        pointwise.check_integer_divisor(other, dt, name)
+        if target.size:  # the kernel checks each divisor it divides by: none when nothing is written
+            pointwise.check_integer_divisor(other, dt, name)
         inner(target, dt, other)
     return kernel
 
 
 def _div_kernel(target: np.ndarray, dt: dtypes.dtype, other: Any, *, rounding_mode: Any = pointwise.NO_MODE) -> None:
-    if rounding_mode is not pointwise.NO_MODE and rounding_mode is not None:
+    if rounding_mode is not pointwise.NO_MODE and rounding_mode is not None and target.size:
         pointwise.check_integer_divisor(other, dt, f"div_{rounding_mode}")
     with np.errstate(divide="ignore", invalid="ignore"):
         if rounding_mode == "floor":
@@ -327,7 +328,7 @@ def addmm_(self: Tensor, mat1: Tensor, mat2: Tensor, *, beta: float = 1, alpha: 
 
 
 def cumsum_(self: Tensor, dim: int, *, dtype: Any = None) -> Tensor:
-    if (dtype or self.dtype) is dtypes.bool_:  # the kernel is dispatched over every dtype but bool
+    if (dtype or self.dtype) is dtypes.bool_ and self.ndim:  # the kernel (a 0-dim self is only copied) has no bool
         raise NotImplementedError("\"cumsum_out_cpu\" not implemented for 'Bool'")
     return _write_result(self, lambda: reduction.cumsum(self, dim, dtype=dtype or self.dtype), "CumsumBackward0",
                          values={"dim": reduction.saved_dims(dim), "_self_dtype": self.dtype})

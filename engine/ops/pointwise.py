@@ -661,8 +661,8 @@ def rdiv(self: Tensor, other: Operand) -> Tensor:
 def pow(self: Operand, exponent: Operand, *, out: Tensor | None = None) -> Tensor:  # noqa: A001
     if not isinstance(self, Tensor):
         return _scalar_pow(self, exponent)
-    if out is None and not isinstance(exponent, Tensor) and exponent != -0.5 and \
-            (self.dtype not in _REDUCED or _within_half(exponent)):  # -0.5: rsqrt, see _power_scalar
+    if out is None and not isinstance(exponent, Tensor) and exponent != -0.5 and exponent != 0.5 and \
+            (self.dtype not in _REDUCED or _within_half(exponent)):  # -0.5: rsqrt, 0.5: sqrt, see _power_scalar
         done = _scalar_op(np.power, self, exponent)
         if done is not None:
             return done if type(done) is Tensor else \
@@ -693,15 +693,32 @@ def _within_half(number: Any) -> bool:
     return type(number) in (int, float) and -_HALF_MAX <= number <= _HALF_MAX
 
 
+def _sqrt_values(x: np.ndarray, out: np.ndarray | None = None, **kwargs: Any) -> np.ndarray:
+    """sqrt as ATen's kernel (MKL's) gives it: a negative input (-inf too) gives +NaN, where the x86
+    instruction numpy runs gives -NaN; a NaN input keeps its sign (measured)."""
+    negative = None
+    if x.dtype.kind == "f" and x.dtype.itemsize > 2:  # (float16 and bfloat16 go their own ways)
+        with np.errstate(invalid="ignore"):
+            negative = np.less(x, 0)  # before an in-place sqrt overwrites x
+    result = np.sqrt(x, out=out, **kwargs)
+    if negative is not None and negative.any():
+        if out is None:
+            return np.where(negative, np.abs(result), result)
+        np.abs(out, out=out, where=negative)
+    return result
+
+
 def _power_scalar(a: np.ndarray, e: Any, out: np.ndarray | None = None) -> np.ndarray:
     """x ** e for a number e as ATen's kernel computes it: e == -0.5 is rsqrt (so -0. gives -inf and -inf
     NaN, where C's pow gives inf and 0); numpy already takes sqrt, square and reciprocal for 0.5, 2, -1."""
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         if e == -0.5 and a.dtype.kind == "f":
-            if out is None:
+            if out is None:  # (its NaN of a negative is the instruction's -NaN, as torch's: measured)
                 return np.divide(a.dtype.type(1), np.sqrt(a))
             np.sqrt(a, out=out)
             return np.divide(a.dtype.type(1), out, out=out)
+        if e == 0.5 and a.dtype.kind == "f" and (out is None or out.dtype == a.dtype):
+            return _sqrt_values(a, out=out)
         return np.power(a, e, out=out, casting="unsafe") if out is not None else np.power(a, e)
 
 
@@ -875,7 +892,7 @@ UNARY: dict[str, tuple[str, Callable[..., np.ndarray], str]] = {
     "log10": ("Log10Backward0", np.log10, "self"),
     "log1p": ("Log1PBackward0", np.log1p, "self"),
     "expm1": ("Expm1Backward0", np.expm1, "result"),
-    "sqrt": ("SqrtBackward0", np.sqrt, "result"),
+    "sqrt": ("SqrtBackward0", _sqrt_values, "result"),
     "rsqrt": ("RsqrtBackward0", _rsqrt, "result"),
     "abs": ("AbsBackward0", np.abs, "self"),
     "sin": ("SinBackward0", np.sin, "self"),
@@ -1052,8 +1069,10 @@ def unary(op: str, self: Tensor, out: Tensor | None = None) -> Tensor:
     dt = self.dtype if (self.dtype.is_differentiable or op not in _FLOAT_ONLY) else dtypes.get_default_dtype()
     if op == "abs" and self.dtype.is_complex:
         dt = self.dtype.to_real()
-    if op == "abs" and self.dtype is dtypes.bool_:
-        raise RuntimeError("abs() is not supported for bool tensors")
+    if op == "square" and self.dtype is dtypes.bool_:  # pow(x, 2): a bool squared is a long
+        dt = dtypes.int64
+    if self.dtype is dtypes.bool_ and op in _NO_BOOL_KERNEL:
+        raise NotImplementedError(f"\"{_NO_BOOL_KERNEL[op]}\" not implemented for 'Bool'")
     if out is not None and op in _SAME_DTYPE_OUT:
         check_out_dtype(out, dt, op, (self,))
     if op == "neg" and self.dtype is dtypes.bool_:
@@ -1064,6 +1083,10 @@ def unary(op: str, self: Tensor, out: Tensor | None = None) -> Tensor:
     return _finish(name, op, result, dt, (self,), {"self": self} if "self" in saves else None,
                    save_result="result" if "result" in saves else None, out=out, values=values)
 
+
+# The unary kernels ATen dispatches over every dtype but bool (the out-of-place and in-place forms alike)
+_NO_BOOL_KERNEL = {"abs": "abs_cpu", "ceil": "ceil_vml_cpu", "floor": "floor_vml_cpu", "round": "round_vml_cpu",
+                   "trunc": "trunc_vml_cpu", "frac": "frac_cpu"}
 
 _BOOL_NEGATION = ("Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a "
                   "mask, use the `~` or `logical_not()` operator instead.")
@@ -1079,7 +1102,11 @@ def unary_(op: str, self: Tensor) -> Tensor:
     check_internal_overlap(self)  # TensorIterator checks memory overlap before dtypes
     if op in _FLOAT_ONLY and not self.dtype.is_differentiable:
         raise RuntimeError(errors.CAST.format(src=dtypes.get_default_dtype().short, dst=self.dtype.short))
+    if self.dtype is dtypes.bool_ and op == "square":  # pow_(2): a bool squared is a long
+        raise RuntimeError(errors.CAST.format(src=dtypes.int64.short, dst=self.dtype.short))
     check_writable(self)
+    if self.dtype is dtypes.bool_ and op in _NO_BOOL_KERNEL:
+        raise NotImplementedError(f"\"{_NO_BOOL_KERNEL[op]}\" not implemented for 'Bool'")
 
     def write(target: np.ndarray) -> None:
         _forward(op, target, out=target)
