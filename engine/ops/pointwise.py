@@ -696,12 +696,11 @@ def _within_half(number: Any) -> bool:
 def _sqrt_values(x: np.ndarray, out: np.ndarray | None = None, **kwargs: Any) -> np.ndarray:
     """sqrt as ATen's kernel (MKL's) gives it: a negative input (-inf too) gives +NaN, where the x86
     instruction numpy runs gives -NaN; a NaN input keeps its sign (measured)."""
-    negative = None
-    if x.dtype.kind == "f" and x.dtype.itemsize > 2:  # (float16 and bfloat16 go their own ways)
-        with np.errstate(invalid="ignore"):
-            negative = np.less(x, 0)  # before an in-place sqrt overwrites x
+    if x.dtype.kind != "f" or x.dtype.itemsize == 2:  # (float16 and bfloat16 go their own ways)
+        return np.sqrt(x, out=out, **kwargs)
+    negative = x < 0  # before an in-place sqrt overwrites x (float32/64 compare NaN quietly)
     result = np.sqrt(x, out=out, **kwargs)
-    if negative is not None and negative.any():
+    if np.count_nonzero(negative):  # (no ufunc set-up, unlike any())
         if out is None:
             return np.where(negative, np.abs(result), result)
         np.abs(out, out=out, where=negative)
