@@ -244,6 +244,8 @@ def _tensor_operands(op: str, generated: Callable[..., Tensor]) -> Callable[...,
         if op == "addcdiv_" and len(operands) == 2 and all(
                 not (o.dtype.is_floating_point or o.dtype.is_complex) for o in operands):
             raise RuntimeError(_INTEGER_ADDCDIV)
+        if op == "addcmul_" and self.dtype is dtypes.bool_ and all(o.dtype is dtypes.bool_ for o in operands):
+            raise NotImplementedError("\"addcmul_cpu_out\" not implemented for 'Bool'")  # no bool kernel
         return generated(self, *operands, **options)
     checked.__name__ = checked.__qualname__ = op
     return checked

@@ -203,15 +203,15 @@ def _integer_division(ufunc: np.ufunc, name: str) -> Callable[..., None]:
     inner = _ufunc_kernel(ufunc, warns=True)
 
     def kernel(target: np.ndarray, dt: dtypes.dtype, other: Any) -> None:
-        if target.size:  # the kernel checks each divisor it divides by: none when nothing is written
-            pointwise.check_integer_divisor(other, dt, name)
+        # the kernel checks each divisor it divides by: none when nothing is written
+        pointwise.check_integer_divisor(other, dt, name, writes=bool(target.size))
         inner(target, dt, other)
     return kernel
 
 
 def _div_kernel(target: np.ndarray, dt: dtypes.dtype, other: Any, *, rounding_mode: Any = pointwise.NO_MODE) -> None:
-    if rounding_mode is not pointwise.NO_MODE and rounding_mode is not None and target.size:
-        pointwise.check_integer_divisor(other, dt, f"div_{rounding_mode}")
+    if rounding_mode is not pointwise.NO_MODE and rounding_mode is not None:
+        pointwise.check_integer_divisor(other, dt, f"div_{rounding_mode}", writes=bool(target.size))
     with np.errstate(divide="ignore", invalid="ignore"):
         if rounding_mode == "floor":
             np.floor_divide(target, other, out=target, casting="unsafe")

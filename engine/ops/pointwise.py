@@ -748,13 +748,13 @@ def minimum(self: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor
     return _minmax_binary(self, other, np.minimum, "MinimumBackward0", out)
 
 
-def check_integer_divisor(divisor: Any, dt: dtypes.dtype, kernel: str) -> None:
-    """A rounded division or remainder (`kernel`: ATen's name for it) has no complex kernel, and an
-    integer one by zero is an error (a float one is inf or nan): the divisor is taken in dt, so
-    `x // 2**40` of an int32 x divides by 0 too."""
-    if dt.is_complex:
+def check_integer_divisor(divisor: Any, dt: dtypes.dtype, kernel: str, writes: bool = True) -> None:
+    """A rounded division or remainder (`kernel`: ATen's name for it) has no complex or bool kernel,
+    and an integer one by zero is an error (a float one is inf or nan) where it `writes` anything:
+    the divisor is taken in dt, so `x // 2**40` of an int32 x divides by 0 too."""
+    if dt.is_complex or dt is dtypes.bool_:
         raise NotImplementedError(f"\"{kernel}_cpu\" not implemented for '{dt.short}'")
-    if dt.is_floating_point or dt is dtypes.bool_:
+    if dt.is_floating_point or not writes:
         return
     if not np.all(divisor):
         raise RuntimeError("ZeroDivisionError")

@@ -1,5 +1,5 @@
-"""What torch's kernels give for the odd inputs: the rounding and abs kernels have no bool instance
-(in place or not), a bool squared is a long, sqrt and pow(0.5) of a negative give +NaN (MKL's; the
+"""What torch's kernels give for the odd inputs: the rounding, abs, rounded division, remainder and
+addcmul kernels have no bool instance (in place or not, empty or not), a bool squared is a long, sqrt and pow(0.5) of a negative give +NaN (MKL's; the
 x86 instruction gives -NaN, which pow(-0.5) keeps), a NaN input keeps its sign; an integer division
 writing nothing divides by nothing, and cumsum_ of a 0-dim bool is a copy."""
 
@@ -14,6 +14,11 @@ CASES = {
     "abs_, ceil_, floor_, round_, trunc_, frac_ of bools": "\n".join(
         f"r{i} = _err(lambda: torch.tensor([True, False]).{op}())"
         for i, op in enumerate(["abs_", "ceil_", "floor_", "round_", "trunc_", "frac_", "abs", "round"])),
+    "rounded divisions, remainders and addcmul_ of bools": "c = torch.tensor([True, True])\n" + "\n".join(
+        f"d{i} = _err(lambda: {code})" for i, code in enumerate([
+            "c.clone().div_(c, rounding_mode='trunc')", "c.clone().div_(c, rounding_mode='floor')",
+            "c.clone().remainder_(c)", "c // c", "c % c", "c.clone().addcmul_(c, c, value=0.5)",
+            "torch.zeros(0, dtype=torch.bool).floor_divide_(torch.zeros(0, dtype=torch.bool))"])),
     "a bool squared": "a = torch.tensor([True, False]).square()\nr = _err(lambda: torch.tensor([True]).square_())",
     "sqrt's NaN signs in float64": X + "s = x.sqrt().view(torch.int64)\np = x.pow(0.5).view(torch.int64)\n"
                                        "q = x.pow(-0.5).view(torch.int64)\ny = x.clone()\ny.sqrt_()\nv = y.view(torch.int64)",
