@@ -1388,11 +1388,14 @@ def _compare(ufunc: np.ufunc) -> Callable[..., Tensor]:
             alike = _alike(self, other) or _with_number(self, other)
             if alike is not None and alike[0].dtype.kind != "c":  # the binary ops' short path (no node)
                 a, b = alike
+                if a.dtype.kind == "V":  # bfloat16's comparison of NaN would warn; torch's never does
+                    return Tensor._wrap(np.asarray(quiet_binary(ufunc, a, b)), dtypes.bool_)
                 return Tensor._wrap(np.asarray(ufunc(a, b)), dtypes.bool_)
         dt = result_type(self, other)
         check_ordered(ufunc, dt)
         geometry.broadcast_shapes(_shape_of(self), _shape_of(other))
-        result = ufunc(array_of(self, dt), array_of(other, dt))
+        result = quiet_binary(ufunc, array_of(self, dt), array_of(other, dt)) if dt is dtypes.bfloat16 else \
+            ufunc(array_of(self, dt), array_of(other, dt))
         if out is not None:
             return write_out(out, np.asarray(result), ufunc.__name__, (self, other),
                              strides=output_strides(np.shape(result), (self, other), "iterator"), iterator=True)

@@ -1,7 +1,8 @@
 """What torch's kernels give for the odd inputs: the rounding, abs, rounded division, remainder and
 addcmul kernels have no bool instance (in place or not, empty or not), a bool squared is a long, sqrt and pow(0.5) of a negative give +NaN (MKL's; the
 x86 instruction gives -NaN, which pow(-0.5) keeps), a NaN input keeps its sign; an integer division
-writing nothing divides by nothing, and cumsum_ of a 0-dim bool is a copy."""
+writing nothing divides by nothing, cumsum_ of a 0-dim bool is a copy, and comparing a bfloat16 NaN
+warns of nothing."""
 
 import pytest
 
@@ -28,6 +29,8 @@ CASES = {
                                            "z.div_(torch.zeros(2, dtype=torch.int16), rounding_mode='trunc')\n"
                                            "z.remainder_(torch.zeros(2, dtype=torch.int16))",
     "cumsum_ of a 0-dim bool": "c = torch.tensor(True)\nc.cumsum_(0)",
+    "bfloat16 compared with a NaN in it, quietly": "c = torch.tensor([float('nan'), 1.0]).to(torch.bfloat16)\n"
+                                                   "m = c > 0\nw = torch.where(c.expand(2, 2) > 0, c, c)",
 }
 
 
