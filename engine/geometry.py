@@ -67,7 +67,7 @@ def preserved_strides(shape: Sequence[int], stride: Sequence[int]) -> Shape:
     step = 1
     for d in reversed(order):
         result[d] = step
-        step *= max(shape[d], 1)
+        step *= shape[d]
     return tuple(result)
 
 
@@ -148,6 +148,44 @@ def channels_last_strides(shape: Sequence[int]) -> Shape:
     return (h * w * c, 1, w * c, c)
 
 
+def suggested_memory_format(shape: Sequence[int], stride: Sequence[int]) -> str:
+    """TensorBase::suggest_memory_format: "channels_last" for a 4-d tensor whose strides are like
+    channels-last (is_channels_last_strides_2d_s4), "channels_last_3d" for such a 5-d one, else
+    "contiguous". The test walks C, then the spatial dims innermost first, then N, each stride at
+    least the last times its size; a zero C stride, an empty dim, or N stepping as C does (the
+    N111 ambiguity) falls back to contiguous."""
+    if len(shape) not in (4, 5) or stride[1] == 0:
+        return "contiguous"
+    least = 0
+    for d in (1, 3, 2, 0) if len(shape) == 4 else (1, 4, 3, 2, 0):
+        if shape[d] == 0 or stride[d] < least or (d == 0 and least == stride[1]):
+            return "contiguous"
+        least = stride[d] * shape[d] if shape[d] > 1 else stride[d]
+    return "channels_last" if len(shape) == 4 else "channels_last_3d"
+
+
+def memory_format_strides(shape: Sequence[int], memory_format: str) -> Shape:
+    """The strides of an empty tensor made with `memory_format` (channels-last: C innermost, then the
+    spatial dims, then N)."""
+    if memory_format == "contiguous":
+        return contiguous_strides(shape)
+    order = (1, 3, 2, 0) if memory_format == "channels_last" else (1, 4, 3, 2, 0)
+    result = [0] * len(shape)
+    step = 1
+    for d in order:
+        result[d] = step
+        step *= shape[d]
+    return tuple(result)
+
+
+def inline_strides(stride: Sequence[int], stale: Sequence[int] | None) -> tuple[int, ...]:
+    """The stride slots a torch TensorImpl keeps inline (five, SizesAndStrides): the strides, then
+    what its earlier layouts left past them (`stale`, None for a tensor made as it is: it was made
+    with one dim of stride 1 and grew with zeros, so a 0-dim one reads 1, then 0s)."""
+    rest = tuple(stale) if stale is not None else ((1,) if not stride else ())
+    return (tuple(stride) + rest + (0,) * 5)[:max(5, len(stride))]
+
+
 def iterator_strides(shape: Sequence[int], operands: Sequence[tuple[Sequence[int], Sequence[int]]]) -> Shape:
     """The strides TensorIterator gives an output it allocates, from its inputs' layouts: row-major
     for contiguous inputs; when all inputs have the output's shape, channels-last for channels-last
@@ -169,14 +207,7 @@ def iterator_strides(shape: Sequence[int], operands: Sequence[tuple[Sequence[int
             first = tuple(operands[-1][1])
             if all(tuple(op_stride) == first for _, op_stride in operands):
                 return first
-    aligned = []
-    for op_shape, op_stride in operands:
-        lead = ndim - len(op_shape)
-        row = [0] * ndim
-        for i, (n, st) in enumerate(zip(op_shape, op_stride)):
-            row[lead + i] = 0 if (n == 1 and shape[lead + i] != 1) else st
-        aligned.append(row)
-    perm = iterator_order(shape, aligned)
+    perm = iterator_order(shape, aligned_strides(shape, operands))
     if perm == list(range(ndim - 1, -1, -1)):
         return contiguous_strides(shape)
     result = [0] * ndim
@@ -185,6 +216,20 @@ def iterator_strides(shape: Sequence[int], operands: Sequence[tuple[Sequence[int
         result[d] = step
         step *= shape[d]
     return tuple(result)
+
+
+def aligned_strides(shape: Sequence[int], operands: Sequence[tuple[Sequence[int], Sequence[int]]]) -> list[list[int]]:
+    """Each operand's strides broadcast to `shape` (TensorIterator's compute_strides): right-aligned,
+    0 where it has no dim or a size-1 dim the shape widens."""
+    ndim = len(shape)
+    aligned = []
+    for op_shape, op_stride in operands:
+        lead = ndim - len(op_shape)
+        row = [0] * ndim
+        for i, (n, st) in enumerate(zip(op_shape, op_stride)):
+            row[lead + i] = 0 if (n == 1 and shape[lead + i] != 1) else st
+        aligned.append(row)
+    return aligned
 
 
 def iterator_order(shape: Sequence[int], strides: Sequence[Sequence[int]]) -> list[int]:

@@ -316,8 +316,13 @@ class Tensor:
         self._np_cache = (data, array, geometry.row_major_strides(self._shape) if small else None)
         return array
 
+    # the stride slots past its rank that torch's TensorImpl still holds from an earlier layout (None
+    # while there is none: see geometry.inline_strides); AccumulateGrad reads them after `.data =`
+    _stale_strides: tuple[int, ...] | None = None
+
     def _set_layout(self, shape: tuple[int, ...], stride: tuple[int, ...], offset: int) -> None:
         """Change this tensor's own geometry (t_, squeeze_, as_strided_, resize_, set_)."""
+        self._stale_strides = geometry.inline_strides(self._stride, self._stale_strides)[len(stride):]
         self._shape, self._stride, self._offset = tuple(shape), tuple(stride), offset
         self._np_cache = None
 
@@ -828,6 +833,7 @@ class Tensor:
         self._storage = other._storage
         self.dtype = other.dtype
         self._set_layout(other._shape, other._stride, other._offset)
+        self._stale_strides = other._stale_strides  # set_data copies the other's slots, stale ones too
 
     @data.deleter
     def data(self) -> None:

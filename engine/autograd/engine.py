@@ -619,12 +619,13 @@ def _obeys_layout_contract(grad: Any, variable: Any) -> bool:
     if grad._stride == stride and stride == geometry.row_major_strides(variable._shape):
         return True  # the usual pair: both row-major (dense, and no size-1 dim has stride 0)
     if _dense(variable):
-        # torch walks the gradient's dims, and where a `.data =` took dims away from the leaf it reads the
-        # strides the leaf had there (its former, gradient-shaped layout, row-major as a leaf's usually is):
-        # a gradient laid out otherwise (an expanded one) is copied, and then may not fit
-        former = geometry.row_major_strides(grad._shape) if len(grad._shape) > len(stride) else stride
+        # torch walks the gradient's dims, and where a `.data =` or squeeze_ took dims away from the leaf
+        # it reads the stale slots of the leaf's inline strides (geometry.inline_strides); a gradient laid
+        # out otherwise is copied, and then may not fit
+        if len(grad._shape) > len(stride):
+            stride = geometry.inline_strides(stride, variable._stale_strides)
         for idx, (size, g_stride) in enumerate(zip(grad._shape, grad._stride)):
-            if size != 1 and g_stride != (stride[idx] if idx < len(stride) else former[idx]):
+            if size != 1 and g_stride != (stride[idx] if idx < len(stride) else 0):
                 return False
             if size == 1 and g_stride == 0:
                 return False

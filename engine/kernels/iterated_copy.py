@@ -85,3 +85,23 @@ def _run(buffer: np.ndarray, t: int, s: int, n: int, ts: int, ss: int, block: in
     while i < n:
         buffer[t + i * ts] = buffer[s + i * ss]
         i += 1
+
+
+def put_in_order(target: np.ndarray, index: tuple, source: np.ndarray, order: list[int]) -> None:
+    """target[index] = source (broadcast to the selection), two views of one buffer in one dtype,
+    without negative strides, as ATen's index_put_ kernel writes it: one element at a time, each
+    read from the source just before it is written, the dims walked in TensorIterator's `order`
+    (innermost first)."""
+    item = target.itemsize
+    positions = geometry.storage_indices(target.shape, tuple(st // item for st in target.strides), 0)[index]
+    reads = np.broadcast_to(geometry.storage_indices(
+        source.shape, tuple(st // item for st in source.strides), (_address(source) - _address(target)) // item),
+        positions.shape)
+    low = min(0, int(reads.min()))
+    first = target if _address(target) <= _address(source) else source
+    span = (max(_last_byte(target), _last_byte(source)) - _address(first)) // item
+    buffer = np.lib.stride_tricks.as_strided(first, (span,), (item,), writeable=True)
+    walk = tuple(reversed(order))
+    for at, read in zip((positions.transpose(walk) - low).ravel().tolist(),
+                        (reads.transpose(walk) - low).ravel().tolist()):
+        buffer[at] = buffer[read]

@@ -15,6 +15,8 @@ import math
 
 import numpy as np
 
+from engine import geometry
+
 _ILP = 4
 _LEVELS = 4
 GRAIN_SIZE = 32768  # above this, ATen may split one reduction across threads: the order is theirs then
@@ -182,66 +184,81 @@ def row_sums(rows: np.ndarray, contiguous: bool = True) -> np.ndarray:
 def outer_sums(x: np.ndarray) -> np.ndarray:
     """Each column of a C-contiguous (rows, columns) array, in the accumulation dtype, summed over
     its rows as ATen's cascade_sum sums a reduction over the leading dims of a row-major tensor
-    (vectorized_outer_sum, or scalar_outer_sum when the columns are fewer than a vector): columns
-    four vectors (or, without a vector, four columns) at a time by multi_row_sum's cascade, every
-    other column by row_sum's four interleaved accumulators."""
-    columns = x.shape[1]
-    group = 4 * lanes(x.itemsize) if columns >= lanes(x.itemsize) else 4
+    (vectorized_outer_sum, or scalar_outer_sum when the columns are fewer than a vector)."""
+    group = 4 * lanes(x.itemsize) if x.shape[1] >= lanes(x.itemsize) else 4
+    return _column_sums(x[None], group)[0]
+
+
+def _column_sums(x: np.ndarray, group: int) -> np.ndarray:
+    """Each column of each (rows, columns) block of x (batch, rows, columns) summed over its rows as
+    vectorized_outer_sum and scalar_outer_sum do: the first columns `group` at a time (four vectors,
+    or four columns) by multi_row_sum's cascade, every other column by row_sum's four interleaved
+    accumulators (a vector's lanes are columns of their own either way)."""
+    batch, rows, columns = x.shape
     cascaded = columns // group * group
     if cascaded == columns:
-        return _multi_row_sum(x[None])[0]
-    tail = _row_sum(np.ascontiguousarray(x[:, cascaded:].T))
-    return np.concatenate((_multi_row_sum(x[None, :, :cascaded])[0], tail)) if cascaded else tail
+        return _multi_row_sum(x)
+    tail = _row_sum(x[:, :, cascaded:].transpose(0, 2, 1).reshape(batch * (columns - cascaded), rows))
+    tail = tail.reshape(batch, columns - cascaded)
+    return np.concatenate((_multi_row_sum(x[:, :, :cascaded]), tail), axis=1) if cascaded else tail
 
 
 def iteration_dims(shape: tuple[int, ...], strides: tuple[int, ...]) -> tuple[list[int], list[int]]:
-    """The (sizes, strides) of a full reduction's input as TensorIterator lays out its loop: dims of
-    size 1 dropped, the rest sorted by stride, smallest first (a dim of stride 0 never moves past
-    another, and of equal strides the smaller size goes first), then neighbours merged where one
-    steps exactly over the other."""
-    dims = [d for d in reversed(range(len(shape))) if shape[d] != 1]  # TensorIterator starts reversed
-
-    def after(a: int, b: int) -> bool:  # should_swap: a comes after b
-        if strides[a] == 0 or strides[b] == 0:
-            return False
-        return strides[a] > strides[b] or (strides[a] == strides[b] and shape[a] > shape[b])
-
-    for i in range(1, len(dims)):  # TensorIterator's insertion sort
-        j = i
-        while j > 0 and after(dims[j - 1], dims[j]):
-            dims[j - 1], dims[j] = dims[j], dims[j - 1]
-            j -= 1
-    sizes, steps = [], []
-    for d in dims:
-        if sizes and steps[-1] * sizes[-1] == strides[d]:
-            sizes[-1] *= shape[d]
+    """The (sizes, strides) of a full reduction's input as TensorIterator lays out its loop: the dims
+    ordered by reorder_dimensions (geometry.iterator_order: the output's strides are all 0 and
+    decide nothing), then coalesce_dimensions' merges, size-1 dims and neighbours where one steps
+    exactly over the other (two broadcast dims too)."""
+    sizes: list[int] = []
+    steps: list[int] = []
+    for d in geometry.iterator_order(shape, (strides,)):
+        n, step = shape[d], strides[d]
+        if sizes and (n == 1 or sizes[-1] == 1 or sizes[-1] * steps[-1] == step):
+            if sizes[-1] == 1:
+                steps[-1] = step
+            sizes[-1] *= n
         else:
-            sizes.append(shape[d])
-            steps.append(strides[d])
+            sizes.append(n)
+            steps.append(step)
     return sizes, steps
 
 
 def strided_total(values: np.ndarray, shape: tuple[int, ...], strides: tuple[int, ...],
                   acc: np.dtype) -> np.ndarray | None:
     """The sum of every element of a non-dense tensor (values: its numpy view) as ATen's cascade_sum
-    adds it on one thread: the loop's rows (its innermost dim) are summed one by one in `acc`, with
-    vectors where the row is contiguous and at least a vector of the input's dtype long, and each
-    row's total is added in turn to an output starting at 0. A float16/bfloat16 input whose loop has
-    more than one row is summed as ATen's sum_out does it instead (should_use_acc_buffer): a dense
-    float32 copy in the input's dim order, as one row. None where the rows are not simply strided
-    (a broadcast dim would take ATen's outer-sum path, which sums otherwise)."""
+    adds it on one thread. TensorIterator's loop (iteration_dims) runs its first two dims as one 2-D
+    call per index of the others (the third fastest), and every call adds its partial sums in turn
+    to an output starting at 0: one per row of the first dim (vectorized_inner_sum where that dim is
+    contiguous and at least a vector long, scalar_inner_sum where it steps less than the second),
+    else one per column of the second (vectorized_outer_sum where that one is contiguous and at least
+    a vector long, else scalar_outer_sum). A broadcast dim (stride 0) is a dim like any other there.
+    A float16/bfloat16 input whose loop has more than one row is summed as ATen's sum_out does it
+    (should_use_acc_buffer): a dense float32 copy in the input's dim order, as one row; one of a
+    single row, loaded as float32; None where a broadcast dim leaves it to numpy."""
     sizes, steps = iteration_dims(shape, strides)
     if not sizes:
         return None
-    if values.dtype != acc and len(sizes) > 1:
-        copy = values.astype(acc, order="K")
-        return row_sums(copy.ravel(order="K").reshape(1, -1))[0] + acc.type(0)
-    inner, inner_step = sizes[0], steps[0]
-    outer_step = steps[1] if len(steps) > 1 else 0
-    if inner_step == 0 or (len(sizes) > 1 and not inner_step < outer_step):
-        return None
-    rows = np.lib.stride_tricks.as_strided(
-        values, shape=tuple(reversed(sizes)), strides=tuple(s * values.itemsize for s in reversed(steps)),
-        writeable=False).reshape(-1, inner).astype(acc)
-    vectorized = inner_step == 1 and inner >= _VECTOR_BYTES // values.itemsize
-    return _in_turn(np.concatenate((np.zeros(1, acc), row_sums(rows, contiguous=vectorized))))
+    if values.dtype != acc:
+        if len(sizes) > 1:
+            copy = values.astype(acc, order="K")
+            return row_sums(copy.ravel(order="K").reshape(1, -1))[0] + acc.type(0)
+        if steps[0] == 0:
+            return None
+        row = np.lib.stride_tricks.as_strided(values, shape=(1, sizes[0]), strides=(0, steps[0] * values.itemsize),
+                                              writeable=False).astype(acc)
+        return row_sums(row, contiguous=steps[0] == 1 and sizes[0] >= lanes(values.itemsize))[0] + acc.type(0)
+    size0, step0 = sizes[0], steps[0]
+    size1, step1 = (sizes[1], steps[1]) if len(sizes) > 1 else (1, 0)
+    calls = np.lib.stride_tricks.as_strided(
+        values, shape=(*reversed(sizes[2:]), size1, size0),
+        strides=tuple(s * values.itemsize for s in (*reversed(steps[2:]), step1, step0)),
+        writeable=False).reshape(-1, size1, size0)
+    width = lanes(values.itemsize)
+    if step0 == 1 and size0 >= width:  # vectorized_inner_sum
+        partial = row_sums(calls.reshape(-1, size0))
+    elif step1 == 1 and size1 >= width:  # vectorized_outer_sum
+        partial = _column_sums(calls.transpose(0, 2, 1), 4 * width)
+    elif step0 < step1:  # scalar_inner_sum
+        partial = _row_sum(calls.reshape(-1, size0))
+    else:  # scalar_outer_sum
+        partial = _column_sums(calls.transpose(0, 2, 1), 4)
+    return _in_turn(np.concatenate((np.zeros(1, acc), partial.ravel())))

@@ -92,7 +92,10 @@ def _softmax_family(input: Tensor, dim: int | None, dtype: dtypes.dtype | None, 
     x = source._numpy_view()
     d = dim % max(x.ndim, 1)
     forward = activation.log_softmax if log else activation.softmax
-    out = _new(forward(x, d) if x.ndim else np.zeros_like(x) if log else np.ones_like(x), source)
+    # host_softmax writes a row-major result (of a contiguous copy of the input); an empty one has nothing to do
+    values = np.empty(x.shape, x.dtype) if not x.size else forward(x, d) if x.ndim else \
+        np.zeros_like(x) if log else np.ones_like(x)
+    out = _new(np.ascontiguousarray(values), source)
     record("LogSoftmaxBackward0" if log else "SoftmaxBackward0", out, (source,), save_outputs={"result": out},
            values={"dim": saved_dims(dim), "_d": d})
     return out

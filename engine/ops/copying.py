@@ -16,6 +16,7 @@ from engine.kernels import iterated_copy
 from engine.ops.core import (
     apply_inplace,
     check_inplace_allowed,
+    check_no_partial_overlap,
     check_writable,
     record,
 )
@@ -109,8 +110,10 @@ def cuda(self: Tensor, device: Any = None, non_blocking: bool = False, memory_fo
 
 
 def copy_(self: Tensor, src: Tensor | float, non_blocking: bool = False) -> Tensor:
-    """Write src into self (broadcast, any dtype cast allowed); recorded as CopyBackwards."""
-    check_inplace_allowed(self, src)
+    """Write src into self (broadcast, any dtype cast allowed); recorded as CopyBackwards, unless self's
+    dtype cannot carry a gradient (torch's copy_ ands requires_grad with isDifferentiableType)."""
+    differentiable = self.dtype.is_differentiable
+    check_inplace_allowed(self, *((src,) if differentiable else ()))
     if not isinstance(src, Tensor):
         src = Tensor._wrap(np.array(src, dtype=self.dtype.np), self.dtype)
     # torch's copy_ returns at once when src is the very same data (same memory, layout, dtype and
@@ -135,7 +138,9 @@ def copy_(self: Tensor, src: Tensor | float, non_blocking: bool = False) -> Tens
         with np.errstate(invalid="ignore", over="ignore"):  # NaN into an integer: as C++ casts it
             np.copyto(target, source_array, casting="unsafe")
 
-    return apply_inplace(self, write, "CopyBackwards", (src,), check_autograd=False,
+    if not differentiable:  # nothing recorded, but the overlap with src still refused
+        check_no_partial_overlap(self, src)
+    return apply_inplace(self, write, "CopyBackwards", (src,) if differentiable else (), check_autograd=False,
                          values={"_dtype": src.dtype, "_device": src.device})
 
 
@@ -148,10 +153,14 @@ def fill_(self: Tensor, value: Tensor | float) -> Tensor:
         if value.ndim:
             raise RuntimeError("fill_ only supports 0-dimension value tensor but got tensor with "
                                f"{value.ndim} dimensions.")
-        scalar = value._numpy_view()[()]
+        held = np.array(value._numpy_view())  # torch copies from a clone of a value that aliases self
 
-        # torch copies from a clone of a value that aliases self, so no overlap can be refused
-        return apply_inplace(self, lambda t: t.fill(scalar), "FillBackward3", (value,), check_autograd=False,
+        def write(target: np.ndarray) -> None:  # a copy_: cast as C casts (an int64 wraps into int32)
+            with np.errstate(invalid="ignore", over="ignore"):
+                np.copyto(target, held, casting="unsafe")
+
+        # so no overlap can be refused there
+        return apply_inplace(self, write, "FillBackward3", (value,), check_autograd=False,
                              check_overlap=value._storage is not self._storage)
     scalar = dtypes.checked_scalar(value, self.dtype, single=self.numel() == 1)
     return apply_inplace(self, lambda t: t.fill(scalar), "FillBackward2", (), check_autograd=False)

@@ -134,6 +134,8 @@ def _addcmul_values(value: Any) -> Callable[..., np.ndarray]:
     def compute(a: np.ndarray, t1: np.ndarray, t2: np.ndarray) -> np.ndarray:
         if _all_float32(a, t1, t2) and isinstance(value, (int, float)):
             return fma32(np.float32(value) * t1, t2, a)
+        if a.dtype.kind in "iu" and isinstance(value, float):  # the value taken in the integer dtype, truncated
+            return a + int(value) * t1 * t2
         return a + value * t1 * t2
     return compute
 
@@ -222,6 +224,50 @@ def lerp(self: Tensor, end: Tensor, weight: Operand, *, out: Tensor | None = Non
     return _apply(_lerp(weight), (self, end, weight), out)
 
 
+_INTEGER_ADDCDIV = (
+    "Integer division with addcdiv is no longer supported, and in a future  release addcdiv will perform a true "
+    "division of tensor1 and tensor2. The historic addcdiv behavior can be implemented as (input + value * "
+    "torch.trunc(tensor1 / tensor2)).to(input.dtype) for integer inputs and as (input + value * tensor1 / tensor2) "
+    "for float inputs. The future addcdiv behavior is just the latter implementation: (input + value * tensor1 / "
+    "tensor2), for all dtypes.")
+
+
+def _tensor_operands(op: str, generated: Callable[..., Tensor]) -> Callable[..., Tensor]:
+    """addcmul_/addcdiv_ as torch's argument parser takes them: tensor1 and tensor2 must be tensors
+    (a number there is a TypeError naming the argument); addcdiv of two integer tensors is refused
+    before anything else, as its meta function does."""
+    def checked(self: Tensor, *operands: Any, **options: Any) -> Tensor:
+        for position, (name, operand) in enumerate(zip(("tensor1", "tensor2"), operands), 1):
+            if not isinstance(operand, Tensor):
+                raise TypeError(f"{op}(): argument '{name}' (position {position}) must be Tensor, not "
+                                f"{type(operand).__name__}")
+        if op == "addcdiv_" and len(operands) == 2 and all(
+                not (o.dtype.is_floating_point or o.dtype.is_complex) for o in operands):
+            raise RuntimeError(_INTEGER_ADDCDIV)
+        if op == "addcmul_" and self.dtype is dtypes.bool_ and all(o.dtype is dtypes.bool_ for o in operands):
+            raise NotImplementedError("\"addcmul_cpu_out\" not implemented for 'Bool'")  # no bool kernel
+        return generated(self, *operands, **options)
+    checked.__name__ = checked.__qualname__ = op
+    return checked
+
+
+def _lerp_arguments(generated: Callable[..., Tensor]) -> Callable[..., Tensor]:
+    """lerp_ as torch's argument parser takes it: `end` must be a tensor, else neither overload
+    (Tensor end, Tensor weight), (Tensor end, Number weight) matches."""
+    def checked(self: Tensor, end: Any, weight: Any) -> Tensor:
+        if not isinstance(end, Tensor):
+            kinds = [type(x).__name__ if not isinstance(x, Tensor) else "Tensor" for x in (end, weight)]
+            first = ", ".join(f"!{k}!" if k != "Tensor" else k for k in kinds)
+            raise TypeError(f"lerp_() received an invalid combination of arguments - got ({', '.join(kinds)}), but "
+                            "expected one of:\n * (Tensor end, Tensor weight)\n      didn't match because some of the "
+                            f"arguments have invalid types: ({first})\n * (Tensor end, Number weight)\n      didn't "
+                            "match because some of the arguments have invalid types: ("
+                            + ", ".join(f"!{k}!" for k in kinds) + ")\n")
+        return generated(self, end, weight)
+    checked.__name__ = checked.__qualname__ = "lerp_"
+    return checked
+
+
 def _compare(ufunc: np.ufunc, node: str) -> Callable[..., Spec]:
     """x.lt_(y): the comparison's 0/1 written into x in x's own dtype; its gradients are zeros."""
     def forward(a: np.ndarray, b: Any) -> np.ndarray:
@@ -279,9 +325,11 @@ rshift, rshift_ = _shift(np.right_shift, "rshift")
 INPLACE = {
     "fmod_": _inplace(_fmod, "fmod_"), "atan2_": _inplace(lambda other: ATAN2, "atan2_"),
     "hypot_": _inplace(lambda other: HYPOT, "hypot_"), "copysign_": _inplace(_copysign, "copysign_"),
-    "addcmul_": _inplace(lambda tensor1, tensor2, value=1: _addcmul(value), "addcmul_", operands=2),
-    "addcdiv_": _inplace(lambda tensor1, tensor2, value=1: _addcdiv(value), "addcdiv_", operands=2),
-    "lerp_": _inplace(lambda end, weight: _lerp(weight), "lerp_", operands=2),
+    "addcmul_": _tensor_operands("addcmul_", _inplace(lambda tensor1, tensor2, value=1: _addcmul(value), "addcmul_",
+                                                      operands=2)),
+    "addcdiv_": _tensor_operands("addcdiv_", _inplace(lambda tensor1, tensor2, value=1: _addcdiv(value), "addcdiv_",
+                                                      operands=2)),
+    "lerp_": _lerp_arguments(_inplace(lambda end, weight: _lerp(weight), "lerp_", operands=2)),
     **{f"{node.lower()}_": _inplace(_compare(ufunc, node), f"{node.lower()}_", cast_check=False)
        for ufunc, node in ((np.less, "Lt"), (np.less_equal, "Le"), (np.greater, "Gt"), (np.greater_equal, "Ge"),
                            (np.equal, "Eq"), (np.not_equal, "Ne"))},

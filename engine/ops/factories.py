@@ -241,6 +241,8 @@ def arange(start: Any, end: Any = None, step: Any = 1, *, dtype: dtypes.dtype | 
         floating = any(isinstance(v, float) or (isinstance(v, Tensor) and v.dtype.is_floating_point)
                        for v in values)
         dtype = dtypes.get_default_dtype() if floating else dtypes.int64
+    if dtype is dtypes.bool_:  # ATen's kernel is dispatched over every dtype but bool, before its checks
+        raise NotImplementedError("\"arange_cpu\" not implemented for 'Bool'")
     start, end, step = (float(v) if isinstance(v, Tensor) else v for v in values)
     if step == 0:
         raise RuntimeError("step must be nonzero")

@@ -12,6 +12,7 @@ from engine import dtypes
 from engine.ops.core import (
     apply_inplace,
     check_inplace_allowed,
+    check_internal_overlap,
     check_no_overlap,
     check_writable,
 )
@@ -63,6 +64,10 @@ def put_(self: Tensor, index: Tensor, source: Tensor, accumulate: bool = False) 
 
 def masked_scatter_(self: Tensor, mask: Tensor, source: Tensor) -> Tensor:
     check_inplace_allowed(self, source)
+    check_internal_overlap(self)
+    if source.dtype is not self.dtype:  # (sic: no space after "got", as ATen words it)
+        raise RuntimeError(f"masked_scatter: expected self and source to have same dtypes but got{self.dtype.short} "
+                           f"and {source.dtype.short}")
     if mask.dtype is not dtypes.bool_:
         raise RuntimeError(f"masked_scatter_ only supports boolean masks, but got mask with dtype {mask.dtype.cpp}")
     check_writable(self, None, (mask._shape,))

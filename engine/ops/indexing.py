@@ -18,6 +18,7 @@ import numpy as np
 from engine import dtypes, errors, geometry
 from engine.autograd import grad_mode
 from engine.autograd.node import node_type
+from engine.kernels import iterated_copy
 from engine.ops import views
 from engine.ops.copying import copy_, fill_
 from engine.ops.core import (
@@ -243,7 +244,10 @@ def _broadcast_to_nothing(shapes: list[tuple[int, ...]]) -> bool:
         return False
 
 
-def _check_bounds(view: Tensor, advanced: list[tuple[int, Any]]) -> None:
+def _check_bounds(view: Tensor, advanced: list[tuple[int, Any]], before_ranges: Any = None) -> None:
+    """AdvancedIndex's checks (an index into a dim of size 0, each mask's shape), then
+    `before_ranges` (index_put_'s dtype check, made between them), then the kernel's: each index
+    within its dim."""
     arrays = [(dim, _as_index_array(item)) for dim, item in advanced]
     indexed, shapes = [], []  # the dims indexed; each index's shape as it broadcasts (a mask: its count)
     for dim, array in arrays:
@@ -262,6 +266,10 @@ def _check_bounds(view: Tensor, advanced: list[tuple[int, Any]]) -> None:
             if array.shape != expected:
                 raise IndexError(f"The shape of the mask {list(array.shape)} at index {dim} does not match the "
                                  f"shape of the indexed tensor {list(view._shape)} at index {dim}")
+    if before_ranges is not None:
+        before_ranges()
+    for dim, array in arrays:
+        if array.dtype == np.bool_:
             continue
         size = view._shape[dim]
         if array.size and not reads_none and (array.max() >= size or array.min() < -size):
@@ -289,11 +297,18 @@ def getitem(self: Tensor, index: Any) -> Tensor:
 
 
 def _index_strides(view: Tensor, advanced: list[tuple[int, Any]], shape: tuple[int, ...]) -> tuple[int, ...] | None:
-    """The layout torch's index kernel gives its result: TensorIterator's rule over the source
-    restrided to the result's dims (stride 0 along the index dims) and the index tensors (masks as
-    their nonzero() columns), broadcast to a common shape and reshaped to the result's dims."""
+    """The layout torch's index kernel gives its result: TensorIterator's rule over its operands."""
     if len(shape) < 2:
         return None
+    operands = _index_operands(view, advanced, shape)
+    return None if operands is None else geometry.iterator_strides(shape, operands)
+
+
+def _index_operands(view: Tensor, advanced: list[tuple[int, Any]], shape: tuple[int, ...]
+                    ) -> list[tuple[tuple[int, ...], tuple[int, ...]]] | None:
+    """The (shape, strides) of the index kernel's TensorIterator operands: the source restrided to
+    the result's dims (stride 0 along the index dims) and the index tensors (masks as their
+    nonzero() columns), broadcast to a common shape and reshaped to the result's dims."""
     indices: list[tuple[int, tuple[int, ...], tuple[int, ...]]] = []  # (view dim, shape, strides)
     for dim, item in advanced:
         array = _as_index_array(item)
@@ -324,7 +339,7 @@ def _index_strides(view: Tensor, advanced: list[tuple[int, Any]], shape: tuple[i
         # reshape_indexer: the expanded index reshaped with size-1 dims around it (a view when it can be)
         viewed = geometry.view_strides(tuple(index_shape), tuple(expanded), full_shape)
         operands.append((full_shape, viewed if viewed is not None else geometry.contiguous_strides(full_shape)))
-    return geometry.iterator_strides(shape, operands)
+    return operands
 
 
 def padded_indices(advanced: list[tuple[int, Any]]) -> list[Tensor | None]:
@@ -428,14 +443,17 @@ def _index_put(self: Tensor, positions: list[tuple[int, Any]], values: Any, accu
         values = _scalar_tensor(values, self.dtype)
     _expanded_warning(self, "index_put_", "tensor[indices] = tensor")
     mask = positions[0][1] if len(positions) == 1 else None
-    if not accumulate and values.numel() == 1 and isinstance(mask, Tensor) and mask.dtype is dtypes.bool_:
+    masked = not accumulate and values.numel() == 1 and isinstance(mask, Tensor) and mask.dtype is dtypes.bool_
+    if masked:
         _expanded_warning(self, "masked_fill_", "tensor[mask] = scalar")  # torch fills through masked_fill_
         check_no_partial_overlap(self, mask)
     else:
         check_no_overlap(self, values)
         for _, item in positions:
             check_no_overlap(self, item)
-    _check_bounds(self, positions)  # the indices are looked at after the overlap checks, as in ATen
+    # the indices are looked at after the overlap checks, the dtypes between AdvancedIndex's checks and the
+    # kernel's bounds, as in ATen (a value of another dtype than self's is refused, but for masked_fill_'s)
+    _check_bounds(self, positions, None if masked or values.dtype is self.dtype else lambda: _refuse_dtype(self, values))
     np_index = _numpy_index(self, positions)
     selected_shape = self._numpy_view()[np_index].shape
     check_writable(self, values.dtype if values.ndim else None, internal_overlap=False)
@@ -443,10 +461,20 @@ def _index_put(self: Tensor, positions: list[tuple[int, Any]], values: Any, accu
         raise RuntimeError(f"shape mismatch: value tensor of shape {errors.shape_text(values._shape)} cannot be "
                            f"broadcast to indexing result of shape {errors.shape_text(selected_shape)}")
     operand: Any = values._numpy_view()
+    in_order = not (accumulate or masked) and values._storage is self._storage and values.numel() and \
+        math.prod(selected_shape) <= iterated_copy.GRAIN_SIZE
 
     def write(target: np.ndarray) -> None:
         if accumulate:
             np.add.at(target, np_index, operand)
+        elif in_order:  # torch checks no overlap it cannot judge: each element reads what earlier ones wrote
+            operands = _index_operands(self, positions, selected_shape)
+            if operands is None:
+                target[np_index] = operand
+                return
+            operands.insert(1, (values._shape, values._stride))  # the output, the value, then the indices
+            iterated_copy.put_in_order(target, np_index, operand, geometry.iterator_order(
+                selected_shape, geometry.aligned_strides(selected_shape, operands)))
         else:
             target[np_index] = operand
 
@@ -454,6 +482,11 @@ def _index_put(self: Tensor, positions: list[tuple[int, Any]], values: Any, accu
                          check_autograd=False, check_overlap=False,
                          values={"accumulate": accumulate, "_values_shape": values._shape,
                                  "_values_dtype": values.dtype})
+
+
+def _refuse_dtype(self: Tensor, values: Tensor) -> None:
+    raise RuntimeError(f"Index put requires the source and destination dtypes match, got {self.dtype.short} for the "
+                       f"destination and {values.dtype.short} for the source.")
 
 
 def _expandable(shape: tuple[int, ...], target: tuple[int, ...]) -> bool:
@@ -582,7 +615,8 @@ def scatter_(self: Tensor, dim: int, index: Tensor, src: Any = None, *, value: A
     source = value if src is None else src
     idx = index._numpy_view()
     tensor_src = isinstance(source, Tensor)
-    operand = source._numpy_view() if tensor_src else source
+    # a number is taken in self's dtype as C++ converts it (-1 into uint8 is 255)
+    operand = source._numpy_view() if tensor_src else np.array(source).astype(self.dtype.np)[()]
     inputs = (source,) if tensor_src else ()
     name = "ScatterBackward0" if tensor_src else "ScatterBackward1"
     return apply_inplace(self, _scatter_write(d, idx, operand, reduce), name, inputs, save={"index": index},
@@ -789,10 +823,40 @@ def cat(tensors: Sequence[Tensor], dim: int = 0, *, out: Tensor | None = None) -
     result = np.concatenate([t._numpy_view().astype(dt.np, copy=False) for t in joined], axis=d)
     if out is not None:
         _check_cat_out(out, dt, tensors)
-    return _finish("CatBackward0", "cat", result, dt, tuple(tensors), out=out, layout="contiguous",
+    layout = _cat_memory_format([(t._shape, t._stride) for t in tensors])
+    return _finish("CatBackward0", "cat", result, dt, tuple(tensors), out=out, layout=layout,
                    values={"dim": dim, "_sizes": [t._shape for t in tensors], "_d": d},
                    after_resize=None if out is None else lambda: _check_cat_overlap(
                        out, [t for t, skip in zip(tensors, skipped) if not skip]))
+
+
+def _cat_memory_format(layouts: Sequence[tuple[tuple[int, ...], tuple[int, ...]]]) -> str:
+    """cat_compute_output_memory_format: the inputs' suggested memory format where they all suggest
+    the same one (channels-last 4-d or 5-d inputs give a channels-last result), else contiguous."""
+    formats = {geometry.suggested_memory_format(shape, stride) for shape, stride in layouts}
+    return formats.pop() if len(formats) == 1 else "contiguous"
+
+
+def _stack_strides(tensors: Sequence[Tensor], d: int, shape: tuple[int, ...], out: bool) -> tuple[int, ...]:
+    """The layout of stack's result: ATen cats the inputs along d and views the result with the new
+    dim split off, or, stacking past the last dim, cats them unsqueezed there; an out= is resized
+    row-major first unless stacked past the last dim (stack_out)."""
+    ndim = tensors[0].ndim
+    if d == ndim:
+        unsqueezed = [_unsqueezed(t._shape, t._stride, d) for t in tensors]
+        return geometry.memory_format_strides(shape, _cat_memory_format(unsqueezed))
+    if out:
+        return geometry.contiguous_strides(shape)
+    joined = list(tensors[0]._shape)
+    joined[d] *= len(tensors)
+    strides = geometry.memory_format_strides(joined, _cat_memory_format([(t._shape, t._stride) for t in tensors]))
+    return geometry.view_strides(tuple(joined), strides, shape) or geometry.contiguous_strides(shape)
+
+
+def _unsqueezed(shape: tuple[int, ...], stride: tuple[int, ...], d: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The layout of `t.unsqueeze(d)`, as stack cats its inputs."""
+    step = shape[d] * stride[d] if d < len(shape) else 1
+    return shape[:d] + (1,) + shape[d:], stride[:d] + (step,) + stride[d:]
 
 
 def _check_cat_out(out: Tensor, dt: dtypes.dtype, tensors: Sequence[Tensor], op: str = "cat") -> None:
@@ -826,7 +890,8 @@ def stack(tensors: Sequence[Tensor], dim: int = 0, *, out: Tensor | None = None)
     if out is not None:
         _check_cat_out(out, dt, tensors, "stack")
     # torch cats the inputs unsqueezed: views of their own, so an empty one overlaps nothing, out included
-    return _finish("StackBackward0", "stack", result, dt, tuple(tensors), out=out, layout="contiguous",
+    layout = _stack_strides(tensors, d, result.shape, out is not None)
+    return _finish("StackBackward0", "stack", result, dt, tuple(tensors), out=out, layout=layout,
                    values={"dim": dim, "_count": len(tensors)},
                    after_resize=None if out is None else lambda: _check_cat_overlap(
                        out, [t for t in tensors if t.numel()]))

@@ -187,6 +187,8 @@ def _scaled(ufunc: np.ufunc) -> Callable[..., None]:
     subtract = ufunc is np.subtract
 
     def kernel(target: np.ndarray, dt: dtypes.dtype, other: Any, *, alpha: Any = 1) -> None:
+        if alpha != 1:  # alpha_check, once the dtypes are known
+            pointwise.check_alpha(alpha, dt, negated=subtract)
         if alpha != 1 and target.dtype == np.float32 and getattr(other, "dtype", np.float32) == np.float32 \
                 and not isinstance(alpha, complex):
             scale = (pointwise._negated(alpha) if pointwise._int_alpha(alpha) else -alpha) if subtract else alpha
@@ -201,14 +203,15 @@ def _integer_division(ufunc: np.ufunc, name: str) -> Callable[..., None]:
     inner = _ufunc_kernel(ufunc, warns=True)
 
     def kernel(target: np.ndarray, dt: dtypes.dtype, other: Any) -> None:
-        pointwise.check_integer_divisor(other, dt, name)
+        # the kernel checks each divisor it divides by: none when nothing is written
+        pointwise.check_integer_divisor(other, dt, name, writes=bool(target.size))
         inner(target, dt, other)
     return kernel
 
 
 def _div_kernel(target: np.ndarray, dt: dtypes.dtype, other: Any, *, rounding_mode: Any = pointwise.NO_MODE) -> None:
     if rounding_mode is not pointwise.NO_MODE and rounding_mode is not None:
-        pointwise.check_integer_divisor(other, dt, f"div_{rounding_mode}")
+        pointwise.check_integer_divisor(other, dt, f"div_{rounding_mode}", writes=bool(target.size))
     with np.errstate(divide="ignore", invalid="ignore"):
         if rounding_mode == "floor":
             np.floor_divide(target, other, out=target, casting="unsafe")
@@ -254,7 +257,7 @@ POW = Form(lambda exponent: "PowBackward1" if isinstance(exponent, Tensor) else 
            _pow_kernel,
            lambda exponent: None if isinstance(exponent, Tensor) else {"exponent": exponent})
 REMAINDER = Form(lambda other: "RemainderBackward1" if isinstance(other, Tensor) else "RemainderBackward0",
-                 _binary_dtype, _integer_division(np.mod, "remainder"))
+                 _binary_dtype, _integer_division(pointwise.remainder_into, "remainder"))
 FLOOR_DIVIDE = Form("NotImplemented", _binary_dtype, _integer_division(np.floor_divide, "div_floor"),
                     lambda other: {"_op": "floor_divide"}, number_edges=False)
 
@@ -325,6 +328,8 @@ def addmm_(self: Tensor, mat1: Tensor, mat2: Tensor, *, beta: float = 1, alpha: 
 
 
 def cumsum_(self: Tensor, dim: int, *, dtype: Any = None) -> Tensor:
+    if (dtype or self.dtype) is dtypes.bool_ and self.ndim:  # the kernel (a 0-dim self is only copied) has no bool
+        raise NotImplementedError("\"cumsum_out_cpu\" not implemented for 'Bool'")
     return _write_result(self, lambda: reduction.cumsum(self, dim, dtype=dtype or self.dtype), "CumsumBackward0",
                          values={"dim": reduction.saved_dims(dim), "_self_dtype": self.dtype})
 

@@ -66,14 +66,15 @@ def resize_out(out: Tensor, shape: tuple[int, ...], strides: tuple[int, ...] | N
 
 def write_out(out: Tensor, result: np.ndarray, op: str, inputs: tuple[Any, ...],
               overlap: tuple[Any, ...] | None = None, after_resize: Callable[[], None] | None = None,
-              strides: tuple[int, ...] | None = None, iterator: bool = False) -> Tensor:
+              strides: tuple[int, ...] | None = None, iterator: bool = False, adds: bool = False) -> Tensor:
     """The `out=` contract, in TensorIterator's order: no autograd (out or an input requiring grad,
     with grad mode on, is an error), out may not overlap itself nor partly overlap an input
     (`overlap`, the inputs unless given), the result's dtype must cast to out's, then out is
     resized (with torch's warning when it had elements), written, and bumped once. Gathers check
     their sources only once out has its final size (`after_resize`), as their kernels do. A
     TensorIterator op (`iterator`) whose out has another dtype resizes out twice (its own result, then
-    out), so torch warns twice."""
+    out), so torch warns twice. A sum's kernel (`adds`) zeroes out, then adds each element's total
+    into it, so elements of an out that share memory (a stride-0 dim) add up there."""
     if needs_grad(*inputs, out):
         raise RuntimeError(errors.OUT_REQUIRES_GRAD.format(op=op))
     if after_resize is None:
@@ -88,15 +89,28 @@ def write_out(out: Tensor, result: np.ndarray, op: str, inputs: tuple[Any, ...],
     if after_resize is not None:
         after_resize()
     with np.errstate(invalid="ignore", over="ignore"):
-        out._write(lambda target: np.copyto(target, result, casting="unsafe"))
+        if adds and geometry.has_internal_overlap(out._shape, out._stride):
+            out._write(lambda target: _add_into_zeroed(target, result))
+        else:
+            out._write(lambda target: np.copyto(target, result, casting="unsafe"))
     bump_written(out)
     return out
 
 
-def output_strides(shape: tuple[int, ...], inputs: tuple[Any, ...], layout: str) -> tuple[int, ...] | None:
+def _add_into_zeroed(target: np.ndarray, result: np.ndarray) -> None:
+    """target zeroed, then each element of result added in turn to its place (np.add.at adds one
+    index at a time, so places that share memory accumulate)."""
+    target[...] = 0
+    np.add.at(target, np.indices(target.shape, sparse=True), result.astype(target.dtype, copy=False))
+
+
+def output_strides(shape: tuple[int, ...], inputs: tuple[Any, ...],
+                   layout: str | tuple[int, ...]) -> tuple[int, ...] | None:
     """The strides torch gives an op's new output: TensorIterator's rule from the tensor inputs
-    ("iterator"), row-major ("contiguous"), the first input's preserve_format ("preserve"); None
-    keeps numpy's."""
+    ("iterator"), row-major ("contiguous"), a memory format ("channels_last", "channels_last_3d"),
+    the first input's preserve_format ("preserve"), or strides given as they are; None keeps numpy's."""
+    if isinstance(layout, tuple):
+        return layout
     if layout == "iterator":
         if len(shape) < 2:
             return None
@@ -106,6 +120,8 @@ def output_strides(shape: tuple[int, ...], inputs: tuple[Any, ...], layout: str)
         return geometry.iterator_strides(shape, operands)
     if layout == "contiguous":
         return geometry.contiguous_strides(shape)
+    if layout in ("channels_last", "channels_last_3d"):
+        return geometry.memory_format_strides(shape, layout)
     if layout == "preserve":
         first = inputs[0]
         return geometry.like_strides(first._shape, first._stride)
@@ -131,7 +147,8 @@ def iterated(result: np.ndarray, dtype: dtypes.dtype, inputs: tuple[Any, ...]) -
 def _finish(name: str, op: str, result: Any, dtype: dtypes.dtype, inputs: tuple[Any, ...],
             save: dict[str, Any] | None = None, save_result: str | None = None, out: Tensor | None = None,
             values: dict[str, Any] | None = None, after_resize: Callable[[], None] | None = None,
-            layout: str = "iterator", backward: Any = None, operands: tuple[Any, ...] | None = None) -> Tensor:
+            layout: str | tuple[int, ...] = "iterator", backward: Any = None,
+            operands: tuple[Any, ...] | None = None) -> Tensor:
     """Wrap a numpy result as a new tensor, laid out as torch lays it out (`layout`, see
     output_strides), and record it (`backward`: a numpy closure, for a node the derivative table
     does not have yet); or honour `out=`. `operands` are the kernel's inputs where they are more
@@ -644,8 +661,8 @@ def rdiv(self: Tensor, other: Operand) -> Tensor:
 def pow(self: Operand, exponent: Operand, *, out: Tensor | None = None) -> Tensor:  # noqa: A001
     if not isinstance(self, Tensor):
         return _scalar_pow(self, exponent)
-    if out is None and not isinstance(exponent, Tensor) and exponent != -0.5 and \
-            (self.dtype not in _REDUCED or _within_half(exponent)):  # -0.5: rsqrt, see _power_scalar
+    if out is None and not isinstance(exponent, Tensor) and exponent != -0.5 and exponent != 0.5 and \
+            (self.dtype not in _REDUCED or _within_half(exponent)):  # -0.5: rsqrt, 0.5: sqrt, see _power_scalar
         done = _scalar_op(np.power, self, exponent)
         if done is not None:
             return done if type(done) is Tensor else \
@@ -676,15 +693,31 @@ def _within_half(number: Any) -> bool:
     return type(number) in (int, float) and -_HALF_MAX <= number <= _HALF_MAX
 
 
+def _sqrt_values(x: np.ndarray, out: np.ndarray | None = None, **kwargs: Any) -> np.ndarray:
+    """sqrt as ATen's kernel (MKL's) gives it: a negative input (-inf too) gives +NaN, where the x86
+    instruction numpy runs gives -NaN; a NaN input keeps its sign (measured)."""
+    if x.dtype.kind != "f" or x.dtype.itemsize == 2:  # (float16 and bfloat16 go their own ways)
+        return np.sqrt(x, out=out, **kwargs)
+    negative = x < 0  # before an in-place sqrt overwrites x (float32/64 compare NaN quietly)
+    result = np.sqrt(x, out=out, **kwargs)
+    if np.count_nonzero(negative):  # (no ufunc set-up, unlike any())
+        if out is None:
+            return np.where(negative, np.abs(result), result)
+        np.abs(out, out=out, where=negative)
+    return result
+
+
 def _power_scalar(a: np.ndarray, e: Any, out: np.ndarray | None = None) -> np.ndarray:
     """x ** e for a number e as ATen's kernel computes it: e == -0.5 is rsqrt (so -0. gives -inf and -inf
     NaN, where C's pow gives inf and 0); numpy already takes sqrt, square and reciprocal for 0.5, 2, -1."""
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         if e == -0.5 and a.dtype.kind == "f":
-            if out is None:
+            if out is None:  # (its NaN of a negative is the instruction's -NaN, as torch's: measured)
                 return np.divide(a.dtype.type(1), np.sqrt(a))
             np.sqrt(a, out=out)
             return np.divide(a.dtype.type(1), out, out=out)
+        if e == 0.5 and a.dtype.kind == "f" and (out is None or out.dtype == a.dtype):
+            return _sqrt_values(a, out=out)
         return np.power(a, e, out=out, casting="unsafe") if out is not None else np.power(a, e)
 
 
@@ -715,16 +748,30 @@ def minimum(self: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor
     return _minmax_binary(self, other, np.minimum, "MinimumBackward0", out)
 
 
-def check_integer_divisor(divisor: Any, dt: dtypes.dtype, kernel: str) -> None:
-    """A rounded division or remainder (`kernel`: ATen's name for it) has no complex kernel, and an
-    integer one by zero is an error (a float one is inf or nan): the divisor is taken in dt, so
-    `x // 2**40` of an int32 x divides by 0 too."""
-    if dt.is_complex:
+def check_integer_divisor(divisor: Any, dt: dtypes.dtype, kernel: str, writes: bool = True) -> None:
+    """A rounded division or remainder (`kernel`: ATen's name for it) has no complex or bool kernel,
+    and an integer one by zero is an error (a float one is inf or nan) where it `writes` anything:
+    the divisor is taken in dt, so `x // 2**40` of an int32 x divides by 0 too."""
+    if dt.is_complex or dt is dtypes.bool_:
         raise NotImplementedError(f"\"{kernel}_cpu\" not implemented for '{dt.short}'")
-    if dt.is_floating_point or dt is dtypes.bool_:
+    if dt.is_floating_point or not writes:
         return
     if not np.all(divisor):
         raise RuntimeError("ZeroDivisionError")
+
+
+def remainder_into(a: Any, b: Any, out: np.ndarray | None = None, casting: str = "same_kind") -> np.ndarray:
+    """ATen's remainder: for floats fmod, then the divisor added where a nonzero result's sign differs
+    from the divisor's (so a zero keeps the dividend's sign: -1.5 % 1.5 is -0.); for integers the
+    floored modulo, numpy's."""
+    if np.result_type(a, b).kind != "f":
+        return np.mod(a, b, out=out, casting=casting)
+    mod = np.fmod(a, b)
+    result = np.where((mod != 0) & ((np.asarray(b) < 0) != (mod < 0)), mod + b, mod)
+    if out is None:
+        return result
+    np.copyto(out, result, casting=casting)
+    return out
 
 
 def remainder(self: Operand, other: Operand, *, out: Tensor | None = None) -> Tensor:
@@ -732,7 +779,7 @@ def remainder(self: Operand, other: Operand, *, out: Tensor | None = None) -> Te
     a, b = array_of(self, dt), array_of(other, dt)
     check_integer_divisor(b, dt, "remainder")
     with np.errstate(divide="ignore", invalid="ignore"):
-        result = np.mod(a, b)
+        result = remainder_into(a, b)
     if isinstance(other, Tensor):
         return _finish("RemainderBackward1", "remainder", result, dt, (self, other), {"other": other, "self": self},
                        out=out)
@@ -761,6 +808,24 @@ def _constant(dtype: np.dtype, value: int) -> np.ndarray:
     if found is None:
         found = _CONSTANTS[dtype, value] = np.full((), value, dtype)
     return found
+
+
+def _sign_values(x: np.ndarray, out: np.ndarray | None = None, **kwargs: Any) -> np.ndarray:
+    """ATen's sign of real floats, (0 < x) - (x < 0): NaN and -0. give +0. (numpy's sign keeps them);
+    numpy's sign for integers and complex numbers; a bool is its own sign."""
+    if x.dtype.kind == "b":  # a bool's sign is itself
+        if out is None:
+            return np.copy(x)
+        np.copyto(out, x)
+        return out
+    if x.dtype.kind in "iuc" or kwargs:
+        return np.sign(x, out=out, **kwargs)
+    with np.errstate(invalid="ignore"):  # bfloat16's comparison of NaN would warn
+        result = (x > 0).astype(x.dtype) - (x < 0).astype(x.dtype)
+    if out is None:
+        return result
+    np.copyto(out, result)
+    return out
 
 
 def _negative(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
@@ -826,7 +891,7 @@ UNARY: dict[str, tuple[str, Callable[..., np.ndarray], str]] = {
     "log10": ("Log10Backward0", np.log10, "self"),
     "log1p": ("Log1PBackward0", np.log1p, "self"),
     "expm1": ("Expm1Backward0", np.expm1, "result"),
-    "sqrt": ("SqrtBackward0", np.sqrt, "result"),
+    "sqrt": ("SqrtBackward0", _sqrt_values, "result"),
     "rsqrt": ("RsqrtBackward0", _rsqrt, "result"),
     "abs": ("AbsBackward0", np.abs, "self"),
     "sin": ("SinBackward0", np.sin, "self"),
@@ -837,7 +902,7 @@ UNARY: dict[str, tuple[str, Callable[..., np.ndarray], str]] = {
     "relu": ("ReluBackward0", relu_kernel, "result"),
     "reciprocal": ("ReciprocalBackward0", _reciprocal, "result"),
     "square": ("PowBackward0", np.square, "self"),
-    "sign": ("SignBackward0", np.sign, "none"),
+    "sign": ("SignBackward0", _sign_values, "none"),
     "sgn": ("SgnBackward0", np.sign, "self, result"),
     "floor": ("FloorBackward0", np.floor, "none"),
     "ceil": ("CeilBackward0", np.ceil, "none"),
@@ -1003,13 +1068,14 @@ def unary(op: str, self: Tensor, out: Tensor | None = None) -> Tensor:
     dt = self.dtype if (self.dtype.is_differentiable or op not in _FLOAT_ONLY) else dtypes.get_default_dtype()
     if op == "abs" and self.dtype.is_complex:
         dt = self.dtype.to_real()
-    if op == "abs" and self.dtype is dtypes.bool_:
-        raise RuntimeError("abs() is not supported for bool tensors")
+    if op == "square" and self.dtype is dtypes.bool_:  # pow(x, 2): a bool squared is a long
+        dt = dtypes.int64
+    if self.dtype is dtypes.bool_ and op in _NO_BOOL_KERNEL:
+        raise NotImplementedError(f"\"{_NO_BOOL_KERNEL[op]}\" not implemented for 'Bool'")
     if out is not None and op in _SAME_DTYPE_OUT:
         check_out_dtype(out, dt, op, (self,))
     if op == "neg" and self.dtype is dtypes.bool_:
-        raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. If you are trying to "
-                           "invert a mask, use the `~` or `logical_not()` operator instead.")
+        raise RuntimeError(_BOOL_NEGATION)
     _reserve(self._shape, dt)
     result = _forward(op, array_of(self, self.dtype if self.dtype.is_complex else dt))  # |z| of complex z is real
     values = {"exponent": 2} if op == "square" else None
@@ -1017,15 +1083,29 @@ def unary(op: str, self: Tensor, out: Tensor | None = None) -> Tensor:
                    save_result="result" if "result" in saves else None, out=out, values=values)
 
 
+# The unary kernels ATen dispatches over every dtype but bool (the out-of-place and in-place forms alike)
+_NO_BOOL_KERNEL = {"abs": "abs_cpu", "ceil": "ceil_vml_cpu", "floor": "floor_vml_cpu", "round": "round_vml_cpu",
+                   "trunc": "trunc_vml_cpu", "frac": "frac_cpu"}
+
+_BOOL_NEGATION = ("Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a "
+                  "mask, use the `~` or `logical_not()` operator instead.")
+
+
 def unary_(op: str, self: Tensor) -> Tensor:
     """The in-place form: ops needing their input save a copy of it; the others save self after."""
     name, _, saves = UNARY[op]
     check_unary_dtype(op, self)
     check_inplace_allowed(self)
+    if op == "neg" and self.dtype is dtypes.bool_:  # neg's meta function, before TensorIterator's checks
+        raise RuntimeError(_BOOL_NEGATION)
     check_internal_overlap(self)  # TensorIterator checks memory overlap before dtypes
     if op in _FLOAT_ONLY and not self.dtype.is_differentiable:
         raise RuntimeError(errors.CAST.format(src=dtypes.get_default_dtype().short, dst=self.dtype.short))
+    if self.dtype is dtypes.bool_ and op == "square":  # pow_(2): a bool squared is a long
+        raise RuntimeError(errors.CAST.format(src=dtypes.int64.short, dst=self.dtype.short))
     check_writable(self)
+    if self.dtype is dtypes.bool_ and op in _NO_BOOL_KERNEL:
+        raise NotImplementedError(f"\"{_NO_BOOL_KERNEL[op]}\" not implemented for 'Bool'")
 
     def write(target: np.ndarray) -> None:
         _forward(op, target, out=target)
@@ -1308,11 +1388,14 @@ def _compare(ufunc: np.ufunc) -> Callable[..., Tensor]:
             alike = _alike(self, other) or _with_number(self, other)
             if alike is not None and alike[0].dtype.kind != "c":  # the binary ops' short path (no node)
                 a, b = alike
+                if a.dtype.kind == "V":  # bfloat16's comparison of NaN would warn; torch's never does
+                    return Tensor._wrap(np.asarray(quiet_binary(ufunc, a, b)), dtypes.bool_)
                 return Tensor._wrap(np.asarray(ufunc(a, b)), dtypes.bool_)
         dt = result_type(self, other)
         check_ordered(ufunc, dt)
         geometry.broadcast_shapes(_shape_of(self), _shape_of(other))
-        result = ufunc(array_of(self, dt), array_of(other, dt))
+        result = quiet_binary(ufunc, array_of(self, dt), array_of(other, dt)) if dt is dtypes.bfloat16 else \
+            ufunc(array_of(self, dt), array_of(other, dt))
         if out is not None:
             return write_out(out, np.asarray(result), ufunc.__name__, (self, other),
                              strides=output_strides(np.shape(result), (self, other), "iterator"), iterator=True)

@@ -102,7 +102,7 @@ def _emit(result: Any, dt: dtypes.dtype, name: str, op: str, inputs: tuple[Any, 
     honour `out=`; `backward` is a numpy closure for a node not in the derivative table yet."""
     result = _dense(result, dt.np)
     if out is not None:  # reductions do not check their out for overlap
-        return write_out(out, result, op, inputs, after_resize=_NO_CHECK)
+        return write_out(out, result, op, inputs, after_resize=_NO_CHECK, adds=op in ("sum", "nansum"))
     if name:
         return wrap_result(name, result, dt, inputs, save, values, save_result, backward=backward)
     return Tensor._wrap(result, dt)
@@ -709,13 +709,22 @@ def count_nonzero(self: Tensor, dim: Dim = None) -> Tensor:
 
 
 # --------------------------------------------------------------------------- scans and softmax
+def _cumulative_acc(dt: dtypes.dtype) -> np.dtype:
+    """The running total's type in ATen's CPU cumsum/cumprod (acc_type<T, false>): double for float32
+    and float64, float for float16 and bfloat16."""
+    return np.dtype(np.float64) if dt in (dtypes.float32, dtypes.float64) else _accumulate_in(dt)
+
+
 def cumsum(self: Tensor, dim: int, *, dtype: Any = None, out: Tensor | None = None) -> Tensor:
     d = geometry.wrap_dim(operator.index(dim), self.ndim)
     dt = dtypes.to_dtype(dtype) if dtype is not None else (out.dtype if out is not None
                                                            else _sum_dtype(self.dtype))
     x = self._numpy_view()
     with np.errstate(all="ignore"):  # torch never warns about inf/nan sums
-        result = np.cumsum(x, axis=d, dtype=_accumulate_in(dt)) if self.ndim else x.astype(dt.np)
+        if self.ndim and dt.is_floating_point:  # from 0 (so -0. totals +0.), in acc_type: float32 sums in double
+            result = np.cumsum(x, axis=d, dtype=_cumulative_acc(dt)) + 0.0
+        else:
+            result = np.cumsum(x, axis=d, dtype=_accumulate_in(dt)) if self.ndim else x.astype(dt.np)
     return _emit(result, dt, "CumsumBackward0", "cumsum", (self,), out=out,
                  values={"dim": saved_dims(dim), "_self_dtype": self.dtype})
 
@@ -749,7 +758,8 @@ def cumprod(self: Tensor, dim: int, *, dtype: Any = None, out: Tensor | None = N
                                                            else _sum_dtype(self.dtype))
     x = self._numpy_view()
     with np.errstate(all="ignore"):
-        result = np.cumprod(x, axis=d, dtype=_accumulate_in(dt)) if self.ndim else x.astype(dt.np)
+        acc = _cumulative_acc(dt) if dt.is_floating_point else _accumulate_in(dt)
+        result = np.cumprod(x, axis=d, dtype=acc) if self.ndim else x.astype(dt.np)
     return _emit(result, dt, "CumprodBackward0", "cumprod", (self,), {"self": self}, save_result="result", out=out,
                  values={"dim": saved_dims(dim), "_self_dtype": self.dtype})
 
@@ -765,7 +775,8 @@ def _softmax_family(self: Tensor, dim: int, dtype: Any, out: Tensor | None, op: 
         raise NotImplementedError(f"\"{op}_{kernel}\" not implemented for '{source.dtype.short}'")
     forward = activation.softmax if op == "softmax" else activation.log_softmax
     x = source._numpy_view()
-    result = forward(x.astype(_accumulate_in(source.dtype)), d).astype(source.dtype.np)
+    result = forward(x.astype(_accumulate_in(source.dtype)), d).astype(source.dtype.np) if x.size else \
+        np.empty(x.shape, source.dtype.np)
     if out is not None and needs_grad(source):
         target = write_out(out, _dense(result), op, ())
         record("NotImplemented", target, (source,), values={"_op": op})

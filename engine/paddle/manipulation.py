@@ -143,7 +143,18 @@ def cumsum(x: Tensor, axis: int | None = None, dtype: Any = None, name: str | No
     if axis is None:
         t = t.reshape(-1)
         axis = 0
-    return wrap(engine.cumsum(t, axis), "CumsumGradNode")
+    if not t.dtype.is_floating_point:
+        return wrap(engine.cumsum(t, axis), "CumsumGradNode")
+    # Paddle's kernel keeps its running total in the tensor's own dtype (float32 in float32, not torch's
+    # double), its gradient too
+    values = np.cumsum(t._numpy_view(), axis, dtype=t.dtype.np) if t.ndim else np.array(t._numpy_view())
+    out = result_tensor(t, values)
+    d = axis
+
+    def backward(g: np.ndarray, s: dict) -> tuple[np.ndarray]:
+        return (np.flip(np.cumsum(np.flip(g, d), d, dtype=g.dtype), d) if g.ndim else g,)
+    record("CumsumGradNode", out, (t,), backward)
+    return wrap(out, "CumsumGradNode")
 
 
 def cumsum_(x: Tensor, axis: int | None = None, dtype: Any = None, name: str | None = None) -> Tensor:

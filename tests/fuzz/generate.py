@@ -23,6 +23,9 @@ from typing import Any
 
 # torch's initial seed in a fresh process: the engine's Session starts from it too.
 DEFAULT_SEED = 67280421310721
+# Programs from this seed on also draw the wider templates (other dtypes, more in-place ops, views
+# and autograd calls); programs below it are drawn exactly as before they existed.
+WIDER_FROM = 46000
 NAMES = ("a", "b", "c", "d", "e", "f", "g", "h")
 KEEP_ERROR = 0.25  # how often a statement torch rejects stays in the program
 
@@ -97,6 +100,9 @@ class _Generator:
             (4.0, "inplace", self.inplace), (1.5, "setitem", self.setitem), (1.0, "augassign", self.augassign),
             (1.0, "out", self.out), (3.0, "autograd", self.autograd), (1.5, "inspect", self.inspect),
         ]
+        if seed >= WIDER_FROM:
+            self.templates += [(1.0, "dtype", self.dtype_ops), (2.0, "inplace", self.inplace_more),
+                               (1.5, "view", self.view_more), (1.5, "autograd", self.autograd_more)]
 
     # ------------------------------------------------------------------ driving
     def program(self, length: int | None) -> Program:
@@ -189,12 +195,16 @@ class _Generator:
     def scalar(self) -> str:
         return self.choose("2", "0.5", "-1", "3.0", "1")
 
-    def other(self, t: Any, name: str, writing: bool = False) -> str:
+    def other(self, t: Any, name: str, writing: bool = False, resized: Any = None) -> str:
         """An operand for an op on t: a broadcastable tensor name or a Python scalar. An op `writing`
         into t gets no operand that shares t's memory in a way torch cannot judge (either layout
-        overlapping or not dense): torch checks nothing there and the result is its kernel's order."""
+        overlapping or not dense): torch checks nothing there and the result is its kernel's order.
+        Nor does an op into an out= that it `resized` first: torch checks the overlap before the
+        resize, and the kernel then reads what it wrote (from WIDER_FROM on: below, programs are
+        drawn as they always were)."""
         shapes = self.tensors(lambda u: u.dtype.is_floating_point and _broadcasts(u.shape, t.shape)
-                              and not (writing and _undecidable_alias(u, t)))
+                              and not (writing and _undecidable_alias(u, t))
+                              and not (resized is not None and _shares_memory(u, resized)))
         if shapes and self.rng.random() < 0.6:
             return self.rng.choice(shapes)
         return self.scalar()
@@ -454,10 +464,11 @@ class _Generator:
             c = self.pick(lambda u: not _shares_memory(u, x))
             if c is None:
                 return None
+        resized = self.ns[c] if self.ns[c].shape != x.shape and self.seed >= WIDER_FROM else None
         if op == 0:
-            return f"torch.add({a}, {self.other(x, a, writing=True)}, out={c})"
+            return f"torch.add({a}, {self.other(x, a, writing=True, resized=resized)}, out={c})"
         if op == 1:
-            return f"torch.mul({a}, {self.other(x, a, writing=True)}, out={c})"
+            return f"torch.mul({a}, {self.other(x, a, writing=True, resized=resized)}, out={c})"
         if op == 2:
             return f"torch.{self.choose('neg', 'exp', 'sigmoid', 'abs', 'tanh')}({a}, out={c})"
         if op == 3:
@@ -520,6 +531,155 @@ class _Generator:
             return f"{t}.data = {other}" if other else None
         self.kind = "autograd.numpy"
         return self.choose(f"{self.target()}_np = {t}.numpy()", f"with torch.no_grad():\n    {t}.numpy()")
+
+    # ------------------------------------------------------------------ the wider templates (WIDER_FROM)
+    def dtype_ops(self) -> str | None:
+        """Other dtypes: casts, dtype views of the same memory, integer and bool tensors, and
+        in-place ops whose result type cannot be cast back."""
+        t = self.pick()
+        if t is None:
+            return None
+        x = self.ns[t]
+        n = self.target()
+        choice = self.rng.randrange(8)
+        self.kind = "dtype.cast"
+        if choice == 0:
+            return f"{n} = {t}.to({self.choose('torch.int32', 'torch.int64', 'torch.bool', 'torch.float16', 'torch.bfloat16', 'torch.float64')})"
+        if choice == 1:
+            self.kind = "dtype.view"
+            same_size = {"torch.float32": "torch.int32", "torch.float64": "torch.int64", "torch.int64": "torch.float64",
+                         "torch.int32": "torch.float32"}.get(str(x.dtype), "torch.uint8")
+            return f"{n} = {t}.view({self.choose(same_size, 'torch.uint8', 'torch.int16')})"
+        if choice == 2:
+            self.kind = "dtype.mask"
+            return f"{n} = {t} {self.choose('>', '<=', '==', '!=')} {self.scalar()}"
+        if choice == 3:
+            self.kind = "dtype.promote"
+            other = self.pick()
+            return f"{n} = {t} {self.choose('+', '*', '-')} {other or self.scalar()}"
+        if choice == 4:
+            self.kind = "dtype.inplace_cast"
+            other = self.pick(lambda u: _broadcasts(u.shape, x.shape) and not _undecidable_alias(u, x))
+            return f"{t}.{self.choose('add_', 'mul_', 'sub_')}({other or self.choose('0.5', 'True', '2')})"
+        if choice == 5:
+            self.kind = "dtype.arange"
+            return f"{n} = torch.arange({self.rng.randint(0, 6)}, dtype={self.choose('torch.int32', 'torch.bool', 'torch.float16', 'torch.uint8')})"
+        if choice == 6:
+            self.kind = "dtype.type_as"
+            other = self.pick()
+            return f"{n} = {t}.type_as({other or t})"
+        self.kind = "dtype.where"
+        return f"{n} = torch.where({t} > 0, {t}, {self.choose('0', '0.5', 'torch.tensor(1, dtype=torch.int32)')})"
+
+    def inplace_more(self) -> str | None:
+        """In-place ops the first templates never draw, with tensor operands that may be views."""
+        t = self.pick(lambda u: not _overlaps_itself_undecidably(u))
+        if t is None:
+            return None
+        x = self.ns[t]
+        ok = self.tensors(lambda u: _broadcasts(u.shape, x.shape) and not _undecidable_alias(u, x))
+        o1 = self.rng.choice(ok) if ok and self.rng.random() < 0.7 else self.scalar()
+        o2 = self.rng.choice(ok) if ok and self.rng.random() < 0.7 else self.scalar()
+        ops = [
+            ("add_alpha", f"{t}.add_({o1}, alpha={self.choose('2', '-0.5')})"),
+            ("addcmul_", f"{t}.addcmul_({o1}, {o2}, value={self.choose('1', '0.5')})"),
+            ("addcdiv_", f"{t}.addcdiv_({o1}, {o2})"),
+            ("lerp_", f"{t}.lerp_({o1}, {self.choose('0.5', '0.25')})"),
+            ("clamp_min_", f"{t}.clamp_min_({self.choose('0', '-0.5')})"),
+            ("div_mode", f"{t}.div_({o1}, rounding_mode={self.choose(repr('floor'), repr('trunc'))})"),
+            ("remainder_", f"{t}.remainder_({self.choose('2', '1.5')})"),
+            ("floor_", f"{t}.{self.choose('floor_', 'ceil_', 'round_', 'trunc_', 'sign_', 'reciprocal_', 'log_', 'rsqrt_')}()"),
+            ("cumsum_", f"{t}.cumsum_({self.dim(x)})"),
+            ("copy_bcast", f"{t}.copy_({o1 if ok else t})"),
+            ("uniform_", f"{t}.{self.choose('uniform_()', 'normal_()', 'bernoulli_(0.5)', 'random_(0, 4)')}"),
+            ("masked_scatter_", f"{t}.masked_scatter_({t} > 0, torch.ones({max(x.numel(), 1)}))"),
+        ]
+        if x.ndim:
+            d = self.dim(x)
+            size = x.shape[d]
+            index = f"torch.tensor([{self.rng.randrange(size) if size else 0}])"
+            ops += [
+                ("scatter_", f"{t}.scatter_({d}, torch.zeros_like({t}, dtype=torch.long), {self.scalar()})"),
+                ("index_copy_", f"{t}.index_copy_({d}, {index}, {t}.narrow({d}, 0, 1).clone())"),
+                ("index_put_", f"{t}.index_put_(({index},), torch.tensor({self.scalar()}), accumulate={self.choose('True', 'False')})"),
+                ("flip_copy", f"{t}.copy_({t}.flip({d}).clone())"),
+            ]
+        op, source = self.rng.choice(ops)
+        self.kind = f"inplace.{op}"
+        return source
+
+    def view_more(self) -> str | None:
+        """View ops the first templates never draw, some chained onto a view of a view."""
+        t = self.pick()
+        if t is None:
+            return None
+        x = self.ns[t]
+        n = self.target()
+        nd = x.ndim
+        ops: list[tuple[str, str]] = [
+            ("view_as", f"{n} = {t}.view_as({self.pick(lambda u: u.numel() == x.numel()) or t})"),
+            ("view_neg", f"{n} = {t}.view(-1, {self.choose(1, 2)})" if x.numel() % 2 == 0 else f"{n} = {t}.view(-1)"),
+            ("expand_neg", f"{n} = {t}.expand({', '.join(['-1'] * nd) or '()'})"),
+            ("real", f"{n} = {t}.real" if x.dtype.is_floating_point else f"{n} = {t}.view_as({t})"),
+            ("chain", f"{n} = {t}.reshape(-1)[{self.rng.randint(0, 1)}:].unsqueeze(0)"),
+        ]
+        if nd >= 1:
+            d = self.dim(x)
+            size = x.shape[d]
+            ops += [
+                ("unflatten", f"{n} = {t}.unflatten({d}, (1, {size}))"),
+                ("split_sizes", f"{n} = {t}.split([{size // 2}, {size - size // 2}], {d})[{self.choose(0, 1)}]"),
+                ("narrow_neg", f"{n} = {t}.narrow({d}, -{size} if {size} else 0, {size})" if size else f"{n} = {t}.narrow({d}, 0, 0)"),
+                ("unbind_all", f"{n}, *_ = {t}.unbind({d})" if size else f"{n} = {t}"),
+                ("select_view", f"{n} = {t}.select({d}, -1).unsqueeze(-1)" if size else f"{n} = {t}"),
+                ("hsplit", f"{n} = {t}.chunk({self.rng.randint(2, 3)}, {d})[-1]"),
+            ]
+        if nd >= 2:
+            ops += [("diag_embed_t", f"{n} = {t}.transpose(0, 1).diagonal()"),
+                    ("flatten_range", f"{n} = {t}.flatten(0, 1)"),
+                    ("unfold2", f"{n} = {t}.unfold(-1, 1, 1).squeeze(-1)")]
+        op, source = self.rng.choice(ops)
+        self.kind = f"view.{op}"
+        return source
+
+    def autograd_more(self) -> str | None:
+        """Autograd calls the first templates never draw: grad with create_graph, backward with
+        inputs=, hooks on leaves, grad mode switches, a loss through a functional op."""
+        t = self.pick(lambda u: u.requires_grad)
+        if t is None:
+            return None
+        x = self.ns[t]
+        leaf = self.pick(lambda u: u.requires_grad and u.is_leaf)
+        choice = self.rng.randrange(9)
+        self.kind = "autograd.more"
+        if choice == 0 and leaf is not None:
+            self.kind = "autograd.create_graph"
+            return f"{self.target()}, = torch.autograd.grad(({t} * {t}).sum(), [{leaf}], create_graph=True, allow_unused=True)"
+        if choice == 1 and leaf is not None:
+            self.kind = "autograd.backward_inputs"
+            return f"{t}.sum().backward(inputs=[{leaf}]{self.choose('', ', retain_graph=True')})"
+        if choice == 2 and leaf is not None:
+            self.kind = "autograd.leaf_hook"
+            return f"{leaf}.register_hook(lambda g: g.clamp({self.choose('-1, 1', 'min=0')}))"
+        if choice == 3:
+            self.kind = "autograd.enable_grad"
+            return f"with torch.no_grad():\n    with torch.enable_grad():\n        {self.target()} = {t} * 2"
+        if choice == 4 and x.dtype.is_floating_point:
+            self.kind = "autograd.functional"
+            op = self.choose("F.softmax", "F.log_softmax") if x.ndim else "F.gelu"
+            dim = f", {self.dim(x)}" if x.ndim and "softmax" in op else ""
+            return f"{self.target()} = {op}({t}{dim})"
+        if choice == 5:
+            self.kind = "autograd.inference"
+            return f"with torch.inference_mode():\n    {self.target()} = {t} * 2"
+        if choice == 6:
+            self.kind = "autograd.grad_of_grad"
+            return f"{self.target()} = torch.autograd.grad({t}.sum(), [{t}], retain_graph=True)[0]"
+        if choice == 7:
+            self.kind = "autograd.set_grad"
+            return f"with torch.set_grad_enabled({self.choose('False', 'True')}):\n    {self.target()} = {t}.exp()"
+        self.kind = "autograd.requires_grad_nonleaf"
+        return f"{t}.requires_grad_({self.choose('False', 'True')})"
 
     # ------------------------------------------------------------------ looking at state
     def inspect(self) -> str | None:

@@ -280,6 +280,42 @@ CASES = cases(
         f.data = h
         h.backward(torch.ones_like(h))
         """),
+    ("backward into a leaf .data = made 0-dim: past its rank torch reads strides 1, then 0s", """
+        a = (torch.arange(12.) - 6).reshape(4, 1, 3).requires_grad_()
+        c = a.mean()
+        a.data = c.data
+        r = _err(lambda: c.backward())
+        b = torch.ones(1, 3, requires_grad=True)
+        d = (b * 2).sum()
+        b.data = torch.tensor(5.)
+        r2 = _err(lambda: d.backward())
+        e = torch.ones(2, 3, requires_grad=True)
+        f = e.view(2, 3)
+        e.data = torch.ones(4).sum()
+        f.backward(torch.arange(2.).unsqueeze(1).expand(2, 3))
+        g = torch.ones(3, 2, requires_grad=True)
+        h = g.view(3, 2)
+        g.data = torch.ones(3)
+        h.backward(torch.arange(3.).unsqueeze(1).expand(3, 2))
+        """),
+    ("backward into a leaf squeeze_d under no_grad: past its rank torch reads the strides it had there", """
+        a = torch.ones(1, 3, requires_grad=True)
+        c = torch.where(a > 0, a, a)
+        with torch.no_grad():
+            a.squeeze_()
+        c.sum().backward()
+        b = torch.ones(2, 1, 3, requires_grad=True)
+        d = b * 2
+        with torch.no_grad():
+            b.squeeze_(1)
+        d.sum().backward()
+        e = torch.ones(2, 3, requires_grad=True)
+        f = e * 2
+        with torch.no_grad():
+            e.t_()
+            e.squeeze_()
+        r = _err(lambda: f.sum().backward())
+        """),
     ("autograd.grad after backward through cat", """
         b = torch.full((1, 3,), 2.0, requires_grad=True)
         d = torch.cat([b, b * 2], -1)
