@@ -291,7 +291,7 @@ def _scalar_op(ufunc: np.ufunc, self: Any, other: Any, opmath: bool = False,
     for any other operands (`opmath`: mul and div, which take float16/bfloat16 elsewhere). An
     integer tensor with an int: _integer_op."""
     kind = type(other)
-    if type(self) is not Tensor:
+    if type(self) is not Tensor or (kind is Tensor and other._shape):  # a dimensioned operand: _broadcast_op's
         return None
     if not self.dtype.is_floating_point:
         return _integer_op(ufunc, self, other, reverse) if kind is int else None
@@ -906,7 +906,9 @@ def _small_kernel(op: str, dtype: dtypes.dtype) -> tuple[Callable[[np.ndarray], 
         return None
     forward = UNARY[op][1]
     if op in _VIA_DOUBLE and dtype is dtypes.float32:
-        return (lambda x: forward(x, dtype=np.float64).astype(np.float32)), True
+        # _in_double's values (the same float64 loop on the same widened values): widened by astype
+        # first, which numpy does in less time than the ufunc's casting of a dtype= argument
+        return (lambda x: forward(x.astype(np.float64)).astype(np.float32)), True
     if forward is _negative:
         forward = np.negative  # _negative without out= is np.negative, one call less
     return forward, op in _CAN_WARN

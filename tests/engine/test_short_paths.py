@@ -15,6 +15,7 @@ torch = pytest.importorskip("torch")
 import engine  # noqa: E402  (only once the reference is known to be there)
 import engine.nn  # noqa: E402
 import engine.nn.functional  # noqa: E402
+from engine.ops import pointwise  # noqa: E402
 
 SNIPPETS = {
     # binary ops on two tensors of one dtype and shape, and their neighbours
@@ -408,3 +409,24 @@ def test_clone_keeps_the_strides_of_size_1_dims():
         return [u.clone().stride(), t.clone().stride(), (t * 1).stride(), t.exp().stride()]
 
     assert strides(engine) == strides(torch)
+
+
+@pytest.mark.parametrize("op", sorted(pointwise._VIA_DOUBLE))
+def test_float32_ops_via_double_take_the_same_bits_short_or_general(op):
+    """A float32 op computed by its float64 loop: the short path widens with astype, the general one
+    by the ufunc's dtype= argument; every bit pattern (nan payloads, infinities, subnormals) gives
+    the same result either way."""
+    import warnings
+
+    import numpy as np
+
+    bits = np.random.default_rng(len(op)).integers(0, 2**32, size=4096, dtype=np.uint64).astype(np.uint32)
+    values = bits.view(np.float32).reshape(64, 64)
+    short = engine.from_numpy(values.copy())
+    short._numpy_view()
+    general = engine.from_numpy(values.copy()).requires_grad_()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ours, reference = getattr(short, op)(), getattr(general, op)()
+    assert ours.grad_fn is None and reference.grad_fn is not None
+    assert ours.numpy().tobytes() == reference.detach().numpy().tobytes()
