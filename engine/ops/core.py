@@ -23,6 +23,7 @@ from engine.autograd import node as _node_module
 from engine.autograd.copy_slices import CopySlices
 from engine.autograd.node import (
     RAW_OUTPUT,
+    AccumulateGrad,
     Node,
     RawSave,
     _new_object,
@@ -171,6 +172,12 @@ def edge_of(t: Any) -> tuple[Node | None, int]:
         elif t._view is None and t._accumulator is not None:
             acc = t._accumulator()  # a leaf whose AccumulateGrad lives: _gradient_edge's answer, inlined
             if acc is not None and t._requires_grad:
+                return (acc, 0)
+            if acc is None and t._requires_grad and type(t) is Tensor:
+                # its AccumulateGrad died with the last graph (a training step's leaves): _gradient_edge's
+                # new one, made here (a dialect's tensor class answers grad_fn itself, so goes there)
+                acc = AccumulateGrad(t)
+                t._accumulator = weakref.ref(acc)
                 return (acc, 0)
         edge = t._gradient_edge()
         return edge if edge is not None else _NO_EDGE

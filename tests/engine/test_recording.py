@@ -246,3 +246,29 @@ def test_every_way_of_recording_sets_every_field_of_its_node():
         node = tensor.grad_fn
         unset = [f for f in fields if not hasattr(node, f)]
         assert not unset, (how, type(node).__name__, unset)
+
+
+def test_a_leaf_whose_accumulator_died_gets_a_new_one_as_gradient_edge_makes_it():
+    """A training step's leaves outlive each graph, and so their AccumulateGrad (held weakly): the
+    next op makes a new one in edge_of itself. It is the one _gradient_edge would make, field for
+    field: the leaf, the next accumulator order, the leaf's weak reference, the same graph."""
+    from engine.ops.core import edge_of
+
+    def fresh_accumulator(make):
+        leaf = engine.ones(2, 2, requires_grad=True)
+        (leaf * 2).sum().backward()  # its graph, and the accumulator, are gone after the step
+        assert leaf._accumulator is not None and leaf._accumulator() is None
+        acc, nr = make(leaf)
+        return leaf, acc, nr
+
+    leaf, inline, nr = fresh_accumulator(edge_of)
+    assert type(inline).__name__ == "AccumulateGrad" and nr == 0
+    assert inline.variable is leaf and leaf._accumulator() is inline and edge_of(leaf) == (inline, 0)
+    other_leaf, general, _ = fresh_accumulator(lambda t: t._gradient_edge())
+    assert general.order > inline.order  # taken from the same counter, in turn
+    fields = [s for s in Node.__slots__ if s != "__weakref__"]
+    assert [getattr(inline, f) for f in fields] == [getattr(general, f) for f in fields]
+    y = leaf * other_leaf
+    assert y.grad_fn.next_functions == ((inline, 0), (general, 0))
+    y.sum().backward()
+    assert leaf.grad.tolist() == [[3.0, 3.0], [3.0, 3.0]] and other_leaf.grad.tolist() == [[3.0, 3.0], [3.0, 3.0]]
