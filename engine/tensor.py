@@ -265,7 +265,8 @@ class Tensor:
         t._retains_grad = False
         t._view = None
         t._accumulator = None
-        t._np_cache = (flat, array.view(), stride if flat.size <= SMALL else None)
+        # flat is 1-D: its len() is its size, and a quicker call than numpy's size attribute
+        t._np_cache = (flat, array.view(), stride if len(flat) <= SMALL else None)
         t._bits = 0
         return t
 
