@@ -272,3 +272,21 @@ def test_a_leaf_whose_accumulator_died_gets_a_new_one_as_gradient_edge_makes_it(
     assert y.grad_fn.next_functions == ((inline, 0), (general, 0))
     y.sum().backward()
     assert leaf.grad.tolist() == [[3.0, 3.0], [3.0, 3.0]] and other_leaf.grad.tolist() == [[3.0, 3.0], [3.0, 3.0]]
+
+
+def test_a_view_s_metadata_is_what_its_constructor_would_make():
+    """_mark_view sets a view's ViewInfo fields itself (no constructor call): every field is set, to
+    what ViewInfo(base, creation_meta, attr_version, op_name, output_nr) would hold."""
+    from engine.tensor import ViewInfo
+
+    base = engine.ones(4, 4, requires_grad=True) * 1
+    base.add_(1)
+    with engine.no_grad():
+        no_grad_view = base[1:]
+    views = {"default": base.t(), "multi-output": base.split(2)[1], "no_grad": no_grad_view,
+             "a view of a no_grad view": no_grad_view[0]}
+    for how, view in views.items():
+        info = view._view
+        built = ViewInfo(info.base, info.creation_meta, info.attr_version, info.op_name, info.output_nr)
+        assert [getattr(info, f) for f in ViewInfo.__slots__] == [getattr(built, f) for f in ViewInfo.__slots__], how
+        assert info.base is base and info.attr_version == base._version, how
