@@ -359,10 +359,13 @@ def _broadcast_op(ufunc: np.ufunc, self: Any, other: Any) -> Tensor | np.ndarray
     lead = len(shape) - len(other._shape)
     if lead < 0:
         return None
-    for d, n in enumerate(other._shape):
-        if n != 1 and n != shape[lead + d]:
-            return None
-    result = quiet_binary(ufunc, cache[1], other._numpy_view())
+    if other._shape != shape[lead:]:  # else a bias of self's trailing shape, the usual operand
+        for d, n in enumerate(other._shape):
+            if n != 1 and n != shape[lead + d]:
+                return None
+    held = other._np_cache  # its cached numpy view (other has no conj/neg bits), as _numpy_view reads it
+    result = quiet_binary(ufunc, cache[1], held[1] if held is not None and held[0] is other._storage.data
+                          else other._numpy_view())
     if not result.flags.c_contiguous:  # numpy may follow other's layout: the values laid out row-major
         result = np.ascontiguousarray(result)
     if grad_mode.state.enabled and (
