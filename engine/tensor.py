@@ -19,7 +19,7 @@ import numpy as np
 from engine import allocator as allocation
 from engine import devices, dtypes, errors, geometry
 from engine.autograd import grad_mode
-from engine.autograd.node import AccumulateGrad, Node, node_type
+from engine.autograd.node import Node, new_accumulator, node_type
 from engine.devices import CPU, device
 from engine.storage import Storage, UntypedStorage, hold_for_numpy
 
@@ -565,7 +565,7 @@ class Tensor:
         if self._requires_grad:
             acc = self._accumulator() if self._accumulator is not None else None
             if acc is None:
-                acc = AccumulateGrad(self)
+                acc = new_accumulator(self)
                 self._accumulator = weakref.ref(acc)
             return acc, 0
         return None

@@ -23,12 +23,12 @@ from engine.autograd import node as _node_module
 from engine.autograd.copy_slices import CopySlices
 from engine.autograd.node import (
     RAW_OUTPUT,
-    AccumulateGrad,
     Node,
     RawSave,
     _new_object,
     _node_types,
     make_saved,
+    new_accumulator,
     new_node,
     node_type,
     raw_output,
@@ -176,7 +176,7 @@ def edge_of(t: Any) -> tuple[Node | None, int]:
             if acc is None and t._requires_grad and type(t) is Tensor:
                 # its AccumulateGrad died with the last graph (a training step's leaves): _gradient_edge's
                 # new one, made here (a dialect's tensor class answers grad_fn itself, so goes there)
-                acc = AccumulateGrad(t)
+                acc = new_accumulator(t)
                 t._accumulator = weakref.ref(acc)
                 return (acc, 0)
         edge = t._gradient_edge()

@@ -15,7 +15,7 @@ torch = pytest.importorskip("torch")
 import engine  # noqa: E402  (only once the reference is known to be there)
 import engine.nn  # noqa: E402
 import engine.nn.functional  # noqa: E402
-from engine.autograd.node import Node, SavedTensor  # noqa: E402
+from engine.autograd.node import AccumulateGrad, Node, SavedTensor  # noqa: E402
 from engine.storage import Storage  # noqa: E402
 from engine.tensor import Tensor, VersionCounter  # noqa: E402
 
@@ -266,8 +266,12 @@ def test_a_leaf_whose_accumulator_died_gets_a_new_one_as_gradient_edge_makes_it(
     assert inline.variable is leaf and leaf._accumulator() is inline and edge_of(leaf) == (inline, 0)
     other_leaf, general, _ = fresh_accumulator(lambda t: t._gradient_edge())
     assert general.order > inline.order  # taken from the same counter, in turn
+    by_constructor = AccumulateGrad(other_leaf)
+    assert by_constructor.order > general.order
     fields = [s for s in Node.__slots__ if s != "__weakref__"]
-    assert [getattr(inline, f) for f in fields] == [getattr(general, f) for f in fields]
+    for made in (inline, general):
+        assert [getattr(made, f) for f in fields] == [getattr(by_constructor, f) for f in fields]
+        assert type(made) is AccumulateGrad and made.name() == by_constructor.name()
     y = leaf * other_leaf
     assert y.grad_fn.next_functions == ((inline, 0), (general, 0))
     y.sum().backward()
