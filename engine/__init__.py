@@ -94,10 +94,20 @@ from engine.linalg import dist  # noqa: E402
 from engine.printing import set_printoptions  # noqa: E402
 from engine.serialization import load, save  # noqa: E402
 
+_LAZY_SUBMODULES = ("distributions", "testing")  # imported on first use: start-up does not pay for them
+
+
+def __getattr__(name: str) -> object:
+    if name in _LAZY_SUBMODULES:
+        import importlib
+
+        return importlib.import_module(f"engine.{name}")
+    raise AttributeError(f"module 'engine' has no attribute '{name}'")
+
 __all__ = sorted(
     ["Size", "Tensor", "FloatTensor", "autograd", "cuda", "device", "dtype", "enable_grad", "inference_mode", "is_inference_mode_enabled", "autocast", "is_autocast_enabled", "get_autocast_dtype",
      "is_grad_enabled", "no_grad", "set_grad_enabled", "nn", "result_type", "__version__", "is_tensor", "numel",
-     "can_cast", "is_floating_point", "is_inference", "equal", "optim", "linalg", "special", "utils", "dist", "save", "load", "set_printoptions", "get_default_dtype", "set_default_dtype", "promote_types",
+     "can_cast", "is_floating_point", "is_inference", "equal", "optim", "linalg", "special", "utils", "distributions", "testing", "dist", "save", "load", "set_printoptions", "get_default_dtype", "set_default_dtype", "promote_types",
      "float32", "float64", "float16", "bfloat16", "int64", "int32", "int16", "int8", "uint8", "bool", "half", "float",
      "double", "long", "int", "short", "complex64", "complex128", "cfloat", "cdouble", "finfo", "iinfo", "strided", "contiguous_format", "preserve_format", *_FUNCTIONS]
 )

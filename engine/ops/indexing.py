@@ -83,7 +83,7 @@ def _consumed_dims(item: Any) -> int:
     if item is None or item is Ellipsis:
         return 0
     if isinstance(item, Tensor) and item.dtype is dtypes.bool_:
-        return max(item.ndim, 1)
+        return item.ndim  # a 0-dim mask takes no dim: it adds one of size 1 or 0
     return 1
 
 
@@ -122,6 +122,10 @@ def _apply_basic(self: Tensor, items: tuple[Any, ...], single: bool) -> tuple[Te
             result = views.select(result, dim, value)
         elif isinstance(item, numbers.Integral) and not isinstance(item, Tensor):
             result = _select(result, dim, item, position)
+        elif isinstance(item, Tensor) and item.ndim == 0 and item.dtype is dtypes.bool_:
+            result = views.unsqueeze(result, dim)  # as torch: a new dim, then a mask of one element over it
+            advanced.append((dim, item.reshape(1)))
+            dim += 1
         elif _is_advanced(item):
             advanced.append((dim, item))
             dim += _consumed_dims(item)

@@ -435,8 +435,10 @@ def broadcast_to(self: Tensor, size: Sequence[int]) -> Tensor:
 
 
 def broadcast_tensors(*tensors: Tensor) -> tuple[Tensor, ...]:
+    """Each tensor expanded to the common shape; one already of that shape comes back itself, as
+    torch's expand_outplace returns it (no ExpandBackward0 node, no new view)."""
     shape = geometry.broadcast_shapes(*(t._shape for t in tensors))
-    return tuple(expand(t, shape) for t in tensors)
+    return tuple(t if tuple(t._shape) == tuple(shape) else expand(t, shape) for t in tensors)
 
 
 def meshgrid(*tensors: Any, indexing: str | None = None) -> tuple[Tensor, ...]:

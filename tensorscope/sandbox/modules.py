@@ -86,7 +86,13 @@ _TORCH_EXTRA = ("FloatTensor", "DoubleTensor", "LongTensor", "IntTensor", "BoolT
                 "is_tensor", "numel", "can_cast", "is_floating_point", "get_default_dtype",
                 "set_default_dtype", "promote_types", "strided", "contiguous_format", "preserve_format")
 _TORCH_SUBMODULES = {"nn": "torch.nn", "autograd": "torch.autograd", "cuda": "torch.cuda", "optim": "torch.optim",
-                     "utils": "torch.utils", "linalg": "torch.linalg", "special": "torch.special"}
+                     "utils": "torch.utils", "linalg": "torch.linalg", "special": "torch.special",
+                     "distributions": "torch.distributions", "testing": "torch.testing"}
+# torch.distributions' submodules that the engine models (`from torch.distributions.normal import Normal`)
+_DISTRIBUTIONS = ("constraints", "kl", "distribution", "normal", "bernoulli", "categorical", "one_hot_categorical",
+                  "uniform", "exponential", "laplace", "log_normal", "independent", "multivariate_normal",
+                  "mixture_same_family", "transforms", "transformed_distribution", "gumbel", "relaxed_bernoulli",
+                  "relaxed_categorical", "geometric", "utils")
 _NN_SUBMODULES = {"functional": "torch.nn.functional", "init": "torch.nn.init", "utils": "torch.nn.utils"}
 # The other torch modules: name -> (engine module path, submodules)
 _TORCH_MODULES = {
@@ -97,12 +103,16 @@ _TORCH_MODULES = {
     "torch.utils": ("engine.utils", {"data": "torch.utils.data", "checkpoint": "torch.utils.checkpoint"}),
     "torch.utils.data": ("engine.utils.data", {}), "torch.utils.checkpoint": ("engine.utils.checkpoint", {}),
     "torch.linalg": ("engine.linalg", {}), "torch.special": ("engine.special", {}),
+    "torch.testing": ("engine.testing", {}),
+    "torch.distributions": ("engine.distributions", {name: f"torch.distributions.{name}" for name in _DISTRIBUTIONS}),
+    **{f"torch.distributions.{name}": (f"engine.distributions.{name}", {}) for name in _DISTRIBUTIONS},
 }
 _AUTOGRAD_EXTRA = ("Function",)
 
 MODULE_NAMES = ("torch", "torch.nn", "torch.nn.functional", "torch.nn.init", "torch.autograd",
                 "torch.cuda", "torch.optim", "torch.optim.lr_scheduler", "torch.nn.utils", "torch.nn.utils.rnn",
-                "torch.utils", "torch.utils.data", "torch.utils.checkpoint", "torch.linalg", "torch.special", "numpy", "numpy.random",
+                "torch.utils", "torch.utils.data", "torch.utils.checkpoint", "torch.linalg", "torch.special", "torch.testing",
+                "torch.distributions", *(f"torch.distributions.{name}" for name in _DISTRIBUTIONS), "numpy", "numpy.random",
                 "math", "paddle", "paddle.nn", "paddle.nn.functional", "paddle.nn.initializer", "paddle.nn.init",
                 "paddle.device", "paddle.device.cuda", "paddle.optimizer", "paddle.tensor", "paddle.utils",
                 "paddle.utils.dlpack", *GRANTS)
@@ -139,6 +149,21 @@ def _public_api(module: types.ModuleType) -> list[str]:
     return names
 
 
+def _imported(dotted: str) -> bool:
+    """Whether the engine module behind a torch proxy is imported (torch, nn and autograd always are)."""
+    path = _TORCH_MODULES[dotted][0] if dotted in _TORCH_MODULES else None
+    return path is None or path in sys.modules
+
+
+def _aliased_classes(names: set[str], defined: dict[str, Any]) -> set[str]:
+    """The own names of classes a module offers under a public alias (`constraints.greater_than`
+    is the class `_GreaterThan`), listed so that calling the alias passes Modules.usable; being
+    private, those names stay unreadable, as every module's private names are."""
+    return {value.__name__ for name in names
+            if isinstance(value := defined.get(name), type) and value.__name__ != name
+            and defined.get(value.__name__) is value}
+
+
 class Modules:
     """The modules one sandbox has imported, built on first import."""
 
@@ -163,7 +188,9 @@ class Modules:
         return self._usable[cls]
 
     def _engine_proxies(self) -> list[ModuleProxy]:
-        dotted = [name for name in MODULE_NAMES if name.startswith("torch")]
+        """The torch (and paddle) proxies; of the engine's lazily imported modules (distributions,
+        testing), only those imported already: a class they offer exists only once they are."""
+        dotted = [name for name in MODULE_NAMES if name.startswith("torch") and _imported(name)]
         if "engine.paddle" in sys.modules:  # only once a program imported paddle
             dotted += [name for name in MODULE_NAMES if name.startswith("paddle")]
         return [self.import_module(name) for name in dotted]
@@ -218,6 +245,7 @@ class Modules:
         submodules = submodules or {}
         defined = vars(module)
         names = {*_public_api(module), *(n for n in extra if n in defined), *submodules}
+        names |= _aliased_classes(names, defined)
 
         @gateway
         def resolve(name: str) -> Any:

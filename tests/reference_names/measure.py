@@ -16,7 +16,7 @@ CATALOG = Path(__file__).resolve().parents[2] / "tensorscope" / "framework_names
 TORCH_OWNERS = ["torch", "torch.Tensor", "torch.nn", "torch.nn.Module", "torch.nn.functional", "torch.nn.init",
                 "torch.nn.utils", "torch.linalg", "torch.fft", "torch.special", "torch.optim",
                 "torch.optim.lr_scheduler", "torch.autograd", "torch.cuda", "torch.utils", "torch.utils.data",
-                "torch.distributions", "torch.random"]
+                "torch.distributions", "torch.random", "torch.testing"]
 PADDLE_OWNERS = ["paddle", "paddle.Tensor", "paddle.nn", "paddle.nn.Layer", "paddle.nn.functional",
                  "paddle.nn.initializer", "paddle.linalg", "paddle.fft", "paddle.optimizer", "paddle.autograd",
                  "paddle.io", "paddle.device"]
