@@ -290,6 +290,30 @@ def cross(input: Tensor, other: Tensor, *, dim: int = -1) -> Tensor:  # noqa: A0
     return linalg_cross(input, other, dim=dim)
 
 
+def pinv(A: Tensor, *, atol: Any = None, rtol: Any = None, hermitian: bool = False) -> Tensor:  # noqa: N803
+    from engine.ops.legacy_linalg import pinv as pseudo_inverse
+
+    return pseudo_inverse(A, atol=atol, rtol=rtol, hermitian=hermitian)
+
+
+def lu(A: Tensor, *, pivot: bool = True) -> Any:  # noqa: N803
+    from engine.ops.legacy_linalg import linalg_lu
+
+    return linalg_lu(A, pivot=pivot)
+
+
+def lu_factor(A: Tensor, *, pivot: bool = True) -> Any:  # noqa: N803
+    from engine.ops.legacy_linalg import lu_factor as factor
+
+    return factor(A, pivot=pivot)
+
+
+def lu_factor_ex(A: Tensor, *, pivot: bool = True, check_errors: bool = False) -> Any:  # noqa: N803
+    from engine.ops.legacy_linalg import lu_factor_ex as factor_ex
+
+    return factor_ex(A, pivot=pivot, check_errors=check_errors)
+
+
 def matrix_power(A: Tensor, n: int, *, out: Tensor | None = None) -> Tensor:  # noqa: N803 - torch's name
     from engine.ops.composites import matrix_power as power
 
@@ -300,4 +324,5 @@ def matrix_power(A: Tensor, n: int, *, out: Tensor | None = None) -> Tensor:  # 
 
 __all__ = ["LinAlgError", "cholesky", "cross", "det", "eigh", "eigvalsh", "inv", "matrix_norm", "matrix_power", "norm",
            "qr", "slogdet",
-           "solve", "solve_triangular", "svd", "svdvals", "vector_norm"]
+           "solve", "solve_triangular", "svd", "svdvals", "vector_norm",
+           "lu", "lu_factor", "lu_factor_ex", "pinv"]

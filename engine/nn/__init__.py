@@ -34,6 +34,7 @@ from engine.nn.attention import (
     TransformerEncoder,
     TransformerEncoderLayer,
 )
+from engine.nn.fold import Fold, Unfold
 from engine.nn.layers import (
     GELU,
     AdaptiveAvgPool2d,

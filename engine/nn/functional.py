@@ -529,16 +529,18 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn
 from engine.nn import activations as _activations  # noqa: E402
 from engine.nn import conv_pool_1d as _conv_pool_1d  # noqa: E402
 from engine.nn import distance as _distance  # noqa: E402
+from engine.nn import fold as _fold  # noqa: E402
 from engine.nn import losses as _losses  # noqa: E402
 from engine.nn import normalization as _normalization  # noqa: E402
 from engine.nn import pixel_dropout as _pixel_dropout  # noqa: E402
 from engine.nn import upsampling as _upsampling  # noqa: E402
 
-for _module in (_activations, _conv_pool_1d, _distance, _losses, _normalization, _pixel_dropout, _upsampling):
+for _module in (_activations, _conv_pool_1d, _distance, _losses, _normalization, _pixel_dropout, _upsampling,
+                _fold):
     globals().update({name: getattr(_module, name) for name in _module.__all__})
 
 _SPLIT_OUT = (__name__, "engine.nn.activations", "engine.nn.conv_pool_1d", "engine.nn.distance", "engine.nn.losses",
-              "engine.nn.normalization", "engine.nn.pixel_dropout", "engine.nn.upsampling")
+              "engine.nn.normalization", "engine.nn.pixel_dropout", "engine.nn.upsampling", "engine.nn.fold")
 
 
 def _place_public_functions() -> None:

@@ -16,7 +16,10 @@ from engine.placement import placed
 
 FAMILIES = ("pointwise", "elementwise", "views", "view_copies", "copying", "complex_ops", "factories", "random",
             "reduction", "linalg", "indexing", "flat_index", "storage_ops", "selection", "contraction", "special",
-            "nn_ops", "inplace_forms", "composites", "reductions_more", "searching", "gamma")
+            "nn_ops", "inplace_forms", "composites", "reductions_more", "searching", "gamma",
+            "products", "matrix_builders", "cdist",
+            "order_statistics", "statistics", "quantiles",
+            "legacy_linalg", "scatter_reduce")
 
 
 def _available_modules() -> list[Any]:

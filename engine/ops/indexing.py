@@ -591,7 +591,7 @@ def scatter_(self: Tensor, dim: int, index: Tensor, src: Any = None, *, value: A
 
 def scatter(self: Tensor, dim: int, index: Tensor, src: Any = None, *, value: Any = None,
             reduce: str | None = None, out: Tensor | None = None) -> Tensor:
-    result = _out_of_place(self, lambda t: scatter_(t, dim, index, src, value=value, reduce=reduce))
+    result = _out_of_place(self, lambda t: scatter_(t, dim, index, src, value=value, reduce=reduce), contiguous=True)
     return _to_out(result, out, "scatter", (self, src))
 
 

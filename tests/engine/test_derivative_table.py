@@ -223,7 +223,7 @@ GRAPH_SPELLED_DIFFERENTLY = {expr: "torch's infinitely differentiable group norm
                               if expr.startswith("F.group_norm")}
 
 # nodes no sample reaches yet, and why
-UNREACHED = {"UniqueConsecutiveBackward0": "unique_consecutive is not in the engine yet",
+UNREACHED = {"UniqueConsecutiveBackward0": "its backward raises, in torch as here: test_missing_statistics compares the error",
              "MkldnnRnnLayerBackward0": "a float32 layer: compared by test_an_lstm_gradient_penalty_as_torch",
              "ScaledDotProductFlashAttentionForCpuBackward0": "its double backward fails in torch: compared by "
              "test_flash_attention_double_backward_fails_as_in_torch"}

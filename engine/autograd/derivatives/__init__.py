@@ -1,8 +1,8 @@
 """The derivative table: for every node class an op records, what it saves and how it differentiates.
 
 This is the engine's derivatives.yaml. Each op family has one module here (pointwise, reduction,
-linalg, views, indexing, selection, copying, nn, complex,
-recurrent) holding a dict `DERIVATIVES` from PyTorch's node class name to
+linalg, views, indexing, selection, copying, nn, complex, recurrent; and for the ops added later,
+products, order_statistics, statistics, fold) holding a dict `DERIVATIVES` from PyTorch's node class name to
 a `rule`:
 
     "MulBackward0": rule(
@@ -168,15 +168,20 @@ def _install_all() -> None:
     from engine.autograd.derivatives import (
         complex,
         copying,
+        fold,
         indexing,
         linalg,
         nn,
+        order_statistics,
         pointwise,
+        products,
         recurrent,
         reduction,
         selection,
+        statistics,
         views,
     )
 
-    for family in (pointwise, reduction, linalg, views, indexing, selection, copying, nn, complex, recurrent):
+    for family in (pointwise, reduction, linalg, views, indexing, selection, copying, nn, complex, recurrent,
+                   products, order_statistics, statistics, fold):
         install(family.DERIVATIVES)

@@ -19,15 +19,17 @@ def _column_major(sizes: tuple[int, ...], strides: tuple[int, ...]) -> bool:
 
 
 def mm_mat1_backward(grad: Any, mat2: Any, sizes: tuple[int, ...], strides: tuple[int, ...], alpha: Any) -> Any:
+    """grad @ mat2^H (conj() is the tensor itself for a real mat2, as in torch: no node)."""
     if _column_major(sizes, strides):
-        return maybe_multiply(mat2.mm(grad.t()).t(), alpha)
-    return maybe_multiply(grad.mm(mat2.t()), alpha)
+        return maybe_multiply(mat2.conj().mm(grad.t()).t(), alpha)
+    return maybe_multiply(grad.mm(mat2.t().conj()), alpha)
 
 
 def mm_mat2_backward(grad: Any, mat1: Any, sizes: tuple[int, ...], strides: tuple[int, ...], alpha: Any) -> Any:
+    """mat1^H @ grad."""
     if _column_major(sizes, strides):
-        return maybe_multiply(grad.t().mm(mat1).t(), alpha)
-    return maybe_multiply(mat1.t().mm(grad), alpha)
+        return maybe_multiply(grad.t().mm(mat1.conj()).t(), alpha)
+    return maybe_multiply(mat1.t().conj().mm(grad), alpha)
 
 
 DERIVATIVES = {
@@ -43,14 +45,14 @@ DERIVATIVES = {
                            mat2=lambda c, grad: mm_mat2_backward(grad, c.mat1, c.mat2_sym_sizes, c.mat2_sym_strides,
                                                                  c.alpha)),
     "BmmBackward0": rule("self, mat2", saves={"mat2": "self", "self": "mat2"},
-                         self=lambda c, grad: grad.bmm(c.mat2.transpose(1, 2)),
-                         mat2=lambda c, grad: c.self.transpose(1, 2).bmm(grad)),
+                         self=lambda c, grad: grad.bmm(c.mat2.transpose(1, 2).conj()),
+                         mat2=lambda c, grad: c.self.transpose(1, 2).conj().bmm(grad)),
     "DotBackward0": rule("self, tensor", saves={"self": "tensor", "tensor": "self"},
-                         self=lambda c, grad: grad * c.tensor,
-                         tensor=lambda c, grad: grad * c.self),
+                         self=lambda c, grad: grad * c.tensor.conj(),
+                         tensor=lambda c, grad: grad * c.self.conj()),
     "MvBackward0": rule("self, vec", saves={"self": "vec", "vec": "self"},
-                        self=lambda c, grad: grad.outer(c.vec),
-                        vec=lambda c, grad: c.self.t().mv(grad)),
+                        self=lambda c, grad: grad.outer(c.vec.conj()),
+                        vec=lambda c, grad: c.self.conj().t().mv(grad)),
 }
 
 
