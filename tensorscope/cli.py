@@ -39,8 +39,8 @@ def memory_size(text: str) -> int:
         value = float(number) * units[unit]
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a size: {text!r} (e.g. 4G, 512M)") from None
-    if not 64 * 1024**2 <= value <= 1024**4:
-        raise argparse.ArgumentTypeError(f"{text!r} is outside 64M..1024G")
+    if not 192 * 1024**2 <= value <= 1024**4:  # Python, numpy and BLAS take 110 to 160 MB of it
+        raise argparse.ArgumentTypeError(f"{text!r} is outside 192M..1024G (a worker needs about 200 MB to start)")
     return int(value)
 
 
@@ -54,6 +54,16 @@ def seconds(text: str) -> float:
     return value
 
 
+def port_number(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
+    if not 1 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is outside 1..65535")
+    return value
+
+
 def _common_options(sub: bool) -> argparse.ArgumentParser:
     """The options every command takes, before or after its name (`tensorscope --no-cuda replay f`
     and `tensorscope replay --no-cuda f`): after it, an option left out keeps the value before it."""
@@ -62,7 +72,8 @@ def _common_options(sub: bool) -> argparse.ArgumentParser:
 
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--no-cuda", action="store_true", default=default(False),
-                        help="run without the simulated CUDA device (torch.cuda.is_available() is False)")
+                        help="run without the simulated CUDA device (torch.cuda.is_available() is False; a "
+                             "scenario's cuda key decides for it)")
     common.add_argument("--time-limit", type=seconds, metavar="SECONDS", default=default(Limits.time_limit),
                         help="wall-clock limit per statement in the worker process (default 10; a scenario's "
                              "time_limit key overrides it)")
@@ -95,7 +106,9 @@ def build_parser() -> argparse.ArgumentParser:
                                             "A scenario with paddle code runs in both dialects (checking "
                                             "'expect' and 'paddle_expect') and passes only when both do.")
     check.add_argument("paths", metavar="PATH", nargs="*", help="scenario files or folders")
-    commands.add_parser("list", parents=[common], help="list the bundled scenarios")
+    commands.add_parser("list", parents=[common], help="list the bundled scenarios",
+                        description="The bundled scenarios, each by the name that open, replay, check and "
+                                    "compare take, and its title.")
     compare = commands.add_parser(
         "compare", parents=[common], help="run a scenario in PyTorch and in Paddle and say where they differ",
         description="Run SCENARIO's torch code and its paddle code (each step gives both, see "
@@ -115,7 +128,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "the time and memory limits above. It listens on this machine only unless --host says "
                     "otherwise: whoever reaches the address can run statements (in the worker's sandbox).")
     serve.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)")
-    serve.add_argument("--port", type=int, default=8000, help="the port to listen on (default 8000)")
+    serve.add_argument("--port", type=port_number, default=8000, help="the port to listen on (default 8000)")
     parser.add_argument("--browser-tab", action="store_true", help=argparse.SUPPRESS)  # one tab of `serve`
     return parser
 
@@ -124,15 +137,23 @@ STDIN = "-"  # the FILE that means standard input
 
 
 def _read_script(path: str) -> str:
-    file = Path(path)
+    from tensorscope.script_file import ScriptFileError, read_script
+
     try:
-        return file.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise SystemExit(f"tensorscope: {path}: no such file") from None
-    except IsADirectoryError:
-        raise SystemExit(f"tensorscope: {path}: is a directory, not a script") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SystemExit(f"tensorscope: {path}: cannot read it ({exc})") from None
+        return read_script(path)
+    except ScriptFileError as exc:
+        raise SystemExit(f"tensorscope: {path}: {exc}") from None
+
+
+def _read_stdin() -> str:
+    """Standard input as UTF-8 text (the terminal's encoding would let binary through as
+    surrogates, to fail later as a puzzling SyntaxError)."""
+    from tensorscope.script_file import ScriptFileError, decode_script
+
+    try:
+        return decode_script(sys.stdin.buffer)
+    except ScriptFileError as exc:
+        raise SystemExit(f"tensorscope: <stdin>: {exc}") from None
 
 
 def _is_scenario(path: str) -> bool:
@@ -165,7 +186,7 @@ def replay(path: str, as_json: bool, limits: Limits, cuda: bool, memory_snapshot
     from tensorscope.worker.client import WorkerError, WorkerSession
 
     if path == STDIN:  # a pasted script: `pbpaste | tensorscope replay -`
-        source, path = sys.stdin.read(), "<stdin>"
+        source, path = _read_stdin(), "<stdin>"
     else:
         path = resolve_file(path)
         if _is_scenario(path):
@@ -179,7 +200,7 @@ def replay(path: str, as_json: bool, limits: Limits, cuda: bool, memory_snapshot
 
     with WorkerSession(cuda=cuda, limits=limits) as session:
         try:
-            steps = session.run(source, line if as_json else None)
+            steps = session.run(source, line if as_json else None, keep_going=True)
         except UserError as exc:
             print(f"{path}: {exc.info.type}: {exc.info.message}", file=sys.stderr)
             return 1
@@ -295,15 +316,38 @@ def compare(path: str, limits: Limits) -> int:
     from tensorscope.scenario import ScenarioError, load
     from tensorscope.worker.client import WorkerError, WorkerStarter
 
+    if not _is_scenario(resolve_file(path)):
+        print(f"tensorscope: {path}: compare takes a scenario (.yaml) whose steps give 'paddle:' code beside "
+              "the torch code (see scenarios/README.md)", file=sys.stderr)
+        return 1
     with WorkerStarter(limits) as starter:
         try:
             scenario = load(resolve_file(path))
+            if not scenario.has_paddle:
+                print(f"tensorscope: {path}: the scenario has no 'paddle:' code to compare; these have: "
+                      f"{', '.join(_dual_scenarios())}", file=sys.stderr)
+                return 1
             runs = _scenario_run(scenario, "torch", starter), _scenario_run(scenario, "paddle", starter)
         except (ScenarioError, WorkerError) as exc:
             print(f"tensorscope: {exc}", file=sys.stderr)
             return 1
     print(printable(side_by_side.render(*runs)))
     return 0
+
+
+def _dual_scenarios() -> list[str]:
+    """The bundled scenarios told in both dialects, by name."""
+    from scenarios import bundled
+    from tensorscope.scenario import ScenarioError, load
+
+    names = []
+    for file in bundled():
+        try:
+            if load(file).has_paddle:
+                names.append(file.stem)
+        except ScenarioError:
+            continue
+    return names
 
 
 def list_scenarios() -> int:

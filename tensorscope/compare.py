@@ -7,6 +7,7 @@ places where the two dialects' memory and autograd behaviour part ways said in p
 from __future__ import annotations
 
 from itertools import combinations
+from typing import Any
 
 from tensorscope.scenario import ScenarioRun, _close, step_view
 from tensorscope.snapshot import ObjectInfo, Snapshot
@@ -47,6 +48,38 @@ def _op_node(grad_fn: str | None) -> str | None:
     return None if grad_fn == "GradNodeAccumulation" else grad_fn
 
 
+SHOWN_IN_FULL = 8  # elements; a bigger tensor's values are summarised (randn's alone fill a screen)
+
+
+def _flat(values: Any) -> list[Any]:
+    return [x for v in values for x in _flat(v)] if isinstance(values, list) else [values]
+
+
+def _values_differ(what: str, torch_values: Any, paddle_values: Any) -> str:
+    """`x's values: torch [...], paddle [...]`, in full for a few elements; for more, how many of
+    them differ and the first few of each side."""
+    torch_flat, paddle_flat = _flat(torch_values), _flat(paddle_values)
+    if max(len(torch_flat), len(paddle_flat)) <= SHOWN_IN_FULL:
+        return f"{what}: torch {torch_values}, paddle {paddle_values}"
+    if len(torch_flat) != len(paddle_flat):
+        count = f"{len(torch_flat)} elements in torch, {len(paddle_flat)} in paddle"
+    else:
+        differing = sum(not _close(a, b) for a, b in zip(torch_flat, paddle_flat))
+        count = f"{differing} of {len(torch_flat)} elements differ"
+    head = SHOWN_IN_FULL // 2
+
+    def number(x: Any) -> str:
+        if not isinstance(x, float):
+            return str(x)
+        text = f"{x:.4g}"
+        return text if any(c in text for c in ".eni") else f"{text}.0"  # a float stays one: 2.0, not 2
+
+    def first(flat: list[Any]) -> str:
+        return "[" + ", ".join(map(number, flat[:head])) + ", …]"
+
+    return f"{what} ({count}): torch {first(torch_flat)}, paddle {first(paddle_flat)}"
+
+
 def _flags(name: str, t: ObjectInfo, p: ObjectInfo) -> list[str]:
     """Version, leaf, requires_grad, grad_fn presence, values and gradient of one tensor name."""
     found = []
@@ -63,11 +96,11 @@ def _flags(name: str, t: ObjectInfo, p: ObjectInfo) -> list[str]:
         found.append(f"{name} has a grad_fn in torch ({torch_fn}) but none in paddle" if paddle_fn is None
                      else f"{name} has a grad_fn in paddle ({paddle_fn}) but none in torch")
     if t.values is not None and p.values is not None and not _close(t.values, p.values):
-        found.append(f"{name}'s values: torch {t.values}, paddle {p.values}")
+        found.append(_values_differ(f"{name}'s values", t.values, p.values))
     if (t.grad is None) != (p.grad is None):
         found.append(f"{name} has a gradient in {'paddle' if t.grad is None else 'torch'} only")
     elif t.grad is not None and not _close(t.grad, p.grad):
-        found.append(f"{name}'s gradient: torch {t.grad}, paddle {p.grad}")
+        found.append(_values_differ(f"{name}'s gradient", t.grad, p.grad))
     return found
 
 
@@ -92,7 +125,7 @@ def differences(torch_snapshot: Snapshot, paddle_snapshot: Snapshot) -> list[str
         if t.kind == p.kind == "tensor":
             found.extend(_flags(name, t, p))
         elif t.values is not None and p.values is not None and not _close(t.values, p.values):
-            found.append(f"{name}'s values: torch {t.values}, paddle {p.values}")
+            found.append(_values_differ(f"{name}'s values", t.values, p.values))
     return found
 
 

@@ -38,3 +38,8 @@ def shorten(source: str, width: int = 60) -> str:
 def printable(text: str) -> str:
     """`text` with every character that could act on a terminal written as an escape."""
     return _UNSAFE.sub(_escape, text)
+
+
+def plural(count: int, noun: str) -> str:
+    """`1 statement`, `2 statements`."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"

@@ -11,7 +11,6 @@ code prints is shown with control characters escaped.
 
 from __future__ import annotations
 
-import ast
 import io
 import os
 import signal
@@ -21,9 +20,10 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
+from tensorscope.continuation import parse_state
 from tensorscope.explain import explain
 from tensorscope.interpreter import UserError
-from tensorscope.printable import printable
+from tensorscope.printable import plural, printable
 from tensorscope.report import changes, table
 from tensorscope.session import SessionLike, Step
 from tensorscope.worker.client import WorkerError
@@ -38,8 +38,8 @@ that went stale (a later backward through them will fail).
   :state       the table of named tensors (shape, stride, storage, version, grad_fn)
   :undo        take back the last statement (the session is replayed without it)
   :save FILE   write the statements so far as a script (FILE.py) or a scenario (FILE.yaml)
-               that replays to the same state
-  :quit        leave (Ctrl-D works too)
+               that replays to the same state (:save! FILE writes over a file already there)
+  :quit        leave (ctrl+d and exit() work too)
 """
 
 PROMPT, CONTINUATION = ">>> ", "... "
@@ -58,19 +58,12 @@ UNEXPECTED_INDENT = ("  why: this line is indented but no block is open. Here, a
 
 
 def needs_more(lines: list[str]) -> bool:
-    """Whether the lines so far are an unfinished statement (an open block or bracket)."""
-    text = "\n".join(lines)
+    """Whether the lines so far are an unfinished statement: an open bracket or string, a block
+    header, or a block (which goes on until a blank line, as in Python's REPL). A line that no
+    continuation could mend (`def f(:`) is finished: its SyntaxError is said at once."""
     if lines[-1].strip() == "" and len(lines) > 1:
         return False
-    if lines[0].rstrip().endswith(":"):
-        return True
-    try:
-        ast.parse(text)
-    except SyntaxError as exc:
-        return "was never closed" in str(exc) or "unexpected EOF" in str(exc)
-    except (ValueError, RecursionError, MemoryError):  # null bytes, nesting too deep: the worker says so
-        return False
-    return False
+    return parse_state("\n".join(lines)) in ("incomplete", "block")
 
 
 def worker_session(cuda: bool = True, limits: Limits | None = None) -> SessionLike:
@@ -94,6 +87,8 @@ class Repl:
             return True
         if stripped.startswith(":"):
             return self._command(stripped)
+        if stripped in ("exit()", "quit()"):  # Python's REPL habit: it means what it says
+            return False
         before = len(self.session.steps)
         try:
             self._run_interruptibly(text)
@@ -156,24 +151,27 @@ class Repl:
                     self.write(f"tensorscope: {exc}\n")
                     return True
                 self.write(printable(f"undid: {undone.splitlines()[0]}") + "\n")
-        elif name == ":save":
-            self._save(argument.strip())
+        elif name in (":save", ":save!"):
+            self._save(argument.strip(), replace=name == ":save!")
         else:
             self.write(f"unknown command {name}; :help lists the commands\n")
         return True
 
-    def _save(self, target: str) -> None:
+    def _save(self, target: str, replace: bool) -> None:
         if not target:
             self.write("usage: :save FILE\n")
+            return
+        if not replace and Path(target).expanduser().is_file():  # it may be the user's own script
+            self.write(f"{target} exists: `:save! {target}` writes over it\n")
             return
         text = (self.session.export_scenario() if Path(target).suffix in (".yaml", ".yml")
                 else self.session.export_script())
         try:
-            Path(target).write_text(text, encoding="utf-8")
+            Path(target).expanduser().write_text(text, encoding="utf-8")
         except OSError as exc:
             self.write(f"cannot write {target}: {exc.strerror}\n")
             return
-        self.write(f"saved {len(self.session.steps)} statements to {target}\n")
+        self.write(f"saved {plural(len(self.session.steps), 'statement')} to {target}\n")
 
 
 def entries(read_line: Callable[[str], str]) -> Iterator[str]:
@@ -238,13 +236,7 @@ def _prompt_reader(repl: Repl) -> Callable[[str], str]:
         history = InMemoryHistory()
     prompt = PromptSession(history=history, lexer=PygmentsLexer(PythonLexer), completer=_Completer())
 
-    def read(text: str) -> str:
-        try:
-            return prompt.prompt(text)
-        except KeyboardInterrupt:  # Ctrl-C drops the line being typed, as Python's REPL does
-            return ""
-
-    return read
+    return prompt.prompt  # ctrl+c raises KeyboardInterrupt: `entries` drops what was typed of the entry
 
 
 def _plain_reader(stream: TextIO) -> Callable[[str], str]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from tensorscope.explain import explain, stale_warning
-from tensorscope.snapshot import ObjectInfo, Snapshot
+from tensorscope.snapshot import NodeInfo, ObjectInfo, SavedInfo, Snapshot
 
 COLUMNS = ("name", "shape", "stride", "offset", "dtype", "storage", "ver", "grad_fn")
 
@@ -32,9 +32,16 @@ def changes(before: Snapshot | None, after: Snapshot) -> list[str]:
         sharing = [n for n in after.storages[info.storage].viewers if n != name]
         if sharing and (prev is None or prev.storage != info.storage):
             notes.append(f"{name} shares storage {info.storage} with {', '.join(sharing)}")
-    stale_before = set(stale_warning(before)) if before else set()
-    notes.extend(f"stale: {note}" for note in stale_warning(after) if note not in stale_before)
+    # a saved tensor is told once, when it goes stale; one with the same name and story is news when
+    # it is another tensor (the name was rebound), so they are told apart by their memory
+    stale_before = {_stale_key(node, saved) for node, saved in before.stale_saved()} if before else set()
+    notes.extend(f"stale: {note}" for (node, saved), note in zip(after.stale_saved(), stale_warning(after), strict=True)
+                 if _stale_key(node, saved) not in stale_before)
     return notes
+
+
+def _stale_key(node: NodeInfo, saved: SavedInfo) -> tuple:
+    return node.name, saved.field, saved.storage, saved.saved_version, saved.current_version
 
 
 def table(snapshot: Snapshot) -> list[str]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import ipaddress
 import re
 import shlex
+import socket
 import sys
 import tempfile
 from pathlib import Path
@@ -53,6 +54,23 @@ def offline_templates(folder: str) -> str:
     return folder
 
 
+def listen_problem(host: str, port: int) -> str | None:
+    """Why the server could not listen on host:port (an unknown host, a port in use), found before
+    textual-serve prints that it serves there; None when it can."""
+    try:
+        addresses = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (OSError, UnicodeError) as exc:
+        return f"cannot listen on {host}: {getattr(exc, 'strerror', None) or exc}"
+    for family, kind, protocol, _, address in addresses:
+        with socket.socket(family, kind, protocol) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server's own socket
+            try:
+                probe.bind(address)
+            except OSError as exc:
+                return f"cannot listen on {host}:{port}: {exc.strerror or exc}"
+    return None
+
+
 def serve(host: str, port: int, limits: Limits, cuda: bool) -> int:
     """Serve until interrupted (ctrl+c); the exit status for the command."""
     try:
@@ -60,10 +78,18 @@ def serve(host: str, port: int, limits: Limits, cuda: bool) -> int:
     except ImportError:
         print("tensorscope: serve needs textual-serve (pip install textual-serve)", file=sys.stderr)
         return 1
+    problem = listen_problem(host, port)
+    if problem is not None:
+        print(f"tensorscope: {problem}", file=sys.stderr)
+        return 1
     if not is_loopback(host):
         print(f"tensorscope: listening on {host}: anyone who reaches it can run statements in a worker",
               file=sys.stderr)
     with tempfile.TemporaryDirectory(prefix="tensorscope-serve-") as folder:
-        Server(tab_command(limits, cuda), host=host, port=port, title="tensorscope",
-               templates_path=offline_templates(folder)).serve()
+        try:
+            Server(tab_command(limits, cuda), host=host, port=port, title="tensorscope",
+                   templates_path=offline_templates(folder)).serve()
+        except OSError as exc:  # taken between the check above and the server's own bind
+            print(f"tensorscope: cannot listen on {host}:{port}: {exc.strerror or exc}", file=sys.stderr)
+            return 1
     return 0

@@ -148,6 +148,8 @@ def named_objects(namespace: dict[str, Any]) -> list[tuple[str, Any]]:
             found.append((name, value))
         elif isinstance(value, Module):
             members.extend(_module_members(name, value))
+        elif paddle is not None and isinstance(value, _paddle_layer()):
+            members.extend(_layer_members(name, value, paddle))
     return found + members
 
 
@@ -169,6 +171,23 @@ def _module_members(name: str, module: Module) -> list[tuple[str, Any]]:
     except Exception:  # noqa: BLE001 - user code; the module simply shows no members
         return []
     return [(member, value) for member, value in found if isinstance(value, engine.Tensor)]
+
+
+def _paddle_layer() -> type:
+    from engine.paddle.nn.layer import Layer
+
+    return Layer
+
+
+def _layer_members(name: str, layer: Any, paddle: Any) -> list[tuple[str, Any]]:
+    """A Paddle layer's parameters and buffers (`fc.weight`, `bn._mean`), as a torch module's."""
+    layer_class = _paddle_layer()
+    try:
+        found = [(f"{name}.{sub}", p) for sub, p in layer_class.named_parameters(layer)]
+        found.extend((f"{name}.{sub}", b) for sub, b in layer_class.named_buffers(layer))
+    except Exception:  # noqa: BLE001 - user code; the layer simply shows no members
+        return []
+    return [(member, value) for member, value in found if paddle.is_tensor(value)]
 
 
 def shared(new: dict[str, Any], old: dict[str, Any] | None) -> dict[str, Any]:

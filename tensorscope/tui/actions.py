@@ -63,7 +63,8 @@ def keymap_path() -> Path:
 
 
 def load_keymap(path: Path | None = None) -> dict[str, str]:
-    """Binding id -> keys from a TOML file; a missing or broken file means no remapping."""
+    """Binding id -> keys from a TOML file; a missing or broken file means no remapping (what is
+    wrong with it, `keymap_problems` says)."""
     path = path or keymap_path()
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
@@ -71,3 +72,25 @@ def load_keymap(path: Path | None = None) -> dict[str, str]:
         return {}
     known = {spec.id for spec in ACTIONS}
     return {key: value for key, value in data.items() if key in known and isinstance(value, str)}
+
+
+def keymap_problems(path: Path | None = None) -> list[str]:
+    """What load_keymap had to leave out, one line each: a keymap that silently does nothing
+    leaves its author guessing."""
+    path = path or keymap_path()
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return []
+    except (OSError, UnicodeDecodeError) as exc:
+        return [f"{path}: cannot read it ({getattr(exc, 'strerror', None) or exc}); the default keys apply"]
+    except tomllib.TOMLDecodeError as exc:
+        return [f"{path}: not valid TOML ({exc}); the default keys apply"]
+    known = [spec.id for spec in ACTIONS]
+    problems = []
+    for key, value in data.items():
+        if key not in known:
+            problems.append(f"{path}: no action {key!r} (there are {', '.join(known)})")
+        elif not isinstance(value, str):
+            problems.append(f'{path}: {key!r} takes keys as a string, e.g. "f9" or "ctrl+k,f9"')
+    return problems

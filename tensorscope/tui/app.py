@@ -3,7 +3,8 @@ whose sessions run user code in worker processes."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import contextlib
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -16,11 +17,11 @@ from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
 from textual.widgets import Footer, Tab, Tabs
 
-from tensorscope.printable import shorten
+from tensorscope.printable import plural, shorten
 from tensorscope.tui.actions import ACTIONS, bindings
 from tensorscope.tui.completion import Completer
 from tensorscope.tui.controller import Controller, Job, Runner, SessionFactory, Update
-from tensorscope.tui.format import ERROR, view_colour_variables
+from tensorscope.tui.format import ERROR, WARNING, view_colour_variables
 from tensorscope.tui.hints import pane_for_error, pane_for_step, stale_hint
 from tensorscope.tui.history import History
 from tensorscope.tui.messages import (
@@ -73,8 +74,10 @@ Type PyTorch statements in the **Input**; every pane shows what the statement di
 
 **tab** / **shift+tab** move between panes, **F3** storage map, **F4** graph, **F5** inspector,
 **F6** memory (in a narrow terminal they share one place: these keys bring one forward),
-**escape** returns to the input, **ctrl+p** opens the command palette (open a scenario or script,
-reset, save the session, screenshot, theme), **ctrl+c** stops a running statement, **ctrl+q** quits.
+**escape** returns to the input, **ctrl+n** / **ctrl+b** step forward and back, **ctrl+g** runs to
+the end, **ctrl+t** takes the tour, **ctrl+o** opens a scenario or script, **ctrl+s** saves the session
+as a script, **ctrl+r** resets it, **ctrl+p** opens the command palette (all of these and more:
+screenshot, theme), **ctrl+c** stops a running statement, **ctrl+q** quits.
 
 Nothing typed is lost: **ctrl+z** takes back the last statement and **ctrl+y** runs it again;
 opening a file, the tour or a reset ask first; the session is saved as you go and the next start
@@ -116,7 +119,8 @@ class TensorscopeApp(App[None]):
                  keymap: dict[str, str] | None = None, theme: str | None = None,
                  session_options: SessionOptions | None = None,
                  session_factory: SessionFactory | None = None, runner: Runner | None = None,
-                 store: SessionStore | None = None, scenario_source: dict[str, Any] | None = None) -> None:
+                 store: SessionStore | None = None, scenario_source: dict[str, Any] | None = None,
+                 notices: Sequence[str] = ()) -> None:
         """
         Args:
             source: statements to run at start (a script opened from the command line).
@@ -136,6 +140,7 @@ class TensorscopeApp(App[None]):
                 None keeps nothing (tests, browser tabs).
             scenario_source: how to open `scenario` again when a saved session resumes it
                 (`{"path": ...}`).
+            notices: lines for the transcript at start (what was wrong with the keymap file).
         """
         super().__init__()
         self.explain: Explain = explain or stale_hint
@@ -152,6 +157,7 @@ class TensorscopeApp(App[None]):
         self._resume_pending = False  # the saved session waits for an answer: do not overwrite it
         self.store = store or SessionStore(None)
         self._scenario_source = scenario_source if scenario is not None else None
+        self._notices = tuple(notices)
         if theme:
             self.theme = theme
 
@@ -209,10 +215,15 @@ class TensorscopeApp(App[None]):
         self.narrow = self.size.width < NARROW_BELOW
         self._apply_narrow()
         self.query_one(CodeInput).focus()
+        for notice in self._notices:
+            self.transcript.note(notice, WARNING)
         if self._initial_scenario is not None:
             self.controller.options = self.controller.options_for(self._initial_scenario)
         self.controller.enqueue(Job("start"))  # the worker starts while the screen paints
-        saved = self.store.load() if self._initial_scenario is None and self._initial_source is None else None
+        saved = self.store.load()
+        if saved is not None and (self._initial_scenario is not None or self._initial_source is not None):
+            self._keep_aside(saved)  # a file asked for on the command line: the saved session is kept
+            saved = None
         if self._initial_scenario is not None:
             self.open_scenario(self._initial_scenario, self._scenario_source)
         elif saved is not None:
@@ -388,6 +399,14 @@ class TensorscopeApp(App[None]):
 
         self.push_screen(ConfirmScreen("Resume your last session?", saved.describe(), "Resume",
                                        "Start afresh"), answered)
+
+    def _keep_aside(self, saved: SavedSession) -> None:
+        """The last session, when the explorer starts on a file instead: it would be overwritten by
+        the first statement, so it moves to session.previous.json and the transcript says so."""
+        self.store.set_aside()
+        if self.store.path is not None:
+            self.transcript.note(f"your last session ({saved.describe()}) is kept in "
+                                 f"{self.store.path.with_name('session.previous.json')}", "dim")
 
     def resume(self, saved: SavedSession) -> None:
         """Replay a saved session's statements, reopen its scenario and put back what was typed."""
@@ -587,8 +606,8 @@ class TensorscopeApp(App[None]):
         return True
 
     def action_show_pane(self, name: str) -> None:
-        """F3–F6: bring a detail pane forward (narrow) and put the focus in it."""
-        if self.narrow:
+        """F3–F6: bring a detail pane forward (narrow, or out of the Compare view) and focus it."""
+        if self.narrow or self.detail == "compare":
             self.detail = name
         self.query_one(f"#{name}").focus()
 
@@ -623,7 +642,8 @@ class TensorscopeApp(App[None]):
     def action_open_file(self) -> None:
         from tensorscope.tui.help import PathPrompt
 
-        self.push_screen(PathPrompt("Open a scenario (.yaml) or script (.py)", ""), self.ask_open_path)
+        self.push_screen(PathPrompt("Open a scenario (.yaml), a script (.py) or a bundled scenario by name", ""),
+                         self.ask_open_path)
 
     def ask_open_path(self, path: str | None) -> None:
         """Open a file in place of the session, asking first when that would discard work."""
@@ -636,20 +656,29 @@ class TensorscopeApp(App[None]):
             if self.scenario_loader is None:
                 raise ValueError("scenarios need the scenario loader")
             return self.scenario_loader(file)
+        from tensorscope.script_file import read_script
         from tensorscope.tui.scripts import script_scenario
 
-        return script_scenario(file.read_text(encoding="utf-8"), file.name)
+        return script_scenario(read_script(file), file.name)
 
     def open_path(self, path: str | None) -> None:
+        """Open a file, or a bundled scenario by the name `tensorscope list` prints (as `open` does)."""
         if not path:
             return
+        from tensorscope.cli import NoSuchFile, resolve_file
+
         file = Path(path).expanduser()
+        with contextlib.suppress(NoSuchFile):  # a missing file is said by load_file below
+            file = Path(resolve_file(str(file)))
         try:
             scenario = self.load_file(file)
         except Exception as exc:  # unreadable file, syntax error, bad scenario: say so and go on
+            from tensorscope.scenario import ScenarioError
+            from tensorscope.script_file import ScriptFileError
+
             info = getattr(exc, "info", None)
             reason = f"{info.type}: {info.message}" if info is not None else \
-                "no such file" if isinstance(exc, FileNotFoundError) else f"{type(exc).__name__}: {exc}"
+                str(exc) if isinstance(exc, (ScriptFileError, ScenarioError)) else f"{type(exc).__name__}: {exc}"
             self.transcript.note(f"cannot open {path}: {reason}", f"bold {ERROR}")
             return
         self.open_scenario(scenario, {"path": str(file.resolve())})
@@ -667,9 +696,23 @@ class TensorscopeApp(App[None]):
                          self.save_script)
 
     def save_script(self, path: str | None) -> None:
-        """Write the session to `path`: a scenario when it ends in .yaml/.yml, else a script."""
+        """Write the session to `path`: a scenario when it ends in .yaml/.yml, else a script; a file
+        already there is replaced only when the user says so (it may be their own training script)."""
         if not path:
             return
+        if Path(path).expanduser().is_file():
+            from tensorscope.tui.help import ConfirmScreen
+
+            def answered(replace: bool | None) -> None:
+                if replace:
+                    self._write_session(path)
+
+            self.push_screen(ConfirmScreen(f"Replace {Path(path).name}?", f"{path} exists: saving writes this "
+                                           "session over it.", "Replace", "Keep the file"), answered)
+            return
+        self._write_session(path)
+
+    def _write_session(self, path: str) -> None:
         scenario = path.endswith((".yaml", ".yml"))
         text = self.controller.export_scenario() if scenario else self.controller.export_script()
         try:
@@ -678,7 +721,7 @@ class TensorscopeApp(App[None]):
             self.transcript.note(f"cannot write {path}: {exc.strerror}", f"bold {ERROR}")
             return
         kind = "a scenario" if scenario else "a script"
-        self.transcript.note(f"saved {len(self.snapshots)} statements to {path} as {kind}")
+        self.transcript.note(f"saved {plural(len(self.snapshots), 'statement')} to {path} as {kind}")
 
     def action_screenshot_svg(self) -> None:
         try:

@@ -29,7 +29,8 @@ def open_explorer(path: str | None = None, *,
     (the Compare pane's Paddle side too) runs in a worker process under `limits`. With
     `keep_session` the session is saved as it goes and the next start offers to resume it (a
     browser tab of `tensorscope serve` keeps none: tabs would resume each other's)."""
-    from tensorscope.tui.actions import load_keymap
+    from tensorscope.script_file import read_script
+    from tensorscope.tui.actions import keymap_problems, load_keymap
     from tensorscope.tui.app import TensorscopeApp
     from tensorscope.tui.history import History, history_path
     from tensorscope.tui.saved_session import SessionStore, session_path
@@ -62,15 +63,19 @@ def open_explorer(path: str | None = None, *,
                     return 2
                 scenario = scenario_loader(file)
             else:
-                scenario = script_scenario(file.read_text(encoding="utf-8"), file.name)
-        except FileNotFoundError:
-            print(f"tensorscope: {path}: no such file", file=sys.stderr)
-            return 2
+                scenario = script_scenario(read_script(file), file.name)
         except Exception as exc:  # a syntax error in the script, an unreadable file, a bad scenario
             info = getattr(exc, "info", None)
             reason = f"{info.type}: {info.message}" if info is not None else str(exc)
-            print(reason if reason.startswith(str(path)) else f"tensorscope: {path}: {reason}", file=sys.stderr)
+            print(f"tensorscope: {reason}" if reason.startswith(str(path)) else f"tensorscope: {path}: {reason}",
+                  file=sys.stderr)
             return 1
+    # a browser tab of `serve` (keep_session False) talks through pipes by design; anything else needs a terminal
+    if keep_session and not (sys.stdin.isatty() and sys.stdout.isatty()):
+        print("tensorscope: the explorer needs a terminal (standard input and output are not one); without "
+              "one, `tensorscope replay FILE` (or `-` for standard input) runs a script and `tensorscope repl` "
+              "reads statements", file=sys.stderr)
+        return 2
     if first_run:
         try:  # mark the first run as done even if nothing gets typed
             history_file.parent.mkdir(parents=True, exist_ok=True)
@@ -82,6 +87,7 @@ def open_explorer(path: str | None = None, *,
                          keymap=load_keymap(), session_options=None if cuda else {"cuda": False},
                          session_factory=worker_session,
                          store=SessionStore(session_path() if keep_session else None),
-                         scenario_source={"path": str(Path(path).resolve())} if path is not None else None)
+                         scenario_source={"path": str(Path(path).resolve())} if path is not None else None,
+                         notices=keymap_problems())
     app.run()
     return app.return_code or 0

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import partial
+from functools import cache, partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -32,6 +32,25 @@ def bundled_files(roots: tuple[Path, ...] | None = None) -> list[Path]:
     return list(found)
 
 
+def scenario_title(file: Path) -> str:
+    """What a scenario is about, as `tensorscope list` says it: the palette lists them by name, and
+    a name alone rarely tells which one shows the trap you are after."""
+    try:
+        return _title(file, file.stat().st_mtime_ns)
+    except OSError:
+        return str(file)
+
+
+@cache
+def _title(file: Path, mtime_ns: int) -> str:
+    from tensorscope.scenario import ScenarioError, load
+
+    try:
+        return load(file).title
+    except ScenarioError as exc:
+        return f"{file} (cannot load: {exc.message})"
+
+
 class ExplorerCommands(Provider):
     """Explorer commands, plus one "Open" entry per bundled scenario."""
 
@@ -49,7 +68,6 @@ class ExplorerCommands(Provider):
             ("Save session as script…", "write the statements so far to a .py file that replays them",
              app.action_save_script),
             ("Export screenshot (SVG)", "save what the screen shows as an SVG file", app.action_screenshot_svg),
-            ("Switch theme", "choose the colour theme", app.action_change_theme),
             ("Show help", "keys and what the focused pane shows", app.action_help),
             ("Go to the latest step", "leave time travel", partial(setattr, app, "viewed", -1)),
             ("Next detail pane", "in a narrow terminal: storage, graph, inspector, memory",
@@ -64,7 +82,7 @@ class ExplorerCommands(Provider):
             commands.append(("Close scenario", "hide the scenario pane and keep the session",
                              app.close_scenario))
         for file in bundled_files():
-            commands.append((f"Open {file.parent.name}/{file.name}", str(file), partial(app.ask_open_path, str(file))))
+            commands.append((f"Open {file.stem}", scenario_title(file), partial(app.ask_open_path, str(file))))
         return commands
 
     async def discover(self) -> Hits:

@@ -83,42 +83,60 @@ class WorkerSession:
             return dict(self._worker.info or {})
 
     # ------------------------------------------------------------------ running
-    def run(self, source: str, on_step: Callable[[Step], None] | None = None) -> list[Step]:
+    def run(self, source: str, on_step: Callable[[Step], None] | None = None, *,
+            keep_going: bool = False) -> list[Step]:
         """Run `source` in the worker (see SessionLike.run); `on_step` sees each step as it arrives,
-        while the worker goes on with the next statement."""
+        while the worker goes on with the next statement. A statement stopped (its time limit, a
+        crash, ctrl+c) is a failed step and ends the entry there; with `keep_going` (a script
+        replayed headless, whose trace goes on after any error) the statements after one stopped by
+        its time limit or a crash run in the fresh worker; ctrl+c (`interrupt`) still stops them all."""
         with self._lock:
-            self._drain_wake()
-            self._ensure_open()
-            worker = self._worker
-            worker.send({"op": "run", "source": source})
+            new: list[Step] = []
+            pending: str | None = source
+            while pending is not None:
+                pending = self._run_until_stopped(pending, on_step, new)
+                if not keep_going:
+                    break
+            return new
+
+    def _run_until_stopped(self, source: str, on_step: Callable[[Step], None] | None,
+                           new: list[Step]) -> str | None:
+        """Run `source`, adding its steps to `new`; when a stop other than ctrl+c left statements
+        unrun, their source."""
+        self._drain_wake()
+        self._ensure_open()
+        worker = self._worker
+        worker.send({"op": "run", "source": source})
+        started = time.monotonic()
+        try:
+            reply = self._expect(worker.receive(started + self.limits.time_limit, self._wake_read))
+        except Stopped as stop:
+            new.append(self._stopped(Statement(source, 1), stop, started))
+            if on_step is not None:
+                on_step(new[-1])
+            return None
+        if "syntax" in reply:
+            raise UserError(ErrorInfo(*reply["syntax"]))
+        statements = [codec.statement_from(record) for record in reply["statements"]]
+        for index, statement in enumerate(statements):
             started = time.monotonic()
             try:
                 reply = self._expect(worker.receive(started + self.limits.time_limit, self._wake_read))
             except Stopped as stop:
-                stopped = self._stopped(Statement(source, 1), stop, started)
+                new.append(self._stopped(statement, stop, started))
                 if on_step is not None:
-                    on_step(stopped)
-                return [stopped]
-            if "syntax" in reply:
-                raise UserError(ErrorInfo(*reply["syntax"]))
-            statements = [codec.statement_from(record) for record in reply["statements"]]
-            new: list[Step] = []
-            for statement in statements:
-                started = time.monotonic()
-                try:
-                    reply = self._expect(worker.receive(started + self.limits.time_limit, self._wake_read))
-                except Stopped as stop:
-                    new.append(self._stopped(statement, stop, started))
-                    if on_step is not None:
-                        on_step(new[-1])
-                    return new
-                step = Step(statement, worker.decoder.decode(reply["step"]))
-                self._steps.append(step)
-                new.append(step)
-                if on_step is not None:
-                    on_step(step)
-            self._expect(self._receive_quietly(worker, self.limits.time_limit))
-            return new
+                    on_step(new[-1])
+                rest = statements[index + 1:]
+                if stop.why == "interrupt" or not rest:
+                    return None
+                return "\n".join(later.exact or later.source for later in rest)
+            step = Step(statement, worker.decoder.decode(reply["step"]))
+            self._steps.append(step)
+            new.append(step)
+            if on_step is not None:
+                on_step(step)
+        self._expect(self._receive_quietly(worker, self.limits.time_limit))
+        return None
 
     def interrupt(self) -> None:
         """Stop the running statement now; nothing happens when none runs."""

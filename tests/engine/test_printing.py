@@ -1,6 +1,6 @@
 """engine.printing against PyTorch 2.13's repr(tensor).
 
-First the measured examples of shared/reference (torch-ops.json, 'printing'), each
+First the measured examples of tests/data/torch-ops.json ('printing'), each
 rebuilt from plain numpy values; then a differential sweep against the real torch
 when it is installed.
 """
@@ -21,7 +21,7 @@ from hypothesis.extra import numpy as hnp
 
 from engine.printing import format_parameter, format_tensor
 
-REFERENCE = Path(__file__).resolve().parents[3] / "shared" / "reference" / "torch-ops.json"
+REFERENCE = Path(__file__).resolve().parents[1] / "data" / "torch-ops.json"  # the measured reference, in the repository
 NAN, INF = float("nan"), float("inf")
 
 

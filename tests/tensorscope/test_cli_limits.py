@@ -22,11 +22,17 @@ def test_limits_are_read_before_or_after_the_command() -> None:
 
 
 @pytest.mark.parametrize("bad", [["--time-limit", "0"], ["--time-limit", "soon"], ["--memory-limit", "1K"],
-                                 ["--memory-limit", "lots"]])
+                                 ["--memory-limit", "lots"], ["--memory-limit", "128M"]])
 def test_bad_limits_get_one_line(bad: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main([*bad, "list"])
     assert "tensorscope: error: argument" in capsys.readouterr().err
+
+
+def test_a_memory_limit_too_small_for_a_worker_to_start_is_refused_with_why(capsys) -> None:
+    with pytest.raises(SystemExit):
+        main(["--memory-limit", "64M", "repl"])
+    assert "'64M' is outside 192M..1024G (a worker needs about 200 MB to start)" in capsys.readouterr().err
 
 
 def scenario_file(tmp_path: Path, name: str, body: str) -> Path:

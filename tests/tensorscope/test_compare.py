@@ -167,7 +167,17 @@ def test_compare_refuses_a_torch_only_scenario(tmp_path, capsys):
     path = tmp_path / "plain.yaml"
     path.write_text("title: t\nsummary: s\nsetup: import torch\nsteps: [x = torch.ones(2)]\n", encoding="utf-8")
     assert main(["compare", str(path)]) == 1
-    assert "no paddle code" in capsys.readouterr().err
+    said = capsys.readouterr().err
+    assert said.startswith(f"tensorscope: {path}: the scenario has no 'paddle:' code to compare; these have: ")
+    assert "paddle_vs_torch_split" in said and "relu_memory_cuda" not in said  # the bundled ones that can
+
+
+def test_compare_refuses_a_script_with_what_it_takes(tmp_path, capsys):
+    script = tmp_path / "s.py"
+    script.write_text("import torch\n", encoding="utf-8")
+    assert main(["compare", str(script)]) == 1
+    assert capsys.readouterr().err == (f"tensorscope: {script}: compare takes a scenario (.yaml) whose steps give "
+                                       "'paddle:' code beside the torch code (see scenarios/README.md)\n")
 
 
 def test_compare_has_help(capsys):
@@ -199,6 +209,24 @@ def test_flags_grad_fn_and_gradients_are_compared():
         "y requires grad in torch only (paddle: stop_gradient=True)",
         "y has a grad_fn in torch (MulBackward0) but none in paddle",
     ]
+
+
+def test_values_of_a_big_tensor_are_summarised_not_dumped():
+    torch_snap = snapshot("import torch\nx = torch.arange(12.).view(3, 4)\n")
+    paddle_snap = snapshot("import paddle\nx = paddle.arange(12.).reshape([3, 4])\nx[0, 1] = 7.5\n")
+    assert differences(torch_snap, paddle_snap) == [
+        "x's version: torch 0, paddle 1",
+        "x's values (1 of 12 elements differ): torch [0.0, 1.0, 2.0, 3.0, …], paddle [0.0, 7.5, 2.0, 3.0, …]"]
+
+
+def test_a_paddle_layers_parameters_are_compared_like_a_modules():
+    torch_snap = snapshot("import torch\nfc = torch.nn.Linear(2, 3)\nwith torch.no_grad(): fc.bias.fill_(1.)\n")
+    paddle_snap = snapshot("import paddle\nfc = paddle.nn.Linear(2, 3)\nfc.bias.set_value(paddle.ones([3]))\n")
+    assert set(paddle_snap.objects) == {"fc.weight", "fc.bias"}
+    assert paddle_snap.objects["fc.weight"].shape == (2, 3) and paddle_snap.objects["fc.bias"].values == [1.0] * 3
+    found = differences(torch_snap, paddle_snap)
+    assert not [line for line in found if line.startswith("only ")]
+    assert "fc.bias's version: torch 2, paddle 0" in found
 
 
 def test_errors_output_and_names_only_in_one_dialect():

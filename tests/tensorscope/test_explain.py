@@ -11,6 +11,7 @@ import pytest
 from tensorscope.cli import main
 from tensorscope.explain import explain, rewrite, stale_warning
 from tensorscope.repl import Repl
+from tensorscope.report import changes
 from tensorscope.session import Session
 from tensorscope.snapshot import Snapshot
 
@@ -325,3 +326,105 @@ def test_a_change_inside_the_statement_that_saved_it_is_named_as_that_step():
         "Step 6 itself changed it in place after that (version 2): an in-place op later in the same statement, "
         "such as `out += x` or an `inplace=True` layer in a module's forward.",
     ]
+
+
+def test_a_name_rebound_to_another_saved_tensor_is_told_by_the_tensor_backward_needs():
+    text = story("""\
+        h = torch.ones(3, requires_grad=True)
+        out = h.sigmoid()
+        out += 1
+        x = torch.ones(2, requires_grad=True)
+        out = nn.ReLU(inplace=True)(torch.sigmoid(x))
+        out.sum().backward()
+    """)
+    assert text.splitlines()[:2] == [
+        "`out` was saved by SigmoidBackward0 at step 7 (`out = nn.ReLU(inplace=True)(torch.sigmoid(x))`) as its "
+        "own result, at version 0.",
+        "Step 7 itself changed it in place after that (version 1): an in-place op later in the same statement, "
+        "such as `out += x` or an `inplace=True` layer in a module's forward.",
+    ]
+    assert "out += 1" not in text
+
+
+def test_a_rebound_name_that_goes_stale_again_is_warned_again():
+    snapshots = history("""\
+        h = torch.ones(3, requires_grad=True)
+        out = h.sigmoid()
+        out += 1
+        out = nn.ReLU(inplace=True)(h.sigmoid())
+    """)
+    rebound_stale = [note for note in changes(snapshots[-2], snapshots[-1]) if note.startswith("stale:")]
+    assert rebound_stale == ["stale: `out` was saved by SigmoidBackward0 at version 0 and is now at version 1: "
+                             "a backward through SigmoidBackward0 will fail."]
+
+
+def test_a_tensor_saved_and_changed_inside_one_loop_is_told_as_that_steps_doing():
+    text = story("""\
+        class Block(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(4, 4)
+
+            def forward(self, x):
+                out = F.relu(self.fc(x))
+                out += x
+                return out
+        model = Block()
+        for step in range(2):
+            loss = model(torch.ones(2, 4)).sum()
+            loss.backward()
+    """)
+    assert text.splitlines() == [
+        "A tensor of shape [2, 4] that ReluBackward0 saved (its `result`) went from version 0 to 1: something "
+        "changed it in place after the op ran. Give it a name to follow it here, or avoid the in-place op.",
+        "It was saved and changed within step 5 itself: look there for an in-place op after ReluBackward0's op, "
+        "such as `out += x` or an `inplace=True` layer in a module's forward.",
+    ]
+
+
+@pytest.mark.parametrize("name", ["exit", "quit", "help"])
+def test_the_python_repls_own_names_are_explained_with_tensorscopes_way(name: str):
+    session = Session(cuda=False)
+    session.run(f"{name}()")
+    text = explain([step.snapshot for step in session.steps])
+    assert text.startswith(f"`{name}()` belongs to Python's own REPL, not to the statements tensorscope runs. ")
+    assert ("ctrl+q in the explorer" if name != "help" else "F1 in the explorer") in text
+
+
+def test_exit_in_the_repl_leaves_it():
+    written: list[str] = []
+    repl = Repl(written.append, cuda=False, session=Session(cuda=False))
+    assert repl.handle("x = 1") is True
+    assert repl.handle("exit()") is False and repl.handle("  quit()  ") is False
+
+
+def test_a_tensor_too_big_for_the_session_is_told_in_units_a_person_reads():
+    text = story("x = torch.zeros(10**6, 10**6)")
+    assert text.startswith("That is 3.6 TiB (4,000,000,000,000 bytes): more than this session may use")
+    assert "`--memory-limit`" in text and "float16" in text
+
+
+def test_a_modules_weight_changed_in_place_is_named_and_the_statement_itself_goes_under_no_grad():
+    text = story("""\
+        fc = nn.Linear(2, 2)
+        fc.weight.normal_()
+    """)
+    assert text.startswith("`fc.weight` is a leaf that requires grad")
+    assert "`with torch.no_grad(): fc.weight.normal_()`" in text and "`fc.weight.data`" in text
+    assert "`with torch.no_grad(): w += 1`" in story("w = torch.ones(2, requires_grad=True)\nw += 1")
+
+
+def test_a_leaf_without_a_name_is_told_without_a_placeholder():
+    text = story("""\
+        held = [torch.ones(2, requires_grad=True)]
+        held[0].mul_(2)
+    """)
+    assert text.startswith("This tensor is a leaf that requires grad")
+    assert "`with torch.no_grad(): held[0].mul_(2)`" in text and "its `.data`" in text
+    assert "the tensor" not in text
+
+
+def test_the_step_limit_says_why_it_stopped_the_loop_and_what_does_the_work_instead():
+    text = story("s = 0\nwhile True: s += 1")
+    assert text.startswith("tensorscope stops a statement after 1,000,000 steps of its interpreter")
+    assert "`torch.arange(10**6).sum()`" in text

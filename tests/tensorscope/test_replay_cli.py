@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -46,8 +47,13 @@ def test_json_trace_has_one_line_per_statement_in_the_contract_shape(script, cap
     assert steps[4]["memory"] == {"allocated_bytes": 48, "peak_bytes": 56}  # the backward's ones_like(loss) too
 
 
+def piped(data: bytes) -> io.TextIOWrapper:
+    """Standard input as a pipe gives it: bytes under a text layer."""
+    return io.TextIOWrapper(io.BytesIO(data))
+
+
 def test_a_pasted_script_replays_from_standard_input_given_as_dash(script, capsys, monkeypatch):
-    monkeypatch.setattr(sys, "stdin", io.StringIO(SCRIPT))
+    monkeypatch.setattr(sys, "stdin", piped(SCRIPT.encode()))
     assert main(["replay", "-", "--json"]) == 0
     from_stdin = capsys.readouterr().out
     assert main(["replay", str(script), "--json"]) == 0
@@ -55,9 +61,16 @@ def test_a_pasted_script_replays_from_standard_input_given_as_dash(script, capsy
 
 
 def test_a_syntax_error_on_standard_input_is_reported_against_stdin(capsys, monkeypatch):
-    monkeypatch.setattr(sys, "stdin", io.StringIO("x = (\n"))
+    monkeypatch.setattr(sys, "stdin", piped(b"x = (\n"))
     assert main(["replay", "-"]) == 1
     assert capsys.readouterr().err.startswith("<stdin>: SyntaxError: '(' was never closed")
+
+
+def test_binary_on_standard_input_is_refused_as_not_utf8(capsys, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", piped(b"x = 1\n\xff\xfe junk"))
+    with pytest.raises(SystemExit) as exited:
+        main(["replay", "-"])
+    assert exited.value.code == "tensorscope: <stdin>: not UTF-8 text (byte 0xff at line 2, column 1)"
 
 
 def test_transcript_shows_output_errors_changes_and_the_table(script, capsys):
@@ -188,3 +201,80 @@ def test_a_trace_piped_into_a_reader_that_stops_early_ends_quietly(tmp_path: Pat
     writer.stdout.close()  # like `| head -1`
     assert writer.wait(timeout=120) == 141 and writer.stderr.read() == b""
     writer.stderr.close()
+
+
+@pytest.mark.parametrize("command", ["replay", "open"])
+@pytest.mark.parametrize(("make", "said"), [
+    (lambda f: f.write_bytes(b"x = 1\n\xb4\n"), "not UTF-8 text (byte 0xb4 at line 2, column 1)"),
+    (lambda f: os.truncate(f, 17 * 1024 * 1024), "too big for a script (more than 16,777,216 bytes)"),
+    (lambda f: f.mkdir(), "is a directory, not a script"),
+    (lambda f: None, "no such file"),
+], ids=["binary", "huge", "directory", "missing"])
+def test_a_script_that_cannot_be_read_is_said_in_one_line(tmp_path, capsys, command, make, said):
+    script = tmp_path / "s.py"
+    if said.startswith("too big"):
+        script.touch()  # then made sparse and long
+    make(script)
+    try:
+        status = main([command, str(script)])
+    except SystemExit as exited:
+        status, message = 1, str(exited.code)
+    else:
+        message = capsys.readouterr().err.strip()
+    assert status == 1 and message == f"tensorscope: {script}: {said}"
+
+
+def test_a_broken_scenario_given_to_open_is_said_as_replay_says_it(tmp_path, capsys):
+    scenario = tmp_path / "bad.yaml"
+    scenario.write_text("steps: [1, 2\n", encoding="utf-8")
+    assert main(["open", str(scenario)]) == 1
+    assert capsys.readouterr().err == f"tensorscope: {scenario}:2:1: not valid YAML: expected ',' or ']', but got '<stream end>'\n"
+
+
+@pytest.mark.parametrize(("lines", "more"), [
+    (["def f(:"], False),  # no line could mend it: its SyntaxError at once
+    (["x = 1 +"], False),
+    (["for i in range(3):  # each"], True),
+    (["for i in range(3): i"], False),  # a one-line block runs at once
+    (["if x:", "    pass", "else:"], True),
+    (["s = '''doc"], True),
+    (["@decorator"], True),
+    (["x = 1 \\"], True),
+    (["class A:", "    x = 1"], True),
+    ([""], False),
+])
+def test_a_statement_needs_more_lines_only_where_more_lines_could_finish_it(lines, more):
+    assert needs_more(lines) is more
+
+
+def test_save_in_the_repl_does_not_write_over_a_file_unless_told(tmp_path):
+    from tensorscope.session import Session
+
+    mine = tmp_path / "train.py"
+    mine.write_text("my training script\n", encoding="utf-8")
+    written: list[str] = []
+    repl = Repl(written.append, session=Session(cuda=False))
+    repl.handle("x = 1")
+    repl.handle(f":save {mine}")
+    assert written[-1] == f"{mine} exists: `:save! {mine}` writes over it\n"
+    assert mine.read_text(encoding="utf-8") == "my training script\n"
+    repl.handle(f":save! {mine}")
+    assert mine.read_text(encoding="utf-8") == "x = 1\n" and written[-1].startswith("saved 1 statement to")
+
+
+def test_replay_goes_on_after_a_statement_past_its_time_limit(tmp_path, capsys):
+    script = tmp_path / "slow.py"
+    script.write_text("import torch\ntorch.zeros(1).expand(10**7, 10**7).sum()\nprint('after')\n", encoding="utf-8")
+    assert main(["--time-limit", "1", "replay", str(script), "--json"]) == 0
+    steps = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [step["step"] for step in steps] == [0, 1, 2]
+    assert steps[1]["error"]["type"] == "TimeoutError" and steps[2]["output"] == "after"
+
+
+def test_the_explorer_without_a_terminal_says_what_runs_without_one(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    monkeypatch.setattr(sys, "stdin", piped(b""))
+    assert main([]) == 2
+    said = capsys.readouterr()
+    assert said.out == "" and said.err.startswith("tensorscope: the explorer needs a terminal")
+    assert "`tensorscope replay FILE`" in said.err and not (tmp_path / "tensorscope" / "explorer_history").exists()

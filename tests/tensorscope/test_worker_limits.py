@@ -117,3 +117,21 @@ def test_statements_after_the_stopped_one_in_the_same_entry_do_not_run() -> None
         steps = worker.run(f"a = 1\n{SLOW}\nb = torch.ones(2)")
         assert [s.statement.source for s in steps] == ["a = 1", SLOW]
         assert "b" not in worker.last.objects
+
+
+def test_with_keep_going_statements_after_one_past_its_time_limit_run_as_after_any_error() -> None:
+    with session() as worker:  # what `replay` asks for: a script's trace goes on after any error
+        steps = worker.run(f"a = kept * 2\n{SLOW}\nb = a + 1\nprint(b.sum().item())", keep_going=True)
+        assert [step.statement.source for step in steps] == ["a = kept * 2", SLOW, "b = a + 1",
+                                                             "print(b.sum().item())"]
+        assert steps[1].stopped and steps[1].snapshot.error.type == "TimeoutError"
+        assert steps[3].snapshot.output == "28.0"
+        assert [step.snapshot.step for step in steps] == list(range(steps[0].snapshot.step, steps[0].snapshot.step + 4))
+
+
+def test_ctrl_c_stops_the_statements_after_the_running_one_too() -> None:
+    with session(time_limit=30.0) as worker:
+        timer = threading.Timer(0.5, worker.interrupt)
+        timer.start()
+        steps = worker.run(f"{SLOW}\nprint('not run')", keep_going=True)
+        assert len(steps) == 1 and steps[0].snapshot.error.type == "KeyboardInterrupt"

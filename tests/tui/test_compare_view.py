@@ -79,3 +79,14 @@ async def test_the_paddle_side_runs_in_the_worker_after_an_undo_too() -> None:
 
 def test_the_compare_view_at_step_2(snap_compare) -> None:  # noqa: ANN001 - the fixture
     assert snap_compare(explorer(), terminal_size=(120, 40), run_before=to_step_2)
+
+
+async def test_f3_to_f6_leave_the_compare_view_for_the_pane_they_name() -> None:
+    app = explorer()
+    async with app.run_test(size=(160, 48)) as pilot:
+        await to_step_2(pilot)
+        assert app.query_one(ComparePane).display
+        await pilot.press("f4")
+        await pilot.pause()
+        assert not app.query_one(ComparePane).display and app.query_one("#graph").display
+        assert app.focused is app.query_one("#graph")

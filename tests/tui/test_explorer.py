@@ -97,7 +97,7 @@ async def test_a_failing_backward_is_red_with_the_stale_saved_tensor_in_the_grap
         assert any("$text-error" in style for style in styles)  # the theme's error colour
         assert "↳ SigmoidBackward0 saved its result (out) at version 0" in text.plain
         graph = app.query_one(GraphPane)
-        assert "✗ STALE saved result = out [3]: saved at v0, now v1" in graph.plain
+        assert "✗ STALE (saved at v0, now v1): result = out [3]" in graph.plain
         stale_line = next(graph.lines.line(i) for i in range(len(graph.lines)) if "STALE" in graph.lines.line(i).plain)
         assert any("$error-muted" in str(span.style) for span in stale_line.spans)  # highlighted
 
@@ -248,6 +248,23 @@ async def test_a_keymap_remaps_a_binding_by_its_id(tmp_path) -> None:  # noqa: A
         assert [s.source for s in app.snapshots] == ["import torch"]
 
 
+async def test_what_a_keymap_file_gets_wrong_is_said_in_the_transcript(tmp_path) -> None:  # noqa: ANN001
+    from tensorscope.tui.actions import keymap_problems
+
+    keymap_file = tmp_path / "keymap.toml"
+    assert keymap_problems(keymap_file) == []  # no file, nothing to say
+    keymap_file.write_text('"tensorscope.udo" = "f9"\n"tensorscope.redo" = 9\n', encoding="utf-8")
+    problems = keymap_problems(keymap_file)
+    assert problems[0].startswith(f"{keymap_file}: no action 'tensorscope.udo' (there are tensorscope.help, ")
+    assert problems[1] == f"{keymap_file}: 'tensorscope.redo' takes keys as a string, e.g. \"f9\" or \"ctrl+k,f9\""
+    keymap_file.write_text("undo = [", encoding="utf-8")
+    assert keymap_problems(keymap_file)[0].startswith(f"{keymap_file}: not valid TOML (")
+    app = TensorscopeApp(cursor_blink=False, notices=keymap_problems(keymap_file))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert app.transcript.notes[0].endswith("the default keys apply")
+
+
 async def test_quitting_keeps_a_half_typed_statement_in_the_history(tmp_path) -> None:  # noqa: ANN001
     path = tmp_path / "history"
     app = TensorscopeApp(cursor_blink=False, history=History(path))
@@ -370,8 +387,10 @@ async def test_the_palette_lists_the_explorer_commands() -> None:
         provider = ExplorerCommands(app.screen)
         titles = [title for title, _, _ in provider._commands()]
         for wanted in ("Open scenario or script…", "Reset session", "Undo last statement",
-                       "Save session as script…", "Export screenshot (SVG)", "Switch theme", "Take the tour"):
+                       "Save session as script…", "Export screenshot (SVG)", "Take the tour"):
             assert wanted in titles
+        system = [command.title for command in app.get_system_commands(app.screen)]
+        assert [t for t in titles + system if "theme" in t.lower()] == ["Theme"]  # one way to the themes
         await pilot.press("ctrl+p")
         await pilot.pause()
         assert app.screen.__class__.__name__ == "CommandPalette"

@@ -151,3 +151,19 @@ async def test_keys_wait_while_the_resume_question_is_up(tmp_path: Path) -> None
         await pilot.press("enter")
         await settle(pilot)
         assert [s.source for s in app.snapshots] == ["import torch", "x = torch.ones(2)"]
+
+
+async def test_opening_a_file_from_the_command_line_keeps_the_last_session_aside(tmp_path: Path) -> None:
+    from tensorscope.tui.scripts import script_scenario
+
+    path = tmp_path / "session.json"
+    SessionStore(path).save(SavedSession(("import torch", "x = torch.ones(2)")))
+    app = app_(store=SessionStore(path), scenario=script_scenario("import torch\ny = torch.zeros(3)\n", "demo.py"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+g")
+        await settle(pilot)
+        assert "your last session (2 statements" in "\n".join(app.transcript.notes)
+    kept = SessionStore(tmp_path / "session.previous.json").load()
+    assert kept is not None and kept.statements == ("import torch", "x = torch.ones(2)")
+    assert SessionStore(path).load().statements == ("import torch", "y = torch.zeros(3)")

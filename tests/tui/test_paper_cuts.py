@@ -87,9 +87,11 @@ async def test_the_palette_offers_no_broken_screenshot_and_no_package_code() -> 
     app = app_()
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        titles = [title for title, _, _ in ExplorerCommands(app.screen)._commands()]
-        assert not [t for t in titles if t.endswith(".py")]
-        assert any(t.startswith("Open scenarios/") and t.endswith(".yaml") for t in titles)
+        commands = {title: help_text for title, help_text, _ in ExplorerCommands(app.screen)._commands()}
+        assert not [t for t in commands if t.endswith(".py")]
+        # a bundled scenario by the name `tensorscope list` prints, told by its title
+        assert commands["Open resnet_plus_equals_trap"] == (
+            "The `+=` trap: adding in place to a tensor that backward needs")
         system = [command.title for command in app.get_system_commands(app.screen)]
         assert "Screenshot" not in system and "Theme" in system or "Change theme" in system
 
@@ -183,3 +185,30 @@ def test_columns_go_by_priority_as_the_pane_narrows() -> None:
         assert dropped == order[: len(dropped)], (width, kept)  # the lowest priorities go first
         assert {"name", "ver", "stor", "device", "grad_fn"} <= set(kept)  # never these
     assert len(layout(rows, 120, devices=True)) == len(COLUMNS)
+
+
+async def test_a_huge_pasted_statement_is_echoed_in_part_and_runs_in_seconds() -> None:
+    from textual import events
+
+    statement = "big = [" + "1, " * 100_000 + "]"
+    app = app_()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        app.code_input.post_message(events.Paste(statement))
+        await pilot.pause()
+        await pilot.press("enter")
+        await settle(pilot)
+        entry = app.transcript.entries[-1]
+        assert entry.source == statement  # the whole statement ran and is kept; only its echo is cut
+        shown = entry.body.plain
+        assert len(shown) < 5000
+        assert "… 296,008 more characters (up in the input brings back the whole statement)" in shown
+
+
+def test_a_long_script_cell_is_echoed_up_to_its_fortieth_line() -> None:
+    from tensorscope.tui.panes.transcript import shown_source
+
+    cell = "\n".join(f"x{i} = {i}" for i in range(100))
+    shown, hidden = shown_source(cell)
+    assert shown.splitlines()[-1] == "x39 = 39" and hidden == f"60 more lines, {len(cell) - len(shown):,} characters"
+    assert shown_source("x = 1\ny = 2") == ("x = 1\ny = 2", "")

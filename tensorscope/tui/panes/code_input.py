@@ -13,13 +13,13 @@ says what it holds, Enter runs it, escape drops it.
 
 from __future__ import annotations
 
-import ast
 from typing import ClassVar
 
 from textual import events
 from textual.binding import Binding, BindingType
 from textual.widgets import OptionList, TextArea
 
+from tensorscope.continuation import parse_state
 from tensorscope.tui.completion import Completer, common_prefix, word_before
 from tensorscope.tui.highlight import python_highlights
 from tensorscope.tui.history import History
@@ -73,22 +73,14 @@ class CompletionMenu(OptionList):
 
 
 def needs_more(text: str) -> bool:
-    """Whether `text` is an unfinished statement: an open block, bracket or line continuation."""
+    """Whether `text` is an unfinished statement: an open block, bracket or line continuation. A
+    line no continuation could mend (`def f(:`) runs, so that its SyntaxError shows at once."""
     lines = text.split("\n")
     if len(lines) > 1 and lines[-1].strip() == "":
         return False
-    if lines[-1].rstrip().endswith(("\\", ":")):
-        return True
-    if lines[0].rstrip().endswith(":") or lines[0][:1].isspace():
-        return True  # a block continues until an empty line
-    try:
-        ast.parse(text)
-    except SyntaxError as exc:
-        message = str(exc)
-        return "was never closed" in message or "unexpected EOF" in message
-    except (ValueError, RecursionError, MemoryError):  # null bytes, nesting too deep: the worker says so
-        return False
-    return False
+    if lines[0][:1].isspace():
+        return True  # an indented snippet: a block of its own, until an empty line
+    return parse_state(text) in ("incomplete", "block")
 
 
 class CodeInput(TextArea, Pane):

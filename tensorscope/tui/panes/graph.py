@@ -53,11 +53,11 @@ def saved_line(saved: SavedInfo) -> Styled:
     if saved.released:
         text.append(f"saved {saved.field}{who}: released after backward (its memory is freed)", MUTED)
         return text
-    what = f"saved {saved.field}{who} {fmt_shape(saved.shape)}"
-    if saved.stale:  # STALE first: it must show however narrow the pane
-        text.append(f"✗ STALE {what}: saved at v{saved.saved_version}, now v{saved.current_version}", STALE)
+    what = f"{saved.field}{who} {fmt_shape(saved.shape)}"
+    if saved.stale:  # STALE and its versions first: they must show however narrow the pane
+        text.append(f"✗ STALE (saved at v{saved.saved_version}, now v{saved.current_version}): {what}", STALE)
     else:
-        text.append(f"{what} at v{saved.saved_version}", MUTED)
+        text.append(f"saved {what} at v{saved.saved_version}", MUTED)
         text.append(" ✓", SUCCESS)
     return text
 

@@ -26,16 +26,38 @@ ERROR_STYLE = f"bold {ERROR}"
 EXPLANATION_STYLE = f"italic {ACCENT}"
 
 
+SOURCE_LINES = 40  # of a statement echoed in the transcript; a pasted script or a 100,000-element
+SOURCE_CHARACTERS = 4000  # literal would bury the result under itself and take seconds to lay out
+
+
+def shown_source(source: str) -> tuple[str, str]:
+    """The part of a statement the transcript echoes, and what was left out (`""`: nothing)."""
+    lines = source.split("\n")
+    shown = "\n".join(lines[:SOURCE_LINES])
+    if len(shown) > SOURCE_CHARACTERS:
+        shown = shown[:SOURCE_CHARACTERS]
+        if "\n" in shown:
+            shown = shown[:shown.rindex("\n")]
+    if shown == source:
+        return source, ""
+    more_lines = source.count("\n") - shown.count("\n")
+    return shown, (f"{len(source) - len(shown):,} more characters" if more_lines == 0 else
+                   f"{more_lines:,} more line{'s' if more_lines > 1 else ''}, {len(source) - len(shown):,} characters")
+
+
 def render_entry(snapshot: Snapshot, previous: Snapshot | None, explanation: str | None) -> Content:
     from tensorscope.report import changes  # report imports the snapshot module, and so the engine
 
     text = Styled()
-    lines = highlight_code(printable(snapshot.source)).split("\n")
+    shown, hidden = shown_source(snapshot.source)
+    lines = highlight_code(printable(shown)).split("\n")
     for index, line in enumerate(lines):
         text.append(f"[{snapshot.step}] >>> " if index == 0 else " " * (len(str(snapshot.step)) + 3) + "... ",
                     MUTED)
         text.append_text(line)
         text.append("\n")
+    if hidden:
+        text.append(f"    … {hidden} (up in the input brings back the whole statement)\n", MUTED)
     if snapshot.output is not None:
         for line in printable(snapshot.output).splitlines():
             text.append("    " + line + "\n")
