@@ -2,7 +2,8 @@
 
 Run by hand: `python benchmarks/engine.py` (torch columns appear when torch is installed; `--quick`
 skips the 400 MB relu case, `--small` prints the two small-op tables only). Times are CPU time of this process (the least of several repeats), so
-they do not depend much on what else the machine runs. Targets (issue 15): per-op overhead at most
+they do not depend much on what else the machine runs; in the small-op tables the libraries' repeats
+alternate, so a row's ratio compares times taken under the same load. Targets (issue 15): per-op overhead at most
 2x torch's on small tensors, with and without requires_grad, and for a 4-op forward+backward;
 large-tensor ops within 1.2x of numpy; `relu_` adds under 5% to peak RSS while `relu` adds the
 tensor's size; float32 sigmoid equal to torch's bit for bit.
@@ -72,9 +73,27 @@ def _cpu_us(setup: Callable[[], tuple[Any, Any]], op: Callable[[Any, Any], Any],
     """Least CPU microseconds per call over five repeats, operands made fresh for each repeat."""
     best = float("inf")
     for _ in range(5):
-        operands = setup()
-        timer = timeit.Timer(lambda operands=operands: op(*operands), timer=time.process_time)
-        best = min(best, timer.timeit(number) / number * 1e6)
+        best = min(best, _one_repeat(setup, op, number))
+    return best
+
+
+def _one_repeat(setup: Callable[[], tuple[Any, Any]], op: Callable[[Any, Any], Any], number: int) -> float:
+    """CPU microseconds per call of one repeat on fresh operands (timeit keeps the garbage collector
+    off while it times, for every library alike)."""
+    operands = setup()
+    timer = timeit.Timer(lambda operands=operands: op(*operands), timer=time.process_time)
+    return timer.timeit(number) / number * 1e6
+
+
+def _side_by_side(cases: dict[str, tuple[Callable[[], tuple[Any, Any]], Callable[[Any, Any], Any]]],
+                  number: int, repeats: int = 5) -> dict[str, float]:
+    """Least CPU microseconds per call of each library's case, their repeats taken in turn (one of each
+    library, then again), so that a change in the machine's load between them weighs on all alike:
+    the ratios of one row compare times taken under the same conditions."""
+    best = dict.fromkeys(cases, float("inf"))
+    for _ in range(repeats):
+        for lib, (setup, op) in cases.items():
+            best[lib] = min(best[lib], _one_repeat(setup, op, number))
     return best
 
 
@@ -132,11 +151,8 @@ def small_op_table() -> list[tuple[str, float]]:
     cases += [(label, op, True) for label, (op, _) in BACKWARD_ROWS.items()]
     for label, op, grad in cases:
         name = f"{label}{' (grad)' if grad and label not in BACKWARD_ROWS else ''}"
-        cells = {}
-        for lib, m in libs.items():
-            case = _small_case(label, op, lib, m, grad)
-            if case is not None:
-                cells[lib] = _cpu_us(*case, 300 if label.startswith("4-op") else 3000)
+        cases = {lib: case for lib, m in libs.items() if (case := _small_case(label, op, lib, m, grad)) is not None}
+        cells = _side_by_side(cases, 300 if label.startswith("4-op") else 3000)
         ratio = cells["engine"] / cells["torch"] if "torch" in cells else float("nan")
         ratios.append((name, ratio))
         numpy_cell = f"{cells['numpy']:>8.2f}" if "numpy" in cells else f"{'':>8}"
@@ -195,8 +211,9 @@ def common_op_table() -> None:
     print("\nother common ops, CPU time on 4x4 float32 without grad, microseconds (informational)")
     print(f"{'op':<26}{'engine':>9}{'torch':>9}{'ratio':>8}")
     for label, op in COMMON_OPS.items():
-        cells = {lib: _cpu_us(lambda m=m: (m.rand(4, 4) + 0.5, m.tensor(1.5), m.rand(4), m.arange(16).reshape(4, 4) * 1),
-                              lambda *operands, m=m, op=op: op(m, *operands), 3000) for lib, m in libs.items()}
+        cells = _side_by_side({lib: (lambda m=m: (m.rand(4, 4) + 0.5, m.tensor(1.5), m.rand(4),
+                                                  m.arange(16).reshape(4, 4) * 1),
+                                     lambda *operands, m=m, op=op: op(m, *operands)) for lib, m in libs.items()}, 3000)
         ratio = cells["engine"] / cells["torch"] if "torch" in cells else float("nan")
         torch_cell = f"{cells['torch']:>9.2f}" if "torch" in cells else f"{'-':>9}"
         print(f"{label:<26}{cells['engine']:>9.2f}{torch_cell}{ratio:>7.1f}x")

@@ -19,7 +19,7 @@ import numpy as np
 from engine import allocator as allocation
 from engine import devices, dtypes, errors, geometry
 from engine.autograd import grad_mode
-from engine.autograd.node import AccumulateGrad, Node, node_type
+from engine.autograd.node import Node, new_accumulator, node_type
 from engine.devices import CPU, device
 from engine.storage import Storage, UntypedStorage, hold_for_numpy
 
@@ -265,7 +265,8 @@ class Tensor:
         t._retains_grad = False
         t._view = None
         t._accumulator = None
-        t._np_cache = (flat, array.view(), stride if flat.size <= SMALL else None)
+        # flat is 1-D: its len() is its size, and a quicker call than numpy's size attribute
+        t._np_cache = (flat, array.view(), stride if len(flat) <= SMALL else None)
         t._bits = 0
         return t
 
@@ -569,7 +570,7 @@ class Tensor:
         if self._requires_grad:
             acc = self._accumulator() if self._accumulator is not None else None
             if acc is None:
-                acc = AccumulateGrad(self)
+                acc = new_accumulator(self)
                 self._accumulator = weakref.ref(acc)
             return acc, 0
         return None

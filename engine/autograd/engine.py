@@ -296,10 +296,10 @@ def _drain(ready: list[Any], buffers: _Buffers, dependencies: dict[Node, int], n
                 _accumulate(node, incoming[0])
             continue
         edges = node.next_functions
-        if kind is _TABLE and node._backward is None and node.output_meta[0][2] is CPU and node._rule is not None:
+        if kind is _TABLE and node._backward is None and node.output_meta[0][2] is CPU and \
+                (rule := node._rule) is not None:  # read once: every node is of its own class, so no load is cached
             if incoming is not None and (incoming[0] is not None or len(incoming) > 1 and
                                          any(g is not None for g in incoming)):
-                rule = node._rule
                 if receives is None and len(edges) == 1:
                     mask: tuple[bool, ...] = (edges[0][0] is not None,)
                 elif receives is None and len(edges) == 2:

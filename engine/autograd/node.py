@@ -694,6 +694,25 @@ class AccumulateGrad(Node):
         return "torch::autograd::AccumulateGrad"
 
 
+def new_accumulator(variable: Any) -> AccumulateGrad:
+    """AccumulateGrad(variable), built without the class call's overhead (type.__call__ and two
+    __init__ frames), as new_node builds the other nodes: a leaf gets a new one at the first op of
+    every training step, its last one having died with the last graph."""
+    node = _new_object(AccumulateGrad)
+    node._backward = None
+    node._rule = AccumulateGrad.formula
+    node.next_functions = ()
+    node.output_meta = ((variable._shape, variable.dtype, variable.device),)
+    node._saves = ()
+    node._raw = None
+    node._values = None
+    node._hooks = None
+    node.sequence_nr = _ACCUMULATE_SEQUENCE_NR
+    node.variable = variable
+    node.order = next(sequences.accumulators)
+    return node
+
+
 class _QualifiedNode(Node):
     """Nodes PyTorch implements by hand: name() is qualified, the type name is not."""
 

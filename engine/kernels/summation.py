@@ -37,7 +37,8 @@ def _sequential(values: np.ndarray, axis: int) -> np.ndarray:
     length = values.shape[axis]
     if length > 0 and values.size <= _ACCUMULATED_SLICE * length:
         running = np.add.accumulate(values, axis=axis, dtype=values.dtype)
-        return np.take(running, -1, axis=axis) + values.dtype.type(0)
+        # the last running sum (a view, indexed: np.take's wrapper costs more), then a fresh array
+        return running[(slice(None),) * axis + (-1,)] + values.dtype.type(0)
     moved = values.transpose((axis, *(d for d in range(values.ndim) if d != axis)))  # np.moveaxis, quicker
     total = np.zeros(moved.shape[1:], dtype=values.dtype)
     for part in moved:
@@ -179,6 +180,14 @@ def row_sums(rows: np.ndarray, contiguous: bool = True) -> np.ndarray:
     for lane in range(width):
         total = total + lane_sums[:, lane]
     return total
+
+
+def outer_sums_in_turn(rows: int, columns: int, itemsize: int) -> bool:
+    """Whether outer_sums of (rows, columns) adds each column's rows in turn into one accumulator:
+    every column lies in a cascaded group (none in row_sum's tail), and the rows are fewer than
+    multi_row_sum's smallest chunk (2**4), so its first accumulator takes them all."""
+    group = 4 * lanes(itemsize) if columns >= lanes(itemsize) else 4
+    return 1 < rows < 1 << 4 and columns % group == 0
 
 
 def outer_sums(x: np.ndarray) -> np.ndarray:

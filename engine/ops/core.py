@@ -28,6 +28,7 @@ from engine.autograd.node import (
     _new_object,
     _node_types,
     make_saved,
+    new_accumulator,
     new_node,
     node_type,
     raw_output,
@@ -171,6 +172,12 @@ def edge_of(t: Any) -> tuple[Node | None, int]:
         elif t._view is None and t._accumulator is not None:
             acc = t._accumulator()  # a leaf whose AccumulateGrad lives: _gradient_edge's answer, inlined
             if acc is not None and t._requires_grad:
+                return (acc, 0)
+            if acc is None and t._requires_grad and type(t) is Tensor:
+                # its AccumulateGrad died with the last graph (a training step's leaves): _gradient_edge's
+                # new one, made here (a dialect's tensor class answers grad_fn itself, so goes there)
+                acc = new_accumulator(t)
+                t._accumulator = weakref.ref(acc)
                 return (acc, 0)
         edge = t._gradient_edge()
         return edge if edge is not None else _NO_EDGE
@@ -705,4 +712,13 @@ def _mark_view(out: Tensor, source: Tensor, meta: str, op_name: str = "", output
         meta = NO_GRAD_MODE
     if parent is not None and (meta == DEFAULT or parent.creation_meta == INFERENCE_MODE):
         meta, op_name, output_nr = parent.creation_meta, parent.op_name, parent.output_nr
-    out._view = ViewInfo(root, meta, source._vc.value, op_name, output_nr)
+    # ViewInfo(root, meta, source._vc.value, op_name, output_nr), its fields set here without the class
+    # call: every view op comes here (test_recording checks the two ways give the same fields)
+    info = _new_object(ViewInfo)
+    info.base = root
+    info.creation_meta = meta
+    info.attr_version = source._vc.value
+    info.op_name = op_name
+    info.output_nr = output_nr
+    info.replay_layout = None
+    out._view = info

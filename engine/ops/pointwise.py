@@ -308,7 +308,7 @@ def _scalar_op(ufunc: np.ufunc, self: Any, other: Any, opmath: bool = False,
     for any other operands (`opmath`: mul and div, which take float16/bfloat16 elsewhere). An
     integer tensor with an int: _integer_op."""
     kind = type(other)
-    if type(self) is not Tensor:
+    if type(self) is not Tensor or (kind is Tensor and other._shape):  # a dimensioned operand: _broadcast_op's
         return None
     if not self.dtype.is_floating_point:
         return _integer_op(ufunc, self, other, reverse) if kind is int else None
@@ -376,10 +376,13 @@ def _broadcast_op(ufunc: np.ufunc, self: Any, other: Any) -> Tensor | np.ndarray
     lead = len(shape) - len(other._shape)
     if lead < 0:
         return None
-    for d, n in enumerate(other._shape):
-        if n != 1 and n != shape[lead + d]:
-            return None
-    result = quiet_binary(ufunc, cache[1], other._numpy_view())
+    if other._shape != shape[lead:]:  # else a bias of self's trailing shape, the usual operand
+        for d, n in enumerate(other._shape):
+            if n != 1 and n != shape[lead + d]:
+                return None
+    held = other._np_cache  # its cached numpy view (other has no conj/neg bits), as _numpy_view reads it
+    result = quiet_binary(ufunc, cache[1], held[1] if held is not None and held[0] is other._storage.data
+                          else other._numpy_view())
     if not result.flags.c_contiguous:  # numpy may follow other's layout: the values laid out row-major
         result = np.ascontiguousarray(result)
     if grad_mode.state.enabled and (
@@ -971,7 +974,9 @@ def _small_kernel(op: str, dtype: dtypes.dtype) -> tuple[Callable[[np.ndarray], 
         return None
     forward = UNARY[op][1]
     if op in _VIA_DOUBLE and dtype is dtypes.float32:
-        return (lambda x: forward(x, dtype=np.float64).astype(np.float32)), True
+        # _in_double's values (the same float64 loop on the same widened values): widened by astype
+        # first, which numpy does in less time than the ufunc's casting of a dtype= argument
+        return (lambda x: forward(x.astype(np.float64)).astype(np.float32)), True
     if forward is _negative:
         forward = np.negative  # _negative without out= is np.negative, one call less
     return forward, op in _CAN_WARN

@@ -189,6 +189,15 @@ def _outer_sum(x: np.ndarray, shape: tuple[int, ...], leading: int) -> np.ndarra
         return np.add(np.zeros(kept, x.dtype), table[0])
     if kept == 1:
         return np.add(np.zeros(1, x.dtype), summation.row_sums(table.reshape(1, -1)))
+    if summation.outer_sums_in_turn(reduced, kept, x.itemsize):
+        # outer_sums' additions for a few rows (row after row, into each column's first accumulator),
+        # made in place in one fresh row; adding the zero the output starts at last gives the same
+        # total (IEEE addition commutes, and only a zero's sign could tell the order)
+        total = np.add(table[0], table[1])
+        for i in range(2, reduced):
+            np.add(total, table[i], total)
+        np.add(total, x.dtype.type(0), total)
+        return total
     return np.add(np.zeros(kept, x.dtype), summation.outer_sums(table))  # the output starts at 0
 
 
@@ -313,7 +322,10 @@ def _mean_values(self: Tensor, dims: tuple[int, ...], keepdim: bool, total_dt: d
                  count: int) -> np.ndarray:
     """mean's values: the sum over `dims` in total_dt, divided by `count`, rounded into dt (run
     quietly: torch never warns about the nan of an empty mean, nor about inf)."""
-    return (_sum(self, dims, keepdim, total_dt).astype(total_dt.np) / total_dt.np.type(count)).astype(dt.np)
+    # the sum and the quotient are fresh arrays (or numpy scalars): converted without a copy where the
+    # dtype is already the one asked for
+    return (_sum(self, dims, keepdim, total_dt).astype(total_dt.np, copy=False) / total_dt.np.type(count)).astype(
+        dt.np, copy=False)
 
 
 def prod(self: Tensor, dim: Any = _ABSENT, keepdim: bool = False, *, dtype: Any = None,

@@ -36,3 +36,24 @@ def test_a_linear_layer_s_bias_gradient_has_torch_s_bits():
         m.nn.functional.linear(m.tensor(x), m.tensor(w), bias).backward(m.tensor(g))
         grads.append(bias.grad.numpy().tobytes())
     assert grads[0] == grads[1]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("rows", [2, 3, 4, 7, 15, 16])
+@pytest.mark.parametrize("columns", [4, 8, 16, 32, 64, 5])
+def test_a_few_rows_summed_in_turn_keep_the_cascade_s_bits(rows, columns, dtype):
+    """Fewer rows than multi_row_sum's smallest chunk are added row after row in place: the bits,
+    zero signs and nan/inf included, are those of the cascade (outer_sums) and of torch."""
+    from engine.kernels import summation
+    from engine.ops.reduction import _outer_sum
+
+    rng = np.random.default_rng(rows * 100 + columns)
+    values = (rng.standard_normal((rows, columns)) * 1e3).astype(dtype)
+    values[rng.random(values.shape) < 0.3] = -0.0
+    values[rng.random(values.shape) < 0.2] = 0.0
+    values[0, -1], values[-1, 0] = np.inf, np.nan
+    with np.errstate(all="ignore"):
+        cascade = np.add(np.zeros(columns, dtype), summation.outer_sums(values))
+        assert _outer_sum(values, values.shape, 1).tobytes() == cascade.tobytes()
+    assert engine.from_numpy(values).sum(0).numpy().tobytes() == torch.from_numpy(values).sum(0).numpy().tobytes()
+    assert engine.from_numpy(values).mean(0).numpy().tobytes() == torch.from_numpy(values).mean(0).numpy().tobytes()

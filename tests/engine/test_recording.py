@@ -15,7 +15,7 @@ torch = pytest.importorskip("torch")
 import engine  # noqa: E402  (only once the reference is known to be there)
 import engine.nn  # noqa: E402
 import engine.nn.functional  # noqa: E402
-from engine.autograd.node import Node, SavedTensor  # noqa: E402
+from engine.autograd.node import AccumulateGrad, Node, SavedTensor  # noqa: E402
 from engine.storage import Storage  # noqa: E402
 from engine.tensor import Tensor, VersionCounter  # noqa: E402
 
@@ -246,3 +246,51 @@ def test_every_way_of_recording_sets_every_field_of_its_node():
         node = tensor.grad_fn
         unset = [f for f in fields if not hasattr(node, f)]
         assert not unset, (how, type(node).__name__, unset)
+
+
+def test_a_leaf_whose_accumulator_died_gets_a_new_one_as_gradient_edge_makes_it():
+    """A training step's leaves outlive each graph, and so their AccumulateGrad (held weakly): the
+    next op makes a new one in edge_of itself. It is the one _gradient_edge would make, field for
+    field: the leaf, the next accumulator order, the leaf's weak reference, the same graph."""
+    from engine.ops.core import edge_of
+
+    def fresh_accumulator(make):
+        leaf = engine.ones(2, 2, requires_grad=True)
+        (leaf * 2).sum().backward()  # its graph, and the accumulator, are gone after the step
+        assert leaf._accumulator is not None and leaf._accumulator() is None
+        acc, nr = make(leaf)
+        return leaf, acc, nr
+
+    leaf, inline, nr = fresh_accumulator(edge_of)
+    assert type(inline).__name__ == "AccumulateGrad" and nr == 0
+    assert inline.variable is leaf and leaf._accumulator() is inline and edge_of(leaf) == (inline, 0)
+    other_leaf, general, _ = fresh_accumulator(lambda t: t._gradient_edge())
+    assert general.order > inline.order  # taken from the same counter, in turn
+    by_constructor = AccumulateGrad(other_leaf)
+    assert by_constructor.order > general.order
+    fields = [s for s in Node.__slots__ if s != "__weakref__"]
+    for made in (inline, general):
+        assert [getattr(made, f) for f in fields] == [getattr(by_constructor, f) for f in fields]
+        assert type(made) is AccumulateGrad and made.name() == by_constructor.name()
+    y = leaf * other_leaf
+    assert y.grad_fn.next_functions == ((inline, 0), (general, 0))
+    y.sum().backward()
+    assert leaf.grad.tolist() == [[3.0, 3.0], [3.0, 3.0]] and other_leaf.grad.tolist() == [[3.0, 3.0], [3.0, 3.0]]
+
+
+def test_a_view_s_metadata_is_what_its_constructor_would_make():
+    """_mark_view sets a view's ViewInfo fields itself (no constructor call): every field is set, to
+    what ViewInfo(base, creation_meta, attr_version, op_name, output_nr) would hold."""
+    from engine.tensor import ViewInfo
+
+    base = engine.ones(4, 4, requires_grad=True) * 1
+    base.add_(1)
+    with engine.no_grad():
+        no_grad_view = base[1:]
+    views = {"default": base.t(), "multi-output": base.split(2)[1], "no_grad": no_grad_view,
+             "a view of a no_grad view": no_grad_view[0]}
+    for how, view in views.items():
+        info = view._view
+        built = ViewInfo(info.base, info.creation_meta, info.attr_version, info.op_name, info.output_nr)
+        assert [getattr(info, f) for f in ViewInfo.__slots__] == [getattr(built, f) for f in ViewInfo.__slots__], how
+        assert info.base is base and info.attr_version == base._version, how

@@ -15,6 +15,7 @@ torch = pytest.importorskip("torch")
 import engine  # noqa: E402  (only once the reference is known to be there)
 import engine.nn  # noqa: E402
 import engine.nn.functional  # noqa: E402
+from engine.ops import pointwise  # noqa: E402
 
 SNIPPETS = {
     # binary ops on two tensors of one dtype and shape, and their neighbours
@@ -408,3 +409,48 @@ def test_clone_keeps_the_strides_of_size_1_dims():
         return [u.clone().stride(), t.clone().stride(), (t * 1).stride(), t.exp().stride()]
 
     assert strides(engine) == strides(torch)
+
+
+@pytest.mark.parametrize("op", sorted(pointwise._VIA_DOUBLE))
+def test_float32_ops_via_double_take_the_same_bits_short_or_general(op):
+    """A float32 op computed by its float64 loop: the short path widens with astype, the general one
+    by the ufunc's dtype= argument; every bit pattern (nan payloads, infinities, subnormals) gives
+    the same result either way."""
+    import warnings
+
+    import numpy as np
+
+    bits = np.random.default_rng(len(op)).integers(0, 2**32, size=4096, dtype=np.uint64).astype(np.uint32)
+    values = bits.view(np.float32).reshape(64, 64)
+    short = engine.from_numpy(values.copy())
+    short._numpy_view()
+    general = engine.from_numpy(values.copy()).requires_grad_()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ours, reference = getattr(short, op)(), getattr(general, op)()
+    assert ours.grad_fn is None and reference.grad_fn is not None
+    assert ours.numpy().tobytes() == reference.detach().numpy().tobytes()
+
+
+@pytest.mark.parametrize("bias_shape", [(4,), (1, 4), (3, 1), (1, 1), (2, 3, 4), (2, 1, 4), (5,)])
+@pytest.mark.parametrize("op", ["add", "sub", "mul", "div"])
+def test_a_broadcast_operand_takes_the_short_path_to_what_the_general_one_makes(op, bias_shape):
+    """`x + bias` of a small row-major x (the short path, _broadcast_op) against the same call on an x
+    requiring grad (the general path): the same bytes, shape and strides, or the same error; the
+    bias fresh, as a strided view, or already read (its cached numpy view)."""
+    import numpy as np
+
+    x = engine.arange(12.).reshape(3, 4) * 0.75 - 2
+    wide = engine.from_numpy(np.linspace(-3, 3, 2 * int(np.prod(bias_shape))).astype(np.float32))
+    for bias in (wide[: int(np.prod(bias_shape))].reshape(bias_shape), wide[::2].reshape(bias_shape)):
+        outcomes = []
+        for left in (x, x.detach().requires_grad_()):
+            try:
+                result = getattr(engine, op)(left, bias)
+                outcomes.append((tuple(result.shape), result.stride(), result.detach().numpy().tobytes()))
+            except RuntimeError as error:
+                outcomes.append(str(error))
+        assert outcomes[0] == outcomes[1]
+        if isinstance(outcomes[0], tuple):  # once read, the bias's cached view serves the short path
+            bias._numpy_view()
+            assert getattr(engine, op)(x, bias).numpy().tobytes() == outcomes[0][2]
