@@ -5,12 +5,14 @@ reads statements from stdin, so it can be scripted. A `with`/`def`/`class` block
 bracket) continues until a blank line.
 
 Statements run in a worker process (`WorkerSession`): ctrl+c while one runs stops it (the worker
-is replaced and the earlier statements replayed); ctrl+c at the prompt drops the line. What user
+is replaced and the earlier statements replayed); ctrl+c at the prompt drops the line, and one
+pressed right after Enter, before the statement started, keeps it from running. What user
 code prints is shown with control characters escaped.
 """
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import signal
@@ -79,9 +81,12 @@ class Repl:
                  session: SessionLike | None = None) -> None:
         self.session: SessionLike = session or worker_session(cuda, limits)
         self.write = write
+        self.interrupt_on_entry = False
+        """A ctrl+c reached the prompt as it closed on this entry (see on_ctrl_c): the statement is not run."""
 
     def handle(self, text: str) -> bool:
         """Run one entry (statement or :command); False means quit."""
+        interrupted, self.interrupt_on_entry = self.interrupt_on_entry, False
         stripped = text.strip()
         if not stripped:
             return True
@@ -89,6 +94,9 @@ class Repl:
             return self._command(stripped)
         if stripped in ("exit()", "quit()"):  # Python's REPL habit: it means what it says
             return False
+        if interrupted:
+            self.write("KeyboardInterrupt: ctrl+c as the statement was entered; it did not run\n")
+            return True
         before = len(self.session.steps)
         try:
             self._run_interruptibly(text)
@@ -207,10 +215,47 @@ class Completions:
             return []
 
 
+@contextlib.contextmanager
+def between_prompts(repl: Repl) -> Iterator[None]:
+    """While the REPL waits between its prompt and a statement's run, a ctrl+c (a signal then, the
+    terminal no longer raw) is meant for the statement about to run: it does not run. (prompt_toolkit
+    takes SIGINT while it prompts; _run_interruptibly while a statement runs.)"""
+    def interrupt(number: int, frame: Any) -> None:
+        repl.interrupt_on_entry = True
+
+    previous = signal.signal(signal.SIGINT, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def on_ctrl_c(repl: Repl, app: Any) -> None:
+    """ctrl+c at the prompt drops what is typed of the entry. One that comes as the prompt closes on
+    an entry (the terminal sends it as a signal by then, and prompt_toolkit hands it over after the
+    prompt ended, where its own binding fails with a traceback) is meant for the statement about to
+    run, which then does not run."""
+    if app.future is not None and not app.future.done():
+        app.exit(exception=KeyboardInterrupt, style="class:aborting")
+    else:
+        repl.interrupt_on_entry = True
+
+
+def ctrl_c_bindings(repl: Repl) -> Any:
+    """The prompt's ctrl+c, as a key and as the signal prompt_toolkit turns into one: on_ctrl_c."""
+    from prompt_toolkit.key_binding import KeyBindings
+
+    bindings = KeyBindings()
+    bindings.add("c-c")(bindings.add("<sigint>")(lambda event: on_ctrl_c(repl, event.app)))
+    return bindings
+
+
 def _prompt_reader(repl: Repl) -> Callable[[str], str]:
     from prompt_toolkit import PromptSession
     from prompt_toolkit.completion import Completer, Completion
     from prompt_toolkit.history import FileHistory, InMemoryHistory
+    from prompt_toolkit.input.typeahead import get_typeahead, store_typeahead
+    from prompt_toolkit.keys import Keys
     from prompt_toolkit.lexers import PygmentsLexer
     from pygments.lexers.python import PythonLexer
 
@@ -234,9 +279,23 @@ def _prompt_reader(repl: Repl) -> Callable[[str], str]:
         history: Any = _History(str(path))
     except OSError:
         history = InMemoryHistory()
-    prompt = PromptSession(history=history, lexer=PygmentsLexer(PythonLexer), completer=_Completer())
+    prompt = PromptSession(history=history, lexer=PygmentsLexer(PythonLexer), completer=_Completer(),
+                           key_bindings=ctrl_c_bindings(repl))
 
-    return prompt.prompt  # ctrl+c raises KeyboardInterrupt: `entries` drops what was typed of the entry
+    def read(message: str) -> str:
+        """A line; ctrl+c raises KeyboardInterrupt (`entries` drops what was typed of the entry).
+        A ctrl+c typed right after Enter, before the prompt closed, is left over as typeahead for the
+        next prompt: it is meant for the statement just entered instead."""
+        line = prompt.prompt(message)
+        ahead = get_typeahead(prompt.input)
+        stops = [index for index, press in enumerate(ahead) if press.key == Keys.ControlC]
+        if stops:
+            repl.interrupt_on_entry = True
+            ahead = ahead[stops[-1] + 1:]
+        store_typeahead(prompt.input, ahead)
+        return line
+
+    return read
 
 
 def _plain_reader(stream: TextIO) -> Callable[[str], str]:
@@ -267,9 +326,10 @@ def run(stdin: TextIO | None = None, stdout: TextIO | None = None, cuda: bool = 
             read = _prompt_reader(repl)
         else:
             read = _plain_reader(stdin)
-        for entry in entries(read):
-            if not repl.handle(entry):
-                break
+        with between_prompts(repl) if interactive else contextlib.nullcontext():
+            for entry in entries(read):
+                if not repl.handle(entry):
+                    break
     finally:
         repl.session.close()
     return 0

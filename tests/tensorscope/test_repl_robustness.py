@@ -3,14 +3,25 @@ line, ctrl+c at the prompt and while a statement runs, and output that would act
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import subprocess
 import sys
 import threading
 
+import pytest
+
 from tensorscope.printable import printable
-from tensorscope.repl import Repl, entries, needs_more
+from tensorscope.repl import (
+    Repl,
+    _prompt_reader,
+    between_prompts,
+    ctrl_c_bindings,
+    entries,
+    needs_more,
+    on_ctrl_c,
+)
 from tensorscope.session import Session
 from tensorscope.worker.limits import Limits
 
@@ -49,6 +60,82 @@ def test_ctrl_c_at_the_prompt_drops_the_line() -> None:
         return item
 
     assert list(entries(read)) == ["x = 1", "z = 3"]
+
+
+class _PromptApp:
+    """What on_ctrl_c reads of prompt_toolkit's Application: its future, and exit()."""
+
+    def __init__(self, future: asyncio.Future[str] | None) -> None:
+        self.future, self.exits = future, []
+
+    def exit(self, **how: object) -> None:
+        self.exits.append(how)
+
+
+def test_ctrl_c_on_an_open_prompt_drops_the_entry() -> None:
+    repl = Repl(lambda text: None, session=Session(cuda=False))
+    app = _PromptApp(asyncio.new_event_loop().create_future())
+    on_ctrl_c(repl, app)
+    assert app.exits == [{"exception": KeyboardInterrupt, "style": "class:aborting"}] and not repl.interrupt_on_entry
+
+
+def test_ctrl_c_as_the_prompt_closes_on_a_statement_keeps_it_from_running_and_no_later_one() -> None:
+    written: list[str] = []
+    repl = Repl(written.append, session=Session(cuda=False))
+    app = _PromptApp(None)  # the prompt has ended: prompt_toolkit's own binding would raise here
+    on_ctrl_c(repl, app)
+    assert app.exits == [] and repl.interrupt_on_entry
+    repl.handle("x = 1")
+    assert written == ["KeyboardInterrupt: ctrl+c as the statement was entered; it did not run\n"]
+    assert repl.session.steps == []
+    repl.handle("x = 2")
+    assert [step.statement.source for step in repl.session.steps] == ["x = 2"]
+
+
+def test_the_prompt_hands_ctrl_c_to_on_ctrl_c(tmp_path, monkeypatch) -> None:
+    from prompt_toolkit.application import create_app_session
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    repl = Repl(lambda text: None, session=Session(cuda=False))
+    with create_pipe_input() as pipe, create_app_session(input=pipe, output=DummyOutput()):
+        read = _prompt_reader(repl)
+        pipe.send_text("x = (1,\x03")
+        with pytest.raises(KeyboardInterrupt):
+            read(">>> ")
+        pipe.send_text("y = 2\r")
+        assert read(">>> ") == "y = 2"
+    ours = ctrl_c_bindings(repl).bindings  # ctrl+c and the signal prompt_toolkit turns into a key
+    assert sorted(str(binding.keys[0]) for binding in ours) == ["Keys.ControlC", "Keys.SIGINT"]
+    ours[0].handler(type("Event", (), {"app": _PromptApp(None)})())
+    assert repl.interrupt_on_entry
+
+
+def test_ctrl_c_typed_right_after_enter_is_for_the_statement_and_what_follows_it_is_kept(tmp_path, monkeypatch) -> None:
+    from prompt_toolkit.application import create_app_session
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    repl = Repl(lambda text: None, session=Session(cuda=False))
+    with create_pipe_input() as pipe, create_app_session(input=pipe, output=DummyOutput()):
+        read = _prompt_reader(repl)
+        pipe.send_text("y = 2\rlost\x03z = 3\r")  # one read: Enter, then ctrl+c before the prompt closed
+        assert read(">>> ") == "y = 2" and repl.interrupt_on_entry
+        repl.interrupt_on_entry = False
+        assert read(">>> ") == "z = 3" and not repl.interrupt_on_entry
+
+
+def test_a_signal_between_the_prompt_and_the_run_keeps_the_statement_from_running() -> None:
+    written: list[str] = []
+    repl = Repl(written.append, session=Session(cuda=False))
+    handler_before = signal.getsignal(signal.SIGINT)
+    with between_prompts(repl):
+        os.kill(os.getpid(), signal.SIGINT)
+        repl.handle("x = 1")
+    assert signal.getsignal(signal.SIGINT) is handler_before
+    assert written == ["KeyboardInterrupt: ctrl+c as the statement was entered; it did not run\n"]
 
 
 def test_ctrl_c_stops_the_running_statement_and_the_session_goes_on() -> None:

